@@ -1,0 +1,61 @@
+//! `niceeval derive`: the derived facts as JSON (the conformance contract).
+
+use super::{DeriveOpts, price_table, report_error};
+use crate::model::derive_attempt;
+use serde_json::{Map, Value};
+use std::io::Write;
+
+pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
+    let doc = match crate::load::load_paths(paths) {
+        Ok(d) => d,
+        Err(e) => return report_error(&e),
+    };
+    let prices = match price_table(opts) {
+        Ok(p) => p,
+        Err(e) => return report_error(&e),
+    };
+    let mut derived = Vec::new();
+    for attempt in &doc.attempts {
+        if !attempt.events_exact {
+            eprintln!(
+                "niceeval: {}: {} has no raw event stream ({}); nothing to derive",
+                doc.sources.join(", "),
+                attempt.eval_id.as_deref().unwrap_or("attempt"),
+                doc.format
+            );
+            continue;
+        }
+        let d = derive_attempt(attempt, opts.model.as_deref(), &prices);
+        derived.push((attempt, d.to_json(attempt)));
+    }
+    if derived.is_empty() {
+        eprintln!("niceeval: {}: no attempt with raw events to derive", doc.sources.join(", "));
+        return super::EXIT_INPUT;
+    }
+    let out = if derived.len() == 1 && doc.attempts.len() == 1 {
+        derived.remove(0).1
+    } else {
+        let attempts = derived
+            .into_iter()
+            .map(|(a, json)| {
+                let mut o = Map::new();
+                o.insert("evalId".into(), a.eval_id.clone().map(Value::from).unwrap_or(Value::Null));
+                o.insert("attempt".into(), a.attempt_number.map(Value::from).unwrap_or(Value::Null));
+                o.insert("locator".into(), a.locator.clone().map(Value::from).unwrap_or(Value::Null));
+                o.insert("derived".into(), json);
+                Value::Object(o)
+            })
+            .collect();
+        let mut o = Map::new();
+        o.insert("format".into(), "niceeval-viewer.derived/1".into());
+        o.insert("attempts".into(), Value::Array(attempts));
+        Value::Object(o)
+    };
+    let mut stdout = std::io::stdout().lock();
+    let text = serde_json::to_string_pretty(&out).unwrap_or_default();
+    match writeln!(stdout, "{text}") {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => report_error(&e),
+    }
+}

@@ -1,0 +1,72 @@
+//! Command-line surface: parse arguments, load, derive, then run or print.
+
+pub mod derive;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "niceeval", version = version_text(), about = "Terminal viewer for NiceEval agent Turns, sessions and eval results")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+fn version_text() -> &'static str {
+    concat!(
+        env!("CARGO_PKG_VERSION"),
+        "\nreads: niceeval-viewer.session/1, Turn/Turn lists, JSONL streams, InvocationSummary (assert-first/v2), ",
+        "niceeval.record (assertions v1–v2, observability v1–v2, file-changes v1, source-navigation v1, sources v1, artifacts v1), ",
+        "niceeval.show, niceeval.exp v1, niceeval.results (legacy)"
+    )
+}
+
+/// Options shared by every command that derives.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DeriveOpts {
+    /// Model name for the cost estimate (default: the file's own `model`).
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Price table: NiceEval's prices.json catalog or a `pricing` override map.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the derived facts (tool calls, occurrences, usage, estimate) as JSON.
+    Derive {
+        /// Input file (`-` for stdin).
+        #[arg(value_name = "FILE", required = true)]
+        paths: Vec<String>,
+        #[command(flatten)]
+        opts: DeriveOpts,
+    },
+}
+
+/// Exit codes: 0 ok, 1 findings or failures, 2 bad input or usage.
+pub const EXIT_INPUT: i32 = 2;
+
+/// Run a parsed command and return the exit code.
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Derive { paths, opts } => derive::run(&paths, &opts),
+    }
+}
+
+/// Load the price table the options name, or the built-in one.
+pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable, crate::load::LoadError> {
+    match &opts.prices {
+        None => Ok(crate::model::usage::builtin_prices()),
+        Some(path) => {
+            let bytes = crate::load::read_input(path)?;
+            let value = crate::load::parse_json(path, &bytes)?;
+            crate::model::usage::PriceTable::from_value(&value, path).map_err(|m| crate::load::LoadError::new(path, m))
+        }
+    }
+}
+
+/// Print a load error the same way everywhere.
+pub fn report_error(err: &dyn std::fmt::Display) -> i32 {
+    eprintln!("niceeval: {err}");
+    EXIT_INPUT
+}

@@ -1,0 +1,6 @@
+//! `niceeval`: a terminal viewer and CLI for NiceEval agent Turns, sessions
+//! and eval results. Dependencies point one way: model ← load ← app ← ui ← cli.
+
+pub mod cli;
+pub mod load;
+pub mod model;

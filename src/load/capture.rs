@@ -1,0 +1,93 @@
+//! The viewer's own session file, `niceeval-viewer.session/1`, and the
+//! shapes it accepts: a capture `{sessions: [{turns: [{turn}]}]}`, a bare
+//! Turn, and an array of Turns (one session).
+
+use super::LoadError;
+use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use serde_json::Value;
+
+pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";
+
+fn warn(attempt: &mut Attempt, message: String) {
+    attempt.notices.push(Notice { level: NoticeLevel::Warning, message });
+}
+
+fn turn_from(value: Value, attempt: &mut Attempt, where_: &str) -> Turn {
+    let (turn, problems) = Turn::from_owned(value);
+    for p in problems {
+        warn(attempt, format!("{where_}: {p}"));
+    }
+    turn
+}
+
+/// A capture: `{model?, evalId?, sessions: [{sessionIndex?, sessionId?, turns: [{label?, input?, turn, ordinal?}]}]}`.
+pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
+    let mut attempt = Attempt { events_exact: true, events: Some(Completeness::Complete), ..Default::default() };
+    attempt.eval_id = root.get("evalId").and_then(Value::as_str).map(str::to_string);
+    attempt.model = root.get("model").and_then(Value::as_str).map(str::to_string);
+    let Some(Value::Array(sessions)) = root.get_mut("sessions").map(Value::take) else {
+        return Err(LoadError::new(path, "a session file needs a `sessions` array"));
+    };
+    for (si, mut s) in sessions.into_iter().enumerate() {
+        let index = s.get("sessionIndex").and_then(Value::as_u64).unwrap_or(si as u64 + 1);
+        let mut session =
+            Session { index, id: s.get("sessionId").and_then(Value::as_str).map(str::to_string), turns: Vec::new() };
+        let turns = match s.get_mut("turns").map(Value::take) {
+            Some(Value::Array(t)) => t,
+            _ => {
+                warn(&mut attempt, format!("sessions[{si}] has no `turns` array"));
+                Vec::new()
+            }
+        };
+        for (ti, mut t) in turns.into_iter().enumerate() {
+            let where_ = format!("sessions[{si}].turns[{ti}]");
+            let (turn_value, entry) = match t.get_mut("turn").map(Value::take) {
+                Some(turn) => (turn, t),
+                // A bare Turn in place of an entry.
+                None if t.get("events").is_some() => (t, Value::Null),
+                None => {
+                    warn(&mut attempt, format!("{where_} has no `turn`"));
+                    (Value::Null, t)
+                }
+            };
+            let input = entry.get("input").cloned().or_else(|| {
+                entry
+                    .get("recordedUserMessage")
+                    .and_then(|m| m.get("text"))
+                    .map(|text| serde_json::json!({ "text": text }))
+            });
+            let turn =
+                if turn_value.is_null() { Turn::default() } else { turn_from(turn_value, &mut attempt, &where_) };
+            session.turns.push(TurnRecord {
+                label: entry.get("label").and_then(Value::as_str).map(str::to_string),
+                input,
+                turn,
+                ordinal: entry.get("ordinal").and_then(Value::as_u64),
+                ..Default::default()
+            });
+        }
+        attempt.sessions.push(session);
+    }
+    Ok(attempt)
+}
+
+/// One session made of Turns (a bare Turn is a list of one).
+pub fn from_turns(turns: Vec<Value>) -> Attempt {
+    let mut attempt = Attempt { events_exact: true, events: Some(Completeness::Complete), ..Default::default() };
+    let mut session = Session { index: 1, ..Default::default() };
+    for (i, t) in turns.into_iter().enumerate() {
+        let turn = turn_from(t, &mut attempt, &format!("turn {}", i + 1));
+        session.turns.push(TurnRecord { turn, ..Default::default() });
+    }
+    attempt.sessions.push(session);
+    attempt
+}
+
+/// Shape tests used by detection.
+pub fn looks_like_capture(v: &Value) -> bool {
+    v.get("sessions").and_then(Value::as_array).is_some_and(|s| s.iter().all(|x| x.get("turns").is_some()))
+}
+
+pub fn looks_like_turn(v: &Value) -> bool {
+    v.get("events").is_some_and(Value::is_array) && v.get("type").is_none()
+}

@@ -1,0 +1,142 @@
+//! Files → the document model. Formats are recognised from content, never
+//! from the file name alone. The viewer never writes to its inputs.
+
+pub mod capture;
+pub mod error;
+
+pub use error::LoadError;
+
+use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
+use serde_json::Value;
+use std::path::Path;
+
+/// Read a whole input (a path, or `-` for stdin) as bytes, read-only.
+pub fn read_input(path: &str) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf).map_err(|e| LoadError::new("-", format!("cannot read stdin: {e}")))?;
+        return Ok(buf);
+    }
+    let p = Path::new(path);
+    let meta = std::fs::metadata(p).map_err(|e| LoadError::new(path, io_message(&e)))?;
+    if meta.is_dir() {
+        return Err(LoadError::new(path, "is a directory, expected a file"));
+    }
+    std::fs::read(p).map_err(|e| LoadError::new(path, io_message(&e)))
+}
+
+pub fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied (cannot read)".into(),
+        _ => format!("cannot read: {e}"),
+    }
+}
+
+/// Parse a whole buffer as one JSON document, with a positioned error.
+pub fn parse_json(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
+    let bytes = strip_bom(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(LoadError::new(path, "the file is empty (expected JSON)"));
+    }
+    serde_json::from_slice(bytes).map_err(|e| LoadError::json(path, &e, 0))
+}
+
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// What one JSON document is.
+fn classify(path: &str, value: Value) -> Result<(String, Vec<Attempt>), LoadError> {
+    if capture::looks_like_capture(&value) {
+        let name = match value.get("format").and_then(Value::as_str) {
+            Some(f) => format!("session capture ({f})"),
+            None => "session capture".into(),
+        };
+        return Ok((name, vec![capture::from_capture(path, value)?]));
+    }
+    if capture::looks_like_turn(&value) {
+        return Ok(("Turn".into(), vec![capture::from_turns(vec![value])]));
+    }
+    if let Value::Array(items) = &value {
+        if !items.is_empty() && items.iter().all(capture::looks_like_turn) {
+            let Value::Array(items) = value else { unreachable!() };
+            return Ok(("Turn list".into(), vec![capture::from_turns(items)]));
+        }
+        if !items.is_empty() && items.iter().all(|e| e.get("type").is_some()) {
+            let turn = serde_json::json!({ "events": value });
+            let mut attempt = capture::from_turns(vec![turn]);
+            attempt.notices.retain(|n| !n.message.contains("`status`"));
+            return Ok(("event array".into(), vec![attempt]));
+        }
+    }
+    Err(LoadError::new(path, unknown_shape(&value)))
+}
+
+fn unknown_shape(value: &Value) -> String {
+    let keys = match value {
+        Value::Object(o) => {
+            let keys: Vec<&str> = o.keys().take(6).map(String::as_str).collect();
+            format!("an object with keys [{}]", keys.join(", "))
+        }
+        Value::Array(a) => format!("an array of {} items", a.len()),
+        other => format!("a {}", crate::model::event::json_type(other)),
+    };
+    format!(
+        "unrecognised JSON shape ({keys}); expected a session file {{\"sessions\": [...]}}, a Turn {{\"events\": [...], \"status\": ...}}, or an array of Turns"
+    )
+}
+
+/// Load one path into a document.
+pub fn load_path(path: &str) -> Result<Document, LoadError> {
+    let bytes = read_input(path)?;
+    load_bytes(path, &bytes)
+}
+
+/// Load a buffer that came from `path`.
+pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    let value = parse_json(path, bytes)?;
+    let (format, attempts) = classify(path, value)?;
+    let model = attempts.iter().find_map(|a| a.model.clone());
+    let mut notices = Vec::new();
+    for a in &attempts {
+        for n in &a.notices {
+            notices.push(Notice { level: n.level, message: n.message.clone() });
+        }
+    }
+    Ok(Document { format, sources: vec![path.to_string()], model, attempts, notices })
+}
+
+/// Load several paths as one document (attempts side by side).
+pub fn load_paths(paths: &[String]) -> Result<Document, LoadError> {
+    let mut docs = Vec::new();
+    for p in paths {
+        docs.push(load_path(p)?);
+    }
+    Ok(merge(docs))
+}
+
+pub fn merge(mut docs: Vec<Document>) -> Document {
+    if docs.len() == 1 {
+        return docs.remove(0);
+    }
+    let mut out = Document::default();
+    let mut formats: Vec<String> = Vec::new();
+    for d in docs {
+        if !formats.contains(&d.format) {
+            formats.push(d.format.clone());
+        }
+        out.sources.extend(d.sources);
+        out.model = out.model.or(d.model);
+        out.attempts.extend(d.attempts);
+        out.notices.extend(d.notices);
+    }
+    out.format = formats.join(" + ");
+    out
+}
+
+/// Severity helper for callers that only want errors.
+pub fn has_errors(doc: &Document) -> bool {
+    doc.notices.iter().any(|n| n.level == NoticeLevel::Error)
+}

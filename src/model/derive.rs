@@ -1,0 +1,215 @@
+//! Derive once at load: scope-turns, the folds at turn, session and attempt
+//! scope, usage sums and the cost estimate. Everything the UI and the plain
+//! output show is read from [`DerivedAttempt`].
+
+use super::coverage::Coverage;
+use super::document::{Attempt, Session};
+use super::event::Event;
+use super::facts::{O11ySummary, RunFacts, build_o11y_summary, derive_run_facts};
+use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences};
+use super::usage::{Estimate, PriceTable, Usage, estimate_cost, number};
+use serde_json::{Map, Value};
+
+/// Address of a turn inside an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TurnAddr {
+    pub session: usize,
+    pub turn: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DerivedTurn {
+    pub addr: TurnAddr,
+    pub session_name: String,
+    pub turn_name: String,
+    pub turn_ordinal: u64,
+    pub run_facts: RunFacts,
+    pub o11y: O11ySummary,
+    /// The fold over this one scope-turn (the turn handle's view).
+    pub occurrences: OccurrenceSet,
+    /// Agent default (complete) downgraded by the turn's declaration.
+    pub coverage: Coverage,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DerivedSession {
+    pub name: String,
+    pub occurrences: OccurrenceSet,
+    pub usage: Usage,
+    pub coverage: Coverage,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DerivedAttempt {
+    pub turns: Vec<DerivedTurn>,
+    pub sessions: Vec<DerivedSession>,
+    /// Root scope: pairing per session over every scope-turn. Event refs
+    /// index `turns` (scope_turn) and the turn's adapter events.
+    pub occurrences: OccurrenceSet,
+    pub usage: Usage,
+    pub o11y: O11ySummary,
+    pub estimate: Estimate,
+    pub coverage: Coverage,
+    pub model: Option<String>,
+}
+
+impl DerivedAttempt {
+    pub fn turn(&self, addr: TurnAddr) -> Option<&DerivedTurn> {
+        self.turns.iter().find(|t| t.addr == addr)
+    }
+
+    /// Index in `turns` of a turn address.
+    pub fn scope_index(&self, addr: TurnAddr) -> Option<usize> {
+        self.turns.iter().position(|t| t.addr == addr)
+    }
+}
+
+/// Scope-turns for an attempt, in file order (sessions, then turns).
+pub fn scope_turns(sessions: &[Session]) -> (Vec<ScopeTurn<'_>>, Vec<TurnAddr>) {
+    let mut scope = Vec::new();
+    let mut addrs = Vec::new();
+    let mut position = 0u64;
+    for (si, session) in sessions.iter().enumerate() {
+        for (ti, record) in session.turns.iter().enumerate() {
+            position += 1;
+            scope.push(ScopeTurn {
+                session: session.scope_name(),
+                turn: format!("turn-{}", ti + 1),
+                turn_ordinal: record.ordinal.unwrap_or(position),
+                first_event_ordinal: 1,
+                events: &record.turn.events,
+                outcome: record.turn.status.clone(),
+            });
+            addrs.push(TurnAddr { session: si, turn: ti });
+        }
+    }
+    (scope, addrs)
+}
+
+/// Derive every fact of one attempt. `model` overrides the attempt's own.
+pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTable) -> DerivedAttempt {
+    let (scope, addrs) = scope_turns(&attempt.sessions);
+    let agent_coverage = Coverage::complete();
+    let mut turns = Vec::with_capacity(scope.len());
+    for (st, addr) in scope.iter().zip(&addrs) {
+        let record = &attempt.sessions[addr.session].turns[addr.turn];
+        let run_facts = derive_run_facts(st.events);
+        turns.push(DerivedTurn {
+            addr: *addr,
+            session_name: st.session.clone(),
+            turn_name: st.turn.clone(),
+            turn_ordinal: st.turn_ordinal,
+            o11y: build_o11y_summary(st.events),
+            run_facts,
+            occurrences: derive_occurrences(std::slice::from_ref(st)),
+            coverage: agent_coverage.downgrade(record.turn.evidence_coverage.as_ref()),
+        });
+    }
+    // The turn-scope fold saw a one-element slice; point its refs at the attempt's scope index.
+    for (i, t) in turns.iter_mut().enumerate() {
+        for o in &mut t.occurrences.occurrences {
+            o.start_ref.scope_turn = i;
+            if let Some(f) = &mut o.finish_ref {
+                f.scope_turn = i;
+            }
+        }
+        for o in &mut t.occurrences.orphan_finishes {
+            o.event_ref.scope_turn = i;
+        }
+    }
+    let mut sessions = Vec::new();
+    let mut usage = Usage::default();
+    let mut coverage = agent_coverage.clone();
+    for (si, session) in attempt.sessions.iter().enumerate() {
+        let indices: Vec<usize> = addrs.iter().enumerate().filter(|(_, a)| a.session == si).map(|(i, _)| i).collect();
+        let session_scope: Vec<ScopeTurn<'_>> = indices.iter().map(|&i| scope[i].clone()).collect();
+        let mut occurrences = derive_occurrences(&session_scope);
+        remap(&mut occurrences, &indices);
+        let mut session_usage = Usage::default();
+        let mut session_coverage = agent_coverage.clone();
+        for &i in &indices {
+            let record = &session.turns[addrs[i].turn];
+            if let Some(u) = &record.turn.usage {
+                session_usage.add(u);
+                usage.add(u);
+            }
+            session_coverage = session_coverage.worst(&turns[i].coverage);
+            coverage = coverage.worst(&turns[i].coverage);
+        }
+        sessions.push(DerivedSession {
+            name: session.scope_name(),
+            occurrences,
+            usage: session_usage,
+            coverage: session_coverage,
+        });
+    }
+    let all_events = || scope.iter().flat_map(|s| s.events.iter());
+    let model = model.map(str::to_string).or_else(|| attempt.model.clone());
+    let billed = attempt.reported_usage.unwrap_or(usage);
+    DerivedAttempt {
+        occurrences: derive_occurrences(&scope),
+        o11y: build_o11y_summary(all_events()),
+        estimate: estimate_cost(model.as_deref(), &billed, prices),
+        usage,
+        sessions,
+        turns,
+        coverage,
+        model,
+    }
+}
+
+fn remap(set: &mut OccurrenceSet, indices: &[usize]) {
+    for o in &mut set.occurrences {
+        o.start_ref.scope_turn = indices[o.start_ref.scope_turn];
+        if let Some(f) = &mut o.finish_ref {
+            f.scope_turn = indices[f.scope_turn];
+        }
+    }
+    for o in &mut set.orphan_finishes {
+        o.event_ref.scope_turn = indices[o.event_ref.scope_turn];
+    }
+}
+
+impl DerivedAttempt {
+    /// The derived JSON that `niceeval derive` prints: the conformance
+    /// `expected` object (turns, sessions, attempt).
+    pub fn to_json(&self, attempt: &Attempt) -> Value {
+        let turns = self
+            .turns
+            .iter()
+            .map(|t| {
+                let events: Vec<&Event> =
+                    attempt.sessions[t.addr.session].turns[t.addr.turn].turn.events.iter().collect();
+                let mut o = Map::new();
+                o.insert("session".into(), t.session_name.clone().into());
+                o.insert("turn".into(), t.turn_name.clone().into());
+                o.insert("turnOrdinal".into(), t.turn_ordinal.into());
+                o.insert("runFacts".into(), t.run_facts.to_json(&events));
+                o.insert("o11y".into(), t.o11y.to_json());
+                o.insert("occurrences".into(), t.occurrences.to_json());
+                Value::Object(o)
+            })
+            .collect();
+        let sessions = self
+            .sessions
+            .iter()
+            .map(|s| {
+                let mut o = Map::new();
+                o.insert("session".into(), s.name.clone().into());
+                o.insert("occurrences".into(), s.occurrences.to_json());
+                o.insert("usage".into(), s.usage.to_json());
+                Value::Object(o)
+            })
+            .collect();
+        let mut a = Map::new();
+        a.insert("occurrences".into(), self.occurrences.to_json());
+        a.insert("usage".into(), self.usage.to_json());
+        a.insert("o11y".into(), self.o11y.to_json());
+        a.insert("estimatedCostUSD".into(), self.estimate.total().map(number).unwrap_or(Value::Null));
+        let mut out = Map::new();
+        out.insert("turns".into(), Value::Array(turns));
+        out.insert("sessions".into(), Value::Array(sessions));
+        out.insert("attempt".into(), Value::Object(a));
+        Value::Object(out)
+    }
+}

@@ -1,0 +1,297 @@
+//! The one document model every input format becomes:
+//! attempts → sessions → turns → events, plus optional review material.
+
+use super::event::Event;
+use super::usage::Usage;
+use serde_json::Value;
+
+/// A Turn as an Adapter's `send` returned it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Turn {
+    pub events: Vec<Event>,
+    /// `status` as written; `None` when absent or not a string.
+    pub status: Option<String>,
+    pub usage: Option<Usage>,
+    /// The usage object exactly as written (for Raw views and `check`).
+    pub usage_raw: Option<Value>,
+    pub data: Option<Value>,
+    pub evidence_coverage: Option<Value>,
+}
+
+impl Turn {
+    /// Build a Turn from JSON. Problems (missing `events`, a non-object)
+    /// come back as messages; the Turn still holds what could be read.
+    pub fn from_value(v: &Value) -> (Turn, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut turn = Turn::default();
+        let Some(obj) = v.as_object() else {
+            problems.push(format!("a Turn must be a JSON object, found {}", super::event::json_type(v)));
+            return (turn, problems);
+        };
+        match obj.get("events") {
+            Some(Value::Array(items)) => turn.events = items.iter().cloned().map(Event::from_value).collect(),
+            Some(other) => {
+                problems.push(format!("Turn `events` must be an array, found {}", super::event::json_type(other)))
+            }
+            None => problems.push("Turn has no `events` array".into()),
+        }
+        match obj.get("status") {
+            Some(Value::String(s)) => turn.status = Some(s.clone()),
+            Some(other) => {
+                problems.push(format!("Turn `status` must be a string, found {}", super::event::json_type(other)))
+            }
+            None => problems.push("Turn has no `status`".into()),
+        }
+        if let Some(u) = obj.get("usage").filter(|u| !u.is_null()) {
+            turn.usage = Some(Usage::from_value(u));
+            turn.usage_raw = Some(u.clone());
+        }
+        turn.data = obj.get("data").cloned();
+        turn.evidence_coverage = obj.get("evidenceCoverage").cloned();
+        (turn, problems)
+    }
+
+    /// Take ownership of a Turn JSON without cloning its events.
+    pub fn from_owned(v: Value) -> (Turn, Vec<String>) {
+        match v {
+            Value::Object(mut obj) => {
+                let events = obj.remove("events");
+                let (mut turn, mut problems) = Turn::from_value(&Value::Object(obj));
+                problems.retain(|p| !p.contains("`events`"));
+                match events {
+                    Some(Value::Array(items)) => turn.events = items.into_iter().map(Event::from_value).collect(),
+                    Some(other) => problems.insert(
+                        0,
+                        format!("Turn `events` must be an array, found {}", super::event::json_type(&other)),
+                    ),
+                    None => problems.insert(0, "Turn has no `events` array".into()),
+                }
+                (turn, problems)
+            }
+            other => Turn::from_value(&other),
+        }
+    }
+
+    pub fn is_waiting(&self) -> bool {
+        self.status.as_deref() == Some("waiting")
+    }
+}
+
+/// One turn of a session with what surrounds it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TurnRecord {
+    /// `turn3` / `session2/turn1` style label when known.
+    pub label: Option<String>,
+    /// The `TurnInput` (`{text, files?, responses?}`) when known.
+    pub input: Option<Value>,
+    pub turn: Turn,
+    /// Explicit attempt-global turn ordinal, when the file gives one.
+    pub ordinal: Option<u64>,
+    pub duration_ms: Option<f64>,
+    pub trace_id: Option<String>,
+    /// Where the events came from when they are not the adapter's own
+    /// (e.g. rebuilt from a lossy Record conversation).
+    pub reconstructed: bool,
+}
+
+impl TurnRecord {
+    pub fn input_text(&self) -> Option<&str> {
+        self.input.as_ref().and_then(|i| i.get("text")).and_then(Value::as_str)
+    }
+
+    /// `input.responses` (HITL answers) when present.
+    pub fn responses(&self) -> &[Value] {
+        self.input.as_ref().and_then(|i| i.get("responses")).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Session {
+    /// `sessionIndex` (1 = primary).
+    pub index: u64,
+    pub id: Option<String>,
+    pub turns: Vec<TurnRecord>,
+}
+
+impl Session {
+    /// Assertion-scope name: `session-<index>`.
+    pub fn scope_name(&self) -> String {
+        format!("session-{}", self.index)
+    }
+}
+
+/// How much of a part of the input was recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Completeness {
+    Complete,
+    Partial(Vec<String>),
+    NotRecorded,
+}
+
+/// A notice about the input: partial data, skipped parts, soft errors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub level: NoticeLevel,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NoticeLevel {
+    Info,
+    Warning,
+    Error,
+}
+
+/// One attempt of an eval (or the single implicit attempt of a capture).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Attempt {
+    pub eval_id: Option<String>,
+    pub experiment_id: Option<String>,
+    /// 1-based.
+    pub attempt_number: Option<u64>,
+    pub locator: Option<String>,
+    pub attempt_id: Option<String>,
+    /// `passed | failed | errored | skipped` when known.
+    pub verdict: Option<String>,
+    /// `completed | errored | cancelled | interrupted` when known.
+    pub outcome: Option<String>,
+    pub model: Option<String>,
+    pub agent: Option<String>,
+    pub score: Option<Score>,
+    pub duration_ms: Option<f64>,
+    pub started_at: Option<String>,
+    pub sessions: Vec<Session>,
+    /// Usage the file states for the whole attempt (when it is not the sum of turns).
+    pub reported_usage: Option<Usage>,
+    /// `estimatedCostUSD` as the file states it (NiceEval's own estimate).
+    pub reported_estimate: Option<f64>,
+    /// True when events are the adapter's exact stream; false when rebuilt.
+    pub events_exact: bool,
+    /// Whether events were recorded at all.
+    pub events: Option<Completeness>,
+    pub review: Review,
+    pub notices: Vec<Notice>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Score {
+    pub earned: Option<f64>,
+    pub points: Option<f64>,
+}
+
+/// Material for reviewing a failed eval. Each part may be absent.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Review {
+    pub assertions: Option<Vec<Assertion>>,
+    pub assertions_state: Option<Completeness>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub file_changes: Option<FileChanges>,
+    pub sources: Vec<SourceFile>,
+    pub source_sites: Vec<SourceSite>,
+    pub commands: Vec<Value>,
+    pub trace: Option<Value>,
+    /// Timing intervals `{label, phase, startOffsetMs, durationMs, outcome}` as read.
+    pub timing: Vec<Value>,
+}
+
+/// A FactValue-like display tree (value, text, list, fields, unavailable).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fact {
+    Value(Value),
+    Text(String),
+    List(Vec<Fact>),
+    Fields(Vec<(String, Fact)>),
+    Unavailable(String),
+}
+
+/// One assertion entry, normalized from any of the result formats.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Assertion {
+    pub entry_id: Option<String>,
+    pub label: String,
+    pub group_path: Vec<String>,
+    /// `value-match`, `scope-status`, `occurrence`, `judge-measurement`, `sandbox-result`, `direct-score`, or third-party name.
+    pub criterion: Option<String>,
+    /// matched / mismatched / unavailable / errored / not-applicable.
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    /// not-gate / satisfied / failed / unavailable / not-applicable.
+    pub gate: Option<String>,
+    /// required / optional.
+    pub requirement: Option<String>,
+    pub check: Option<Fact>,
+    pub expected: Option<Fact>,
+    pub observed: Option<Fact>,
+    pub explanation: Option<Fact>,
+    /// The checked value (material snapshot).
+    pub checked_value: Option<Value>,
+    pub receipt: Option<Value>,
+    pub contribution: Option<Value>,
+    pub source_order: Option<u64>,
+    pub raw: Value,
+}
+
+impl Assertion {
+    pub fn is_failing_gate(&self) -> bool {
+        matches!(self.gate.as_deref(), Some("failed") | Some("unavailable"))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Diagnostic {
+    pub kind: String,
+    pub code: String,
+    pub phase: Option<String>,
+    pub message: String,
+    pub causes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FileChanges {
+    pub state: Option<Completeness>,
+    pub changes: Vec<FileChange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FileChange {
+    pub window: Option<String>,
+    pub path: String,
+    /// A, M or D.
+    pub kind: char,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SourceFile {
+    pub id: Option<String>,
+    pub path: String,
+    pub content: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SourceSite {
+    pub entry_id: Option<String>,
+    pub source_id: Option<String>,
+    pub line: u64,
+    pub role: Option<String>,
+}
+
+/// Everything one or more input files became.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Document {
+    /// Detected format, e.g. `session capture`, `InvocationSummary`.
+    pub format: String,
+    /// Paths (or `-`) the document came from.
+    pub sources: Vec<String>,
+    pub model: Option<String>,
+    pub attempts: Vec<Attempt>,
+    pub notices: Vec<Notice>,
+}
+
+impl Document {
+    pub fn event_count(&self) -> usize {
+        self.attempts.iter().flat_map(|a| &a.sessions).flat_map(|s| &s.turns).map(|t| t.turn.events.len()).sum()
+    }
+}

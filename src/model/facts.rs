@@ -1,0 +1,410 @@
+//! The legacy fold `deriveRunFacts` (spec §2.1) and the human summary
+//! `buildO11ySummary` (spec §2.8).
+
+use super::event::{Event, EventKind, Role};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// A tool call of the legacy fold. `original_name` is `None` only for the
+/// placeholder made from a finish that had no open start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub operation_id: String,
+    /// Canonical class (`operation.tool`), or `"unknown"`.
+    pub name: String,
+    pub original_name: Option<String>,
+    /// `None` when the start had no `input` key; placeholders carry `null`.
+    pub input: Option<Value>,
+    /// `None` when absent (unfinished, or a finish without `output`).
+    pub output: Option<Value>,
+    /// `pending` until finished, then the finish status as written.
+    pub status: String,
+    /// Index (into the folded event list) of the start, or of the finish for a placeholder.
+    pub start_index: usize,
+    pub finish_index: Option<usize>,
+}
+
+impl ToolCall {
+    pub fn is_placeholder(&self) -> bool {
+        self.original_name.is_none()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubagentCall {
+    pub operation_id: String,
+    pub name: String,
+    pub remote_url: Option<String>,
+    pub output: Option<Value>,
+    pub status: String,
+    pub start_index: usize,
+    pub finish_index: Option<usize>,
+}
+
+/// `DerivedFacts` of the legacy fold.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunFacts {
+    pub tool_calls: Vec<ToolCall>,
+    pub subagent_calls: Vec<SubagentCall>,
+    /// Indices of `input.requested` events, in order.
+    pub input_requests: Vec<usize>,
+    pub parked: bool,
+    pub message_count: usize,
+    pub compactions: usize,
+    pub context_injections: usize,
+}
+
+/// `deriveRunFacts`: one pass in event order with "newest start wins" pairing.
+pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunFacts {
+    let mut facts = RunFacts::default();
+    let mut open_tools: HashMap<&str, usize> = HashMap::new();
+    let mut open_subagents: HashMap<&str, usize> = HashMap::new();
+    // Last event that is not thinking/compaction decides `parked`.
+    let mut last_significant_is_request = false;
+    for (index, event) in events.into_iter().enumerate() {
+        match &event.kind {
+            EventKind::Thinking | EventKind::Compaction => {}
+            EventKind::InputRequested => last_significant_is_request = true,
+            _ => last_significant_is_request = false,
+        }
+        match &event.kind {
+            EventKind::Message { .. } => facts.message_count += 1,
+            EventKind::ContextInjected => facts.context_injections += 1,
+            EventKind::Compaction => facts.compactions += 1,
+            EventKind::InputRequested => facts.input_requests.push(index),
+            EventKind::ToolStarted { operation_id, name, tool } => {
+                open_tools.insert(operation_id, facts.tool_calls.len());
+                facts.tool_calls.push(ToolCall {
+                    operation_id: operation_id.clone(),
+                    name: tool.clone().unwrap_or_else(|| "unknown".into()),
+                    original_name: Some(name.clone()),
+                    input: event.tool_input().cloned(),
+                    output: None,
+                    status: "pending".into(),
+                    start_index: index,
+                    finish_index: None,
+                });
+            }
+            EventKind::SubagentStarted { operation_id, name } => {
+                open_subagents.insert(operation_id, facts.subagent_calls.len());
+                facts.subagent_calls.push(SubagentCall {
+                    operation_id: operation_id.clone(),
+                    name: name.clone(),
+                    remote_url: event.remote_url().map(str::to_string),
+                    output: None,
+                    status: "pending".into(),
+                    start_index: index,
+                    finish_index: None,
+                });
+            }
+            EventKind::ToolFinished { operation_id, status } => match open_tools.remove(operation_id.as_str()) {
+                Some(at) => {
+                    let call = &mut facts.tool_calls[at];
+                    call.output = event.output().cloned();
+                    call.status = status.clone();
+                    call.finish_index = Some(index);
+                }
+                None => facts.tool_calls.push(ToolCall {
+                    operation_id: operation_id.clone(),
+                    name: "unknown".into(),
+                    original_name: None,
+                    input: Some(Value::Null),
+                    output: event.output().cloned(),
+                    status: status.clone(),
+                    start_index: index,
+                    finish_index: Some(index),
+                }),
+            },
+            EventKind::SubagentFinished { operation_id, status } => {
+                match open_subagents.remove(operation_id.as_str()) {
+                    Some(at) => {
+                        let call = &mut facts.subagent_calls[at];
+                        call.output = event.output().cloned();
+                        call.status = status.clone();
+                        call.finish_index = Some(index);
+                    }
+                    None => facts.subagent_calls.push(SubagentCall {
+                        operation_id: operation_id.clone(),
+                        name: "unknown".into(),
+                        remote_url: None,
+                        output: event.output().cloned(),
+                        status: status.clone(),
+                        start_index: index,
+                        finish_index: Some(index),
+                    }),
+                }
+            }
+            _ => {}
+        }
+    }
+    facts.parked = last_significant_is_request;
+    facts
+}
+
+impl RunFacts {
+    /// The `DerivedFacts` JSON of NiceEval. `events` must be the list the facts were folded from.
+    pub fn to_json(&self, events: &[&Event]) -> Value {
+        let mut out = Map::new();
+        out.insert("toolCalls".into(), Value::Array(self.tool_calls.iter().map(tool_call_json).collect()));
+        out.insert("subagentCalls".into(), Value::Array(self.subagent_calls.iter().map(subagent_call_json).collect()));
+        out.insert(
+            "inputRequests".into(),
+            Value::Array(
+                self.input_requests.iter().map(|&i| events[i].request().cloned().unwrap_or(Value::Null)).collect(),
+            ),
+        );
+        out.insert("parked".into(), Value::Bool(self.parked));
+        out.insert("messageCount".into(), self.message_count.into());
+        out.insert("compactions".into(), self.compactions.into());
+        out.insert("contextInjections".into(), self.context_injections.into());
+        Value::Object(out)
+    }
+
+    /// `noFailedActions` counter-examples: failed tool calls (placeholders
+    /// included) and failed subagent calls.
+    pub fn has_failed_action(&self) -> bool {
+        self.tool_calls.iter().any(|c| c.status == "failed") || self.subagent_calls.iter().any(|c| c.status == "failed")
+    }
+}
+
+pub fn tool_call_json(call: &ToolCall) -> Value {
+    let mut o = Map::new();
+    o.insert("operationId".into(), call.operation_id.clone().into());
+    o.insert("name".into(), call.name.clone().into());
+    if let Some(original) = &call.original_name {
+        o.insert("originalName".into(), original.clone().into());
+    }
+    if let Some(input) = &call.input {
+        o.insert("input".into(), input.clone());
+    }
+    if let Some(output) = &call.output {
+        o.insert("output".into(), output.clone());
+    }
+    o.insert("status".into(), call.status.clone().into());
+    Value::Object(o)
+}
+
+fn subagent_call_json(call: &SubagentCall) -> Value {
+    let mut o = Map::new();
+    o.insert("operationId".into(), call.operation_id.clone().into());
+    o.insert("name".into(), call.name.clone().into());
+    if let Some(url) = &call.remote_url {
+        o.insert("remoteUrl".into(), url.clone().into());
+    }
+    if let Some(output) = &call.output {
+        o.insert("output".into(), output.clone());
+    }
+    o.insert("status".into(), call.status.clone().into());
+    Value::Object(o)
+}
+
+/// A shell command seen in the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShellCommand {
+    pub command: String,
+    pub success: Option<bool>,
+    pub exit_code: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WebFetch {
+    pub url: String,
+    pub success: Option<bool>,
+    pub status: Option<Value>,
+}
+
+/// `O11ySummary` (spec §2.8).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct O11ySummary {
+    pub total_turns: usize,
+    /// Canonical name → count, in first-seen order.
+    pub tool_calls: Vec<(String, usize)>,
+    pub total_tool_calls: usize,
+    pub files_read: Vec<String>,
+    pub files_modified: Vec<String>,
+    pub shell_commands: Vec<ShellCommand>,
+    pub web_fetches: Vec<WebFetch>,
+    pub errors: Vec<String>,
+    pub thinking_blocks: usize,
+    pub compactions: usize,
+}
+
+const PATH_KEYS: [&str; 4] = ["path", "file", "file_path", "filename"];
+const URL_KEYS: [&str; 4] = ["url", "uri", "endpoint", "href"];
+
+fn first_string<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
+    keys.iter().find_map(|k| input.get(*k).and_then(Value::as_str).filter(|s| !s.is_empty()))
+}
+
+fn push_unique(list: &mut Vec<String>, item: &str) {
+    if !list.iter().any(|x| x == item) {
+        list.push(item.to_string());
+    }
+}
+
+/// JS `String(x)` for values found in argv arrays.
+fn js_string(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        Value::Array(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Shell command text of a tool input, as `buildO11ySummary` reads it.
+pub fn shell_command_text(input: Option<&Value>) -> Option<String> {
+    let input = input?;
+    if !input.is_object() {
+        return None;
+    }
+    let taken = match input.get("command") {
+        None | Some(Value::Null) => input.get("cmd"),
+        some => some,
+    };
+    let text = match taken {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "),
+        _ => match (input.get("program"), input.get("args")) {
+            (Some(Value::String(program)), Some(Value::Array(args))) => {
+                format!("{program} {}", args.iter().map(js_string).collect::<Vec<_>>().join(" "))
+            }
+            _ => String::new(),
+        },
+    };
+    (!text.is_empty()).then_some(text)
+}
+
+fn numeric(v: Option<&Value>) -> Option<&Value> {
+    v.filter(|x| x.is_number())
+}
+
+fn exit_code(output: Option<&Value>) -> Option<Value> {
+    let output = output.filter(|o| o.is_object())?;
+    let meta = output.get("metadata");
+    numeric(output.get("exit_code"))
+        .or_else(|| numeric(output.get("exitCode")))
+        .or_else(|| numeric(meta.and_then(|m| m.get("exit_code"))))
+        .or_else(|| numeric(meta.and_then(|m| m.get("exitCode"))))
+        .cloned()
+}
+
+/// `buildO11ySummary` over an event list.
+pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clone) -> O11ySummary {
+    let mut summary = O11ySummary::default();
+    for event in events.clone() {
+        match &event.kind {
+            EventKind::Message { role: Role::Assistant } => summary.total_turns += 1,
+            EventKind::Thinking => summary.thinking_blocks += 1,
+            EventKind::Compaction => summary.compactions += 1,
+            EventKind::Error => {
+                if let Some(m) = event.text().filter(|m| !m.is_empty()) {
+                    summary.errors.push(m.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    let facts = derive_run_facts(events);
+    for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
+        summary.total_tool_calls += 1;
+        match summary.tool_calls.iter_mut().find(|(n, _)| *n == call.name) {
+            Some((_, count)) => *count += 1,
+            None => summary.tool_calls.push((call.name.clone(), 1)),
+        }
+        let input = call.input.as_ref();
+        let finished = call.status != "pending";
+        match call.name.as_str() {
+            "file_read" => {
+                if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
+                    push_unique(&mut summary.files_read, p);
+                }
+            }
+            "file_write" | "file_edit" => {
+                if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
+                    push_unique(&mut summary.files_modified, p);
+                }
+            }
+            "shell" => {
+                if let Some(command) = shell_command_text(input) {
+                    summary.shell_commands.push(ShellCommand {
+                        command,
+                        success: finished.then(|| call.status == "completed"),
+                        exit_code: if finished { exit_code(call.output.as_ref()) } else { None },
+                    });
+                }
+            }
+            "web_fetch" => {
+                if let Some(url) = input.and_then(|i| first_string(i, &URL_KEYS)) {
+                    let status =
+                        call.output.as_ref().filter(|o| o.is_object()).and_then(|o| numeric(o.get("status"))).cloned();
+                    summary.web_fetches.push(WebFetch {
+                        url: url.to_string(),
+                        success: finished.then(|| call.status == "completed"),
+                        status: if finished { status } else { None },
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    summary
+}
+
+impl O11ySummary {
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("totalTurns".into(), self.total_turns.into());
+        let mut calls = Map::new();
+        for (name, count) in &self.tool_calls {
+            calls.insert(name.clone(), (*count).into());
+        }
+        o.insert("toolCalls".into(), Value::Object(calls));
+        o.insert("totalToolCalls".into(), self.total_tool_calls.into());
+        o.insert("filesRead".into(), self.files_read.clone().into());
+        o.insert("filesModified".into(), self.files_modified.clone().into());
+        o.insert(
+            "shellCommands".into(),
+            Value::Array(
+                self.shell_commands
+                    .iter()
+                    .map(|c| {
+                        let mut e = Map::new();
+                        e.insert("command".into(), c.command.clone().into());
+                        if let Some(s) = c.success {
+                            e.insert("success".into(), s.into());
+                        }
+                        if let Some(x) = &c.exit_code {
+                            e.insert("exitCode".into(), x.clone());
+                        }
+                        Value::Object(e)
+                    })
+                    .collect(),
+            ),
+        );
+        o.insert(
+            "webFetches".into(),
+            Value::Array(
+                self.web_fetches
+                    .iter()
+                    .map(|w| {
+                        let mut e = Map::new();
+                        e.insert("url".into(), w.url.clone().into());
+                        if let Some(s) = w.success {
+                            e.insert("success".into(), s.into());
+                        }
+                        if let Some(x) = &w.status {
+                            e.insert("status".into(), x.clone());
+                        }
+                        Value::Object(e)
+                    })
+                    .collect(),
+            ),
+        );
+        o.insert("errors".into(), self.errors.clone().into());
+        o.insert("thinkingBlocks".into(), self.thinking_blocks.into());
+        o.insert("compactions".into(), self.compactions.into());
+        Value::Object(o)
+    }
+}

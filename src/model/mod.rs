@@ -1,0 +1,16 @@
+//! The pure derivation core. No file I/O, no terminal, no clock: input is
+//! JSON values, output is derived facts. Everything else reads from here.
+
+pub mod command;
+pub mod coverage;
+pub mod derive;
+pub mod document;
+pub mod event;
+pub mod facts;
+pub mod occurrence;
+pub mod text;
+pub mod usage;
+
+pub use derive::{DerivedAttempt, TurnAddr, derive_attempt};
+pub use document::{Attempt, Document, Session, Turn, TurnRecord};
+pub use event::{Event, EventKind, Role};

@@ -1,0 +1,463 @@
+//! The logical tool occurrence fold `deriveScopedLogicalToolOccurrences`
+//! (spec §2.2–2.5): strict pairing per session and across turns, with
+//! ambiguity that poisons an id for the rest of its session.
+
+use super::event::{Event, EventKind};
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// `{turnOrdinal, eventOrdinal}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventPosition {
+    pub turn_ordinal: u64,
+    pub event_ordinal: u64,
+}
+
+impl EventPosition {
+    pub fn to_json(self) -> Value {
+        let mut o = Map::new();
+        o.insert("turnOrdinal".into(), self.turn_ordinal.into());
+        o.insert("eventOrdinal".into(), self.event_ordinal.into());
+        Value::Object(o)
+    }
+}
+
+/// One scope-turn as assert-first builds it: the adapter events of a turn,
+/// with the synthetic user message implied at `first_event_ordinal - 1`.
+#[derive(Debug, Clone)]
+pub struct ScopeTurn<'a> {
+    pub session: String,
+    pub turn: String,
+    pub turn_ordinal: u64,
+    /// Ordinal of `events[0]`; 1 when the user message sits at 0.
+    pub first_event_ordinal: u64,
+    pub events: &'a [Event],
+    /// `turn.status` as written; `None` when the turn had none.
+    pub outcome: Option<String>,
+}
+
+/// Evidence envelope for a tool input or output (spec §2.3).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Evidence {
+    /// `value` is `None` when the key was absent on a start (`input` omitted).
+    Complete {
+        value: Option<Value>,
+    },
+    Partial {
+        value: Option<Value>,
+        opaque_pointers: Vec<String>,
+        reason: PartialReason,
+    },
+    Unavailable {
+        reason: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartialReason {
+    Redacted,
+    Truncated,
+}
+
+impl PartialReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PartialReason::Redacted => "redacted",
+            PartialReason::Truncated => "truncated",
+        }
+    }
+}
+
+impl Evidence {
+    pub fn value(&self) -> Option<&Value> {
+        match self {
+            Evidence::Complete { value } | Evidence::Partial { value, .. } => value.as_ref(),
+            Evidence::Unavailable { .. } => None,
+        }
+    }
+
+    pub fn state(&self) -> &'static str {
+        match self {
+            Evidence::Complete { .. } => "complete",
+            Evidence::Partial { .. } => "partial",
+            Evidence::Unavailable { .. } => "unavailable",
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("state".into(), self.state().into());
+        match self {
+            Evidence::Complete { value } => {
+                if let Some(v) = value {
+                    o.insert("value".into(), v.clone());
+                }
+            }
+            Evidence::Partial { value, opaque_pointers, reason } => {
+                if let Some(v) = value {
+                    o.insert("value".into(), v.clone());
+                }
+                o.insert("opaquePointers".into(), opaque_pointers.clone().into());
+                o.insert("reason".into(), reason.as_str().into());
+            }
+            Evidence::Unavailable { reason } => {
+                o.insert("reason".into(), reason.clone().into());
+            }
+        }
+        Value::Object(o)
+    }
+}
+
+/// Lifecycle of an occurrence (spec §2.4).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lifecycle {
+    Pending,
+    Finished { status: String, finish: EventPosition },
+    Opaque { reason: OpaqueReason },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpaqueReason {
+    PartialStream,
+    MissingLifecycleEvidence,
+}
+
+impl OpaqueReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpaqueReason::PartialStream => "partial-stream",
+            OpaqueReason::MissingLifecycleEvidence => "missing-lifecycle-evidence",
+        }
+    }
+}
+
+impl Lifecycle {
+    /// The word a person reads: pending, completed, failed, rejected, or the opaque reason.
+    pub fn status_word(&self) -> &str {
+        match self {
+            Lifecycle::Pending => "pending",
+            Lifecycle::Finished { status, .. } => status,
+            Lifecycle::Opaque { .. } => "ambiguous",
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        match self {
+            Lifecycle::Pending => {
+                o.insert("state".into(), "available".into());
+                o.insert("status".into(), "pending".into());
+            }
+            Lifecycle::Finished { status, finish } => {
+                o.insert("state".into(), "available".into());
+                o.insert("status".into(), status.clone().into());
+                o.insert("finish".into(), finish.to_json());
+            }
+            Lifecycle::Opaque { reason } => {
+                o.insert("state".into(), "opaque".into());
+                o.insert("reason".into(), reason.as_str().into());
+            }
+        }
+        Value::Object(o)
+    }
+}
+
+/// Where an event sits in the input: index of the scope-turn in the slice
+/// given to the fold, and index of the event in that turn's adapter events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EventRef {
+    pub scope_turn: usize,
+    pub event: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Occurrence {
+    pub id: String,
+    pub session: String,
+    pub turn: String,
+    pub operation_id: String,
+    pub original_name: String,
+    pub canonical_name: Option<String>,
+    pub input: Evidence,
+    pub output: Evidence,
+    pub command: Option<Value>,
+    pub start: EventPosition,
+    pub lifecycle: Lifecycle,
+    pub ambiguous: bool,
+    pub start_ref: EventRef,
+    pub finish_ref: Option<EventRef>,
+}
+
+impl Occurrence {
+    /// Name a person reads first: canonical when known, else the original.
+    pub fn display_name(&self) -> &str {
+        match self.canonical_name.as_deref() {
+            Some(c) if c != "unknown" => c,
+            _ => &self.original_name,
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("id".into(), self.id.clone().into());
+        o.insert("session".into(), self.session.clone().into());
+        o.insert("turn".into(), self.turn.clone().into());
+        let mut name = Map::new();
+        name.insert("original".into(), self.original_name.clone().into());
+        if let Some(c) = &self.canonical_name {
+            name.insert("canonical".into(), c.clone().into());
+        }
+        o.insert("name".into(), Value::Object(name));
+        o.insert("input".into(), self.input.to_json());
+        o.insert("output".into(), self.output.to_json());
+        if let Some(c) = &self.command {
+            o.insert("command".into(), c.clone());
+        }
+        o.insert("start".into(), self.start.to_json());
+        o.insert("lifecycle".into(), self.lifecycle.to_json());
+        Value::Object(o)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrphanFinish {
+    pub session: String,
+    pub turn: String,
+    pub operation_id: String,
+    pub status: String,
+    pub position: EventPosition,
+    pub event_ref: EventRef,
+    /// True when the id was poisoned by ambiguity rather than never started.
+    pub ambiguous_id: bool,
+}
+
+impl OrphanFinish {
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("session".into(), self.session.clone().into());
+        o.insert("turn".into(), self.turn.clone().into());
+        o.insert("operationId".into(), self.operation_id.clone().into());
+        o.insert("status".into(), self.status.clone().into());
+        o.insert("position".into(), self.position.to_json());
+        Value::Object(o)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OccurrenceSet {
+    pub occurrences: Vec<Occurrence>,
+    pub orphan_finishes: Vec<OrphanFinish>,
+}
+
+impl OccurrenceSet {
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("occurrences".into(), Value::Array(self.occurrences.iter().map(Occurrence::to_json).collect()));
+        o.insert(
+            "orphanFinishes".into(),
+            Value::Array(self.orphan_finishes.iter().map(OrphanFinish::to_json).collect()),
+        );
+        Value::Object(o)
+    }
+}
+
+/// Occurrence id: compact JSON of `["niceeval.logical-tool-occurrence/1", session, turn, turnOrdinal, eventOrdinal]`.
+pub fn occurrence_id(session: &str, turn: &str, position: EventPosition) -> String {
+    let parts = Value::Array(vec![
+        "niceeval.logical-tool-occurrence/1".into(),
+        session.into(),
+        turn.into(),
+        position.turn_ordinal.into(),
+        position.event_ordinal.into(),
+    ]);
+    serde_json::to_string(&parts).unwrap_or_default()
+}
+
+/// Escape one JSON-pointer segment.
+fn escape_segment(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+/// Map a `redacted`/`truncated` path to a pointer relative to `field`.
+pub fn path_to_pointer(path: &str, field: &str) -> Option<String> {
+    let stripped = path.strip_prefix("operation.").unwrap_or(path);
+    if stripped == field {
+        return Some("/".into());
+    }
+    if let Some(rest) = stripped.strip_prefix(field).and_then(|r| r.strip_prefix('.')) {
+        return Some(format!("/{}", rest.split('.').map(escape_segment).collect::<Vec<_>>().join("/")));
+    }
+    if let Some(slashed) = path.strip_prefix('/') {
+        let mut segments = slashed.split('/');
+        if segments.next() != Some(field) {
+            return None;
+        }
+        let rest: Vec<&str> = segments.collect();
+        return Some(if rest.is_empty() { "/".into() } else { format!("/{}", rest.join("/")) });
+    }
+    None
+}
+
+fn dedupe(pointers: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    pointers.filter(|p| seen.insert(p.clone())).collect()
+}
+
+/// Evidence for `value` taken from `field` of `event`.
+pub fn evidence_for(event: &Event, field: &str, value: Option<&Value>) -> Evidence {
+    let redacted = dedupe(event.redacted().filter_map(|p| path_to_pointer(p, field)));
+    if !redacted.is_empty() {
+        return Evidence::Partial { value: value.cloned(), opaque_pointers: redacted, reason: PartialReason::Redacted };
+    }
+    let truncated = dedupe(event.truncated().filter_map(|t| path_to_pointer(&t.path, field)));
+    if !truncated.is_empty() {
+        return Evidence::Partial {
+            value: value.cloned(),
+            opaque_pointers: truncated,
+            reason: PartialReason::Truncated,
+        };
+    }
+    Evidence::Complete { value: value.cloned() }
+}
+
+struct Pending {
+    occurrence: Occurrence,
+    finish: Option<(String, EventPosition, Evidence, EventRef)>,
+    last_outcome: Option<String>,
+}
+
+/// `deriveScopedLogicalToolOccurrences` over scope-turns.
+pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
+    // Sessions in first-appearance order; turns stable-sorted by ordinal.
+    let mut session_order: Vec<&str> = Vec::new();
+    let mut by_session: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, t) in turns.iter().enumerate() {
+        by_session
+            .entry(t.session.as_str())
+            .or_insert_with(|| {
+                session_order.push(t.session.as_str());
+                Vec::new()
+            })
+            .push(i);
+    }
+    let mut out = OccurrenceSet::default();
+    for session in session_order {
+        let mut indices = by_session.remove(session).unwrap_or_default();
+        indices.sort_by_key(|&i| turns[i].turn_ordinal);
+        let mut pending: Vec<Pending> = Vec::new();
+        let mut open: HashMap<&str, usize> = HashMap::new();
+        let mut ambiguous_ids: HashSet<&str> = HashSet::new();
+        for &ti in &indices {
+            let turn = &turns[ti];
+            for (ei, event) in turn.events.iter().enumerate() {
+                let position = EventPosition {
+                    turn_ordinal: turn.turn_ordinal,
+                    event_ordinal: turn.first_event_ordinal + ei as u64,
+                };
+                let here = EventRef { scope_turn: ti, event: ei };
+                match &event.kind {
+                    EventKind::ToolStarted { operation_id, name, tool } => {
+                        let occurrence = Occurrence {
+                            id: occurrence_id(&turn.session, &turn.turn, position),
+                            session: turn.session.clone(),
+                            turn: turn.turn.clone(),
+                            operation_id: operation_id.clone(),
+                            original_name: name.clone(),
+                            canonical_name: tool.clone(),
+                            input: evidence_for(event, "input", event.tool_input()),
+                            output: Evidence::Unavailable { reason: "tool-output-not-finished".into() },
+                            command: event.command().cloned(),
+                            start: position,
+                            lifecycle: Lifecycle::Pending,
+                            ambiguous: false,
+                            start_ref: here,
+                            finish_ref: None,
+                        };
+                        let index = pending.len();
+                        pending.push(Pending { occurrence, finish: None, last_outcome: turn.outcome.clone() });
+                        if ambiguous_ids.contains(operation_id.as_str()) {
+                            pending[index].occurrence.ambiguous = true;
+                        } else if let Some(previous) = open.remove(operation_id.as_str()) {
+                            pending[previous].occurrence.ambiguous = true;
+                            pending[index].occurrence.ambiguous = true;
+                            ambiguous_ids.insert(operation_id);
+                        } else {
+                            open.insert(operation_id, index);
+                        }
+                    }
+                    EventKind::ToolFinished { operation_id, status } => {
+                        let output = match event.output() {
+                            None => Evidence::Unavailable { reason: "tool-output-absent".into() },
+                            Some(v) => evidence_for(event, "output", Some(v)),
+                        };
+                        let poisoned = ambiguous_ids.contains(operation_id.as_str());
+                        match open.get(operation_id.as_str()).copied().filter(|_| !poisoned) {
+                            Some(index) => {
+                                open.remove(operation_id.as_str());
+                                pending[index].finish = Some((status.clone(), position, output, here));
+                            }
+                            None => out.orphan_finishes.push(OrphanFinish {
+                                session: turn.session.clone(),
+                                turn: turn.turn.clone(),
+                                operation_id: operation_id.clone(),
+                                status: status.clone(),
+                                position,
+                                event_ref: here,
+                                ambiguous_id: poisoned,
+                            }),
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for &index in open.values() {
+                pending[index].last_outcome = turn.outcome.clone();
+            }
+        }
+        for p in pending {
+            let mut occ = p.occurrence;
+            match (p.finish, occ.ambiguous, p.last_outcome.is_some()) {
+                (Some((status, finish, output, finish_ref)), false, _) => {
+                    occ.lifecycle = Lifecycle::Finished { status, finish };
+                    occ.output = output;
+                    occ.finish_ref = Some(finish_ref);
+                }
+                (None, false, true) => {
+                    occ.lifecycle = Lifecycle::Pending;
+                    occ.output = Evidence::Unavailable { reason: "tool-output-pending".into() };
+                }
+                (_, _, has_outcome) => {
+                    let reason =
+                        if has_outcome { OpaqueReason::MissingLifecycleEvidence } else { OpaqueReason::PartialStream };
+                    occ.lifecycle = Lifecycle::Opaque { reason };
+                    occ.output = Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence".into() };
+                }
+            }
+            out.occurrences.push(occ);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_mapping_follows_the_spec() {
+        assert_eq!(path_to_pointer("input.apiKey", "input").as_deref(), Some("/apiKey"));
+        assert_eq!(path_to_pointer("operation.input", "input").as_deref(), Some("/"));
+        assert_eq!(path_to_pointer("/input/a/b", "input").as_deref(), Some("/a/b"));
+        assert_eq!(path_to_pointer("output.a~b", "output").as_deref(), Some("/a~0b"));
+        assert_eq!(path_to_pointer("output.x", "input"), None);
+        assert_eq!(path_to_pointer("/operation/input/x", "input"), None);
+        assert_eq!(path_to_pointer("/input", "input").as_deref(), Some("/"));
+        assert_eq!(path_to_pointer("output", "output").as_deref(), Some("/"));
+    }
+
+    #[test]
+    fn id_is_compact_json() {
+        let id = occurrence_id("session-1", "turn-1", EventPosition { turn_ordinal: 1, event_ordinal: 3 });
+        assert_eq!(id, r#"["niceeval.logical-tool-occurrence/1","session-1","turn-1",1,3]"#);
+    }
+}

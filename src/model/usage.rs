@@ -1,0 +1,409 @@
+//! Usage (spec §1.5), sums where absent stays absent (§4.1), and the cost
+//! estimate from a price table (§4.2). Observed `costUSD` and the estimate
+//! are separate facts: neither ever fills in for the other.
+
+use serde_json::{Map, Value};
+
+/// The usage fields in NiceEval's order.
+pub const USAGE_FIELDS: [&str; 7] =
+    ["inputTokens", "outputTokens", "cacheReadTokens", "cacheCreationTokens", "reasoningTokens", "requests", "costUSD"];
+
+/// Usage with every field optional. `None` means "not reported", never 0.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Usage {
+    pub input_tokens: Option<f64>,
+    pub output_tokens: Option<f64>,
+    pub cache_read_tokens: Option<f64>,
+    pub cache_creation_tokens: Option<f64>,
+    pub reasoning_tokens: Option<f64>,
+    pub requests: Option<f64>,
+    pub cost_usd: Option<f64>,
+}
+
+impl Usage {
+    /// Read the numeric fields of a usage object; anything else is ignored
+    /// (and reported by `check`).
+    pub fn from_value(v: &Value) -> Usage {
+        let f = |k: &str| v.get(k).and_then(Value::as_f64);
+        Usage {
+            input_tokens: f("inputTokens"),
+            output_tokens: f("outputTokens"),
+            cache_read_tokens: f("cacheReadTokens"),
+            cache_creation_tokens: f("cacheCreationTokens"),
+            reasoning_tokens: f("reasoningTokens"),
+            requests: f("requests"),
+            cost_usd: f("costUSD"),
+        }
+    }
+
+    pub fn get(&self, field: &str) -> Option<f64> {
+        match field {
+            "inputTokens" => self.input_tokens,
+            "outputTokens" => self.output_tokens,
+            "cacheReadTokens" => self.cache_read_tokens,
+            "cacheCreationTokens" => self.cache_creation_tokens,
+            "reasoningTokens" => self.reasoning_tokens,
+            "requests" => self.requests,
+            "costUSD" => self.cost_usd,
+            _ => None,
+        }
+    }
+
+    fn slot(&mut self, field: &str) -> Option<&mut Option<f64>> {
+        Some(match field {
+            "inputTokens" => &mut self.input_tokens,
+            "outputTokens" => &mut self.output_tokens,
+            "cacheReadTokens" => &mut self.cache_read_tokens,
+            "cacheCreationTokens" => &mut self.cache_creation_tokens,
+            "reasoningTokens" => &mut self.reasoning_tokens,
+            "requests" => &mut self.requests,
+            "costUSD" => &mut self.cost_usd,
+            _ => return None,
+        })
+    }
+
+    /// `accumulateUsage`: add only the fields `other` has.
+    pub fn add(&mut self, other: &Usage) {
+        for field in USAGE_FIELDS {
+            if let Some(x) = other.get(field)
+                && let Some(slot) = self.slot(field)
+            {
+                *slot = Some(slot.unwrap_or(0.0) + x);
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        USAGE_FIELDS.iter().all(|f| self.get(f).is_none())
+    }
+
+    /// Input + output tokens, the figure `maxTokens` compares (absent as 0),
+    /// or `None` when neither is reported.
+    pub fn billable_tokens(&self) -> Option<f64> {
+        if self.input_tokens.is_none() && self.output_tokens.is_none() {
+            return None;
+        }
+        Some(self.input_tokens.unwrap_or(0.0) + self.output_tokens.unwrap_or(0.0))
+    }
+
+    /// All token buckets that a person thinks of as "tokens" (input, output,
+    /// cache read, cache creation), or `None` when none is reported.
+    pub fn total_tokens(&self) -> Option<f64> {
+        let parts = [self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_creation_tokens];
+        parts.iter().any(Option::is_some).then(|| parts.iter().flatten().sum())
+    }
+
+    /// Share of input served from cache: cacheRead / (input + cacheRead + cacheCreation).
+    pub fn cache_hit_ratio(&self) -> Option<f64> {
+        let read = self.cache_read_tokens?;
+        let total = self.input_tokens.unwrap_or(0.0) + read + self.cache_creation_tokens.unwrap_or(0.0);
+        (total > 0.0).then(|| read / total)
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        for field in USAGE_FIELDS {
+            if let Some(x) = self.get(field) {
+                o.insert(field.into(), number(x));
+            }
+        }
+        Value::Object(o)
+    }
+}
+
+/// A JSON number that prints integers without a fraction.
+pub fn number(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+        Value::from(x as i64)
+    } else {
+        serde_json::Number::from_f64(x).map(Value::Number).unwrap_or(Value::Null)
+    }
+}
+
+/// One price record, USD per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Price {
+    pub input: f64,
+    pub output: f64,
+    pub cache_read: Option<f64>,
+    pub cache_write: Option<f64>,
+}
+
+/// A catalog (NiceEval's `prices.json` shape) plus user overrides
+/// (`PriceOverride`, `pricing` in `defineConfig`).
+#[derive(Debug, Clone, Default)]
+pub struct PriceTable {
+    pub overrides: Vec<(String, Price)>,
+    pub catalog: Vec<(String, Price)>,
+    /// Where the catalog came from, for display.
+    pub source: String,
+}
+
+/// Where a price was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PriceHit {
+    pub key: String,
+    pub price: Price,
+    pub from_override: bool,
+}
+
+fn lookup<'a>(list: &'a [(String, Price)], key: &str) -> Option<&'a (String, Price)> {
+    list.iter().find(|(k, _)| k == key)
+}
+
+fn strip_date_suffix(name: &str) -> &str {
+    // Trailing -YYYYMMDD, then trailing -YYYY-MM-DD.
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let mut out = name;
+    if out.len() > 9 {
+        let (head, tail) = out.split_at(out.len() - 9);
+        if tail.starts_with('-') && digits(&tail[1..]) {
+            out = head;
+        }
+    }
+    if out.len() > 11 {
+        let (head, tail) = out.split_at(out.len() - 11);
+        let t = tail.as_bytes();
+        if t[0] == b'-'
+            && t[5] == b'-'
+            && t[8] == b'-'
+            && digits(&tail[1..5])
+            && digits(&tail[6..8])
+            && digits(&tail[9..])
+        {
+            out = head;
+        }
+    }
+    out
+}
+
+impl PriceTable {
+    /// Parse either a catalog `{"prices": {model: {in, out, cacheRead?, cacheWrite?}}}`
+    /// or an override map `{model: {inputPerMTok, outputPerMTok, ...}}`.
+    pub fn from_value(v: &Value, source: &str) -> Result<PriceTable, String> {
+        let mut table = PriceTable { source: source.to_string(), ..Default::default() };
+        let num = |o: &Value, k: &str| o.get(k).and_then(Value::as_f64);
+        if let Some(prices) = v.get("prices").and_then(Value::as_object) {
+            for (model, p) in prices {
+                if let (Some(input), Some(output)) = (num(p, "in"), num(p, "out")) {
+                    table.catalog.push((
+                        model.clone(),
+                        Price { input, output, cache_read: num(p, "cacheRead"), cache_write: num(p, "cacheWrite") },
+                    ));
+                }
+            }
+            return Ok(table);
+        }
+        let Some(map) = v.as_object() else {
+            return Err("a price table must be a JSON object".into());
+        };
+        let map = v.get("pricing").and_then(Value::as_object).unwrap_or(map);
+        for (model, p) in map {
+            match (num(p, "inputPerMTok"), num(p, "outputPerMTok")) {
+                (Some(input), Some(output)) => table.overrides.push((
+                    model.clone(),
+                    Price {
+                        input,
+                        output,
+                        cache_read: num(p, "cacheReadPerMTok"),
+                        cache_write: num(p, "cacheWritePerMTok"),
+                    },
+                )),
+                _ if model.starts_with('$') => {}
+                _ => {
+                    return Err(format!(
+                        "price entry \"{model}\" needs numeric inputPerMTok and outputPerMTok (or use the {{\"prices\": {{…}}}} catalog shape)"
+                    ));
+                }
+            }
+        }
+        Ok(table)
+    }
+
+    /// The lookup order of spec §4.2.
+    pub fn find(&self, model: &str) -> Option<PriceHit> {
+        if model.is_empty() {
+            return None;
+        }
+        let hit = |(k, p): &(String, Price), from_override| PriceHit { key: k.clone(), price: *p, from_override };
+        if !self.overrides.is_empty() {
+            if let Some(e) = lookup(&self.overrides, model) {
+                return Some(hit(e, true));
+            }
+            if let Some((provider, _)) = model.split_once('/')
+                && let Some(e) = lookup(&self.overrides, &format!("{provider}/*"))
+            {
+                return Some(hit(e, true));
+            }
+        }
+        if let Some(e) = lookup(&self.catalog, model) {
+            return Some(hit(e, false));
+        }
+        let bare = model.rsplit('/').next().unwrap_or(model);
+        if let Some(e) = lookup(&self.catalog, bare) {
+            return Some(hit(e, false));
+        }
+        let undated = strip_date_suffix(bare);
+        lookup(&self.catalog, undated).map(|e| hit(e, false))
+    }
+}
+
+/// One line of the estimate ledger: tokens × rate = amount.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerLine {
+    pub bucket: &'static str,
+    pub tokens: f64,
+    /// USD per million tokens.
+    pub rate: f64,
+    /// True when a cache bucket had no own price and used the input price.
+    pub rate_from_input: bool,
+    pub amount: f64,
+}
+
+/// The estimate with its ledger, or why there is none.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Estimate {
+    Priced { total: f64, hit: PriceHit, lines: Vec<LedgerLine> },
+    NoModel,
+    NoPrice { model: String },
+    NoTokens,
+}
+
+impl Estimate {
+    pub fn total(&self) -> Option<f64> {
+        match self {
+            Estimate::Priced { total, .. } => Some(*total),
+            _ => None,
+        }
+    }
+
+    /// Why there is no estimate, in words.
+    pub fn reason(&self) -> Option<String> {
+        match self {
+            Estimate::Priced { .. } => None,
+            Estimate::NoModel => Some("no model named (use --model)".into()),
+            Estimate::NoPrice { model } => Some(format!("no price for model \"{model}\"")),
+            Estimate::NoTokens => Some("no token counts reported".into()),
+        }
+    }
+}
+
+/// `estimateCost(model, usage, overrides)`.
+pub fn estimate_cost(model: Option<&str>, usage: &Usage, prices: &PriceTable) -> Estimate {
+    let Some(model) = model.filter(|m| !m.is_empty()) else {
+        return Estimate::NoModel;
+    };
+    let Some(hit) = prices.find(model) else {
+        return Estimate::NoPrice { model: model.to_string() };
+    };
+    let buckets = [
+        ("input", usage.input_tokens, hit.price.input, false),
+        ("output", usage.output_tokens, hit.price.output, false),
+        (
+            "cache read",
+            usage.cache_read_tokens,
+            hit.price.cache_read.unwrap_or(hit.price.input),
+            hit.price.cache_read.is_none(),
+        ),
+        (
+            "cache creation",
+            usage.cache_creation_tokens,
+            hit.price.cache_write.unwrap_or(hit.price.input),
+            hit.price.cache_write.is_none(),
+        ),
+    ];
+    if buckets.iter().all(|(_, t, _, _)| t.is_none()) {
+        return Estimate::NoTokens;
+    }
+    let mut lines = Vec::new();
+    let mut sum = 0.0;
+    for (bucket, tokens, rate, rate_from_input) in buckets {
+        if let Some(tokens) = tokens {
+            let product = tokens * rate;
+            sum += product;
+            lines.push(LedgerLine { bucket, tokens, rate, rate_from_input, amount: product / 1e6 });
+        }
+    }
+    Estimate::Priced { total: sum / 1e6, hit, lines }
+}
+
+/// The project's own small price table (`assets/prices/builtin.json`).
+pub fn builtin_prices() -> PriceTable {
+    let v: Value = serde_json::from_str(include_str!("../../assets/prices/builtin.json")).unwrap_or(Value::Null);
+    PriceTable::from_value(&v, "built-in table").unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn catalog() -> PriceTable {
+        PriceTable::from_value(
+            &json!({"prices": {
+                "claude-sonnet-4-5": {"in": 3, "out": 15, "cacheRead": 0.3, "cacheWrite": 3.75},
+                "gpt-5": {"in": 1.25, "out": 10, "cacheRead": 0.125}
+            }}),
+            "test",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn absent_stays_absent_in_sums() {
+        let mut acc = Usage::default();
+        acc.add(&Usage::from_value(&json!({"inputTokens": 10, "outputTokens": 5})));
+        acc.add(&Usage::from_value(&json!({"outputTokens": 3, "cacheReadTokens": 100, "costUSD": 0.01})));
+        acc.add(&Usage::default());
+        assert_eq!(
+            acc.to_json(),
+            json!({"inputTokens": 10, "outputTokens": 8, "cacheReadTokens": 100, "costUSD": 0.01})
+        );
+        assert_eq!(acc.requests, None);
+    }
+
+    #[test]
+    fn estimate_examples_from_the_spec() {
+        let m = 1_000_000.0;
+        let all = Usage {
+            input_tokens: Some(m),
+            output_tokens: Some(m),
+            cache_read_tokens: Some(m),
+            cache_creation_tokens: Some(m),
+            ..Default::default()
+        };
+        let t = catalog();
+        assert!((estimate_cost(Some("claude-sonnet-4-5"), &all, &t).total().unwrap() - 22.05).abs() < 1e-9);
+        let cc = Usage { cache_creation_tokens: Some(m), ..Default::default() };
+        assert_eq!(estimate_cost(Some("openai/gpt-5-2025-08-07"), &cc, &t).total(), Some(1.25));
+        assert_eq!(estimate_cost(Some("nope"), &all, &t), Estimate::NoPrice { model: "nope".into() });
+        assert_eq!(estimate_cost(None, &all, &t), Estimate::NoModel);
+        assert_eq!(
+            estimate_cost(Some("gpt-5"), &Usage { cost_usd: Some(1.0), ..Default::default() }, &t),
+            Estimate::NoTokens
+        );
+    }
+
+    #[test]
+    fn overrides_beat_wildcards_beat_catalog() {
+        let mut t = catalog();
+        let o = PriceTable::from_value(
+            &json!({"my-host/*": {"inputPerMTok": 0, "outputPerMTok": 0}, "claude-sonnet-4-5": {"inputPerMTok": 1, "outputPerMTok": 1}}),
+            "o",
+        )
+        .unwrap();
+        t.overrides = o.overrides;
+        let u = Usage { input_tokens: Some(1e6), ..Default::default() };
+        assert_eq!(estimate_cost(Some("my-host/x"), &u, &t).total(), Some(0.0));
+        assert_eq!(estimate_cost(Some("claude-sonnet-4-5"), &u, &t).total(), Some(1.0));
+        // An override table hides the catalog entirely only when it hits.
+        assert_eq!(estimate_cost(Some("gpt-5"), &u, &t).total(), Some(1.25));
+    }
+
+    #[test]
+    fn date_suffixes() {
+        assert_eq!(strip_date_suffix("gpt-5-2025-08-07"), "gpt-5");
+        assert_eq!(strip_date_suffix("claude-3-5-sonnet-20241022"), "claude-3-5-sonnet");
+        assert_eq!(strip_date_suffix("gpt-5"), "gpt-5");
+    }
+}

@@ -1,0 +1,62 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// `../shared` next to the project, when it exists.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared");
+    dir.is_dir().then_some(dir)
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures").join(name)
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_niceeval"))
+}
+
+/// Compare two JSON values as the conformance README says: key order does
+/// not matter, absent differs from null, numbers equal within 1e-9 relative.
+/// Returns one line per difference, with its JSON path.
+pub fn json_diff(expected: &Value, actual: &Value, path: &str, out: &mut Vec<String>) {
+    match (expected, actual) {
+        (Value::Number(a), Value::Number(b)) => {
+            let (x, y) = (a.as_f64().unwrap_or(f64::NAN), b.as_f64().unwrap_or(f64::NAN));
+            let scale = x.abs().max(y.abs()).max(1e-300);
+            if !(x == y || ((x - y).abs() / scale) <= 1e-9) {
+                out.push(format!("{path}: expected {a}, got {b}"));
+            }
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in a {
+                match b.get(k) {
+                    Some(w) => json_diff(v, w, &format!("{path}.{k}"), out),
+                    None => out.push(format!("{path}.{k}: expected {}, but the key is absent", short(v))),
+                }
+            }
+            for (k, w) in b {
+                if !a.contains_key(k) {
+                    out.push(format!("{path}.{k}: unexpected key with {}", short(w)));
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if a.len() != b.len() {
+                out.push(format!("{path}: expected {} items, got {}", a.len(), b.len()));
+            }
+            for (i, (v, w)) in a.iter().zip(b).enumerate() {
+                json_diff(v, w, &format!("{path}[{i}]"), out);
+            }
+        }
+        (a, b) if a == b => {}
+        (a, b) => out.push(format!("{path}: expected {}, got {}", short(a), short(b))),
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 160 { format!("{}…", s.chars().take(160).collect::<String>()) } else { s }
+}
