@@ -1,6 +1,8 @@
 //! Command-line surface: parse arguments, load, derive, then run or print.
 
+pub mod check;
 pub mod derive;
+pub mod show;
 
 use clap::{Parser, Subcommand};
 
@@ -33,6 +35,10 @@ pub struct DeriveOpts {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Lint event streams: is my Adapter's output right?
+    Check(check::CheckArgs),
+    /// Print what the viewer shows, as plain text (for pipes, CI logs and bug reports).
+    Show(show::ShowArgs),
     /// Print the derived facts (tool calls, occurrences, usage, estimate) as JSON.
     Derive {
         /// Input file (`-` for stdin).
@@ -50,6 +56,8 @@ pub const EXIT_INPUT: i32 = 2;
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Derive { paths, opts } => derive::run(&paths, &opts),
+        Command::Check(args) => check::run(&args),
+        Command::Show(args) => show::run(&args),
     }
 }
 

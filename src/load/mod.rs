@@ -3,6 +3,12 @@
 
 pub mod capture;
 pub mod error;
+pub mod exp;
+pub mod jsonl;
+pub mod legacy;
+pub mod record;
+pub mod show;
+pub mod summary;
 
 pub use error::LoadError;
 
@@ -22,6 +28,9 @@ pub fn read_input(path: &str) -> Result<Vec<u8>, LoadError> {
     let meta = std::fs::metadata(p).map_err(|e| LoadError::new(path, io_message(&e)))?;
     if meta.is_dir() {
         return Err(LoadError::new(path, "is a directory, expected a file"));
+    }
+    if meta.len() == 0 {
+        return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
     }
     std::fs::read(p).map_err(|e| LoadError::new(path, io_message(&e)))
 }
@@ -48,7 +57,39 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
 }
 
 /// What one JSON document is.
-fn classify(path: &str, value: Value) -> Result<(String, Vec<Attempt>), LoadError> {
+fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
+    if show::looks_like(&value) {
+        return show::load(path, value).map(Classified::Document);
+    }
+    if summary::looks_like(&value) {
+        return summary::load(path, value).map(Classified::Document);
+    }
+    match value.get("format").and_then(Value::as_str) {
+        Some("niceeval.sessions" | "niceeval.session") => {
+            return Err(LoadError::new(
+                path,
+                "this is a NiceEval invocation status index (niceeval.sessions), not a conversation; open the Record (.niceeval/record) instead",
+            ));
+        }
+        Some("niceeval.record") => {
+            let dir = Path::new(path).parent().unwrap_or(Path::new("."));
+            return record::load_dir(dir).map(Classified::Document);
+        }
+        Some("niceeval.results") => {
+            let dir = Path::new(path).parent().unwrap_or(Path::new("."));
+            return legacy::load_dir(dir).map(Classified::Document);
+        }
+        _ => {}
+    }
+    classify_turns(path, value).map(|(f, a)| Classified::Attempts(f, a))
+}
+
+enum Classified {
+    Attempts(String, Vec<Attempt>),
+    Document(Document),
+}
+
+fn classify_turns(path: &str, value: Value) -> Result<(String, Vec<Attempt>), LoadError> {
     if capture::looks_like_capture(&value) {
         let name = match value.get("format").and_then(Value::as_str) {
             Some(f) => format!("session capture ({f})"),
@@ -88,16 +129,40 @@ fn unknown_shape(value: &Value) -> String {
     )
 }
 
-/// Load one path into a document.
+/// Load one path (a file, a directory, or `-`) into a document.
 pub fn load_path(path: &str) -> Result<Document, LoadError> {
+    let p = Path::new(path);
+    if path != "-" && p.is_dir() {
+        if let Some(root) = record::find(p) {
+            return record::load_dir(&root);
+        }
+        if let Some(root) = legacy::find(p) {
+            return legacy::load_dir(&root);
+        }
+        return Err(LoadError::new(
+            path,
+            "is a directory without a NiceEval Record (record.json) or legacy results run (run.json)",
+        ));
+    }
     let bytes = read_input(path)?;
     load_bytes(path, &bytes)
 }
 
 /// Load a buffer that came from `path`.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    if jsonl::looks_like_jsonl(bytes) {
+        return jsonl::load(path, bytes);
+    }
     let value = parse_json(path, bytes)?;
-    let (format, attempts) = classify(path, value)?;
+    let (format, attempts) = match classify(path, value)? {
+        Classified::Attempts(f, a) => (f, a),
+        Classified::Document(mut d) => {
+            if d.sources.is_empty() {
+                d.sources.push(path.to_string());
+            }
+            return Ok(d);
+        }
+    };
     let model = attempts.iter().find_map(|a| a.model.clone());
     let mut notices = Vec::new();
     for a in &attempts {
