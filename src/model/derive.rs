@@ -213,3 +213,12 @@ impl DerivedAttempt {
         Value::Object(out)
     }
 }
+
+/// Derive every attempt of a document once, at load.
+pub fn derive_document(
+    doc: &super::document::Document,
+    model: Option<&str>,
+    prices: &PriceTable,
+) -> Vec<DerivedAttempt> {
+    doc.attempts.iter().map(|a| derive_attempt(a, model.or(doc.model.as_deref()), prices)).collect()
+}

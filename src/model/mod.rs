@@ -4,6 +4,7 @@
 pub mod command;
 pub mod coverage;
 pub mod derive;
+pub mod diagnostics;
 pub mod document;
 pub mod event;
 pub mod facts;
@@ -11,6 +12,6 @@ pub mod occurrence;
 pub mod text;
 pub mod usage;
 
-pub use derive::{DerivedAttempt, TurnAddr, derive_attempt};
+pub use derive::{DerivedAttempt, TurnAddr, derive_attempt, derive_document};
 pub use document::{Attempt, Document, Session, Turn, TurnRecord};
 pub use event::{Event, EventKind, Role};

@@ -1,0 +1,43 @@
+//! Findings about an event stream: what is wrong, where, and how to fix it.
+//! Produced by the lint rules (`niceeval check`) and shown by every surface.
+
+/// Error findings break NiceEval's derivations; warnings are likely mistakes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// Where a finding points: attempt, session and turn indices into the
+/// document, and the adapter event index inside the turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Location {
+    pub attempt: usize,
+    pub session: usize,
+    pub turn: Option<usize>,
+    /// Index into `turn.events` (the timeline shows it as event ordinal `event + 1`).
+    pub event: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Stable kebab-case code, e.g. `orphan-finish`.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub location: Location,
+    /// One line: what is wrong.
+    pub message: String,
+    /// One line: how to fix it.
+    pub hint: String,
+    /// The spec rule it enforces, e.g. `derivation §2.2`.
+    pub rule: &'static str,
+}
