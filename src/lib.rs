@@ -4,3 +4,4 @@
 pub mod cli;
 pub mod load;
 pub mod model;
+pub mod plain;

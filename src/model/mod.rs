@@ -8,6 +8,7 @@ pub mod diagnostics;
 pub mod document;
 pub mod event;
 pub mod facts;
+pub mod lint;
 pub mod occurrence;
 pub mod text;
 pub mod usage;
