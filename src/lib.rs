@@ -1,7 +1,11 @@
 //! `niceeval`: a terminal viewer and CLI for NiceEval agent Turns, sessions
 //! and eval results. Dependencies point one way: model ← load ← app ← ui ← cli.
 
+pub mod app;
 pub mod cli;
+pub mod live;
 pub mod load;
 pub mod model;
 pub mod plain;
+pub mod term;
+pub mod ui;

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod derive;
 pub mod show;
+pub mod view;
 
 use clap::{Parser, Subcommand};
 
@@ -35,6 +36,8 @@ pub struct DeriveOpts {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open files in the interactive viewer.
+    View(view::ViewArgs),
     /// Lint event streams: is my Adapter's output right?
     Check(check::CheckArgs),
     /// Print what the viewer shows, as plain text (for pipes, CI logs and bug reports).
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Derive { paths, opts } => derive::run(&paths, &opts),
         Command::Check(args) => check::run(&args),
+        Command::View(args) => view::run(&args),
         Command::Show(args) => show::run(&args),
     }
 }
@@ -77,4 +81,15 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
 pub fn report_error(err: &dyn std::fmt::Display) -> i32 {
     eprintln!("niceeval: {err}");
     EXIT_INPUT
+}
+
+/// Write to stdout; a closed pipe (`| head`) is a normal exit.
+pub fn print_stdout(text: &str) -> i32 {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => report_error(&e),
+    }
 }

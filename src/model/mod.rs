@@ -7,10 +7,13 @@ pub mod derive;
 pub mod diagnostics;
 pub mod document;
 pub mod event;
+pub mod evidence;
 pub mod facts;
+pub mod hitl;
 pub mod lint;
 pub mod occurrence;
 pub mod text;
+pub mod timeline;
 pub mod usage;
 
 pub use derive::{DerivedAttempt, TurnAddr, derive_attempt, derive_document};

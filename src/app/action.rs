@@ -1,0 +1,133 @@
+//! Everything a key, a mouse event or a timer can ask the app to do.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Timeline,
+    Tools,
+    Hitl,
+    Usage,
+    Assertions,
+    Diagnostics,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 6] = [Tab::Timeline, Tab::Tools, Tab::Hitl, Tab::Usage, Tab::Assertions, Tab::Diagnostics];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Timeline => "Timeline",
+            Tab::Tools => "Tools",
+            Tab::Hitl => "HITL",
+            Tab::Usage => "Usage",
+            Tab::Assertions => "Assertions",
+            Tab::Diagnostics => "Diagnostics",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Quit,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    HalfPageUp,
+    HalfPageDown,
+    Top,
+    Bottom,
+    PrevTurn,
+    NextTurn,
+    FocusNext,
+    FocusPrev,
+    ShowTab(Tab),
+    Enter,
+    Back,
+    SearchStart,
+    SearchNext,
+    SearchPrev,
+    NextFailure,
+    PrevFailure,
+    NextWaiting,
+    NextFinding,
+    PrevFinding,
+    ToggleRaw,
+    ToggleMerge,
+    CycleFilter,
+    CycleSort,
+    Copy,
+    OpenPager,
+    Help,
+    FollowBottom,
+    Redraw,
+    // Search prompt.
+    SearchChar(char),
+    SearchBackspace,
+    SearchCommit,
+    SearchCancel,
+    // Mouse.
+    ScrollAt {
+        column: u16,
+        row: u16,
+        down: bool,
+    },
+    ClickAt {
+        column: u16,
+        row: u16,
+    },
+    #[doc(hidden)]
+    DebugPanic,
+}
+
+impl Action {
+    /// What the action does, for the help overlay and the README key table.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::Up => "move up",
+            Action::Down => "move down",
+            Action::PageUp => "page up",
+            Action::PageDown => "page down",
+            Action::HalfPageUp => "half page up",
+            Action::HalfPageDown => "half page down",
+            Action::Top => "go to top",
+            Action::Bottom => "go to bottom",
+            Action::PrevTurn => "previous turn",
+            Action::NextTurn => "next turn",
+            Action::FocusNext => "next panel",
+            Action::FocusPrev => "previous panel",
+            Action::ShowTab(Tab::Timeline) => "Timeline tab",
+            Action::ShowTab(Tab::Tools) => "Tools tab",
+            Action::ShowTab(Tab::Hitl) => "HITL tab",
+            Action::ShowTab(Tab::Usage) => "Usage tab",
+            Action::ShowTab(Tab::Assertions) => "Assertions tab",
+            Action::ShowTab(Tab::Diagnostics) => "Diagnostics tab",
+            Action::Enter => "open / expand / jump to the row",
+            Action::Back => "back out (close, clear search, collapse)",
+            Action::SearchStart => "search events and payloads",
+            Action::SearchNext => "next search match",
+            Action::SearchPrev => "previous search match",
+            Action::NextFailure => "next failure or error",
+            Action::PrevFailure => "previous failure or error",
+            Action::NextWaiting => "next waiting input request",
+            Action::NextFinding => "next diagnostic finding (after ])",
+            Action::PrevFinding => "previous diagnostic finding (after [)",
+            Action::ToggleRaw => "inspector: Preview / Raw JSON",
+            Action::ToggleMerge => "timeline: merged lifecycle rows / raw events",
+            Action::CycleFilter => "tools: filter by status",
+            Action::CycleSort => "tools: sort by position / name",
+            Action::Copy => "copy selected value (OSC 52)",
+            Action::OpenPager => "open selected value in $PAGER",
+            Action::Help => "help",
+            Action::FollowBottom => "follow: stick to the bottom",
+            Action::Redraw => "redraw the screen",
+            Action::SearchChar(_) => "type",
+            Action::SearchBackspace => "delete a character",
+            Action::SearchCommit => "run the search",
+            Action::SearchCancel => "cancel the search",
+            Action::ScrollAt { .. } => "scroll",
+            Action::ClickAt { .. } => "select",
+            Action::DebugPanic => "debug: panic on purpose",
+        }
+    }
+}

@@ -1,0 +1,542 @@
+//! UI state and its one mutator, [`update`]. No terminal here: the state is
+//! plain data so every behaviour is unit-testable.
+
+pub mod action;
+pub mod keymap;
+pub mod update;
+
+pub use action::{Action, Tab};
+pub use keymap::Mode;
+pub use update::update;
+
+use crate::model::derive::{DerivedAttempt, TurnAddr};
+use crate::model::diagnostics::Finding;
+use crate::model::document::Document;
+use crate::model::hitl::{HitlRequest, hitl_requests};
+use crate::model::timeline::{Timeline, build_timeline};
+use crate::model::usage::PriceTable;
+use std::collections::{HashMap, HashSet};
+
+/// Everything derived once for one attempt.
+#[derive(Debug, Clone)]
+pub struct AttemptView {
+    pub derived: DerivedAttempt,
+    pub requests: Vec<HitlRequest>,
+    pub timeline: Timeline,
+    /// Assertions (indices) that point at a (turn, event) of the transcript;
+    /// event `None` is the runner's user message.
+    pub badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Nav,
+    List,
+    Inspector,
+}
+
+/// What the other panels show: an attempt, optionally one session or turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Scope {
+    pub attempt: usize,
+    pub session: Option<usize>,
+    pub turn: Option<usize>,
+}
+
+impl Scope {
+    pub fn contains(&self, addr: TurnAddr) -> bool {
+        self.session.is_none_or(|s| s == addr.session) && self.turn.is_none_or(|t| t == addr.turn)
+    }
+}
+
+/// One line of the navigator tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NavNode {
+    pub depth: u8,
+    pub scope: Scope,
+    pub has_children: bool,
+}
+
+/// A scrollable list: selection and first visible row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ListState {
+    pub selected: usize,
+    pub offset: usize,
+}
+
+impl ListState {
+    /// Keep the selection inside `len` and on screen in `height` rows.
+    pub fn clamp(&mut self, len: usize, height: usize) {
+        if len == 0 {
+            *self = ListState::default();
+            return;
+        }
+        self.selected = self.selected.min(len - 1);
+        let height = height.max(1);
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + height {
+            self.offset = self.selected + 1 - height;
+        }
+        self.offset = self.offset.min(len.saturating_sub(1));
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolFilter {
+    #[default]
+    All,
+    Failed,
+    Pending,
+    Problems,
+}
+
+impl ToolFilter {
+    pub fn word(self) -> &'static str {
+        match self {
+            ToolFilter::All => "all",
+            ToolFilter::Failed => "failed/rejected",
+            ToolFilter::Pending => "pending",
+            ToolFilter::Problems => "ambiguous/orphan",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Search {
+    /// Text being typed after `/`.
+    pub input: String,
+    /// The committed query.
+    pub query: Option<String>,
+    /// Timeline row indices (into `Timeline::rows`) that match, in order.
+    pub matches: Vec<usize>,
+}
+
+/// Rows on screen per panel, set from the layout on start and resize.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Viewport {
+    pub width: u16,
+    pub height: u16,
+    pub list_rows: usize,
+    pub inspector_rows: usize,
+    pub nav_rows: usize,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport { width: 120, height: 40, list_rows: 30, inspector_rows: 30, nav_rows: 30 }
+    }
+}
+
+/// A one-off message in the footer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flash {
+    pub text: String,
+    pub error: bool,
+}
+
+/// Side effects `update` asks the terminal layer to perform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Copy(String),
+    Page(String),
+    Redraw,
+}
+
+pub struct App {
+    pub doc: Document,
+    pub views: Vec<AttemptView>,
+    pub findings: Vec<Finding>,
+    pub model: Option<String>,
+    pub prices: PriceTable,
+    pub mode: Mode,
+    pub focus: Focus,
+    pub tab: Tab,
+    pub scope: Scope,
+    pub nav: Vec<NavNode>,
+    pub nav_state: ListState,
+    pub collapsed: HashSet<Scope>,
+    /// Timeline rows (indices into the attempt's `Timeline::rows`) for the scope.
+    pub visible: Vec<usize>,
+    pub merge: bool,
+    pub lists: [ListState; 6],
+    pub inspector_scroll: usize,
+    pub raw: bool,
+    pub tool_filter: ToolFilter,
+    pub tool_sort_by_name: bool,
+    pub search: Search,
+    pub viewport: Viewport,
+    pub flash: Option<Flash>,
+    pub effects: Vec<Effect>,
+    pub help_scroll: usize,
+    /// Selection before the last `[`/`]`, so `[d`/`]d` can start from it.
+    pub before_turn_jump: Option<(ListState, bool)>,
+    /// `--follow`: keep the last row selected as rows arrive.
+    pub follow: bool,
+    pub should_quit: bool,
+    pub debug_keys: bool,
+}
+
+impl App {
+    pub fn new(doc: Document, model: Option<String>, prices: PriceTable) -> App {
+        let derived = crate::model::derive_document(&doc, model.as_deref(), &prices);
+        let findings = crate::model::lint::lint_document(&doc, &derived);
+        let views = doc
+            .attempts
+            .iter()
+            .zip(derived)
+            .map(|(attempt, derived)| {
+                let requests = hitl_requests(attempt, &derived);
+                let timeline = build_timeline(attempt, &derived, &requests);
+                let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
+                for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
+                    for id in crate::model::evidence::occurrence_locators(a) {
+                        if let Some(t) = crate::model::evidence::resolve(&derived, &id) {
+                            let list = badges.entry((t.addr, t.event)).or_default();
+                            if !list.contains(&i) {
+                                list.push(i);
+                            }
+                        }
+                    }
+                }
+                AttemptView { derived, requests, timeline, badges }
+            })
+            .collect();
+        let mut app = App {
+            doc,
+            views,
+            findings,
+            model,
+            prices,
+            mode: Mode::Normal,
+            focus: Focus::List,
+            tab: Tab::Timeline,
+            scope: Scope::default(),
+            nav: Vec::new(),
+            nav_state: ListState::default(),
+            collapsed: HashSet::new(),
+            visible: Vec::new(),
+            merge: true,
+            lists: [ListState::default(); 6],
+            inspector_scroll: 0,
+            raw: false,
+            tool_filter: ToolFilter::All,
+            tool_sort_by_name: false,
+            search: Search::default(),
+            viewport: Viewport::default(),
+            flash: None,
+            effects: Vec::new(),
+            help_scroll: 0,
+            before_turn_jump: None,
+            follow: false,
+            should_quit: false,
+            debug_keys: false,
+        };
+        // With several attempts, start with them collapsed: the list of attempts.
+        if app.doc.attempts.len() > 1 {
+            for i in 0..app.doc.attempts.len() {
+                app.collapsed.insert(Scope { attempt: i, session: None, turn: None });
+            }
+        }
+        app.rebuild_nav();
+        app.scope = app.nav.first().map(|n| n.scope).unwrap_or_default();
+        app.rebuild_visible();
+        app.open_first_failure();
+        app
+    }
+
+    /// A failed attempt opens on its first failing assertion.
+    fn open_first_failure(&mut self) {
+        if self.doc.attempts.len() != 1 {
+            return;
+        }
+        let failing =
+            self.doc.attempts[0].review.assertions.as_ref().is_some_and(|a| a.iter().any(|x| x.is_failing_gate()));
+        if failing {
+            self.tab = Tab::Assertions;
+        }
+    }
+
+    pub fn view(&self) -> Option<&AttemptView> {
+        self.views.get(self.scope.attempt)
+    }
+
+    pub fn attempt(&self) -> Option<&crate::model::document::Attempt> {
+        self.doc.attempts.get(self.scope.attempt)
+    }
+
+    pub fn list(&self) -> &ListState {
+        &self.lists[self.tab_index()]
+    }
+
+    pub fn list_mut(&mut self) -> &mut ListState {
+        let i = self.tab_index();
+        &mut self.lists[i]
+    }
+
+    pub fn tab_index(&self) -> usize {
+        Tab::ALL.iter().position(|t| *t == self.tab).unwrap_or(0)
+    }
+
+    /// Flatten the navigator tree, honouring collapsed nodes.
+    pub fn rebuild_nav(&mut self) {
+        let mut nav = Vec::new();
+        let many = self.doc.attempts.len() > 1;
+        let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
+        // Failed, errored and unavailable attempts first, then the rest.
+        order.sort_by_key(|&i| verdict_rank(self.doc.attempts[i].verdict.as_deref()));
+        for ai in order {
+            let attempt = &self.doc.attempts[ai];
+            let root = Scope { attempt: ai, session: None, turn: None };
+            let base_depth = u8::from(many);
+            if many {
+                nav.push(NavNode { depth: 0, scope: root, has_children: !attempt.sessions.is_empty() });
+                if self.collapsed.contains(&root) {
+                    continue;
+                }
+            } else {
+                nav.push(NavNode { depth: 0, scope: root, has_children: !attempt.sessions.is_empty() });
+            }
+            for (si, session) in attempt.sessions.iter().enumerate() {
+                let s = Scope { attempt: ai, session: Some(si), turn: None };
+                nav.push(NavNode { depth: base_depth + 1, scope: s, has_children: !session.turns.is_empty() });
+                if self.collapsed.contains(&s) {
+                    continue;
+                }
+                for ti in 0..session.turns.len() {
+                    nav.push(NavNode {
+                        depth: base_depth + 2,
+                        scope: Scope { attempt: ai, session: Some(si), turn: Some(ti) },
+                        has_children: false,
+                    });
+                }
+            }
+        }
+        self.nav = nav;
+        if let Some(i) = self.nav.iter().position(|n| n.scope == self.scope) {
+            self.nav_state.selected = i;
+        }
+        let rows = self.viewport.nav_rows;
+        self.nav_state.clamp(self.nav.len(), rows);
+    }
+
+    /// Timeline rows in scope, for the current merge mode.
+    pub fn rebuild_visible(&mut self) {
+        let scope = self.scope;
+        let merge = self.merge;
+        self.visible = match self.views.get(scope.attempt) {
+            Some(view) => view
+                .timeline
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| scope.contains(r.addr) && !(merge && r.merged_away))
+                .map(|(i, _)| i)
+                .collect(),
+            None => Vec::new(),
+        };
+        self.rerun_search();
+        let rows = self.viewport.list_rows;
+        self.lists[0].clamp(self.visible.len(), rows);
+    }
+
+    pub fn rerun_search(&mut self) {
+        self.search.matches = match &self.search.query {
+            Some(q) => self.find_matches(q),
+            None => Vec::new(),
+        };
+    }
+
+    /// Rows in scope whose summary or payload contains `query`
+    /// (case-insensitive unless the query has upper case).
+    pub fn find_matches(&self, query: &str) -> Vec<usize> {
+        let Some(view) = self.view() else { return Vec::new() };
+        let Some(attempt) = self.attempt() else { return Vec::new() };
+        let sensitive = query.chars().any(char::is_uppercase);
+        let needle = if sensitive { query.to_string() } else { query.to_lowercase() };
+        let hay = |s: &str| if sensitive { s.contains(&needle) } else { s.to_lowercase().contains(&needle) };
+        self.visible
+            .iter()
+            .copied()
+            .filter(|&ri| {
+                let row = &view.timeline.rows[ri];
+                let summary = crate::model::timeline::row_summary(attempt, &view.derived, &view.requests, row);
+                if hay(&summary) {
+                    return true;
+                }
+                let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
+                let events = row.event.into_iter().chain(row.merged_finish);
+                events.into_iter().any(|e| record.turn.events.get(e).is_some_and(|ev| hay(&ev.raw.to_string())))
+            })
+            .collect()
+    }
+
+    /// Total count of findings by severity for the header.
+    pub fn finding_counts(&self) -> (usize, usize) {
+        use crate::model::diagnostics::Severity;
+        let errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
+        (errors, self.findings.len() - errors)
+    }
+
+    /// Findings of the current attempt and scope.
+    pub fn scoped_findings(&self) -> Vec<&Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.location.attempt == self.scope.attempt)
+            .filter(|f| {
+                self.scope.session.is_none_or(|s| s == f.location.session)
+                    && self.scope.turn.is_none_or(|t| Some(t) == f.location.turn)
+            })
+            .collect()
+    }
+
+    /// Occurrence indices (root fold) in scope, filtered and sorted for the Tools tab,
+    /// followed by orphan finishes as `Err(index)`.
+    pub fn tool_rows(&self) -> Vec<Result<usize, usize>> {
+        let Some(view) = self.view() else { return Vec::new() };
+        let d = &view.derived;
+        let in_scope = |scope_turn: usize| d.turns.get(scope_turn).is_some_and(|t| self.scope.contains(t.addr));
+        let mut occ: Vec<usize> = d
+            .occurrences
+            .occurrences
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| in_scope(o.start_ref.scope_turn))
+            .filter(|(_, o)| {
+                use crate::model::occurrence::Lifecycle;
+                match self.tool_filter {
+                    ToolFilter::All => true,
+                    ToolFilter::Failed => {
+                        matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if status == "failed" || status == "rejected")
+                    }
+                    ToolFilter::Pending => o.lifecycle == Lifecycle::Pending,
+                    ToolFilter::Problems => o.ambiguous,
+                }
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if self.tool_sort_by_name {
+            occ.sort_by(|a, b| {
+                d.occurrences.occurrences[*a].display_name().cmp(d.occurrences.occurrences[*b].display_name())
+            });
+        }
+        let orphans = d
+            .occurrences
+            .orphan_finishes
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| in_scope(o.event_ref.scope_turn))
+            .filter(|_| matches!(self.tool_filter, ToolFilter::All | ToolFilter::Problems))
+            .map(|(i, _)| Err(i));
+        occ.into_iter().map(Ok).chain(orphans).collect()
+    }
+
+    /// HITL request indices in scope.
+    pub fn hitl_rows(&self) -> Vec<usize> {
+        self.view()
+            .map(|v| {
+                v.requests.iter().enumerate().filter(|(_, r)| self.scope.contains(r.addr)).map(|(i, _)| i).collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Assertion indices of the attempt: failing gates first, then the rest.
+    pub fn assertion_rows(&self) -> Vec<usize> {
+        let Some(list) = self.attempt().and_then(|a| a.review.assertions.as_ref()) else { return Vec::new() };
+        let mut idx: Vec<usize> = (0..list.len()).collect();
+        idx.sort_by_key(|&i| assertion_rank(&list[i]));
+        idx
+    }
+
+    /// Length of the list shown by the current tab.
+    pub fn list_len(&self) -> usize {
+        match self.tab {
+            Tab::Timeline => self.visible.len(),
+            Tab::Tools => self.tool_rows().len(),
+            Tab::Hitl => self.hitl_rows().len(),
+            Tab::Usage => self.usage_row_count(),
+            Tab::Assertions => self.assertion_rows().len(),
+            Tab::Diagnostics => {
+                self.scoped_findings().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
+            }
+        }
+    }
+
+    /// Turns in scope (one usage row each) plus session and total rows.
+    pub fn usage_row_count(&self) -> usize {
+        let Some(view) = self.view() else { return 0 };
+        let turns = view.derived.turns.iter().filter(|t| self.scope.contains(t.addr)).count();
+        let sessions = self.attempt().map(|a| a.sessions.len()).unwrap_or(0);
+        turns + sessions + 1
+    }
+
+    /// The timeline row currently selected.
+    pub fn selected_row(&self) -> Option<usize> {
+        self.visible.get(self.lists[0].selected).copied()
+    }
+
+    /// Select a timeline row (by index into `Timeline::rows`), widening the scope if needed.
+    pub fn select_row(&mut self, row: usize) {
+        let Some(addr) = self.view().and_then(|v| v.timeline.rows.get(row)).map(|r| r.addr) else { return };
+        if !self.scope.contains(addr) {
+            self.scope = Scope { attempt: self.scope.attempt, session: None, turn: None };
+            self.rebuild_visible();
+            self.sync_nav_to_scope();
+        }
+        let pos = match self.visible.iter().position(|&r| r == row) {
+            Some(p) => Some(p),
+            None if self.merge => {
+                // A merged-away finish: select its start row.
+                self.visible.iter().rposition(|&r| r < row)
+            }
+            None => None,
+        };
+        if let Some(p) = pos {
+            self.tab = Tab::Timeline;
+            self.lists[0].selected = p;
+            let rows = self.viewport.list_rows;
+            self.lists[0].clamp(self.visible.len(), rows);
+            self.inspector_scroll = 0;
+        }
+    }
+
+    pub fn sync_nav_to_scope(&mut self) {
+        if let Some(i) = self.nav.iter().position(|n| n.scope == self.scope) {
+            self.nav_state.selected = i;
+            let rows = self.viewport.nav_rows;
+            self.nav_state.clamp(self.nav.len(), rows);
+        }
+    }
+
+    pub fn flash(&mut self, text: impl Into<String>) {
+        self.flash = Some(Flash { text: text.into(), error: false });
+    }
+
+    pub fn flash_error(&mut self, text: impl Into<String>) {
+        self.flash = Some(Flash { text: text.into(), error: true });
+    }
+}
+
+/// Sort key: failed, errored and unavailable attempts first.
+pub fn verdict_rank(verdict: Option<&str>) -> u8 {
+    match verdict {
+        Some("failed") => 0,
+        Some("errored") => 1,
+        Some("unavailable") | None => 2,
+        Some("skipped") => 4,
+        Some("passed") => 5,
+        Some(_) => 3,
+    }
+}
+
+fn assertion_rank(a: &crate::model::document::Assertion) -> u8 {
+    match (a.gate.as_deref(), a.result.as_deref()) {
+        (Some("failed"), _) => 0,
+        (Some("unavailable"), _) => 1,
+        (_, Some("errored")) => 1,
+        (_, Some("mismatched")) => 2,
+        (_, Some("unavailable")) => 3,
+        (_, Some("matched")) => 5,
+        _ => 4,
+    }
+}

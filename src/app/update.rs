@@ -1,0 +1,662 @@
+//! `update(&mut App, Action)`: the only place UI state changes.
+
+use super::{Action, App, Effect, Focus, ListState, Mode, Scope, Tab, ToolFilter};
+use crate::model::timeline::RowKind;
+use serde_json::Value;
+
+pub fn update(app: &mut App, action: Action) {
+    // The flash message lives until the next key.
+    if !matches!(action, Action::ScrollAt { .. }) {
+        app.flash = None;
+    }
+    let turn_jump = app.before_turn_jump.take();
+    match app.mode {
+        Mode::Search => return search_key(app, action),
+        Mode::Help => return help_key(app, action),
+        Mode::Normal => {}
+    }
+    match action {
+        Action::Quit => app.should_quit = true,
+        Action::Up => move_by(app, -1),
+        Action::Down => move_by(app, 1),
+        Action::PageUp => move_by(app, -(page(app) as isize)),
+        Action::PageDown => move_by(app, page(app) as isize),
+        Action::HalfPageUp => move_by(app, -(page(app) as isize / 2).max(1)),
+        Action::HalfPageDown => move_by(app, (page(app) as isize / 2).max(1)),
+        Action::Top => move_by(app, isize::MIN / 2),
+        Action::Bottom => move_by(app, isize::MAX / 2),
+        Action::PrevTurn | Action::NextTurn => {
+            app.before_turn_jump = Some((app.lists[0], action == Action::NextTurn));
+            jump_turn(app, action == Action::NextTurn);
+        }
+        Action::FocusNext | Action::FocusPrev => {
+            let order = [Focus::Nav, Focus::List, Focus::Inspector];
+            let i = order.iter().position(|f| *f == app.focus).unwrap_or(1);
+            let step = if action == Action::FocusNext { 1 } else { order.len() - 1 };
+            app.focus = order[(i + step) % order.len()];
+        }
+        Action::ShowTab(tab) => {
+            app.tab = tab;
+            app.inspector_scroll = 0;
+            if app.focus == Focus::Inspector {
+                app.focus = Focus::List;
+            }
+            clamp_list(app);
+        }
+        Action::Enter => enter(app),
+        Action::Back => back(app),
+        Action::SearchStart => {
+            app.mode = Mode::Search;
+            app.search.input.clear();
+        }
+        Action::SearchNext | Action::SearchPrev => search_step(app, action == Action::SearchNext),
+        Action::NextFailure | Action::PrevFailure => jump_failure(app, action == Action::NextFailure),
+        Action::NextWaiting => jump_waiting(app),
+        Action::NextFinding | Action::PrevFinding => {
+            let mut forward = action == Action::NextFinding;
+            // `]d` / `[d`: the bracket moved a turn; start from where it was.
+            if action == Action::NextFinding
+                && let Some((saved, next)) = turn_jump
+            {
+                app.lists[0] = saved;
+                forward = next;
+            }
+            jump_finding(app, forward);
+        }
+        Action::ToggleRaw => {
+            app.raw = !app.raw;
+            app.inspector_scroll = 0;
+        }
+        Action::ToggleMerge => {
+            let current = app.selected_row();
+            app.merge = !app.merge;
+            app.rebuild_visible();
+            if let Some(row) = current {
+                app.select_row(row);
+            }
+            app.flash(if app.merge {
+                "timeline: lifecycle rows merged"
+            } else {
+                "timeline: every raw event on its own row"
+            });
+        }
+        Action::CycleFilter => {
+            app.tool_filter = match app.tool_filter {
+                ToolFilter::All => ToolFilter::Failed,
+                ToolFilter::Failed => ToolFilter::Pending,
+                ToolFilter::Pending => ToolFilter::Problems,
+                ToolFilter::Problems => ToolFilter::All,
+            };
+            app.lists[1] = ListState::default();
+            app.flash(format!("tools filter: {}", app.tool_filter.word()));
+        }
+        Action::CycleSort => {
+            app.tool_sort_by_name = !app.tool_sort_by_name;
+            app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
+        }
+        Action::Copy => match selected_value(app) {
+            Some((_, text)) => {
+                let n = text.chars().count();
+                app.effects.push(Effect::Copy(text));
+                app.flash(format!("copied {n} characters (OSC 52)"));
+            }
+            None => app.flash("nothing selected to copy"),
+        },
+        Action::OpenPager => match selected_value(app) {
+            Some((_, text)) => app.effects.push(Effect::Page(text)),
+            None => app.flash("nothing selected to open"),
+        },
+        Action::Help => {
+            app.mode = Mode::Help;
+            app.help_scroll = 0;
+        }
+        Action::FollowBottom => {
+            app.follow = true;
+            app.tab = Tab::Timeline;
+            move_by(app, isize::MAX / 2);
+            app.flash("following: sticking to the newest event");
+        }
+        Action::Redraw => app.effects.push(Effect::Redraw),
+        Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
+        Action::ClickAt { column, row } => mouse_click(app, column, row),
+        Action::DebugPanic => {
+            if app.debug_keys {
+                panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)");
+            }
+        }
+        Action::SearchChar(_) | Action::SearchBackspace | Action::SearchCommit | Action::SearchCancel => {}
+    }
+}
+
+fn page(app: &App) -> usize {
+    match app.focus {
+        Focus::Nav => app.viewport.nav_rows,
+        Focus::List => app.viewport.list_rows,
+        Focus::Inspector => app.viewport.inspector_rows,
+    }
+    .max(1)
+}
+
+fn clamp_list(app: &mut App) {
+    let len = app.list_len();
+    let rows = app.viewport.list_rows;
+    app.list_mut().clamp(len, rows);
+}
+
+fn step(index: usize, delta: isize, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    (index as isize).saturating_add(delta).clamp(0, len as isize - 1) as usize
+}
+
+fn move_by(app: &mut App, delta: isize) {
+    match app.focus {
+        Focus::Nav => {
+            let len = app.nav.len();
+            app.nav_state.selected = step(app.nav_state.selected, delta, len);
+            let rows = app.viewport.nav_rows;
+            app.nav_state.clamp(len, rows);
+            if let Some(node) = app.nav.get(app.nav_state.selected) {
+                set_scope(app, node.scope);
+            }
+        }
+        Focus::List => {
+            let len = app.list_len();
+            let list = app.list_mut();
+            list.selected = step(list.selected, delta, len);
+            clamp_list(app);
+            app.inspector_scroll = 0;
+            if app.tab == Tab::Timeline && delta < 0 {
+                app.follow = false;
+            }
+        }
+        Focus::Inspector => {
+            app.inspector_scroll = (app.inspector_scroll as isize).saturating_add(delta).max(0) as usize;
+        }
+    }
+}
+
+/// Change the scope of the other panels, keeping the selected row when it is still in scope.
+pub fn set_scope(app: &mut App, scope: Scope) {
+    if app.scope == scope {
+        return;
+    }
+    let keep = app.selected_row();
+    let attempt_changed = app.scope.attempt != scope.attempt;
+    app.scope = scope;
+    app.rebuild_visible();
+    for (i, list) in app.lists.iter_mut().enumerate() {
+        if i != 0 || attempt_changed {
+            *list = ListState::default();
+        }
+    }
+    match keep.filter(|_| !attempt_changed) {
+        Some(row) if app.visible.contains(&row) => app.select_row(row),
+        _ => app.lists[0] = ListState::default(),
+    }
+    app.inspector_scroll = 0;
+}
+
+fn jump_turn(app: &mut App, forward: bool) {
+    let Some(view) = app.view() else { return };
+    let rows = &view.timeline.rows;
+    let current = app.lists[0].selected;
+    let is_header = |&(_, &ri): &(usize, &usize)| rows[ri].kind == RowKind::TurnHeader;
+    let target = if forward {
+        app.visible.iter().enumerate().skip(current + 1).find(is_header).map(|(i, _)| i)
+    } else {
+        app.visible.iter().enumerate().take(current).rev().find(is_header).map(|(i, _)| i)
+    };
+    match target {
+        Some(i) => {
+            app.tab = Tab::Timeline;
+            app.lists[0].selected = i;
+            // Show the turn header at the top.
+            app.lists[0].offset = i;
+            let rows = app.viewport.list_rows;
+            app.lists[0].clamp(app.visible.len(), rows);
+        }
+        None => app.flash(if forward { "last turn" } else { "first turn" }),
+    }
+}
+
+fn enter(app: &mut App) {
+    match app.focus {
+        Focus::Nav => {
+            if let Some(node) = app.nav.get(app.nav_state.selected).cloned() {
+                if node.has_children {
+                    if !app.collapsed.remove(&node.scope) {
+                        app.collapsed.insert(node.scope);
+                    }
+                    app.rebuild_nav();
+                }
+                set_scope(app, node.scope);
+            }
+        }
+        Focus::List | Focus::Inspector => match app.tab {
+            Tab::Timeline => {
+                app.focus = Focus::Inspector;
+            }
+            Tab::Tools => {
+                let rows = app.tool_rows();
+                let Some(view) = app.view() else { return };
+                let target = rows.get(app.lists[1].selected).and_then(|r| {
+                    let (scope_turn, event) = match r {
+                        Ok(o) => {
+                            let occ = &view.derived.occurrences.occurrences[*o];
+                            (occ.start_ref.scope_turn, occ.start_ref.event)
+                        }
+                        Err(o) => {
+                            let orphan = &view.derived.occurrences.orphan_finishes[*o];
+                            (orphan.event_ref.scope_turn, orphan.event_ref.event)
+                        }
+                    };
+                    view.timeline.row_of_event(view.derived.turns[scope_turn].addr, event)
+                });
+                if let Some(row) = target {
+                    app.select_row(row);
+                    app.focus = Focus::List;
+                }
+            }
+            Tab::Hitl => {
+                let rows = app.hitl_rows();
+                let target = app.view().and_then(|v| {
+                    rows.get(app.lists[2].selected).and_then(|&i| {
+                        let r = &v.requests[i];
+                        v.timeline.row_of_event(r.addr, r.event)
+                    })
+                });
+                if let Some(row) = target {
+                    app.select_row(row);
+                    app.focus = Focus::List;
+                }
+            }
+            Tab::Diagnostics => {
+                let target = app.scoped_findings().get(app.lists[5].selected).map(|f| f.location);
+                if let Some(loc) = target {
+                    jump_to_location(app, loc.session, loc.turn, loc.event);
+                }
+            }
+            Tab::Assertions => jump_to_assertion_evidence(app),
+            Tab::Usage => {}
+        },
+    }
+}
+
+/// Jump to a (session, turn, event) of the current attempt's timeline.
+pub fn jump_to_location(app: &mut App, session: usize, turn: Option<usize>, event: Option<usize>) {
+    let Some(view) = app.view() else { return };
+    let addr = crate::model::TurnAddr { session, turn: turn.unwrap_or(0) };
+    let row = match event {
+        Some(e) => view.timeline.row_of_event(addr, e),
+        None => view.timeline.by_turn.get(&addr).copied(),
+    };
+    match row {
+        Some(r) => {
+            app.select_row(r);
+            app.focus = Focus::List;
+        }
+        None => app.flash_error("that position is not in the timeline"),
+    }
+}
+
+/// Follow the first tool-occurrence locator of the selected assertion to its row.
+fn jump_to_assertion_evidence(app: &mut App) {
+    let rows = app.assertion_rows();
+    let Some(&ai) = rows.get(app.lists[4].selected) else { return };
+    let Some(assertion) = app.attempt().and_then(|a| a.review.assertions.as_ref()).and_then(|l| l.get(ai)) else {
+        return;
+    };
+    let ids = crate::model::evidence::occurrence_locators(assertion);
+    let Some(id) = ids.first() else {
+        app.flash("this assertion points at no transcript row");
+        return;
+    };
+    match app.view().and_then(|v| crate::model::evidence::resolve(&v.derived, id)) {
+        Some(target) => {
+            let exact = app.attempt().is_some_and(|a| a.events_exact);
+            let row = app.view().and_then(|v| match target.event {
+                Some(e) => v.timeline.row_of_event(target.addr, e),
+                None => v.timeline.by_turn.get(&target.addr).map(|h| h + 1),
+            });
+            if let Some(row) = row {
+                app.select_row(row);
+                app.focus = Focus::List;
+                if !exact {
+                    app.flash("approximate: this Record keeps a lossy conversation, the row is the best match");
+                }
+            }
+        }
+        None => app.flash_error(format!("evidence {id} is not in this transcript")),
+    }
+}
+
+fn back(app: &mut App) {
+    if app.focus == Focus::Inspector {
+        app.focus = Focus::List;
+    } else if app.search.query.is_some() {
+        app.search = Default::default();
+        app.flash("search cleared");
+    } else if app.scope.turn.is_some() || app.scope.session.is_some() {
+        let s = app.scope;
+        let parent = if s.turn.is_some() { Scope { turn: None, ..s } } else { Scope { session: None, ..s } };
+        set_scope(app, parent);
+        app.sync_nav_to_scope();
+    } else if app.focus == Focus::List {
+        app.focus = Focus::Nav;
+    }
+}
+
+fn search_key(app: &mut App, action: Action) {
+    match action {
+        Action::SearchChar(c) => app.search.input.push(c),
+        Action::SearchBackspace => {
+            app.search.input.pop();
+        }
+        Action::SearchCancel => app.mode = Mode::Normal,
+        Action::SearchCommit => {
+            app.mode = Mode::Normal;
+            let query = app.search.input.trim().to_string();
+            if query.is_empty() {
+                app.search = Default::default();
+                return;
+            }
+            app.search.query = Some(query.clone());
+            app.rerun_search();
+            app.tab = Tab::Timeline;
+            app.focus = Focus::List;
+            if app.search.matches.is_empty() {
+                app.flash_error(format!("no match for \"{query}\" in this scope"));
+            } else {
+                let current = app.selected_row().unwrap_or(0);
+                let first = app.search.matches.iter().copied().find(|&r| r >= current).unwrap_or(app.search.matches[0]);
+                app.select_row(first);
+                app.flash(format!("{} matches", app.search.matches.len()));
+            }
+        }
+        Action::Quit => app.should_quit = true,
+        _ => {}
+    }
+}
+
+fn help_key(app: &mut App, action: Action) {
+    match action {
+        Action::Back => app.mode = Mode::Normal,
+        Action::Quit => app.should_quit = true,
+        Action::Down => app.help_scroll += 1,
+        Action::Up => app.help_scroll = app.help_scroll.saturating_sub(1),
+        _ => {}
+    }
+}
+
+fn search_step(app: &mut App, forward: bool) {
+    if app.search.matches.is_empty() {
+        app.flash(if app.search.query.is_some() { "no matches" } else { "no search: press / to search" });
+        return;
+    }
+    let current = app.selected_row().unwrap_or(0);
+    let m = &app.search.matches;
+    let target = if forward {
+        m.iter().copied().find(|&r| r > current).unwrap_or(m[0])
+    } else {
+        m.iter().rev().copied().find(|&r| r < current).unwrap_or(m[m.len() - 1])
+    };
+    let n = m.iter().position(|&r| r == target).unwrap_or(0) + 1;
+    let total = m.len();
+    app.select_row(target);
+    app.flash(format!("match {n} of {total}"));
+}
+
+fn jump_where(app: &mut App, forward: bool, what: &str, pred: impl Fn(&App, usize) -> bool) {
+    let current = app.lists[0].selected;
+    let len = app.visible.len();
+    let order: Vec<usize> = if forward {
+        (current + 1..len).chain(0..=current.min(len)).collect()
+    } else {
+        (0..current).rev().chain((current..len).rev()).collect()
+    };
+    match order.into_iter().filter(|&i| i < len).find(|&i| pred(app, app.visible[i])) {
+        Some(i) => {
+            let row = app.visible[i];
+            app.select_row(row);
+            app.focus = Focus::List;
+        }
+        None => app.flash(format!("no {what} in this scope")),
+    }
+}
+
+fn jump_failure(app: &mut App, forward: bool) {
+    jump_where(app, forward, "failures or errors", |app, ri| {
+        app.view().is_some_and(|v| v.timeline.rows[ri].is_failure())
+    });
+}
+
+fn jump_waiting(app: &mut App) {
+    use crate::model::timeline::RowStatus;
+    jump_where(app, true, "waiting input requests", |app, ri| {
+        app.view().is_some_and(|v| v.timeline.rows[ri].status == Some(RowStatus::Waiting))
+    });
+}
+
+fn jump_finding(app: &mut App, forward: bool) {
+    let attempt = app.scope.attempt;
+    let targets: Vec<usize> = app
+        .findings
+        .iter()
+        .filter(|f| f.location.attempt == attempt)
+        .filter_map(|f| {
+            let v = app.view()?;
+            let addr = crate::model::TurnAddr { session: f.location.session, turn: f.location.turn? };
+            match f.location.event {
+                Some(e) => v.timeline.row_of_event(addr, e),
+                None => v.timeline.by_turn.get(&addr).copied(),
+            }
+        })
+        .collect();
+    if targets.is_empty() {
+        app.flash("no diagnostic findings");
+        return;
+    }
+    jump_where(app, forward, "findings", |_, ri| targets.contains(&ri));
+}
+
+fn mouse_scroll(app: &mut App, column: u16, row: u16, down: bool) {
+    let areas = crate::ui::layout::areas(app.viewport.width, app.viewport.height, app);
+    let previous = app.focus;
+    if let Some(focus) = areas.focus_at(column, row) {
+        app.focus = focus;
+        move_by(app, if down { 3 } else { -3 });
+        app.focus = previous;
+    }
+}
+
+fn mouse_click(app: &mut App, column: u16, row: u16) {
+    let areas = crate::ui::layout::areas(app.viewport.width, app.viewport.height, app);
+    if let Some(tab) = areas.tab_at(column, row) {
+        update(app, Action::ShowTab(tab));
+        return;
+    }
+    let Some(focus) = areas.focus_at(column, row) else { return };
+    app.focus = focus;
+    let Some(index) = areas.row_at(focus, row) else { return };
+    match focus {
+        Focus::Nav => {
+            let target = app.nav_state.offset + index;
+            if target < app.nav.len() {
+                let delta = target as isize - app.nav_state.selected as isize;
+                move_by(app, delta);
+            }
+        }
+        Focus::List => {
+            let target = app.list().offset + index;
+            if target < app.list_len() {
+                let delta = target as isize - app.list().selected as isize;
+                move_by(app, delta);
+            }
+        }
+        Focus::Inspector => {}
+    }
+}
+
+/// The value the inspector shows, as plain text (for copy and the pager).
+pub fn selected_value(app: &App) -> Option<(String, String)> {
+    let view = app.view()?;
+    let attempt = app.attempt()?;
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    match app.tab {
+        Tab::Timeline => {
+            let row = &view.timeline.rows[app.selected_row()?];
+            let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
+            let event = row.event.and_then(|e| record.turn.events.get(e));
+            if app.raw {
+                let mut parts: Vec<String> = event.map(|e| pretty(&e.raw)).into_iter().collect();
+                if let Some(f) = row.merged_finish.and_then(|e| record.turn.events.get(e)) {
+                    parts.push(pretty(&f.raw));
+                }
+                return (!parts.is_empty()).then(|| ("raw event".into(), parts.join("\n")));
+            }
+            match (row.kind, event) {
+                (RowKind::Input, _) => record.input.as_ref().map(|i| ("input".into(), pretty(i))),
+                (RowKind::ToolStart, Some(e)) => {
+                    let mut text = e.tool_input().map(pretty).unwrap_or_else(|| "(no input)".into());
+                    if let Some(f) = row.merged_finish.and_then(|i| record.turn.events.get(i)) {
+                        text.push_str("\n\n");
+                        text.push_str(&f.output().map(pretty).unwrap_or_else(|| "(no output)".into()));
+                    }
+                    Some(("tool input and output".into(), text))
+                }
+                (_, Some(e)) => match e.text() {
+                    Some(t) => Some(("text".into(), t.to_string())),
+                    None => Some(("event".into(), pretty(&e.raw))),
+                },
+                _ => None,
+            }
+        }
+        Tab::Assertions => {
+            let rows = app.assertion_rows();
+            let a = attempt.review.assertions.as_ref()?.get(*rows.get(app.lists[4].selected)?)?;
+            Some(("assertion".into(), pretty(&a.raw)))
+        }
+        Tab::Tools => {
+            let rows = app.tool_rows();
+            match rows.get(app.lists[1].selected)? {
+                Ok(o) => Some(("occurrence".into(), pretty(&view.derived.occurrences.occurrences[*o].to_json()))),
+                Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[*o].to_json()))),
+            }
+        }
+        Tab::Hitl => {
+            let rows = app.hitl_rows();
+            let r = &view.requests[*rows.get(app.lists[2].selected)?];
+            let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
+            Some(("input request".into(), pretty(&e.raw)))
+        }
+        Tab::Usage | Tab::Diagnostics => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::usage::PriceTable;
+    use serde_json::json;
+
+    fn app(v: Value) -> App {
+        let doc = crate::load::load_bytes("t.json", v.to_string().as_bytes()).unwrap();
+        App::new(doc, None, PriceTable::default())
+    }
+
+    fn two_turns() -> App {
+        app(json!({"sessions":[{"sessionIndex":1,"turns":[
+            {"input":{"text":"go"},"turn":{"status":"waiting","events":[
+                {"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"rm","input":{}}},
+                {"type":"input.requested","request":{"id":"r1","prompt":"Delete?","options":[{"id":"approve"},{"id":"deny"}]}}]}},
+            {"input":{"text":"approve","responses":[{"requestId":"r1","optionId":"approve"}]},"turn":{"status":"completed","events":[
+                {"type":"operation.finished","operationId":"c1","kind":"tool","status":"failed","output":"boom"},
+                {"type":"error","message":"it broke"}]}}]}]}))
+    }
+
+    #[test]
+    fn movement_clamps_at_both_ends() {
+        let mut a = two_turns();
+        update(&mut a, Action::Up);
+        assert_eq!(a.lists[0].selected, 0);
+        update(&mut a, Action::Bottom);
+        assert_eq!(a.lists[0].selected, a.visible.len() - 1);
+        update(&mut a, Action::Down);
+        assert_eq!(a.lists[0].selected, a.visible.len() - 1);
+    }
+
+    #[test]
+    fn turn_jumps_land_on_headers() {
+        let mut a = two_turns();
+        update(&mut a, Action::NextTurn);
+        let view = a.view().unwrap();
+        let row = &view.timeline.rows[a.selected_row().unwrap()];
+        assert_eq!(row.kind, RowKind::TurnHeader);
+        assert_eq!(row.addr.turn, 1);
+    }
+
+    #[test]
+    fn failure_jump_finds_failed_tool_and_error() {
+        let mut a = two_turns();
+        update(&mut a, Action::NextFailure);
+        let first = a.selected_row().unwrap();
+        let view = a.view().unwrap();
+        assert!(view.timeline.rows[first].is_failure());
+        update(&mut a, Action::NextFailure);
+        let second = a.selected_row().unwrap();
+        assert_ne!(first, second);
+    }
+
+    #[test]
+    fn search_is_case_insensitive_and_cycles() {
+        let mut a = two_turns();
+        update(&mut a, Action::SearchStart);
+        for c in "BOOM".to_lowercase().chars() {
+            update(&mut a, Action::SearchChar(c));
+        }
+        update(&mut a, Action::SearchCommit);
+        assert_eq!(a.mode, Mode::Normal);
+        assert!(!a.search.matches.is_empty());
+        let at = a.selected_row().unwrap();
+        assert!(a.search.matches.contains(&at));
+        update(&mut a, Action::Back);
+        assert!(a.search.query.is_none());
+    }
+
+    #[test]
+    fn help_opens_and_closes() {
+        let mut a = two_turns();
+        update(&mut a, Action::Help);
+        assert_eq!(a.mode, Mode::Help);
+        update(&mut a, Action::Back);
+        assert_eq!(a.mode, Mode::Normal);
+        update(&mut a, Action::Quit);
+        assert!(a.should_quit);
+    }
+
+    #[test]
+    fn nav_selection_scopes_the_timeline() {
+        let mut a = two_turns();
+        let all = a.visible.len();
+        a.focus = Focus::Nav;
+        update(&mut a, Action::Bottom);
+        assert_eq!(a.scope.turn, Some(1));
+        assert!(a.visible.len() < all);
+        update(&mut a, Action::Back);
+        assert_eq!(a.scope.turn, None);
+    }
+
+    #[test]
+    fn waiting_jump_and_copy() {
+        let mut a =
+            app(json!({"events":[{"type":"input.requested","request":{"id":"r","prompt":"ok?"}}],"status":"waiting"}));
+        update(&mut a, Action::NextWaiting);
+        let row = a.selected_row().unwrap();
+        assert_eq!(a.view().unwrap().timeline.rows[row].kind, RowKind::InputRequest);
+        update(&mut a, Action::ToggleRaw);
+        update(&mut a, Action::Copy);
+        assert!(matches!(a.effects.last(), Some(Effect::Copy(t)) if t.contains("ok?")));
+    }
+}

@@ -1,0 +1,87 @@
+//! `niceeval view`: the interactive viewer (or plain output off a terminal).
+
+use super::{DeriveOpts, price_table, report_error};
+use crate::app::App;
+use crate::ui::ThemeName;
+use std::io::IsTerminal;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ThemeArg {
+    Dark,
+    Light,
+    /// No colour (also chosen by NO_COLOR).
+    None,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ViewArgs {
+    /// Input files or directories (`-` for stdin). Several open together.
+    #[arg(value_name = "PATH", required_unless_present = "demo")]
+    pub paths: Vec<String>,
+    /// Open the bundled demo (assets/demo).
+    #[arg(long)]
+    pub demo: bool,
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeArg>,
+    /// Reload when the file changes, keeping the selection.
+    #[arg(long, conflicts_with = "follow")]
+    pub watch: bool,
+    /// Tail a JSONL stream that an adapter is still writing.
+    #[arg(long)]
+    pub follow: bool,
+    #[command(flatten)]
+    pub opts: DeriveOpts,
+}
+
+/// The demo files, embedded so `--demo` works from any directory.
+pub const DEMO_SESSION: &str = include_str!("../../assets/demo/session.json");
+
+pub fn run(args: &ViewArgs) -> i32 {
+    let started = std::time::Instant::now();
+    let doc = if args.demo {
+        match crate::load::load_bytes("assets/demo/session.json", DEMO_SESSION.as_bytes()) {
+            Ok(d) => d,
+            Err(e) => return report_error(&e),
+        }
+    } else {
+        match crate::load::load_paths(&args.paths) {
+            Ok(d) => d,
+            Err(e) => return report_error(&e),
+        }
+    };
+    let prices = match price_table(&args.opts) {
+        Ok(p) => p,
+        Err(e) => return report_error(&e),
+    };
+    if !std::io::stdout().is_terminal() {
+        let derived = crate::model::derive_document(&doc, args.opts.model.as_deref(), &prices);
+        let text = crate::plain::render_all(&doc, &derived, &crate::plain::PlainOptions::default());
+        return super::print_stdout(&text);
+    }
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let theme = match (args.theme, no_color) {
+        (Some(ThemeArg::Light), false) => ThemeName::Light,
+        (Some(ThemeArg::None), _) | (_, true) => ThemeName::Mono,
+        _ => ThemeName::Dark,
+    };
+    let mut app = App::new(doc, args.opts.model.clone(), prices);
+    app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
+    let source: Option<Box<dyn crate::term::Source>> = if args.watch || args.follow {
+        match crate::live::source_for(&args.paths, args.follow, &args.opts) {
+            Ok(s) => Some(s),
+            Err(e) => return report_error(&e),
+        }
+    } else {
+        None
+    };
+    if args.follow {
+        app.follow = true;
+        crate::app::update(&mut app, crate::app::Action::FollowBottom);
+    }
+    let timing = std::env::var_os("NICEEVAL_TIMING").is_some().then_some(started);
+    crate::term::install_panic_hook();
+    match crate::term::run(app, crate::term::RunOptions { theme, started: timing }, source) {
+        Ok(()) => 0,
+        Err(e) => report_error(&e),
+    }
+}

@@ -1,0 +1,142 @@
+//! Human-in-the-loop requests: every `input.requested`, whether it was
+//! answered (from the next turn's `input.responses`), and the tool calls
+//! that were left pending when it was asked.
+
+use super::derive::{DerivedAttempt, TurnAddr};
+use super::document::Attempt;
+use super::event::EventKind;
+use super::occurrence::Lifecycle;
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Option { id: String, label: Option<String> },
+    Text(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum HitlState {
+    /// Last turn of its session, and that turn is `waiting`.
+    Waiting,
+    /// The next turn of the session answered it.
+    Answered { answer: Answer, turn: TurnAddr },
+    /// A next turn exists but its input has no response for this request.
+    NeverAnswered { next: TurnAddr },
+    /// Last turn of its session, but the turn did not end `waiting`.
+    Unanswered { turn_status: Option<String> },
+}
+
+impl HitlState {
+    pub fn word(&self) -> &'static str {
+        match self {
+            HitlState::Waiting => "waiting",
+            HitlState::Answered { .. } => "answered",
+            HitlState::NeverAnswered { .. } => "never answered",
+            HitlState::Unanswered { .. } => "unanswered",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HitlRequest {
+    pub addr: TurnAddr,
+    pub event: usize,
+    pub id: Option<String>,
+    pub action: Option<String>,
+    pub prompt: Option<String>,
+    pub display: Option<String>,
+    pub options: Vec<(String, Option<String>)>,
+    pub input: Option<Value>,
+    pub state: HitlState,
+    /// Root-scope occurrence indices of tools started in this turn and
+    /// still pending at its end: what the request most likely gated.
+    pub gated: Vec<usize>,
+}
+
+impl HitlRequest {
+    /// Prompt, else display, else action: what the request asks.
+    pub fn question(&self) -> Option<&str> {
+        self.prompt.as_deref().or(self.display.as_deref()).or(self.action.as_deref())
+    }
+}
+
+fn s(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+/// Every `input.requested` of an attempt, in order.
+pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlRequest> {
+    let mut out = Vec::new();
+    for (si, session) in attempt.sessions.iter().enumerate() {
+        for (ti, record) in session.turns.iter().enumerate() {
+            let addr = TurnAddr { session: si, turn: ti };
+            let scope_index = derived.scope_index(addr);
+            for (ei, event) in record.turn.events.iter().enumerate() {
+                if event.kind != EventKind::InputRequested {
+                    continue;
+                }
+                let request = event.request().cloned().unwrap_or(Value::Null);
+                let id = s(&request, "id");
+                let options: Vec<(String, Option<String>)> = request
+                    .get("options")
+                    .and_then(Value::as_array)
+                    .map(|opts| {
+                        opts.iter().filter_map(|o| Some((o.get("id")?.as_str()?.to_string(), s(o, "label")))).collect()
+                    })
+                    .unwrap_or_default();
+                let state = match session.turns.get(ti + 1) {
+                    Some(next) => {
+                        let next_addr = TurnAddr { session: si, turn: ti + 1 };
+                        let response = next
+                            .responses()
+                            .iter()
+                            .find(|r| id.is_some() && r.get("requestId").and_then(Value::as_str) == id.as_deref());
+                        match response {
+                            Some(r) => {
+                                let answer = match (s(r, "optionId"), s(r, "text")) {
+                                    (Some(oid), _) => {
+                                        let label =
+                                            options.iter().find(|(o, _)| *o == oid).and_then(|(_, l)| l.clone());
+                                        Answer::Option { id: oid, label }
+                                    }
+                                    (None, Some(text)) => Answer::Text(text),
+                                    (None, None) => Answer::Text(String::new()),
+                                };
+                                HitlState::Answered { answer, turn: next_addr }
+                            }
+                            None => HitlState::NeverAnswered { next: next_addr },
+                        }
+                    }
+                    None if record.turn.is_waiting() => HitlState::Waiting,
+                    None => HitlState::Unanswered { turn_status: record.turn.status.clone() },
+                };
+                let gated = derived
+                    .occurrences
+                    .occurrences
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| Some(o.start_ref.scope_turn) == scope_index)
+                    .filter(|(_, o)| match (&o.lifecycle, o.finish_ref) {
+                        (Lifecycle::Pending, _) => true,
+                        (Lifecycle::Finished { .. }, Some(f)) => Some(f.scope_turn) != scope_index,
+                        _ => false,
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                out.push(HitlRequest {
+                    addr,
+                    event: ei,
+                    action: s(&request, "action"),
+                    prompt: s(&request, "prompt"),
+                    display: s(&request, "display"),
+                    input: request.get("input").cloned(),
+                    id,
+                    options,
+                    state,
+                    gated,
+                });
+            }
+        }
+    }
+    out
+}

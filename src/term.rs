@@ -1,0 +1,231 @@
+//! The terminal: enter and leave raw mode and the alternate screen, and the
+//! event loop. The terminal is restored on quit, on error and on panic.
+
+use crate::app::{Action, App, Effect, keymap};
+use crate::ui::{self, RenderCache};
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, MouseEventKind};
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Undo every mode we set. Safe to call more than once.
+pub fn restore() {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let _ = disable_raw_mode();
+        let _ = execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+    }
+}
+
+fn enter() -> io::Result<()> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, cursor::Hide)?;
+    Ok(())
+}
+
+/// Restores the terminal when dropped (the error path).
+pub struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Restore the terminal before the panic message prints, then say where to report it.
+pub fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+        eprintln!(
+            "niceeval crashed. This is a bug: please report it with the command you ran and, if you can, the input file."
+        );
+    }));
+}
+
+/// Something that can bring new content while the viewer runs (`--watch`, `--follow`).
+pub trait Source {
+    /// Called about every `interval`; returns true when the app changed.
+    fn poll(&mut self, app: &mut App) -> bool;
+    fn interval(&self) -> Duration;
+}
+
+/// Options the terminal layer needs.
+pub struct RunOptions {
+    pub theme: ui::ThemeName,
+    /// `NICEEVAL_TIMING`: report the time to the first drawn frame on stderr after exit.
+    pub started: Option<Instant>,
+}
+
+pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) -> io::Result<()> {
+    enter()?;
+    let _guard = Guard;
+    let backend = CrosstermBackend::new(io::stdout());
+    let mut terminal = Terminal::new(backend)?;
+    terminal.clear()?;
+    let mut cache = RenderCache::new(opts.theme);
+    let size = terminal.size()?;
+    set_viewport(&mut app, size.width, size.height);
+    let mut dirty = true;
+    let mut first_frame: Option<Duration> = None;
+    loop {
+        if dirty {
+            terminal.draw(|f| ui::render(f, &app, &mut cache))?;
+            dirty = false;
+            if first_frame.is_none() {
+                first_frame = opts.started.map(|s| s.elapsed());
+            }
+        }
+        for effect in std::mem::take(&mut app.effects) {
+            match effect {
+                Effect::Copy(text) => copy_osc52(&text)?,
+                Effect::Page(text) => {
+                    page(&text)?;
+                    terminal.clear()?;
+                }
+                Effect::Redraw => {
+                    cache.clear();
+                    terminal.clear()?;
+                }
+            }
+            dirty = true;
+        }
+        if app.should_quit {
+            break;
+        }
+        let ready = match &source {
+            Some(s) => event::poll(s.interval())?,
+            None => true,
+        };
+        if ready {
+            dirty |= handle(&mut app, event::read()?, &mut cache);
+            // Drain a burst (key repeat, paste, resize storm) before drawing.
+            while event::poll(Duration::ZERO)? {
+                dirty |= handle(&mut app, event::read()?, &mut cache);
+            }
+        }
+        if let Some(s) = source.as_mut() {
+            dirty |= s.poll(&mut app);
+        }
+    }
+    drop(terminal);
+    restore();
+    if let Some(t) = first_frame {
+        eprintln!("niceeval: first frame after {:.1} ms", t.as_secs_f64() * 1000.0);
+    }
+    Ok(())
+}
+
+fn set_viewport(app: &mut App, width: u16, height: u16) {
+    app.viewport.width = width;
+    app.viewport.height = height;
+    let areas = ui::layout::areas(width, height, app);
+    let (list, inspector, nav) = areas.content_rows();
+    app.viewport.list_rows = list.max(1);
+    app.viewport.inspector_rows = inspector.max(1);
+    app.viewport.nav_rows = nav.max(1);
+    let len = app.list_len();
+    let rows = app.viewport.list_rows;
+    app.list_mut().clamp(len, rows);
+    let nav_len = app.nav.len();
+    app.nav_state.clamp(nav_len, app.viewport.nav_rows);
+}
+
+fn handle(app: &mut App, ev: Event, cache: &mut RenderCache) -> bool {
+    match ev {
+        Event::Key(key) if key.kind == KeyEventKind::Press => {
+            if app.debug_keys && key.code == KeyCode::F(12) {
+                crate::app::update(app, Action::DebugPanic);
+            }
+            match keymap::lookup(app.mode, key) {
+                Some(action) => {
+                    let focus = app.focus;
+                    crate::app::update(app, action);
+                    if app.focus != focus {
+                        // The stacked layout depends on focus.
+                        set_viewport(app, app.viewport.width, app.viewport.height);
+                    }
+                    true
+                }
+                None => false,
+            }
+        }
+        Event::Mouse(m) => {
+            let action = match m.kind {
+                MouseEventKind::ScrollDown => Action::ScrollAt { column: m.column, row: m.row, down: true },
+                MouseEventKind::ScrollUp => Action::ScrollAt { column: m.column, row: m.row, down: false },
+                MouseEventKind::Down(_) => Action::ClickAt { column: m.column, row: m.row },
+                _ => return false,
+            };
+            crate::app::update(app, action);
+            true
+        }
+        Event::Resize(w, h) => {
+            set_viewport(app, w, h);
+            cache.clear();
+            true
+        }
+        _ => false,
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        out.push(T[(n >> 18) as usize & 63] as char);
+        out.push(T[(n >> 12) as usize & 63] as char);
+        out.push(if chunk.len() > 1 { T[(n >> 6) as usize & 63] as char } else { '=' });
+        out.push(if chunk.len() > 2 { T[n as usize & 63] as char } else { '=' });
+    }
+    out
+}
+
+/// Put text on the clipboard through the terminal (OSC 52). The payload is
+/// base64, so file content cannot break out of the sequence.
+fn copy_osc52(text: &str) -> io::Result<()> {
+    let mut out = io::stdout();
+    write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()))?;
+    out.flush()
+}
+
+/// Show text in `$PAGER` (default `less`), then come back to the viewer.
+fn page(text: &str) -> io::Result<()> {
+    let safe = crate::model::text::sanitize(text, crate::model::text::Lines::Multi).into_owned();
+    restore();
+    let pager = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty()).unwrap_or_else(|| "less".into());
+    let mut parts = pager.split_whitespace();
+    let program = parts.next().unwrap_or("less");
+    let result = std::process::Command::new(program).args(parts).stdin(std::process::Stdio::piped()).spawn().and_then(
+        |mut child| {
+            if let Some(mut stdin) = child.stdin.take() {
+                let _ = stdin.write_all(safe.as_bytes());
+            }
+            child.wait()
+        },
+    );
+    enter()?;
+    if let Err(e) = result {
+        eprintln!("niceeval: cannot run pager {program}: {e}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_rfc4648() {
+        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(super::base64(b"fo"), "Zm8=");
+        assert_eq!(super::base64(b"f"), "Zg==");
+    }
+}

@@ -1,0 +1,81 @@
+//! JSON highlighting with syntect: loaded lazily once, per block, capped.
+//! Blocks over the cap keep the rest plain and say how much was left plain.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use std::sync::OnceLock;
+use syntect::easy::HighlightLines;
+use syntect::highlighting::{FontStyle, Theme, ThemeSet};
+use syntect::parsing::SyntaxSet;
+
+/// Lines highlighted per block; the rest stays plain.
+pub const MAX_HIGHLIGHT_LINES: usize = 2000;
+/// Longer lines are not highlighted (regex cost grows with line length).
+pub const MAX_HIGHLIGHT_LINE_BYTES: usize = 4000;
+
+struct Assets {
+    syntaxes: SyntaxSet,
+    themes: ThemeSet,
+}
+
+fn assets() -> &'static Assets {
+    static ASSETS: OnceLock<Assets> = OnceLock::new();
+    ASSETS.get_or_init(|| Assets { syntaxes: SyntaxSet::load_defaults_newlines(), themes: ThemeSet::load_defaults() })
+}
+
+fn theme(dark: bool) -> &'static Theme {
+    let a = assets();
+    let name = if dark { "base16-ocean.dark" } else { "InspiredGitHub" };
+    a.themes.themes.get(name).or_else(|| a.themes.themes.values().next()).expect("syntect ships default themes")
+}
+
+/// Highlight sanitized JSON text into styled lines. `color == false` gives plain lines.
+pub fn json_lines(text: &str, color: bool, dark: bool) -> Vec<Line<'static>> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    if !color {
+        return lines.into_iter().map(|l| Line::raw(l.to_string())).collect();
+    }
+    let a = assets();
+    let Some(syntax) = a.syntaxes.find_syntax_by_extension("json") else {
+        return lines.into_iter().map(|l| Line::raw(l.to_string())).collect();
+    };
+    let mut h = HighlightLines::new(syntax, theme(dark));
+    let mut out = Vec::with_capacity(lines.len() + 1);
+    let mut plain_from = None;
+    for (i, line) in lines.iter().enumerate() {
+        if i >= MAX_HIGHLIGHT_LINES || line.len() > MAX_HIGHLIGHT_LINE_BYTES {
+            plain_from = Some(i);
+            break;
+        }
+        let with_newline = format!("{line}\n");
+        match h.highlight_line(&with_newline, &a.syntaxes) {
+            Ok(ranges) => out.push(Line::from(
+                ranges
+                    .into_iter()
+                    .map(|(style, piece)| Span::styled(piece.trim_end_matches('\n').to_string(), convert(style)))
+                    .collect::<Vec<_>>(),
+            )),
+            Err(_) => out.push(Line::raw(line.to_string())),
+        }
+    }
+    if let Some(from) = plain_from {
+        out.extend(lines[from..].iter().map(|l| Line::raw(l.to_string())));
+        out.push(Line::styled(
+            format!("(highlighting stopped after {from} lines; {} lines shown plain)", lines.len() - from),
+            Style::default().add_modifier(Modifier::DIM),
+        ));
+    }
+    out
+}
+
+fn convert(style: syntect::highlighting::Style) -> Style {
+    let c = style.foreground;
+    let mut s = Style::default().fg(Color::Rgb(c.r, c.g, c.b));
+    if style.font_style.contains(FontStyle::BOLD) {
+        s = s.add_modifier(Modifier::BOLD);
+    }
+    if style.font_style.contains(FontStyle::ITALIC) {
+        s = s.add_modifier(Modifier::ITALIC);
+    }
+    s
+}

@@ -1,0 +1,107 @@
+//! Where each panel goes, as a pure function of the terminal size and the
+//! state. The mouse handler uses the same function to map clicks to panels.
+
+use crate::app::{App, Focus, Tab};
+use ratatui::layout::Rect;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Areas {
+    pub header: Rect,
+    pub tabs: Rect,
+    pub nav: Option<Rect>,
+    pub list: Rect,
+    pub inspector: Option<Rect>,
+    pub footer: Rect,
+    /// x ranges of the tab titles, in Tab::ALL order.
+    pub tab_spans: [(u16, u16); 6],
+}
+
+/// Width at which the navigator, list and inspector sit side by side.
+pub const WIDE: u16 = 110;
+
+pub fn tab_label(i: usize, tab: Tab) -> String {
+    format!(" {} {} ", i + 1, tab.title())
+}
+
+pub fn areas(width: u16, height: u16, app: &App) -> Areas {
+    let full = Rect::new(0, 0, width, height);
+    let header_h = 2.min(full.height);
+    let header = Rect::new(0, 0, width, header_h);
+    let tabs = Rect::new(0, header_h.min(height), width, 1.min(height.saturating_sub(header_h)));
+    let footer_y = height.saturating_sub(1);
+    let footer = Rect::new(0, footer_y, width, 1.min(height));
+    let body_y = tabs.y + tabs.height;
+    let body = Rect::new(0, body_y, width, footer_y.saturating_sub(body_y));
+    let mut tab_spans = [(0, 0); 6];
+    let mut x = 0u16;
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        let w = tab_label(i, *tab).chars().count() as u16;
+        tab_spans[i] = (x, x + w);
+        x += w + 1;
+    }
+    let (nav, list, inspector) = if width >= WIDE {
+        let nav_w = (width / 5).clamp(24, 36);
+        let rest = width - nav_w;
+        let list_w = rest * 11 / 20;
+        (
+            Some(Rect::new(0, body.y, nav_w, body.height)),
+            Rect::new(nav_w, body.y, list_w, body.height),
+            Some(Rect::new(nav_w + list_w, body.y, rest - list_w, body.height)),
+        )
+    } else if app.focus == Focus::Nav {
+        let nav_h = body.height * 2 / 5;
+        let list_h = body.height - nav_h;
+        (Some(Rect::new(0, body.y, width, nav_h)), Rect::new(0, body.y + nav_h, width, list_h), None)
+    } else {
+        let list_h = (body.height * 11 / 20).max(3.min(body.height));
+        (None, Rect::new(0, body.y, width, list_h), Some(Rect::new(0, body.y + list_h, width, body.height - list_h)))
+    };
+    Areas { header, tabs, nav, list, inspector, footer, tab_spans }
+}
+
+fn inside(r: Rect, column: u16, row: u16) -> bool {
+    column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height
+}
+
+impl Areas {
+    pub fn focus_at(&self, column: u16, row: u16) -> Option<Focus> {
+        if self.nav.is_some_and(|r| inside(r, column, row)) {
+            Some(Focus::Nav)
+        } else if inside(self.list, column, row) {
+            Some(Focus::List)
+        } else if self.inspector.is_some_and(|r| inside(r, column, row)) {
+            Some(Focus::Inspector)
+        } else {
+            None
+        }
+    }
+
+    pub fn tab_at(&self, column: u16, row: u16) -> Option<Tab> {
+        if row != self.tabs.y {
+            return None;
+        }
+        self.tab_spans.iter().position(|(a, b)| column >= *a && column < *b).map(|i| Tab::ALL[i])
+    }
+
+    /// Index of the content row under `row` (inside the border) of a panel.
+    pub fn row_at(&self, focus: Focus, row: u16) -> Option<usize> {
+        let r = match focus {
+            Focus::Nav => self.nav?,
+            Focus::List => self.list,
+            Focus::Inspector => self.inspector?,
+        };
+        // One border line, plus a column-header line for table tabs.
+        let top = r.y + 1;
+        (row >= top && row < r.y + r.height.saturating_sub(1)).then(|| (row - top) as usize)
+    }
+
+    /// Content rows of each panel (inside borders), for the viewport.
+    pub fn content_rows(&self) -> (usize, usize, usize) {
+        let inner = |r: Rect| r.height.saturating_sub(2) as usize;
+        (
+            inner(self.list),
+            self.inspector.map(inner).unwrap_or(0),
+            self.nav.map(inner).unwrap_or_else(|| inner(self.list)),
+        )
+    }
+}
