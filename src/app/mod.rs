@@ -347,14 +347,12 @@ impl App {
         };
     }
 
-    /// Rows in scope whose summary or payload contains `query`
-    /// (case-insensitive unless the query has upper case).
+    /// Rows in scope whose summary or payload contains `query`, ignoring case.
     pub fn find_matches(&self, query: &str) -> Vec<usize> {
         let Some(view) = self.view() else { return Vec::new() };
         let Some(attempt) = self.attempt() else { return Vec::new() };
-        let sensitive = query.chars().any(char::is_uppercase);
-        let needle = if sensitive { query.to_string() } else { query.to_lowercase() };
-        let hay = |s: &str| if sensitive { s.contains(&needle) } else { s.to_lowercase().contains(&needle) };
+        let needle = query.to_lowercase();
+        let hay = |s: &str| s.to_lowercase().contains(&needle);
         self.visible
             .iter()
             .copied()

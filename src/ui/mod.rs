@@ -123,7 +123,7 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             Span::styled("/", theme.key),
             Span::raw(sanitize(&app.search.input, Lines::Single).into_owned()),
             Span::styled("▏", theme.accent),
-            Span::styled("   Enter search · Esc cancel · case-insensitive unless the query has capitals", theme.dim),
+            Span::styled("   Enter search · Esc cancel · ignores case · searches rows and payloads", theme.dim),
         ])
     } else if let Some(flash) = &app.flash {
         let style = if flash.error { theme.err } else { theme.accent };

@@ -1,0 +1,59 @@
+# Helpers for tmux end-to-end tests: a private tmux server, waiting for text
+# on the screen instead of sleeping, and readable failures.
+set -u
+SOCK="niceeval-e2e-$$-$RANDOM"
+T() { tmux -L "$SOCK" "$@"; }
+cleanup() { T kill-server 2>/dev/null || true; }
+trap cleanup EXIT
+
+# start_shell WIDTH HEIGHT: a clean bash with a known prompt.
+start_shell() {
+  T new-session -d -s e2e -x "$1" -y "$2" "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 PS1='E2E\$ ' bash --norc --noprofile"
+  T set-option -g remain-on-exit on
+  wait_for 'E2E\$' 10
+}
+
+screen() { T capture-pane -p -t e2e; }
+
+# wait_for REGEX [SECONDS]: poll the screen until REGEX shows up.
+wait_for() {
+  local pattern=$1 timeout=${2:-10} waited=0
+  while ! screen | grep -qE -- "$pattern"; do
+    sleep 0.1
+    waited=$((waited + 1))
+    if [ "$waited" -ge $((timeout * 10)) ]; then
+      echo "FAIL: timed out waiting for /$pattern/; screen was:" >&2
+      screen >&2
+      exit 1
+    fi
+  done
+}
+
+# wait_gone REGEX [SECONDS]: poll until REGEX is no longer on the screen.
+wait_gone() {
+  local pattern=$1 timeout=${2:-10} waited=0
+  while screen | grep -qE -- "$pattern"; do
+    sleep 0.1
+    waited=$((waited + 1))
+    if [ "$waited" -ge $((timeout * 10)) ]; then
+      echo "FAIL: /$pattern/ still on screen; screen was:" >&2
+      screen >&2
+      exit 1
+    fi
+  done
+}
+
+keys() { T send-keys -t e2e "$@"; }
+
+check() { # check DESCRIPTION REGEX
+  if screen | grep -qE -- "$2"; then echo "ok: $1"; else echo "FAIL: $1 (/$2/ not on screen)" >&2; screen >&2; exit 1; fi
+}
+
+# The terminal is sane: prompt back, canonical mode and echo on.
+assert_sane_terminal() {
+  keys 'clear; stty -a | tr " " "\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo END' Enter
+  wait_for 'END$' 10
+  check "terminal in canonical mode" '(^| )icanon '
+  check "terminal echo on" '(^| )echo '
+  check "shell prompt is back" 'E2E\$'
+}

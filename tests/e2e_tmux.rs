@@ -1,0 +1,26 @@
+//! tmux end-to-end tests: the real binary in a real terminal. Skipped (with a
+//! notice) when tmux is missing; `.ci/run` installs it so CI always runs them.
+
+use std::process::Command;
+
+fn tmux_available() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+fn run_script(name: &str) {
+    if !tmux_available() {
+        println!("e2e {name}: skipped (tmux not installed)");
+        return;
+    }
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e").join(name);
+    let out = Command::new("bash").arg(&script).arg(env!("CARGO_BIN_EXE_niceeval")).output().expect("run bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(out.status.success(), "{name} failed:\n{stdout}\n{stderr}");
+}
+
+#[test]
+fn view_search_failure_hitl_quit() {
+    run_script("view.sh");
+}

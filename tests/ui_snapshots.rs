@@ -1,0 +1,132 @@
+//! Screens of the real render path on the project's own fixtures, at
+//! 80×24 and 160×48, for every tab. Text snapshots (insta, committed).
+
+use niceeval::app::{Action, App, Focus, Tab, update};
+use niceeval::model::usage::PriceTable;
+use niceeval::ui::{self, RenderCache, ThemeName};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// Paths are relative to the crate root (cargo's test cwd) so snapshots do not depend on the checkout folder.
+fn app_for(path: &str) -> App {
+    let doc = niceeval::load::load_path(path).expect("fixture loads");
+    App::new(doc, Some("claude-sonnet-4-5".into()), niceeval::model::usage::builtin_prices())
+}
+
+fn demo() -> App {
+    app_for("assets/demo/session.json")
+}
+
+/// Render like the terminal layer does: set the viewport from the layout, then draw.
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    app.viewport.width = w;
+    app.viewport.height = h;
+    let areas = ui::layout::areas(w, h, app);
+    let (list, inspector, nav) = areas.content_rows();
+    app.viewport.list_rows = list.max(1);
+    app.viewport.inspector_rows = inspector.max(1);
+    app.viewport.nav_rows = nav.max(1);
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let mut cache = RenderCache::new(ThemeName::Mono);
+    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut line = String::new();
+        for x in 0..w {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn demo_every_tab_at_two_sizes() {
+    for (w, h) in [(80, 24), (160, 48)] {
+        for tab in Tab::ALL {
+            let mut app = demo();
+            update(&mut app, Action::ShowTab(tab));
+            // Put a meaningful row under the inspector.
+            match tab {
+                Tab::Timeline => update(&mut app, Action::NextFailure),
+                Tab::Hitl => update(&mut app, Action::Down),
+                _ => {}
+            }
+            let text = screen(&mut app, w, h);
+            insta::assert_snapshot!(format!("demo_{}_{w}x{h}", tab.title().to_lowercase()), text);
+        }
+    }
+}
+
+#[test]
+fn waiting_turn_is_unmistakable() {
+    let mut app = app_for("tests/fixtures/ui/waiting-hitl.json");
+    update(&mut app, Action::ShowTab(Tab::Hitl));
+    let text = screen(&mut app, 80, 24);
+    assert!(text.contains("WAITING"), "{text}");
+    insta::assert_snapshot!("waiting_hitl_80x24", text);
+    let mut app = app_for("tests/fixtures/ui/waiting-hitl.json");
+    update(&mut app, Action::NextWaiting);
+    insta::assert_snapshot!("waiting_timeline_160x48", screen(&mut app, 160, 48));
+}
+
+#[test]
+fn orphans_and_ambiguity_are_listed() {
+    let mut app = app_for("tests/fixtures/ui/failed-orphans.json");
+    update(&mut app, Action::ShowTab(Tab::Tools));
+    let text = screen(&mut app, 160, 48);
+    assert!(text.contains("ambiguous"), "{text}");
+    assert!(text.contains("orphan"), "{text}");
+    insta::assert_snapshot!("orphans_tools_160x48", text);
+    let mut app = app_for("tests/fixtures/ui/failed-orphans.json");
+    insta::assert_snapshot!("orphans_timeline_80x24", screen(&mut app, 80, 24));
+}
+
+#[test]
+fn absent_usage_is_a_dash_and_zero_is_zero() {
+    let mut app = app_for("tests/fixtures/ui/usage-absent-zero.json");
+    update(&mut app, Action::ShowTab(Tab::Usage));
+    let text = screen(&mut app, 160, 48);
+    let turn1 = text.lines().find(|l| l.contains("turn 1")).unwrap();
+    let turn2 = text.lines().find(|l| l.contains("turn 2")).unwrap();
+    assert!(turn1.contains(" 0 "), "zero stays zero: {turn1}");
+    assert!(!turn2.contains(" 0 ") && turn2.contains('—'), "absent is a dash: {turn2}");
+    insta::assert_snapshot!("usage_absent_zero_160x48", text);
+}
+
+#[test]
+fn tiny_terminal_does_not_break() {
+    for (w, h) in [(60, 15), (40, 12), (20, 6), (1, 1)] {
+        let mut app = demo();
+        for tab in Tab::ALL {
+            update(&mut app, Action::ShowTab(tab));
+            let _ = screen(&mut app, w, h);
+        }
+        app.focus = Focus::Nav;
+        let _ = screen(&mut app, w, h);
+    }
+    let mut app = demo();
+    insta::assert_snapshot!("demo_timeline_60x15", screen(&mut app, 60, 15));
+}
+
+#[test]
+fn help_is_generated_from_the_key_table() {
+    let mut app = demo();
+    update(&mut app, Action::Help);
+    let text = screen(&mut app, 100, 60);
+    for (keys, what) in niceeval::app::keymap::help_rows(niceeval::app::Mode::Normal) {
+        assert!(text.contains(what), "help lacks {keys} {what}");
+    }
+}
+
+#[test]
+fn no_color_theme_keeps_marks_and_words() {
+    let mut app = app_for("tests/fixtures/ui/failed-orphans.json");
+    let text = screen(&mut app, 120, 30);
+    for word in ["✗", "failed", "?"] {
+        assert!(text.contains(word), "{word} missing:\n{text}");
+    }
+    let _ = PriceTable::default();
+}
