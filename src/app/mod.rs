@@ -179,29 +179,7 @@ pub struct App {
 
 impl App {
     pub fn new(doc: Document, model: Option<String>, prices: PriceTable) -> App {
-        let derived = crate::model::derive_document(&doc, model.as_deref(), &prices);
-        let findings = crate::model::lint::lint_document(&doc, &derived);
-        let views = doc
-            .attempts
-            .iter()
-            .zip(derived)
-            .map(|(attempt, derived)| {
-                let requests = hitl_requests(attempt, &derived);
-                let timeline = build_timeline(attempt, &derived, &requests);
-                let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
-                for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
-                    for id in crate::model::evidence::occurrence_locators(a) {
-                        if let Some(t) = crate::model::evidence::resolve(&derived, &id) {
-                            let list = badges.entry((t.addr, t.event)).or_default();
-                            if !list.contains(&i) {
-                                list.push(i);
-                            }
-                        }
-                    }
-                }
-                AttemptView { derived, requests, timeline, badges }
-            })
-            .collect();
+        let (views, findings) = build_views(&doc, model.as_deref(), &prices);
         let mut app = App {
             doc,
             views,
@@ -243,6 +221,53 @@ impl App {
         app.rebuild_visible();
         app.open_first_failure();
         app
+    }
+
+    /// Swap in a reloaded document, keeping the selection by stable identity
+    /// (attempt, session, turn, event position) and the scroll position.
+    pub fn replace_document(&mut self, doc: Document) {
+        let keep = self.selected_row().and_then(|ri| {
+            let row = self.view()?.timeline.rows.get(ri)?;
+            Some((row.addr, row.event, row.kind))
+        });
+        let offset = self.lists[0].offset;
+        let (views, findings) = build_views(&doc, self.model.as_deref(), &self.prices);
+        self.doc = doc;
+        self.views = views;
+        self.findings = findings;
+        if self.scope.attempt >= self.doc.attempts.len() {
+            self.scope = Scope::default();
+        }
+        let attempt_sessions = self.attempt().map(|a| a.sessions.len()).unwrap_or(0);
+        if self.scope.session.is_some_and(|s| s >= attempt_sessions) {
+            self.scope = Scope { attempt: self.scope.attempt, session: None, turn: None };
+        }
+        if let (Some(si), Some(ti)) = (self.scope.session, self.scope.turn)
+            && self.attempt().is_none_or(|a| ti >= a.sessions[si].turns.len())
+        {
+            self.scope.turn = None;
+        }
+        self.rebuild_nav();
+        self.rebuild_visible();
+        if self.follow {
+            self.lists[0].selected = self.visible.len().saturating_sub(1);
+            let rows = self.viewport.list_rows;
+            self.lists[0].clamp(self.visible.len(), rows);
+            return;
+        }
+        let row = keep.and_then(|(addr, event, kind)| {
+            let t = &self.view()?.timeline;
+            match event {
+                Some(e) => t.row_of_event(addr, e),
+                None => {
+                    t.by_turn.get(&addr).map(|h| h + usize::from(kind != crate::model::timeline::RowKind::TurnHeader))
+                }
+            }
+        });
+        if let Some(r) = row {
+            self.lists[0].offset = offset;
+            self.select_row(r);
+        }
     }
 
     /// A failed attempt opens on its first failing assertion.
@@ -513,6 +538,34 @@ impl App {
     pub fn flash_error(&mut self, text: impl Into<String>) {
         self.flash = Some(Flash { text: text.into(), error: true });
     }
+}
+
+/// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
+fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec<AttemptView>, Vec<Finding>) {
+    let derived = crate::model::derive_document(doc, model, prices);
+    let findings = crate::model::lint::lint_document(doc, &derived);
+    let views = doc
+        .attempts
+        .iter()
+        .zip(derived)
+        .map(|(attempt, derived)| {
+            let requests = hitl_requests(attempt, &derived);
+            let timeline = build_timeline(attempt, &derived, &requests);
+            let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
+            for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
+                for id in crate::model::evidence::occurrence_locators(a) {
+                    if let Some(t) = crate::model::evidence::resolve(&derived, &id) {
+                        let list = badges.entry((t.addr, t.event)).or_default();
+                        if !list.contains(&i) {
+                            list.push(i);
+                        }
+                    }
+                }
+            }
+            AttemptView { derived, requests, timeline, badges }
+        })
+        .collect();
+    (views, findings)
 }
 
 /// Sort key: failed, errored and unavailable attempts first.

@@ -8,7 +8,7 @@ pub mod view;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "niceeval", version = version_text(), about = "Terminal viewer for NiceEval agent Turns, sessions and eval results")]
+#[command(name = "niceeval", version, long_version = version_text(), about = "Terminal viewer for NiceEval agent Turns, sessions and eval results")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -42,6 +42,13 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Print what the viewer shows, as plain text (for pipes, CI logs and bug reports).
     Show(show::ShowArgs),
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout.
+    Man,
     /// Print the derived facts (tool calls, occurrences, usage, estimate) as JSON.
     Derive {
         /// Input file (`-` for stdin).
@@ -61,6 +68,20 @@ pub fn run(cli: Cli) -> i32 {
         Command::Derive { paths, opts } => derive::run(&paths, &opts),
         Command::Check(args) => check::run(&args),
         Command::View(args) => view::run(&args),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "niceeval", &mut buf);
+            print_stdout(&String::from_utf8_lossy(&buf))
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let mut buf = Vec::new();
+            match clap_mangen::Man::new(cmd).render(&mut buf) {
+                Ok(()) => print_stdout(&String::from_utf8_lossy(&buf)),
+                Err(e) => report_error(&e),
+            }
+        }
         Command::Show(args) => show::run(&args),
     }
 }
