@@ -26,6 +26,8 @@ pub struct AttemptView {
     /// Assertions (indices) that point at a (turn, event) of the transcript;
     /// event `None` is the runner's user message.
     pub badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>>,
+    /// (turn, event) positions that a diagnostic finding points at.
+    pub flagged: HashSet<(TurnAddr, Option<usize>)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -548,7 +550,8 @@ fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec
         .attempts
         .iter()
         .zip(derived)
-        .map(|(attempt, derived)| {
+        .enumerate()
+        .map(|(ai, (attempt, derived))| {
             let requests = hitl_requests(attempt, &derived);
             let timeline = build_timeline(attempt, &derived, &requests);
             let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
@@ -562,7 +565,12 @@ fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec
                     }
                 }
             }
-            AttemptView { derived, requests, timeline, badges }
+            let flagged = findings
+                .iter()
+                .filter(|f| f.location.attempt == ai)
+                .filter_map(|f| Some((TurnAddr { session: f.location.session, turn: f.location.turn? }, f.location.event)))
+                .collect();
+            AttemptView { derived, requests, timeline, badges, flagged }
         })
         .collect();
     (views, findings)

@@ -649,6 +649,21 @@ mod tests {
     }
 
     #[test]
+    fn mouse_click_selects_the_row_under_the_pointer() {
+        let mut a = two_turns();
+        a.viewport = crate::app::Viewport { width: 140, height: 40, list_rows: 33, inspector_rows: 33, nav_rows: 33 };
+        let areas = crate::ui::layout::areas(140, 40, &a);
+        // Third content row of the timeline panel.
+        update(&mut a, Action::ClickAt { column: areas.list.x + 3, row: areas.list.y + 3 });
+        assert_eq!(a.focus, Focus::List);
+        assert_eq!(a.lists[0].selected, 2);
+        update(&mut a, Action::ScrollAt { column: areas.list.x + 3, row: areas.list.y + 3, down: true });
+        assert_eq!(a.lists[0].selected, 5);
+        update(&mut a, Action::ClickAt { column: areas.tab_spans[2].0 + 1, row: areas.tabs.y });
+        assert_eq!(a.tab, Tab::Hitl);
+    }
+
+    #[test]
     fn waiting_jump_and_copy() {
         let mut a =
             app(json!({"events":[{"type":"input.requested","request":{"id":"r","prompt":"ok?"}}],"status":"waiting"}));

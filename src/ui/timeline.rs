@@ -26,14 +26,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let w = inner.width as usize;
     let list = app.lists[0];
     let query = app.search.query.as_deref();
-    let finding_rows: std::collections::HashSet<(crate::model::TurnAddr, Option<usize>)> = app
-        .findings
-        .iter()
-        .filter(|f| f.location.attempt == app.scope.attempt)
-        .filter_map(|f| {
-            Some((crate::model::TurnAddr { session: f.location.session, turn: f.location.turn? }, f.location.event))
-        })
-        .collect();
+
     let mut lines = Vec::with_capacity(inner.height as usize);
     for (pos, &ri) in app.visible.iter().enumerate().skip(list.offset).take(inner.height as usize) {
         let row = &view.timeline.rows[ri];
@@ -55,7 +48,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             spans
                 .push(Span::styled(format!("{} {:<9} ", kind_marker(row.kind), row.kind.word()), theme.kind(row.kind)));
             let mut badges = String::new();
-            if finding_rows.contains(&(row.addr, row.event)) {
+            if view.flagged.contains(&(row.addr, row.event)) {
                 badges.push('⚑');
             }
             let asserted = view.badges.get(&(row.addr, row.event)).map(Vec::len).unwrap_or(0);
