@@ -74,7 +74,7 @@ fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
     }
     serde_json::from_slice::<Value>(line).map(Some).map_err(|e| {
         let err = LoadError::json("", &e, 0);
-        LineError { line: line_no, column: Some(e.column()), message: format!("{}; line skipped", err.message) }
+        LineError { line: line_no, column: Some(e.column().max(1)), message: format!("{}; line skipped", err.message) }
     })
 }
 

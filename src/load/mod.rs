@@ -170,8 +170,9 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
         if let Some(root) = record::find(p).or_else(|| record_root(p)) {
             return record::load_dir(&root);
         }
-        if let Some(root) = legacy::find(p) {
-            return legacy::load_dir(&root);
+        if legacy::find(p).is_some() {
+            // load_dir picks the run itself and says when older runs sit beside it.
+            return legacy::load_dir(p);
         }
         return Err(LoadError::new(
             path,
