@@ -314,8 +314,21 @@ fn legacy_run_dir_attempt_dir_and_run_json_open_directly() {
     assert_eq!(doc.attempts[0].eval_id.as_deref(), Some("greet"));
     let doc = open("legacy/project/.niceeval/release/2026-08-02T09-30-00-000Z-cd34/greet/a0/result.json");
     assert_eq!(doc.attempts[0].locator.as_deref(), Some("@NEWRUN0001"));
+    let doc = open("legacy/project/.niceeval/release/2026-08-02T09-30-00-000Z-cd34/greet/a0/events.json");
+    assert_eq!(doc.attempts.len(), 1, "events.json inside a run opens its attempt");
+    assert_eq!(doc.attempts[0].sessions.len(), 2);
     let runs = niceeval::load::legacy::find_all(&common::fixture("load").join("legacy/project"));
     assert_eq!(runs.len(), 2);
+}
+
+#[test]
+fn standalone_old_vocabulary_event_array_is_mapped() {
+    let doc = open("legacy/standalone-events.json");
+    assert_eq!(doc.format, "event array");
+    let ev = &doc.attempts[0].sessions[0].turns[0].turn.events;
+    assert!(matches!(ev[1].kind, EventKind::ToolStarted { ref name, .. } if name == "Bash"));
+    assert!(matches!(ev[2].kind, EventKind::ToolFinished { ref operation_id, .. } if operation_id == "c9"));
+    assert!(doc.notices.iter().any(|n| n.message.contains("2 event(s) used the old")));
 }
 
 // ---------------------------------------------------------------- non-conversation files

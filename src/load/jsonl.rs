@@ -101,6 +101,45 @@ pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
     out
 }
 
+/// State for `--follow`: feed appended bytes as they arrive; complete lines
+/// come back parsed, a trailing partial line waits for the next feed.
+#[derive(Debug, Clone, Default)]
+pub struct LineFollower {
+    pending: Vec<u8>,
+    next_line_no: usize,
+}
+
+impl LineFollower {
+    pub fn new() -> LineFollower {
+        LineFollower { pending: Vec::new(), next_line_no: 1 }
+    }
+
+    /// Parse the complete lines of what was appended (plus any earlier partial line).
+    pub fn feed(&mut self, appended: &[u8]) -> ChunkParse {
+        self.pending.extend_from_slice(appended);
+        let chunk = parse_complete_lines(&self.pending, self.next_line_no.max(1));
+        self.pending.drain(..chunk.consumed_bytes);
+        self.next_line_no = chunk.next_line_no;
+        chunk
+    }
+
+    /// Bytes of an unfinished last line, waiting for more.
+    pub fn pending(&self) -> &[u8] {
+        &self.pending
+    }
+
+    /// The input ended: read the last line, reporting it when incomplete.
+    pub fn finish(&mut self) -> Result<Option<(usize, Value)>, LineError> {
+        let rest = std::mem::take(&mut self.pending);
+        let line = self.next_line_no.max(1);
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        self.next_line_no = line + 1;
+        parse_final_line(&rest, line).map(|v| v.map(|v| (line, v)))
+    }
+}
+
 /// What to do with the bytes after the last newline once the input has
 /// ended: a complete JSON value is a normal last line; anything else is an
 /// incomplete line, reported (never guessed at).
@@ -446,6 +485,19 @@ mod tests {
         let more = parse_complete_lines(&rest, chunk.next_line_no);
         assert_eq!(more.values, vec![(4, serde_json::json!({"c": 3}))]);
         assert_eq!(more.consumed_bytes, rest.len());
+    }
+
+    #[test]
+    fn follower_keeps_partial_lines_until_they_complete() {
+        let mut f = LineFollower::new();
+        let a = f.feed(b"\xEF\xBB\xBF{\"a\":1}\n{\"b\"");
+        assert_eq!(a.values, vec![(1, serde_json::json!({"a": 1}))]);
+        assert_eq!(f.pending(), b"{\"b\"");
+        let b = f.feed(b":2}\n\n{\"c\":");
+        assert_eq!(b.values, vec![(2, serde_json::json!({"b": 2}))]);
+        let end = f.finish();
+        assert!(matches!(end, Err(LineError { line: 4, .. })), "{end:?}");
+        assert!(f.pending().is_empty());
     }
 
     #[test]

@@ -99,14 +99,25 @@ fn run_of_attempt_dir(dir: &Path) -> Option<PathBuf> {
     dir.ancestors().skip(1).take(12).find(|a| is_run_dir(a)).map(Path::to_path_buf)
 }
 
-/// A `result.json` handed over as a file: its attempt dir, when it sits in a run.
-pub fn attempt_dir_of_result_file(path: &str, value: &Value) -> Option<PathBuf> {
+/// A `result.json` or `events.json` handed over as a file: its attempt dir,
+/// when it sits in a legacy run (so sessions, turns and side files load too).
+pub fn attempt_dir_of_file(path: &str, value: &Value) -> Option<PathBuf> {
     let p = Path::new(path);
-    if p.file_name()?.to_str()? != "result.json" || value.get("verdict").is_none() {
+    let fits = match p.file_name()?.to_str()? {
+        "result.json" => value.get("verdict").is_some() || value.get("phases").is_some(),
+        "events.json" => value.is_array(),
+        _ => false,
+    };
+    if !fits {
         return None;
     }
     let dir = p.parent()?;
     run_of_attempt_dir(dir).map(|_| dir.to_path_buf())
+}
+
+/// `action.called` / `action.result` events.
+pub fn is_old_vocabulary(v: &Value) -> bool {
+    matches!(v.get("type").and_then(Value::as_str), Some("action.called" | "action.result"))
 }
 
 /// Map the old vocabulary to the current one. Returns the event and whether
@@ -340,11 +351,14 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         }
     }
     let sources = read("sources.json", &mut notices);
+    let assertions = result.remove("assertions");
     let mut mapped = 0usize;
-    let mut attempt = super::summary::attempt_from_result(Value::Object(result.clone()), &mut |e| {
-        let (v, changed) = map_old_vocabulary(e.clone());
-        mapped += usize::from(changed);
-        changed.then_some(v)
+    let mut attempt = super::summary::attempt_from_result(Value::Object(result), &mut |e| {
+        if !is_old_vocabulary(e) {
+            return None;
+        }
+        mapped += 1;
+        Some(map_old_vocabulary(e.clone()).0)
     });
     // Missing events were already reported above; drop the summary's duplicate.
     if !had_events {
@@ -361,7 +375,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
     if let Some(src) = sources {
         attempt.review.sources = resolve_sources(run, dir, &src, &mut notices);
     }
-    if let Some(assertions) = result.get("assertions").and_then(Value::as_array) {
+    if let Some(assertions) = assertions.as_ref().and_then(Value::as_array) {
         attempt.review.assertions = Some(assertions.iter().map(super::legacy::assertion).collect());
         attempt.review.assertions_state = Some(Completeness::Complete);
     }

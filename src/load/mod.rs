@@ -79,7 +79,7 @@ fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
     if let Some(doc) = info::classify(path, &value) {
         return Ok(Classified::Document(doc));
     }
-    if let Some(dir) = legacy::attempt_dir_of_result_file(path, &value) {
+    if let Some(dir) = legacy::attempt_dir_of_file(path, &value) {
         return legacy::load_dir(&dir).map(Classified::Document);
     }
     classify_turns(path, value).map(|(f, a)| Classified::Attempts(f, a))
@@ -107,9 +107,20 @@ fn classify_turns(path: &str, value: Value) -> Result<(String, Vec<Attempt>), Lo
             return Ok(("Turn list".into(), vec![capture::from_turns(items)]));
         }
         if !items.is_empty() && items.iter().all(|e| e.get("type").is_some()) {
-            let turn = serde_json::json!({ "events": value });
+            let Value::Array(items) = value else { unreachable!() };
+            let old = items.iter().filter(|e| legacy::is_old_vocabulary(e)).count();
+            let items: Vec<Value> = items.into_iter().map(|e| legacy::map_old_vocabulary(e).0).collect();
+            let turn = serde_json::json!({ "events": items });
             let mut attempt = capture::from_turns(vec![turn]);
             attempt.notices.retain(|n| !n.message.contains("`status`"));
+            if old > 0 {
+                attempt.notices.push(Notice {
+                    level: NoticeLevel::Info,
+                    message: format!(
+                        "{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"
+                    ),
+                });
+            }
             return Ok(("event array".into(), vec![attempt]));
         }
     }
