@@ -104,6 +104,7 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
             format!("{n} retried send attempt(s) are recorded separately (retryAttempts) and are not shown as turns"),
         );
     }
+    coverage_notice(&r, &mut attempt);
     attempt.review = read_review(&r, &mut attempt.notices);
     let nodes: Vec<Value> = turn_nodes(r.get("phases")).into_iter().cloned().collect();
     match r.get_mut("events").map(Value::take) {
@@ -126,6 +127,35 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
         }
     }
     attempt
+}
+
+/// The result's `evidenceCoverage` is the worst across its turns, so it
+/// cannot be put on any one turn; say when it is not complete.
+fn coverage_notice(r: &Value, attempt: &mut Attempt) {
+    let Some(cov) = r.get("evidenceCoverage").and_then(Value::as_object) else { return };
+    let limited: Vec<String> = cov
+        .iter()
+        .filter_map(|(channel, entry)| {
+            let status = entry.get("status").and_then(Value::as_str)?;
+            if status == "complete" {
+                return None;
+            }
+            Some(match entry.get("reason").and_then(Value::as_str) {
+                Some(reason) => format!("{channel} {status} ({reason})"),
+                None => format!("{channel} {status}"),
+            })
+        })
+        .collect();
+    if !limited.is_empty() {
+        push(
+            attempt,
+            NoticeLevel::Warning,
+            format!(
+                "evidence coverage of this attempt (worst across its turns) is not complete: {}; the file does not say which turn",
+                limited.join("; ")
+            ),
+        );
+    }
 }
 
 fn read_score(r: &Value, attempt: &mut Attempt) {
@@ -522,6 +552,15 @@ mod tests {
         assert_eq!(a.sessions[0].turns.len(), 3);
         assert_eq!(a.sessions[0].turns[0].input, None);
         assert_eq!(a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).count(), 2);
+    }
+
+    #[test]
+    fn incomplete_attempt_coverage_is_a_notice() {
+        let r = json!({"id":"x","events":[],"evidenceCoverage":{
+            "events":{"status":"complete"},"actions":{"status":"partial","reason":"unclassified tool actions"}}});
+        let a = attempt_from_result(r, &mut |_| None);
+        assert_eq!(a.notices.len(), 1);
+        assert!(a.notices[0].message.contains("actions partial (unclassified tool actions)"));
     }
 
     #[test]
