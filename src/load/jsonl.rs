@@ -314,23 +314,23 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
         return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
     }
     let Some(kind) = detect_kind(&chunk.values) else {
-        let first = &chunk.values[0];
+        let (line, shape) = match chunk.values.first() {
+            Some((line, v)) => (*line, super::describe_shape(v)),
+            None => (1, "nothing".to_string()),
+        };
         return Err(LoadError::at(
             path,
-            first.0,
+            line,
             1,
             format!(
-                "unrecognised JSONL line shape ({}); expected one StreamEvent, one Turn or one capture entry {{\"input\", \"turn\"}} per line",
-                super::describe_shape(&first.1)
+                "unrecognised JSONL line shape ({shape}); expected one StreamEvent, one Turn or one capture entry {{\"input\", \"turn\"}} per line"
             ),
         ));
     };
-    if kind == Kind::Exp {
-        return super::exp::load(path, bytes);
-    }
     let line_notices: Vec<Notice> = chunk.errors.iter().map(|e| notice(NoticeLevel::Error, e.describe(path))).collect();
     let lines = chunk.values.len();
     let (format, attempts) = match kind {
+        Kind::Exp => return super::exp::load(path, bytes),
         Kind::Events => ("JSONL StreamEvents".to_string(), vec![from_event_lines(chunk.values)]),
         Kind::Turns => ("JSONL Turns".to_string(), vec![from_turn_lines(chunk.values)]),
         Kind::CaptureEntries => ("JSONL capture entries".to_string(), vec![from_capture_lines(chunk.values)]),
@@ -345,7 +345,6 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
             doc.notices.extend(line_notices);
             return Ok(doc);
         }
-        Kind::Exp => unreachable!("handled above"),
     };
     let mut attempts = attempts;
     if !chunk.errors.is_empty()

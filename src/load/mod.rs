@@ -107,7 +107,7 @@ fn classify_turns(path: &str, value: Value) -> Result<(String, Vec<Attempt>), Lo
             return Ok(("Turn list".into(), vec![capture::from_turns(items)]));
         }
         if !items.is_empty() && items.iter().all(|e| e.get("type").is_some()) {
-            let Value::Array(items) = value else { unreachable!() };
+            let Value::Array(items) = value else { return Err(LoadError::new(path, "expected an array")) };
             let old = items.iter().filter(|e| legacy::is_old_vocabulary(e)).count();
             let items: Vec<Value> = items.into_iter().map(|e| legacy::map_old_vocabulary(e).0).collect();
             let turn = serde_json::json!({ "events": items });

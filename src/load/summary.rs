@@ -110,8 +110,17 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
     match r.get_mut("events").map(Value::take) {
         Some(Value::Array(events)) => {
             attempt.events = Some(Completeness::Complete);
-            let events = events.into_iter().map(|e| map_event(&e).unwrap_or(e)).collect();
+            let events: Vec<Value> = events.into_iter().map(|e| map_event(&e).unwrap_or(e)).collect();
+            let none = events.is_empty() && nodes.is_empty();
             split_turns(events, &nodes, &mut attempt);
+            if none {
+                push(
+                    &mut attempt,
+                    NoticeLevel::Info,
+                    "no turns: this attempt recorded no events and no agent.turn nodes (nothing was sent to the agent)"
+                        .into(),
+                );
+            }
         }
         Some(other) => {
             attempt.events = Some(Completeness::NotRecorded);
@@ -559,8 +568,11 @@ mod tests {
         let r = json!({"id":"x","events":[],"evidenceCoverage":{
             "events":{"status":"complete"},"actions":{"status":"partial","reason":"unclassified tool actions"}}});
         let a = attempt_from_result(r, &mut |_| None);
-        assert_eq!(a.notices.len(), 1);
-        assert!(a.notices[0].message.contains("actions partial (unclassified tool actions)"));
+        let warnings: Vec<&str> =
+            a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).map(|n| n.message.as_str()).collect();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("actions partial (unclassified tool actions)"));
+        assert!(a.notices.iter().any(|n| n.level == NoticeLevel::Info && n.message.starts_with("no turns")));
     }
 
     #[test]
