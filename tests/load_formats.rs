@@ -456,3 +456,56 @@ fn no_input_panics() {
         let _ = load_bytes("odd", bytes);
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fragment() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"hi\"}".to_string()),
+            Just("{\"events\":[],\"status\":\"completed\"}".to_string()),
+            Just("{\"turn\":{\"events\":[]},\"sessionIndex\":2}".to_string()),
+            Just("{\"results\":[{\"verdict\":\"failed\",\"events\":[],\"phases\":[]}]}".to_string()),
+            Just("{\"type\":\"action.called\",\"callId\":\"c\"}".to_string()),
+            Just("{\"format\":\"niceeval.sessions\"}".to_string()),
+            Just("[{\"traceId\":\"t\",\"spanId\":\"s\",\"startMs\":1}]".to_string()),
+            Just("{\"a\":".to_string()),
+            Just("\u{feff}".to_string()),
+            Just("\r".to_string()),
+            "[ -~]{0,12}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = load_bytes("fuzz", &bytes);
+        }
+
+        #[test]
+        fn line_structured_input_never_panics(lines in proptest::collection::vec(fragment(), 0..8)) {
+            let _ = load_bytes("fuzz", lines.join("\n").as_bytes());
+            let _ = load_bytes("fuzz", lines.concat().as_bytes());
+        }
+
+        #[test]
+        fn follower_sees_the_same_lines_at_any_split(
+            lines in proptest::collection::vec(fragment(), 0..8),
+            cut in any::<proptest::sample::Index>(),
+        ) {
+            let bytes = lines.join("\n").into_bytes();
+            let whole = jsonl::parse_all(&bytes);
+            let at = if bytes.is_empty() { 0 } else { cut.index(bytes.len() + 1) };
+            let mut f = jsonl::LineFollower::new();
+            let mut values = f.feed(&bytes[..at]).values;
+            values.extend(f.feed(&bytes[at..]).values);
+            if let Ok(Some(last)) = f.finish() {
+                values.push(last);
+            }
+            prop_assert_eq!(values, whole.values);
+        }
+    }
+}
