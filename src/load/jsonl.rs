@@ -31,15 +31,12 @@ pub struct LineError {
 impl LineError {
     /// `path:line[:column]: message`, the same form as [`LoadError`].
     pub fn describe(&self, path: &str) -> String {
-        let err = match self.column {
-            Some(c) => LoadError::at(path, self.line, c, self.message.clone()),
-            None => LoadError::at(path, self.line, 1, self.message.clone()),
-        };
-        let text = err.to_string();
         match self.column {
-            Some(_) => text,
-            // Drop the made-up column.
-            None => text.replacen(&format!(":{}:1: ", self.line), &format!(":{}: ", self.line), 1),
+            Some(c) => LoadError::at(path, self.line, c, self.message.clone()).to_string(),
+            None => {
+                use crate::model::text::{Lines, sanitize};
+                format!("{}:{}: {}", sanitize(path, Lines::Single), self.line, sanitize(&self.message, Lines::Single))
+            }
         }
     }
 }

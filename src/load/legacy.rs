@@ -250,6 +250,16 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
     Ok(doc)
 }
 
+/// Every legacy run under `dir` (oldest first) as one document.
+pub fn load_all(dir: &Path) -> Result<Document, LoadError> {
+    let runs = find_all(dir);
+    if runs.is_empty() {
+        return Err(LoadError::new(dir.display().to_string(), "contains no legacy niceeval.results run"));
+    }
+    let docs = runs.iter().map(|r| load_dir(r)).collect::<Result<Vec<_>, _>>()?;
+    Ok(super::merge(docs))
+}
+
 fn read_run(run: &Path) -> Result<Value, LoadError> {
     match read_json(&run.join("run.json")) {
         Some(r) => r,
