@@ -32,7 +32,8 @@ impl LoadError {
         let detail = err.to_string();
         // serde_json appends " at line L column C"; we print the position ourselves.
         let detail = detail.split(" at line ").next().unwrap_or(&detail).to_string();
-        LoadError::at(path, err.line() + line_offset, err.column(), format!("{what}: {detail}"))
+        // serde_json reports column 0 for a position before a line's first character.
+        LoadError::at(path, err.line() + line_offset, err.column().max(1), format!("{what}: {detail}"))
     }
 }
 

@@ -1,21 +1,530 @@
-//! JSONL inputs: one StreamEvent per line (an adapter's raw stream for one
-//! turn), one Turn per line, or a `niceeval exp --json` NDJSON stream.
+//! JSONL inputs, recognised from content (never from the file name):
+//!
+//! - one StreamEvent per line: an adapter's raw stream for one turn, which
+//!   becomes one session with one turn whose `status` is not recorded;
+//! - one Turn per line: one session;
+//! - one capture entry per line `{input, turn, sessionId?, sessionIndex?, label?}`
+//!   (what the adapter wrapper writes), grouped into sessions;
+//! - a `niceeval exp --json` NDJSON stream (dispatched to [`super::exp`]);
+//! - raw agent CLI transcripts (Claude Code stream-json, `codex exec --json`),
+//!   which open as an informational document.
+//!
+//! A bad line becomes an Error notice naming the file and line; the good
+//! lines around it still load. [`parse_complete_lines`] is the incremental
+//! parser a `--follow` reader feeds with appended bytes.
 
 use super::LoadError;
-use crate::model::document::Document;
+use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use crate::model::event::Event;
+use serde_json::Value;
 
-/// True when the buffer holds more than one top-level JSON value, one per line.
+/// One line that could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineError {
+    /// 1-based line number in the whole input.
+    pub line: usize,
+    /// 1-based column, for JSON syntax errors.
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl LineError {
+    /// `path:line[:column]: message`, the same form as [`LoadError`].
+    pub fn describe(&self, path: &str) -> String {
+        match self.column {
+            Some(c) => LoadError::at(path, self.line, c, self.message.clone()).to_string(),
+            None => {
+                use crate::model::text::{Lines, sanitize};
+                format!("{}:{}: {}", sanitize(path, Lines::Single), self.line, sanitize(&self.message, Lines::Single))
+            }
+        }
+    }
+}
+
+/// What [`parse_complete_lines`] read from one chunk.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChunkParse {
+    /// `(line number, value)` for every line that parsed.
+    pub values: Vec<(usize, Value)>,
+    /// Bytes up to and including the last newline; feed the rest again later.
+    pub consumed_bytes: usize,
+    /// Line number of the first line not consumed (for the next call).
+    pub next_line_no: usize,
+    pub errors: Vec<LineError>,
+}
+
+fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = if line_no == 1 { super::strip_bom(line) } else { line };
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    if let Err(e) = std::str::from_utf8(line) {
+        return Err(LineError {
+            line: line_no,
+            column: None,
+            message: format!(
+                "line is not valid UTF-8 (bad byte at offset {} of the line); line skipped",
+                e.valid_up_to()
+            ),
+        });
+    }
+    serde_json::from_slice::<Value>(line).map(Some).map_err(|e| {
+        let err = LoadError::json("", &e, 0);
+        LineError { line: line_no, column: Some(e.column().max(1)), message: format!("{}; line skipped", err.message) }
+    })
+}
+
+/// Parse every complete (newline-terminated) line of `bytes`. `first_line_no`
+/// is the 1-based number of the first line in `bytes` (1 at the start of a
+/// file; a UTF-8 BOM is skipped only there). Stops after the last `\n`: the
+/// bytes after it are not consumed, so a follower can feed them again with
+/// whatever is appended later. Blank lines are skipped; CRLF is accepted.
+pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
+    let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
+    let mut start = 0;
+    while let Some(rel) = bytes[start..].iter().position(|b| *b == b'\n') {
+        let end = start + rel;
+        let line_no = out.next_line_no;
+        match parse_line(&bytes[start..end], line_no) {
+            Ok(Some(v)) => out.values.push((line_no, v)),
+            Ok(None) => {}
+            Err(e) => out.errors.push(e),
+        }
+        start = end + 1;
+        out.next_line_no += 1;
+        out.consumed_bytes = start;
+    }
+    out
+}
+
+/// State for `--follow`: feed appended bytes as they arrive; complete lines
+/// come back parsed, a trailing partial line waits for the next feed.
+#[derive(Debug, Clone, Default)]
+pub struct LineFollower {
+    pending: Vec<u8>,
+    next_line_no: usize,
+}
+
+impl LineFollower {
+    pub fn new() -> LineFollower {
+        LineFollower { pending: Vec::new(), next_line_no: 1 }
+    }
+
+    /// Parse the complete lines of what was appended (plus any earlier partial line).
+    pub fn feed(&mut self, appended: &[u8]) -> ChunkParse {
+        self.pending.extend_from_slice(appended);
+        let chunk = parse_complete_lines(&self.pending, self.next_line_no.max(1));
+        self.pending.drain(..chunk.consumed_bytes);
+        self.next_line_no = chunk.next_line_no;
+        chunk
+    }
+
+    /// Bytes of an unfinished last line, waiting for more.
+    pub fn pending(&self) -> &[u8] {
+        &self.pending
+    }
+
+    /// The input ended: read the last line, reporting it when incomplete.
+    pub fn finish(&mut self) -> Result<Option<(usize, Value)>, LineError> {
+        let rest = std::mem::take(&mut self.pending);
+        let line = self.next_line_no.max(1);
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        self.next_line_no = line + 1;
+        parse_final_line(&rest, line).map(|v| v.map(|v| (line, v)))
+    }
+}
+
+/// What to do with the bytes after the last newline once the input has
+/// ended: a complete JSON value is a normal last line; anything else is an
+/// incomplete line, reported (never guessed at).
+pub fn parse_final_line(rest: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
+    match parse_line(rest, line_no) {
+        Ok(v) => Ok(v),
+        Err(mut e) => {
+            if e.column.is_some() {
+                let eof = serde_json::from_slice::<Value>(rest.strip_suffix(b"\r").unwrap_or(rest))
+                    .err()
+                    .is_some_and(|x| x.classify() == serde_json::error::Category::Eof);
+                if eof {
+                    e.message = "the last line is incomplete (no newline, JSON ends early; the writer may still be running); line skipped".into();
+                } else {
+                    e.message = format!("{} (last line, no newline at end)", e.message);
+                }
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Every line of a whole input: complete lines plus the final one.
+pub fn parse_all(bytes: &[u8]) -> ChunkParse {
+    let mut chunk = parse_complete_lines(bytes, 1);
+    let rest = &bytes[chunk.consumed_bytes..];
+    if !rest.is_empty() {
+        match parse_final_line(rest, chunk.next_line_no) {
+            Ok(Some(v)) => chunk.values.push((chunk.next_line_no, v)),
+            Ok(None) => {}
+            Err(e) => chunk.errors.push(e),
+        }
+        chunk.consumed_bytes = bytes.len();
+        chunk.next_line_no += 1;
+    }
+    chunk
+}
+
+/// The kind of a JSONL input, decided by its first valid lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Events,
+    Turns,
+    CaptureEntries,
+    Exp,
+    ClaudeCodeTranscript,
+    CodexTranscript,
+}
+
+/// The ten StreamEvent `type`s, plus the old `action.*` vocabulary.
+pub const STREAM_EVENT_TYPES: [&str; 11] = [
+    "message",
+    "operation.started",
+    "operation.finished",
+    "skill.loaded",
+    "input.requested",
+    "thinking",
+    "context.injected",
+    "compaction",
+    "error",
+    "action.called",
+    "action.result",
+];
+
+pub fn is_capture_entry(v: &Value) -> bool {
+    v.get("turn").is_some_and(Value::is_object) && v.get("type").is_none()
+}
+
+pub fn is_stream_event(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str).is_some_and(|t| STREAM_EVENT_TYPES.contains(&t))
+}
+
+fn is_claude_code_line(v: &Value) -> bool {
+    let ty = v.get("type").and_then(Value::as_str);
+    matches!(ty, Some("system" | "assistant" | "user" | "result"))
+        && (v.get("message").is_some() || v.get("subtype").is_some() || v.get("session_id").is_some())
+}
+
+fn is_codex_line(v: &Value) -> bool {
+    let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
+    ty.starts_with("thread.") || ty.starts_with("turn.") || ty.starts_with("item.")
+}
+
+/// Decide the kind from the first valid lines. `None` when nothing fits.
+pub fn detect_kind(values: &[(usize, Value)]) -> Option<Kind> {
+    let first = &values.first()?.1;
+    if super::exp::looks_like_first_line(first) {
+        return Some(Kind::Exp);
+    }
+    if is_capture_entry(first) {
+        return Some(Kind::CaptureEntries);
+    }
+    if super::capture::looks_like_turn(first) {
+        return Some(Kind::Turns);
+    }
+    if is_stream_event(first) {
+        return Some(Kind::Events);
+    }
+    if is_claude_code_line(first) {
+        return Some(Kind::ClaudeCodeTranscript);
+    }
+    if is_codex_line(first) {
+        return Some(Kind::CodexTranscript);
+    }
+    // A first event of an unknown type: still a StreamEvent stream when the
+    // following lines are StreamEvents (unknown events are kept).
+    if first.get("type").is_some_and(Value::is_string)
+        && values.iter().take(20).skip(1).any(|(_, v)| is_stream_event(v))
+    {
+        return Some(Kind::Events);
+    }
+    None
+}
+
+/// Non-blank lines of a buffer (without CR), at most `limit`.
+fn first_lines(bytes: &[u8], limit: usize) -> Vec<&[u8]> {
+    super::strip_bom(bytes)
+        .split(|b| *b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .take(limit)
+        .collect()
+}
+
+fn is_json_object_line(line: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(line).is_ok_and(|v| v.is_object())
+}
+
+/// True when the buffer is one JSON object per line: the first non-blank
+/// line is a whole JSON object and another line follows, or a single line
+/// holds a StreamEvent or a capture entry (a one-line stream).
 pub fn looks_like_jsonl(bytes: &[u8]) -> bool {
-    let text = super::strip_bom(bytes);
-    let mut lines = text.split(|b| *b == b'\n').filter(|l| !l.iter().all(u8::is_ascii_whitespace));
-    let first = lines.next();
-    let second = lines.next();
-    match (first, second) {
-        (Some(a), Some(_)) => serde_json::from_slice::<serde_json::Value>(a).is_ok_and(|v| v.is_object()),
+    let lines = first_lines(bytes, 2);
+    match lines.as_slice() {
+        [a, _] => is_json_object_line(a),
+        [a] => serde_json::from_slice::<Value>(a)
+            .is_ok_and(|v| is_stream_event(&v) || is_capture_entry(&v) || super::exp::looks_like_first_line(&v)),
         _ => false,
     }
 }
 
-pub fn load(path: &str, _bytes: &[u8]) -> Result<Document, LoadError> {
-    Err(LoadError::new(path, "JSONL streams are not supported yet"))
+/// For a buffer that did not parse as one JSON document: do most of its
+/// first lines hold a JSON object each (a JSONL file with bad lines)?
+pub fn mostly_object_lines(bytes: &[u8]) -> bool {
+    let lines = first_lines(bytes, 50);
+    if lines.len() < 2 {
+        return false;
+    }
+    let good = lines.iter().filter(|l| is_json_object_line(l)).count();
+    good * 2 > lines.len()
+}
+
+fn notice(level: NoticeLevel, message: String) -> Notice {
+    Notice { level, message }
+}
+
+/// Load a whole JSONL buffer.
+pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    let chunk = parse_all(bytes);
+    if chunk.values.is_empty() {
+        if let Some(e) = chunk.errors.first() {
+            return Err(LoadError {
+                path: path.to_string(),
+                position: Some((e.line, e.column.unwrap_or(1))),
+                message: format!(
+                    "no line of this JSONL file could be read ({} bad lines); first: {}",
+                    chunk.errors.len(),
+                    e.message
+                ),
+            });
+        }
+        return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
+    }
+    let Some(kind) = detect_kind(&chunk.values) else {
+        let (line, shape) = match chunk.values.first() {
+            Some((line, v)) => (*line, super::describe_shape(v)),
+            None => (1, "nothing".to_string()),
+        };
+        return Err(LoadError::at(
+            path,
+            line,
+            1,
+            format!(
+                "unrecognised JSONL line shape ({shape}); expected one StreamEvent, one Turn or one capture entry {{\"input\", \"turn\"}} per line"
+            ),
+        ));
+    };
+    let line_notices: Vec<Notice> = chunk.errors.iter().map(|e| notice(NoticeLevel::Error, e.describe(path))).collect();
+    let lines = chunk.values.len();
+    let (format, attempts) = match kind {
+        Kind::Exp => return super::exp::load(path, bytes),
+        Kind::Events => ("JSONL StreamEvents".to_string(), vec![from_event_lines(chunk.values)]),
+        Kind::Turns => ("JSONL Turns".to_string(), vec![from_turn_lines(chunk.values)]),
+        Kind::CaptureEntries => ("JSONL capture entries".to_string(), vec![from_capture_lines(chunk.values)]),
+        Kind::ClaudeCodeTranscript => {
+            let mut doc =
+                super::info::raw_transcript(path, "Claude Code stream-json", lines, "parseClaudeCodeTranscript");
+            doc.notices.extend(line_notices);
+            return Ok(doc);
+        }
+        Kind::CodexTranscript => {
+            let mut doc = super::info::raw_transcript(path, "codex exec --json", lines, "parseCodexTranscript");
+            doc.notices.extend(line_notices);
+            return Ok(doc);
+        }
+    };
+    let mut attempts = attempts;
+    if !chunk.errors.is_empty()
+        && let Some(a) = attempts.first_mut()
+    {
+        a.events = Some(Completeness::Partial(vec![format!(
+            "{} line(s) could not be read and were skipped",
+            chunk.errors.len()
+        )]));
+        let mut all = line_notices;
+        all.append(&mut a.notices);
+        a.notices = all;
+    }
+    Ok(super::document_from_attempts(path, format, attempts))
+}
+
+fn base_attempt() -> Attempt {
+    Attempt { events_exact: true, events: Some(Completeness::Complete), ..Default::default() }
+}
+
+/// One StreamEvent per line: one session, one turn, status not recorded.
+pub fn from_event_lines(values: Vec<(usize, Value)>) -> Attempt {
+    let mut attempt = base_attempt();
+    let mut turn = Turn::default();
+    let mut old = 0usize;
+    for (_, v) in values {
+        let (v, mapped) = super::legacy::map_old_vocabulary(v);
+        old += usize::from(mapped);
+        turn.events.push(Event::from_value(v));
+    }
+    if old > 0 {
+        attempt.notices.push(notice(
+            NoticeLevel::Info,
+            format!("{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"),
+        ));
+    }
+    attempt.notices.push(notice(
+        NoticeLevel::Info,
+        "a raw StreamEvent stream records no Turn status, usage or input; they are shown as not recorded".into(),
+    ));
+    attempt.sessions.push(Session {
+        index: 1,
+        turns: vec![TurnRecord { turn, ..Default::default() }],
+        ..Default::default()
+    });
+    attempt
+}
+
+fn turn_with_problems(v: Value, line: usize, attempt: &mut Attempt) -> Turn {
+    let (turn, problems) = Turn::from_owned(v);
+    for p in problems {
+        attempt.notices.push(notice(NoticeLevel::Warning, format!("line {line}: {p}")));
+    }
+    turn
+}
+
+/// One Turn per line: one session.
+pub fn from_turn_lines(values: Vec<(usize, Value)>) -> Attempt {
+    let mut attempt = base_attempt();
+    let mut session = Session { index: 1, ..Default::default() };
+    for (line, v) in values {
+        let turn = turn_with_problems(v, line, &mut attempt);
+        session.turns.push(TurnRecord { turn, ..Default::default() });
+    }
+    attempt.sessions.push(session);
+    attempt
+}
+
+/// One capture entry per line, grouped into sessions by `sessionIndex` /
+/// `sessionId` in first-appearance order (no key: session 1).
+pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
+    let mut attempt = base_attempt();
+    for (line, mut v) in values {
+        let index = v.get("sessionIndex").and_then(Value::as_u64);
+        let id = v.get("sessionId").and_then(Value::as_str).map(str::to_string);
+        if v.get("sessionIndex").is_some_and(|x| x.as_u64().is_none()) {
+            attempt.notices.push(notice(
+                NoticeLevel::Warning,
+                format!("line {line}: `sessionIndex` is not a non-negative integer; ignored"),
+            ));
+        }
+        let pos = match (index, &id) {
+            (Some(i), _) => attempt.sessions.iter().position(|s| s.index == i),
+            (None, Some(id)) => attempt.sessions.iter().position(|s| s.id.as_deref() == Some(id)),
+            (None, None) => attempt.sessions.iter().position(|s| s.index == 1),
+        };
+        let pos = match pos {
+            Some(p) => p,
+            None => {
+                let next = attempt.sessions.iter().map(|s| s.index).max().map_or(1, |m| m + 1);
+                let index = match (index, &id) {
+                    (Some(i), _) => i,
+                    (None, Some(_)) => next,
+                    (None, None) => 1,
+                };
+                attempt.sessions.push(Session { index, id: id.clone(), turns: Vec::new() });
+                attempt.sessions.len() - 1
+            }
+        };
+        if let Some(s) = attempt.sessions.get_mut(pos)
+            && s.id.is_none()
+        {
+            s.id = id;
+        }
+        let turn_value = v.get_mut("turn").map(Value::take).unwrap_or(Value::Null);
+        let turn = turn_with_problems(turn_value, line, &mut attempt);
+        let record = TurnRecord {
+            label: v.get("label").and_then(Value::as_str).map(str::to_string),
+            input: v.get_mut("input").map(Value::take),
+            turn,
+            ordinal: v.get("ordinal").and_then(Value::as_u64),
+            ..Default::default()
+        };
+        if let Some(s) = attempt.sessions.get_mut(pos) {
+            s.turns.push(record);
+        }
+    }
+    attempt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stops_at_the_last_complete_line() {
+        let bytes = b"{\"a\":1}\r\n\n{\"b\":2}\n{\"c\":";
+        let chunk = parse_complete_lines(bytes, 1);
+        assert_eq!(chunk.values.len(), 2);
+        assert_eq!(chunk.values[1].0, 3);
+        assert_eq!(chunk.consumed_bytes, bytes.len() - 5);
+        assert_eq!(chunk.next_line_no, 4);
+        assert!(chunk.errors.is_empty());
+        // The follower feeds the rest plus what was appended.
+        let mut rest = bytes[chunk.consumed_bytes..].to_vec();
+        rest.extend_from_slice(b"3}\n");
+        let more = parse_complete_lines(&rest, chunk.next_line_no);
+        assert_eq!(more.values, vec![(4, serde_json::json!({"c": 3}))]);
+        assert_eq!(more.consumed_bytes, rest.len());
+    }
+
+    #[test]
+    fn follower_keeps_partial_lines_until_they_complete() {
+        let mut f = LineFollower::new();
+        let a = f.feed(b"\xEF\xBB\xBF{\"a\":1}\n{\"b\"");
+        assert_eq!(a.values, vec![(1, serde_json::json!({"a": 1}))]);
+        assert_eq!(f.pending(), b"{\"b\"");
+        let b = f.feed(b":2}\n\n{\"c\":");
+        assert_eq!(b.values, vec![(2, serde_json::json!({"b": 2}))]);
+        let end = f.finish();
+        assert!(matches!(end, Err(LineError { line: 4, .. })), "{end:?}");
+        assert!(f.pending().is_empty());
+    }
+
+    #[test]
+    fn bad_lines_are_reported_with_position() {
+        let bytes = b"\xEF\xBB\xBF{\"a\":1}\n{\"a\": tru}\n\xFF\xFE\n{\"b\":2}\n{\"c\"";
+        let all = parse_all(bytes);
+        assert_eq!(all.values.iter().map(|(l, _)| *l).collect::<Vec<_>>(), vec![1, 4]);
+        assert_eq!(all.errors.len(), 3);
+        assert_eq!((all.errors[0].line, all.errors[0].column), (2, Some(10)));
+        assert_eq!(all.errors[1].line, 3);
+        assert!(all.errors[1].message.contains("UTF-8"));
+        assert_eq!(all.errors[2].line, 5);
+        assert!(all.errors[2].message.contains("incomplete"), "{}", all.errors[2].message);
+        assert_eq!(all.errors[0].describe("f.jsonl"), format!("f.jsonl:2:10: {}", all.errors[0].message));
+        assert_eq!(all.errors[1].describe("f.jsonl"), format!("f.jsonl:3: {}", all.errors[1].message));
+    }
+
+    #[test]
+    fn capture_entries_group_by_session_in_first_appearance_order() {
+        let values = vec![
+            (1, serde_json::json!({"input":{"text":"a"},"turn":{"events":[],"status":"completed"}})),
+            (2, serde_json::json!({"sessionIndex":3,"turn":{"events":[],"status":"completed"}})),
+            (3, serde_json::json!({"sessionIndex":1,"label":"turn2","turn":{"events":[],"status":"waiting"}})),
+            (4, serde_json::json!({"sessionId":"x","turn":{"events":[],"status":"completed"}})),
+            (5, serde_json::json!({"sessionId":"x","turn":{"events":[],"status":"completed"}})),
+        ];
+        let a = from_capture_lines(values);
+        let shape: Vec<(u64, usize)> = a.sessions.iter().map(|s| (s.index, s.turns.len())).collect();
+        assert_eq!(shape, vec![(1, 2), (3, 1), (4, 2)]);
+        assert_eq!(a.sessions[2].id.as_deref(), Some("x"));
+        assert_eq!(a.sessions[0].turns[1].label.as_deref(), Some("turn2"));
+        assert_eq!(a.sessions[0].turns[0].input_text(), Some("a"));
+    }
 }

@@ -4,6 +4,7 @@
 pub mod capture;
 pub mod error;
 pub mod exp;
+pub mod info;
 pub mod jsonl;
 pub mod legacy;
 pub mod record;
@@ -65,12 +66,6 @@ fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
         return summary::load(path, value).map(Classified::Document);
     }
     match value.get("format").and_then(Value::as_str) {
-        Some("niceeval.sessions" | "niceeval.session") => {
-            return Err(LoadError::new(
-                path,
-                "this is a NiceEval invocation status index (niceeval.sessions), not a conversation; open the Record (.niceeval/record) instead",
-            ));
-        }
         Some("niceeval.record") => {
             let dir = Path::new(path).parent().unwrap_or(Path::new("."));
             return record::load_dir(dir).map(Classified::Document);
@@ -80,6 +75,12 @@ fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
             return legacy::load_dir(dir).map(Classified::Document);
         }
         _ => {}
+    }
+    if let Some(doc) = info::classify(path, &value) {
+        return Ok(Classified::Document(doc));
+    }
+    if let Some(dir) = legacy::attempt_dir_of_file(path, &value) {
+        return legacy::load_dir(&dir).map(Classified::Document);
     }
     classify_turns(path, value).map(|(f, a)| Classified::Attempts(f, a))
 }
@@ -106,38 +107,83 @@ fn classify_turns(path: &str, value: Value) -> Result<(String, Vec<Attempt>), Lo
             return Ok(("Turn list".into(), vec![capture::from_turns(items)]));
         }
         if !items.is_empty() && items.iter().all(|e| e.get("type").is_some()) {
-            let turn = serde_json::json!({ "events": value });
+            let Value::Array(items) = value else { return Err(LoadError::new(path, "expected an array")) };
+            let old = items.iter().filter(|e| legacy::is_old_vocabulary(e)).count();
+            let items: Vec<Value> = items.into_iter().map(|e| legacy::map_old_vocabulary(e).0).collect();
+            let turn = serde_json::json!({ "events": items });
             let mut attempt = capture::from_turns(vec![turn]);
             attempt.notices.retain(|n| !n.message.contains("`status`"));
+            if old > 0 {
+                attempt.notices.push(Notice {
+                    level: NoticeLevel::Info,
+                    message: format!(
+                        "{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"
+                    ),
+                });
+            }
             return Ok(("event array".into(), vec![attempt]));
         }
     }
     Err(LoadError::new(path, unknown_shape(&value)))
 }
 
-fn unknown_shape(value: &Value) -> String {
-    let keys = match value {
+/// A short description of a JSON value's shape, for messages.
+pub fn describe_shape(value: &Value) -> String {
+    match value {
         Value::Object(o) => {
             let keys: Vec<&str> = o.keys().take(6).map(String::as_str).collect();
-            format!("an object with keys [{}]", keys.join(", "))
+            let more = if o.len() > 6 { ", …" } else { "" };
+            format!("an object with keys [{}{more}]", keys.join(", "))
         }
         Value::Array(a) => format!("an array of {} items", a.len()),
         other => format!("a {}", crate::model::event::json_type(other)),
-    };
+    }
+}
+
+fn unknown_shape(value: &Value) -> String {
     format!(
-        "unrecognised JSON shape ({keys}); expected a session file {{\"sessions\": [...]}}, a Turn {{\"events\": [...], \"status\": ...}}, or an array of Turns"
+        "unrecognised JSON shape ({}); expected a session file {{\"sessions\": [...]}}, a Turn {{\"events\": [...], \"status\": ...}}, an array of Turns or StreamEvents, an InvocationSummary {{\"results\": [...]}}, or a NiceEval file with a known `format`",
+        describe_shape(value)
     )
+}
+
+/// Wrap attempts into a document; attempt notices are repeated at document
+/// level (prefixed with the attempt when there are several).
+pub fn document_from_attempts(path: &str, format: String, attempts: Vec<Attempt>) -> Document {
+    let model = attempts.iter().find_map(|a| a.model.clone());
+    let mut notices = Vec::new();
+    let several = attempts.len() > 1;
+    for a in &attempts {
+        let prefix = match (several, &a.eval_id) {
+            (true, Some(id)) => match a.attempt_number {
+                Some(n) => format!("{id} #{n}: "),
+                None => format!("{id}: "),
+            },
+            _ => String::new(),
+        };
+        for n in &a.notices {
+            notices.push(Notice { level: n.level, message: format!("{prefix}{}", n.message) });
+        }
+    }
+    Document { format, sources: vec![path.to_string()], model, attempts, notices }
+}
+
+/// `dir` or `dir/.niceeval/record` when it holds a `record.json` (a fallback
+/// for dispatch; `record::find` decides what a valid Record is).
+fn record_root(dir: &Path) -> Option<std::path::PathBuf> {
+    [dir.to_path_buf(), dir.join(".niceeval").join("record")].into_iter().find(|d| d.join("record.json").is_file())
 }
 
 /// Load one path (a file, a directory, or `-`) into a document.
 pub fn load_path(path: &str) -> Result<Document, LoadError> {
     let p = Path::new(path);
     if path != "-" && p.is_dir() {
-        if let Some(root) = record::find(p) {
+        if let Some(root) = record::find(p).or_else(|| record_root(p)) {
             return record::load_dir(&root);
         }
-        if let Some(root) = legacy::find(p) {
-            return legacy::load_dir(&root);
+        if legacy::find(p).is_some() {
+            // load_dir picks the run itself and says when older runs sit beside it.
+            return legacy::load_dir(p);
         }
         return Err(LoadError::new(
             path,
@@ -150,10 +196,22 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
 
 /// Load a buffer that came from `path`.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    let body = strip_bom(bytes);
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
+    }
     if jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
-    let value = parse_json(path, bytes)?;
+    let value = match serde_json::from_slice::<Value>(body) {
+        Ok(v) => v,
+        Err(e) => {
+            if jsonl::mostly_object_lines(bytes) {
+                return jsonl::load(path, bytes);
+            }
+            return Err(not_json(path, body, &e));
+        }
+    };
     let (format, attempts) = match classify(path, value)? {
         Classified::Attempts(f, a) => (f, a),
         Classified::Document(mut d) => {
@@ -163,14 +221,37 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
             return Ok(d);
         }
     };
-    let model = attempts.iter().find_map(|a| a.model.clone());
-    let mut notices = Vec::new();
-    for a in &attempts {
-        for n in &a.notices {
-            notices.push(Notice { level: n.level, message: n.message.clone() });
-        }
+    Ok(document_from_attempts(path, format, attempts))
+}
+
+/// The error for a buffer that is not one JSON document (nor JSONL).
+fn not_json(path: &str, body: &[u8], err: &serde_json::Error) -> LoadError {
+    if let Err(u) = std::str::from_utf8(body) {
+        let valid = &body[..u.valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+        return LoadError::at(
+            path,
+            line,
+            column,
+            "this is neither JSON nor JSONL: the file is not UTF-8 text (binary file?)",
+        );
     }
-    Ok(Document { format, sources: vec![path.to_string()], model, attempts, notices })
+    let first = body.iter().find(|b| !b.is_ascii_whitespace()).copied().unwrap_or(b' ');
+    let json_start = matches!(first, b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n');
+    if !json_start {
+        let text = String::from_utf8_lossy(body);
+        let head: String = text.trim_start().chars().take(40).collect();
+        return LoadError::at(
+            path,
+            err.line(),
+            err.column(),
+            format!(
+                "this is neither JSON nor JSONL (it starts with {head:?}); expected a NiceEval Turn, session, summary or results file"
+            ),
+        );
+    }
+    LoadError::json(path, err, 0)
 }
 
 /// Load several paths as one document (attempts side by side).

@@ -1,15 +1,593 @@
-//! InvocationSummary JSON (what a NiceEval Reporter receives).
+//! InvocationSummary JSON (what a NiceEval Reporter receives; formats.md §7).
+//!
+//! Each `results[]` entry (an `EvalResult`) becomes one attempt. Its flat
+//! `events` (all sessions) are split into sessions and turns by the runner's
+//! user messages (those WITH `loc`) matched in order with the `agent.turn`
+//! timing nodes of `phases` (`{sessionIndex, turnIndex, label, traceId,
+//! usage, durationMs}`). The runner's user message becomes the turn's input
+//! and is not kept in the turn's events (the model puts it back at ordinal 0).
+//! Turn status is not recorded in this format and stays `None`.
+//!
+//! [`attempt_from_result`] is shared with the legacy results reader, whose
+//! `result.json` is an `EvalResult` without events and trace.
 
 use super::LoadError;
-use crate::model::document::Document;
-use serde_json::Value;
+use crate::model::document::{
+    Attempt, Completeness, Diagnostic, Document, FileChange, FileChanges, Notice, NoticeLevel, Review, Score, Session,
+    SourceFile, Turn, TurnRecord,
+};
+use crate::model::event::Event;
+use crate::model::usage::Usage;
+use serde_json::{Map, Value, json};
+
+pub const FORMAT_NAME: &str = "InvocationSummary";
 
 pub fn looks_like(v: &Value) -> bool {
     v.get("results")
         .and_then(Value::as_array)
-        .is_some_and(|r| r.iter().all(|x| x.get("verdict").is_some() || x.get("events").is_some()))
+        .is_some_and(|r| r.iter().all(|x| x.is_object() && (x.get("verdict").is_some() || x.get("events").is_some())))
 }
 
-pub fn load(path: &str, _value: Value) -> Result<Document, LoadError> {
-    Err(LoadError::new(path, "InvocationSummary files are not supported yet"))
+pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
+    let Value::Object(mut root) = value else {
+        return Err(LoadError::new(path, "an InvocationSummary must be a JSON object"));
+    };
+    let Some(Value::Array(results)) = root.remove("results") else {
+        return Err(LoadError::new(path, "an InvocationSummary needs a `results` array"));
+    };
+    let empty = results.is_empty();
+    let attempts: Vec<Attempt> = results.into_iter().map(|r| attempt_from_result(r, &mut |_| None)).collect();
+    let mut doc = super::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
+    if empty {
+        doc.notices.push(Notice {
+            level: NoticeLevel::Info,
+            message: "the InvocationSummary has no results (no eval ran in this invocation)".into(),
+        });
+    }
+    Ok(doc)
+}
+
+fn s(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+fn f(v: &Value, key: &str) -> Option<f64> {
+    v.get(key).and_then(Value::as_f64)
+}
+
+fn push(attempt: &mut Attempt, level: NoticeLevel, message: String) {
+    attempt.notices.push(Notice { level, message });
+}
+
+/// One `EvalResult` (or legacy `result.json` with its side files merged in)
+/// as an attempt. `map_event` may rewrite each raw event before it is typed
+/// (the legacy reader maps the old `action.*` vocabulary); it returns the
+/// replacement, or `None` to keep the event as is.
+pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Option<Value>) -> Attempt {
+    let mut attempt = Attempt { events_exact: true, ..Default::default() };
+    if !r.is_object() {
+        push(
+            &mut attempt,
+            NoticeLevel::Error,
+            format!("a result must be a JSON object, found {}", crate::model::event::json_type(&r)),
+        );
+        attempt.events = Some(Completeness::NotRecorded);
+        return attempt;
+    }
+    attempt.eval_id = s(&r, "id").or_else(|| s(&r, "evalId"));
+    attempt.experiment_id = s(&r, "experimentId");
+    attempt.attempt_number = r.get("attempt").and_then(Value::as_u64).map(|a| a + 1);
+    attempt.locator = s(&r, "locator");
+    attempt.attempt_id = s(&r, "attemptId");
+    attempt.verdict = s(&r, "verdict");
+    attempt.outcome = s(&r, "outcome");
+    attempt.model = s(&r, "model");
+    attempt.agent = match r.get("agent") {
+        Some(Value::String(a)) => Some(a.clone()),
+        Some(o @ Value::Object(_)) => s(o, "id").or_else(|| s(o, "name")),
+        _ => None,
+    };
+    attempt.duration_ms = f(&r, "durationMs");
+    attempt.started_at = s(&r, "startedAt");
+    read_score(&r, &mut attempt);
+    if let Some(u) = r.get("usage").filter(|u| u.is_object()) {
+        attempt.reported_usage = Some(Usage::from_value(u));
+    }
+    attempt.reported_estimate = f(&r, "estimatedCostUSD");
+    if let Some(reason) = r.get("skipReason").and_then(Value::as_str) {
+        push(&mut attempt, NoticeLevel::Info, format!("skipped: {reason}"));
+    }
+    if let Some(n) = r.get("retryAttempts").and_then(Value::as_array).map(Vec::len).filter(|n| *n > 0) {
+        push(
+            &mut attempt,
+            NoticeLevel::Info,
+            format!("{n} retried send attempt(s) are recorded separately (retryAttempts) and are not shown as turns"),
+        );
+    }
+    coverage_notice(&r, &mut attempt);
+    attempt.review = read_review(&r, &mut attempt.notices);
+    let nodes: Vec<Value> = turn_nodes(r.get("phases")).into_iter().cloned().collect();
+    match r.get_mut("events").map(Value::take) {
+        Some(Value::Array(events)) => {
+            attempt.events = Some(Completeness::Complete);
+            let events: Vec<Value> = events.into_iter().map(|e| map_event(&e).unwrap_or(e)).collect();
+            let none = events.is_empty() && nodes.is_empty();
+            split_turns(events, &nodes, &mut attempt);
+            if none {
+                push(
+                    &mut attempt,
+                    NoticeLevel::Info,
+                    "no turns: this attempt recorded no events and no agent.turn nodes (nothing was sent to the agent)"
+                        .into(),
+                );
+            }
+        }
+        Some(other) => {
+            attempt.events = Some(Completeness::NotRecorded);
+            push(
+                &mut attempt,
+                NoticeLevel::Error,
+                format!("`events` must be an array, found {}", crate::model::event::json_type(&other)),
+            );
+        }
+        None => {
+            attempt.events = Some(Completeness::NotRecorded);
+            push(&mut attempt, NoticeLevel::Warning, "no `events` recorded for this attempt".into());
+        }
+    }
+    attempt
+}
+
+/// The result's `evidenceCoverage` is the worst across its turns, so it
+/// cannot be put on any one turn; say when it is not complete.
+fn coverage_notice(r: &Value, attempt: &mut Attempt) {
+    let Some(cov) = r.get("evidenceCoverage").and_then(Value::as_object) else { return };
+    let limited: Vec<String> = cov
+        .iter()
+        .filter_map(|(channel, entry)| {
+            let status = entry.get("status").and_then(Value::as_str)?;
+            if status == "complete" {
+                return None;
+            }
+            Some(match entry.get("reason").and_then(Value::as_str) {
+                Some(reason) => format!("{channel} {status} ({reason})"),
+                None => format!("{channel} {status}"),
+            })
+        })
+        .collect();
+    if !limited.is_empty() {
+        push(
+            attempt,
+            NoticeLevel::Warning,
+            format!(
+                "evidence coverage of this attempt (worst across its turns) is not complete: {}; the file does not say which turn",
+                limited.join("; ")
+            ),
+        );
+    }
+}
+
+fn read_score(r: &Value, attempt: &mut Attempt) {
+    let Some(sr) = r.get("scoreResult").filter(|v| v.is_object()) else { return };
+    match sr.get("status").and_then(Value::as_str) {
+        Some("skipped") => {
+            let reason = s(sr, "reason").unwrap_or_else(|| "no reason given".into());
+            // The same reason is usually the result's `skipReason` as well.
+            if s(r, "skipReason").as_deref() != Some(reason.as_str()) {
+                push(attempt, NoticeLevel::Info, format!("score skipped: {reason}"));
+            }
+        }
+        _ => {
+            let earned = f(sr, "earnedScore").or_else(|| f(sr, "earned"));
+            let points = f(sr, "points").or_else(|| f(sr, "possibleScore")).or_else(|| f(sr, "maxScore"));
+            if earned.is_some() || points.is_some() {
+                attempt.score = Some(Score { earned, points });
+            }
+        }
+    }
+}
+
+/// The `agent.turn` nodes of a `phases` tree in send order (tree order,
+/// stably sorted by `startOffsetMs` when every node has one).
+pub fn turn_nodes(phases: Option<&Value>) -> Vec<&Value> {
+    fn walk<'a>(nodes: &'a Value, out: &mut Vec<&'a Value>) {
+        for n in nodes.as_array().into_iter().flatten() {
+            if n.get("key").and_then(Value::as_str) == Some("agent.turn") {
+                out.push(n);
+            }
+            if let Some(c) = n.get("children") {
+                walk(c, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(p) = phases {
+        walk(p, &mut out);
+    }
+    if out.iter().all(|n| f(n, "startOffsetMs").is_some()) {
+        out.sort_by(|a, b| {
+            let (x, y) = (f(a, "startOffsetMs").unwrap_or(0.0), f(b, "startOffsetMs").unwrap_or(0.0));
+            x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal)
+        });
+    }
+    out
+}
+
+/// A user message the runner inserted for a send (it carries `loc`).
+pub fn is_runner_message(e: &Value) -> bool {
+    e.get("type").and_then(Value::as_str) == Some("message")
+        && e.get("role").and_then(Value::as_str) == Some("user")
+        && e.get("loc").is_some_and(|l| !l.is_null())
+}
+
+/// Split flat events into sessions and turns (see the module doc).
+pub fn split_turns(events: Vec<Value>, nodes: &[Value], attempt: &mut Attempt) {
+    let mut leading: Vec<Value> = Vec::new();
+    let mut segments: Vec<(Value, Vec<Value>)> = Vec::new();
+    for e in events {
+        if is_runner_message(&e) {
+            segments.push((e, Vec::new()));
+        } else if let Some(last) = segments.last_mut() {
+            last.1.push(e);
+        } else {
+            leading.push(e);
+        }
+    }
+    if nodes.is_empty() && !segments.is_empty() {
+        push(
+            attempt,
+            NoticeLevel::Warning,
+            format!(
+                "no agent.turn nodes in `phases`: session boundaries are not recorded, so all {} turn(s) are placed in session 1",
+                segments.len()
+            ),
+        );
+    } else if nodes.len() != segments.len() {
+        push(
+            attempt,
+            NoticeLevel::Warning,
+            format!(
+                "{} runner user message(s) but {} agent.turn node(s): turns are matched in order, so sessions, labels and per-turn usage past the first {} may be wrong or missing",
+                segments.len(),
+                nodes.len(),
+                nodes.len().min(segments.len())
+            ),
+        );
+    }
+    let mut sessions: Vec<Session> = Vec::new();
+    let mut current_session = nodes.first().and_then(|n| n.get("sessionIndex")).and_then(Value::as_u64).unwrap_or(1);
+    if !leading.is_empty() {
+        push(
+            attempt,
+            NoticeLevel::Warning,
+            format!(
+                "{} event(s) come before the first runner user message; they are shown as a turn with no input",
+                leading.len()
+            ),
+        );
+        let turn = Turn { events: leading.into_iter().map(Event::from_value).collect(), ..Default::default() };
+        session_mut(&mut sessions, current_session).turns.push(TurnRecord { turn, ..Default::default() });
+    }
+    for (k, (message, events)) in segments.into_iter().enumerate() {
+        let node = nodes.get(k);
+        if let Some(i) = node.and_then(|n| n.get("sessionIndex")).and_then(Value::as_u64) {
+            current_session = i;
+        }
+        let mut turn = Turn { events: events.into_iter().map(Event::from_value).collect(), ..Default::default() };
+        let mut record = TurnRecord { ordinal: Some(k as u64 + 1), ..Default::default() };
+        match message.get("text") {
+            Some(Value::String(t)) => record.input = Some(json!({ "text": t })),
+            _ => push(attempt, NoticeLevel::Warning, format!("turn {}: the runner user message has no text", k + 1)),
+        }
+        if let Some(n) = node {
+            record.label = s(n, "label");
+            record.duration_ms = f(n, "durationMs");
+            record.trace_id = s(n, "traceId");
+            if let Some(u) = n.get("usage").filter(|u| u.is_object()) {
+                turn.usage = Some(Usage::from_value(u));
+                turn.usage_raw = Some(u.clone());
+            }
+            if n.get("failed").and_then(Value::as_bool) == Some(true) {
+                let label = record.label.clone().unwrap_or_else(|| format!("turn {}", k + 1));
+                push(
+                    attempt,
+                    NoticeLevel::Info,
+                    format!(
+                        "{label}: the runner marked this send as failed (agent.turn failed: true); the Turn status itself is not recorded in this format"
+                    ),
+                );
+            }
+        }
+        record.turn = turn;
+        let session = session_mut(&mut sessions, current_session);
+        session.turns.push(record);
+        let position = session.turns.len() as u64;
+        if let Some(ti) = node.and_then(|n| n.get("turnIndex")).and_then(Value::as_u64)
+            && ti != position
+        {
+            push(
+                attempt,
+                NoticeLevel::Warning,
+                format!(
+                    "turn {}: agent.turn says turnIndex {ti} but it is turn {position} of session {current_session} in the events",
+                    k + 1
+                ),
+            );
+        }
+    }
+    attempt.sessions = sessions;
+}
+
+fn session_mut(sessions: &mut Vec<Session>, index: u64) -> &mut Session {
+    let pos = match sessions.iter().position(|s| s.index == index) {
+        Some(p) => p,
+        None => {
+            sessions.push(Session { index, ..Default::default() });
+            sessions.len() - 1
+        }
+    };
+    &mut sessions[pos]
+}
+
+/// Review material of a result: error and diagnostics, diff, sources,
+/// commands, trace and timing.
+pub fn read_review(r: &Value, notices: &mut Vec<Notice>) -> Review {
+    let mut review = Review::default();
+    if let Some(e) = r.get("error").filter(|e| !e.is_null()) {
+        review.diagnostics.push(error_diagnostic(e));
+    }
+    for d in r.get("diagnostics").and_then(Value::as_array).into_iter().flatten() {
+        review.diagnostics.push(diagnostic(d));
+    }
+    if let Some(diff) = r.get("diff").filter(|d| !d.is_null()) {
+        review.file_changes = Some(file_changes(diff, notices));
+    }
+    for src in r.get("sources").and_then(Value::as_array).into_iter().flatten() {
+        match s(src, "path") {
+            Some(path) => review.sources.push(SourceFile {
+                id: s(src, "sha256").or_else(|| s(src, "id")),
+                path,
+                content: s(src, "content"),
+            }),
+            None => {
+                notices.push(Notice { level: NoticeLevel::Warning, message: "a source entry has no `path`".into() })
+            }
+        }
+    }
+    if let Some(Value::Array(c)) = r.get("commands") {
+        review.commands = c.clone();
+    }
+    review.trace = r.get("trace").filter(|t| !t.is_null()).cloned();
+    if let Some(p) = r.get("phases") {
+        flatten_timing(p, None, 0, &mut review.timing);
+    }
+    review
+}
+
+fn cause_chain(mut cause: Option<&Value>, out: &mut Vec<String>) {
+    let mut depth = 0;
+    while let Some(c) = cause.filter(|c| !c.is_null()) {
+        depth += 1;
+        if depth > 16 {
+            break;
+        }
+        match c {
+            Value::String(t) => {
+                out.push(t.clone());
+                break;
+            }
+            Value::Object(_) => {
+                let text = s(c, "message").or_else(|| s(c, "summary"));
+                match (s(c, "code"), text) {
+                    (Some(code), Some(t)) => out.push(format!("{code}: {t}")),
+                    (None, Some(t)) => out.push(t),
+                    (Some(code), None) => out.push(code),
+                    (None, None) => out.push(c.to_string()),
+                }
+                cause = c.get("cause");
+            }
+            other => {
+                out.push(other.to_string());
+                break;
+            }
+        }
+    }
+}
+
+/// `error: {code, message, origin: {scope, phase}, stack?, cause?, timeout?}`.
+pub fn error_diagnostic(e: &Value) -> Diagnostic {
+    if let Value::String(m) = e {
+        return Diagnostic {
+            kind: "execution-error".into(),
+            code: "error".into(),
+            message: m.clone(),
+            ..Default::default()
+        };
+    }
+    let mut causes = Vec::new();
+    cause_chain(e.get("cause"), &mut causes);
+    if let Some(t) = e.get("timeout").filter(|t| !t.is_null()) {
+        causes.push(format!("timeout: {t}"));
+    }
+    Diagnostic {
+        kind: "execution-error".into(),
+        code: s(e, "code").unwrap_or_else(|| "error".into()),
+        phase: e.get("origin").and_then(|o| s(o, "phase")).or_else(|| s(e, "phase")),
+        message: s(e, "message").or_else(|| s(e, "summary")).unwrap_or_default(),
+        causes,
+    }
+}
+
+/// One `diagnostics[]` entry, read tolerantly.
+pub fn diagnostic(d: &Value) -> Diagnostic {
+    let mut causes = Vec::new();
+    for c in d.get("causes").and_then(Value::as_array).into_iter().flatten() {
+        cause_chain(Some(c), &mut causes);
+    }
+    cause_chain(d.get("cause"), &mut causes);
+    Diagnostic {
+        kind: s(d, "kind").unwrap_or_else(|| "advisory".into()),
+        code: s(d, "code").unwrap_or_else(|| "unknown".into()),
+        phase: s(d, "phase").or_else(|| d.get("origin").and_then(|o| s(o, "phase"))),
+        message: s(d, "message").or_else(|| s(d, "summary")).unwrap_or_else(|| d.to_string()),
+        causes,
+    }
+}
+
+/// `diff: [{window, changes: {path: {status, before?, after?, elided?}}}]`.
+pub fn file_changes(diff: &Value, notices: &mut Vec<Notice>) -> FileChanges {
+    let mut out = FileChanges::default();
+    let mut partial = Vec::new();
+    let Some(windows) = diff.as_array() else {
+        notices.push(Notice {
+            level: NoticeLevel::Warning,
+            message: format!("`diff` must be an array of windows, found {}", crate::model::event::json_type(diff)),
+        });
+        out.state = Some(Completeness::NotRecorded);
+        return out;
+    };
+    for w in windows {
+        let window = s(w, "window");
+        let Some(changes) = w.get("changes").and_then(Value::as_object) else { continue };
+        for (path, c) in changes {
+            let status = s(c, "status").unwrap_or_default();
+            let (kind, mut note) = match status.as_str() {
+                "added" | "created" | "A" => ('A', None),
+                "deleted" | "removed" | "D" => ('D', None),
+                "modified" | "changed" | "M" => ('M', None),
+                other => ('M', Some(format!("status \"{other}\""))),
+            };
+            if let Some(e) = c.get("elided").filter(|e| !e.is_null() && **e != Value::Bool(false)) {
+                let what = match e {
+                    Value::Bool(true) => "content elided".to_string(),
+                    other => format!("content elided ({other})"),
+                };
+                partial.push(format!("{path}: {what}"));
+                note = Some(match note {
+                    Some(n) => format!("{n}; {what}"),
+                    None => what,
+                });
+            }
+            out.changes.push(FileChange {
+                window: window.clone(),
+                path: path.clone(),
+                kind,
+                before: s(c, "before"),
+                after: s(c, "after"),
+                note,
+            });
+        }
+    }
+    out.state = Some(if partial.is_empty() { Completeness::Complete } else { Completeness::Partial(partial) });
+    out
+}
+
+/// Flatten `phases[]` (and their TimingActivity children) into timing
+/// intervals `{label, phase, key?, startOffsetMs, durationMs, outcome, depth}`.
+fn flatten_timing(nodes: &Value, phase: Option<&str>, depth: u64, out: &mut Vec<Value>) {
+    for n in nodes.as_array().into_iter().flatten() {
+        let name = s(n, "name");
+        let label = s(n, "label").or_else(|| name.clone());
+        let this_phase = name.as_deref().or(phase);
+        let mut m = Map::new();
+        m.insert("label".into(), label.map_or(Value::Null, Value::String));
+        m.insert("phase".into(), this_phase.map_or(Value::Null, |p| Value::String(p.to_string())));
+        if let Some(k) = n.get("key") {
+            m.insert("key".into(), k.clone());
+        }
+        for key in ["startOffsetMs", "durationMs"] {
+            if let Some(v) = n.get(key) {
+                m.insert(key.into(), v.clone());
+            }
+        }
+        let failed = n.get("failed").and_then(Value::as_bool) == Some(true);
+        m.insert("outcome".into(), Value::String(if failed { "failed" } else { "completed" }.into()));
+        m.insert("depth".into(), Value::from(depth));
+        out.push(Value::Object(m));
+        if let Some(c) = n.get("children") {
+            flatten_timing(c, this_phase, depth + 1, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(text: &str) -> Value {
+        json!({"type":"message","role":"user","text":text,"loc":{"file":"e.ts","line":1}})
+    }
+
+    #[test]
+    fn splits_on_runner_messages_and_keeps_injected_user_messages() {
+        let events = vec![
+            user("hi"),
+            json!({"type":"message","role":"assistant","text":"hello"}),
+            user("again"),
+            json!({"type":"message","role":"user","text":"injected"}),
+            json!({"type":"message","role":"assistant","text":"ok"}),
+            user("side"),
+        ];
+        let nodes = vec![
+            json!({"key":"agent.turn","sessionIndex":1,"turnIndex":1,"label":"turn1","traceId":"t1","usage":{"inputTokens":5},"durationMs":10}),
+            json!({"key":"agent.turn","sessionIndex":1,"turnIndex":2,"label":"turn2"}),
+            json!({"key":"agent.turn","sessionIndex":2,"turnIndex":1,"label":"session2/turn1","failed":true}),
+        ];
+        let mut a = Attempt::default();
+        split_turns(events, &nodes, &mut a);
+        assert_eq!(a.sessions.len(), 2);
+        assert_eq!(a.sessions[0].turns.len(), 2);
+        let t1 = &a.sessions[0].turns[0];
+        assert_eq!(t1.input_text(), Some("hi"));
+        assert_eq!(t1.turn.events.len(), 1);
+        assert_eq!(t1.turn.status, None);
+        assert_eq!(t1.turn.usage.and_then(|u| u.input_tokens), Some(5.0));
+        assert_eq!(t1.trace_id.as_deref(), Some("t1"));
+        assert_eq!(t1.duration_ms, Some(10.0));
+        assert_eq!(a.sessions[0].turns[1].turn.events.len(), 2, "injected user message stays an event");
+        assert_eq!(a.sessions[0].turns[1].turn.usage, None, "absent usage stays absent");
+        assert_eq!(a.sessions[1].index, 2);
+        assert_eq!(a.sessions[1].turns[0].label.as_deref(), Some("session2/turn1"));
+        assert_eq!(a.sessions[1].turns[0].ordinal, Some(3));
+        assert!(a.notices.iter().any(|n| n.message.contains("failed: true")));
+        assert!(!a.notices.iter().any(|n| n.level == NoticeLevel::Warning), "{:?}", a.notices);
+    }
+
+    #[test]
+    fn missing_nodes_put_everything_in_session_one_with_a_notice() {
+        let mut a = Attempt::default();
+        split_turns(vec![json!({"type":"thinking","text":"x"}), user("a"), user("b")], &[], &mut a);
+        assert_eq!(a.sessions.len(), 1);
+        assert_eq!(a.sessions[0].turns.len(), 3);
+        assert_eq!(a.sessions[0].turns[0].input, None);
+        assert_eq!(a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).count(), 2);
+    }
+
+    #[test]
+    fn incomplete_attempt_coverage_is_a_notice() {
+        let r = json!({"id":"x","events":[],"evidenceCoverage":{
+            "events":{"status":"complete"},"actions":{"status":"partial","reason":"unclassified tool actions"}}});
+        let a = attempt_from_result(r, &mut |_| None);
+        let warnings: Vec<&str> =
+            a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).map(|n| n.message.as_str()).collect();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("actions partial (unclassified tool actions)"));
+        assert!(a.notices.iter().any(|n| n.level == NoticeLevel::Info && n.message.starts_with("no turns")));
+    }
+
+    #[test]
+    fn diff_maps_statuses() {
+        let diff = json!([{"window":"turn1","changes":{
+            "a.txt":{"status":"added","after":"x"},
+            "b.txt":{"status":"modified","before":"1","after":"2"},
+            "c.txt":{"status":"deleted","before":"y"},
+            "d.bin":{"status":"modified","elided":true}}}]);
+        let mut notices = Vec::new();
+        let fc = file_changes(&diff, &mut notices);
+        let kinds: Vec<char> = fc.changes.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, vec!['A', 'M', 'D', 'M']);
+        assert_eq!(fc.changes[1].before.as_deref(), Some("1"));
+        assert_eq!(fc.changes[0].window.as_deref(), Some("turn1"));
+        assert!(matches!(fc.state, Some(Completeness::Partial(ref p)) if p.len() == 1));
+    }
 }

@@ -1,0 +1,149 @@
+//! Files that are not conversations but that a user may well hand the
+//! viewer: OTel spans, OTLP requests, raw agent CLI transcripts, sdk-converter
+//! raw frames, invocation status indexes and `exp --dry --json` plans. Each
+//! opens cleanly as a document with no attempts and an Info notice that says
+//! what the file is and where a viewable file comes from.
+
+use crate::model::document::{Document, Notice, NoticeLevel};
+use serde_json::Value;
+
+fn info_doc(path: &str, format: &str, message: String) -> Document {
+    Document {
+        format: format.to_string(),
+        sources: vec![path.to_string()],
+        model: None,
+        attempts: Vec::new(),
+        notices: vec![Notice { level: NoticeLevel::Info, message }],
+    }
+}
+
+fn is_trace_span(v: &Value) -> bool {
+    v.get("traceId").is_some_and(Value::is_string)
+        && v.get("spanId").is_some_and(Value::is_string)
+        && (v.get("startMs").is_some() || v.get("name").is_some())
+}
+
+fn is_raw_frame(v: &Value) -> bool {
+    v.get("method").is_some_and(Value::is_string)
+        && v.get("producer").is_some()
+        && (v.get("session").is_some() || v.get("turn").is_some() || v.get("args").is_some())
+}
+
+fn is_invocation_session(v: &Value) -> bool {
+    v.get("sessionId").and_then(Value::as_str).is_some_and(|s| s.starts_with("s_"))
+        && v.get("experiments").is_some_and(Value::is_array)
+        && (v.get("pid").is_some() || v.get("status").is_some())
+}
+
+fn count_distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
+    let mut seen: Vec<&str> = Vec::new();
+    for s in items {
+        if !seen.contains(&s) {
+            seen.push(s);
+        }
+    }
+    seen.len()
+}
+
+/// Recognise a non-conversation JSON document. `None` when it is not one.
+pub fn classify(path: &str, value: &Value) -> Option<Document> {
+    if let Value::Array(items) = value {
+        if !items.is_empty() && items.iter().all(is_trace_span) {
+            let traces = count_distinct(items.iter().filter_map(|s| s.get("traceId").and_then(Value::as_str)));
+            return Some(info_doc(
+                path,
+                "OTel TraceSpan[]",
+                format!(
+                    "this is an OTel trace ({} TraceSpans in {traces} trace(s)), not a conversation. Spans are shown next to the turns when you open the InvocationSummary (results[].trace, joined to turns by agent.turn traceId), the Record that holds this otel-trace.json artifact, or a legacy run directory (trace.json next to events.json)",
+                    items.len()
+                ),
+            ));
+        }
+        if !items.is_empty() && items.iter().all(is_raw_frame) {
+            return Some(info_doc(
+                path,
+                "sdk-converter raw frames",
+                format!(
+                    "this is an sdk-converter raw-frames file ({} upstream protocol frames and converter calls), not a conversation. Open the Turns the converter produced instead: the matching `*.capture.json` or `turns/*.json` files",
+                    items.len()
+                ),
+            ));
+        }
+        return None;
+    }
+    if let Some(rs) = value.get("resourceSpans").and_then(Value::as_array) {
+        let spans: usize = rs
+            .iter()
+            .flat_map(|r| r.get("scopeSpans").and_then(Value::as_array).into_iter().flatten())
+            .map(|s| s.get("spans").and_then(Value::as_array).map_or(0, Vec::len))
+            .sum();
+        return Some(info_doc(
+            path,
+            "OTLP ExportTraceServiceRequest",
+            format!(
+                "this is a raw OTLP/JSON ExportTraceServiceRequest ({spans} spans), not a conversation. NiceEval normalises it into TraceSpans during a run; open that run's InvocationSummary, Record or legacy run directory to see the spans next to the turns"
+            ),
+        ));
+    }
+    match value.get("format").and_then(Value::as_str) {
+        Some(f @ ("niceeval.sessions" | "niceeval.session")) => {
+            let n = match f {
+                "niceeval.sessions" => value.get("sessions").and_then(Value::as_array).map_or(0, Vec::len),
+                _ => 1,
+            };
+            return Some(info_doc(
+                path,
+                "NiceEval invocation status index",
+                format!(
+                    "this is a NiceEval invocation status index (`{f}`, {n} invocation session(s)), not a conversation. Open the Record (`.niceeval/record`) or `niceeval show @<locator> --json` output to see turns"
+                ),
+            ));
+        }
+        Some(f) if f.starts_with("niceeval.current-reuse-plan") => {
+            let total = value.get("total").and_then(Value::as_u64);
+            let reused = value.get("reused").and_then(Value::as_u64);
+            let counts = match (total, reused) {
+                (Some(t), Some(r)) => format!("{t} planned, {r} reused; "),
+                _ => String::new(),
+            };
+            return Some(info_doc(
+                path,
+                "exp --dry --json plan",
+                format!(
+                    "this is a `niceeval exp --dry --json` plan (`{f}`: {counts}no conversation data). Run the experiment without --dry and open its Record (`.niceeval/record`) or an attempt's `niceeval show @<locator> --json` output"
+                ),
+            ));
+        }
+        _ => {}
+    }
+    if is_invocation_session(value) {
+        let status = value.get("status").and_then(Value::as_str).unwrap_or("unknown");
+        let runs: Vec<&str> = value
+            .get("experiments")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.get("runId").and_then(Value::as_str))
+            .collect();
+        return Some(info_doc(
+            path,
+            "NiceEval invocation session record",
+            format!(
+                "this is a NiceEval invocation session record (`.niceeval/sessions/s_<uuid>.json`, status {status}, runs [{}]), not a conversation. Open the Record (`.niceeval/record`) that holds those runs",
+                runs.join(", ")
+            ),
+        ));
+    }
+    None
+}
+
+/// A raw agent CLI transcript (JSONL), recognised by its line shape.
+pub fn raw_transcript(path: &str, what: &str, lines: usize, parser: &str) -> Document {
+    info_doc(
+        path,
+        &format!("raw {what} transcript"),
+        format!(
+            "this is a raw {what} transcript ({lines} lines), the agent CLI's own output, not NiceEval StreamEvents. NiceEval's {parser} turns it into a Turn; open the Turn, capture, InvocationSummary or Record of the eval that ran it"
+        ),
+    )
+}
