@@ -1,11 +1,13 @@
 //! Files → the document model. Formats are recognised from content, never
 //! from the file name alone. The viewer never writes to its inputs.
 
+pub mod assertions;
 pub mod capture;
 pub mod error;
 pub mod exp;
 pub mod jsonl;
 pub mod legacy;
+pub mod locator;
 pub mod record;
 pub mod show;
 pub mod summary;
