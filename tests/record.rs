@@ -3,10 +3,10 @@
 mod common;
 
 use niceeval::load::{self, locator::attempt_locator};
-use niceeval::model::document::{Attempt, Document};
+use niceeval::model::document::{Attempt, Completeness, DiagnosticLocator, Document, Fact, NoticeLevel, Score};
+use niceeval::model::event::EventKind;
 use std::path::{Path, PathBuf};
 
-#[allow(dead_code)]
 fn attempt<'a>(doc: &'a Document, eval: &str) -> &'a Attempt {
     doc.attempts.iter().find(|a| a.eval_id.as_deref() == Some(eval)).unwrap_or_else(|| {
         panic!("no attempt for eval {eval}: {:?}", doc.attempts.iter().map(|a| &a.eval_id).collect::<Vec<_>>())
@@ -120,4 +120,249 @@ fn shared_records_open_and_failing_attempts_are_found() {
         assert!(matches!(a.verdict.as_deref(), Some("failed" | "errored")), "{loc}: verdict {:?}", a.verdict);
         assert!(!failing.is_empty(), "{loc}: no failing assertion");
     }
+}
+
+// ---------- the project's own Record fixture ----------
+
+fn fixture_doc() -> Document {
+    let project = common::fixture("record").join("project");
+    let root = load::record::find(&project).expect("find() looks in dir/.niceeval/record");
+    assert!(root.ends_with(".niceeval/record"));
+    load::record::load_dir(&root).expect("fixture Record opens")
+}
+
+fn has_notice(doc: &Document, level: NoticeLevel, parts: &[&str]) -> bool {
+    doc.notices.iter().any(|n| n.level == level && parts.iter().all(|p| n.message.contains(p)))
+}
+
+#[test]
+fn fixture_record_runs_members_and_drafts() {
+    let doc = fixture_doc();
+    print_attempts(&doc);
+    print!("{}", notices(&doc));
+    assert_eq!(doc.format, "NiceEval Record");
+    // 4 executed attempts + the not-dispatched slot from run A, + the carried attempt from run B.
+    // Attempt 1 is accepted by run B too but appears once. The draft run's attempt is ignored.
+    let evals: Vec<_> = doc.attempts.iter().map(|a| a.eval_id.as_deref().unwrap_or("-")).collect();
+    assert_eq!(evals, ["values", "judge", "files", "blobs", "skipped-slot", "carried"]);
+    assert!(!evals.contains(&"draft-eval"));
+    assert!(has_notice(&doc, NoticeLevel::Info, &["draft", "draft-run"]));
+
+    let values = attempt(&doc, "values");
+    let m = values.review.membership.as_ref().expect("membership");
+    assert_eq!(m.action.as_deref(), Some("executed"));
+    assert_eq!(m.also_in, vec![("22222222-2222-4222-8222-222222222222".to_string(), "accepted".to_string())]);
+
+    let carried = attempt(&doc, "carried");
+    let m = carried.review.membership.as_ref().expect("membership");
+    assert_eq!(m.action.as_deref(), Some("carried"));
+    assert_eq!(m.run_id.as_deref(), Some("22222222-2222-4222-8222-222222222222"));
+    assert_eq!(m.origin_run_id.as_deref(), Some("11111111-1111-4111-8111-111111111111"));
+    assert_eq!(carried.locator.as_deref(), Some(attempt_locator("aaaaaaaa-0000-4000-8000-000000000006").as_str()));
+    // v1 assertion shape (subject/result) read; its failed gate folds to failed.
+    let a = &carried.review.assertions.as_ref().expect("v1 assertions")[0];
+    assert_eq!((a.result.as_deref(), a.gate.as_deref()), (Some("mismatched"), Some("failed")));
+    assert_eq!(a.criterion.as_deref(), Some("value-match"));
+    assert_eq!(a.checked_value, Some(serde_json::json!({"answer": 42})));
+    assert_eq!(a.diagnostic().and_then(|d| d.code).as_deref(), Some("equals-mismatch"));
+    assert_eq!(carried.verdict.as_deref(), Some("failed"));
+
+    let skipped = attempt(&doc, "skipped-slot");
+    assert_eq!(skipped.verdict, None);
+    assert_eq!(skipped.locator, None);
+    assert_eq!(skipped.review.membership.as_ref().and_then(|m| m.action.as_deref()), Some("not-dispatched"));
+
+    // Run facts on every attempt.
+    assert_eq!(values.experiment_id.as_deref(), Some("fx"));
+    assert_eq!(values.model.as_deref(), Some("fixture-model"));
+    assert_eq!(values.agent.as_deref(), Some("fixture-agent"));
+    assert_eq!(values.attempt_number, Some(1));
+    assert_eq!(values.started_at.as_deref(), Some("2026-11-30T00:53:20.000Z"));
+    // Sources come from the origin run, blob-resolved.
+    assert_eq!(values.review.sources.len(), 1);
+    assert!(values.review.sources[0].content.as_deref().is_some_and(|c| c.contains("t.send(\"hi\")")));
+}
+
+#[test]
+fn fixture_record_turns_are_rebuilt_without_fabrication() {
+    let doc = fixture_doc();
+    let a = attempt(&doc, "values");
+    assert!(!a.events_exact);
+    assert!(
+        matches!(&a.events, Some(Completeness::Partial(l)) if l.iter().any(|x| x.contains("unsupported-input") && x.contains("at least 2")))
+    );
+    assert!(a.notices.iter().any(|n| n.message.contains("recorded as completed")), "waiting-as-completed notice");
+    // Two sessions from the timing labels via the source-navigation join.
+    assert_eq!(a.sessions.iter().map(|s| (s.index, s.turns.len())).collect::<Vec<_>>(), [(1, 1), (2, 1)]);
+    let t1 = &a.sessions[0].turns[0];
+    assert!(t1.reconstructed);
+    assert_eq!(t1.label.as_deref(), Some("turn1"));
+    assert_eq!(t1.input_text(), Some("hi"));
+    assert_eq!(t1.duration_ms, Some(300.0));
+    assert_eq!(t1.turn.status.as_deref(), Some("completed"));
+    assert_eq!(t1.turn.usage, None, "per-turn usage is not attributable in a Record");
+    // One event per non-input item; the runner's user message became the input.
+    let kinds: Vec<&str> = t1.turn.events.iter().filter_map(|e| e.type_name()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "message",
+            "operation.started",
+            "operation.finished",
+            "skill.loaded",
+            "operation.started",
+            "operation.finished",
+            "context.injected"
+        ]
+    );
+    assert!(t1.turn.events.iter().all(|e| !e.is_unrecognized()), "{:?}", t1.turn.events);
+    let started = &t1.turn.events[1];
+    assert!(
+        matches!(&started.kind, EventKind::ToolStarted { operation_id, name, .. } if operation_id == "call_0001" && name == "Read")
+    );
+    assert_eq!(started.tool_input(), Some(&serde_json::json!({"path": "a.txt"})), "input parsed from the JSON summary");
+    let finished = &t1.turn.events[2];
+    assert_eq!(
+        finished.output(),
+        Some(&serde_json::json!("plain text, not JSON")),
+        "unparseable summary kept as a string"
+    );
+    assert!(matches!(&t1.turn.events[5].kind, EventKind::SubagentFinished { status, .. } if status == "failed"));
+    let t2 = &a.sessions[1].turns[0];
+    assert_eq!(t2.label.as_deref(), Some("session2/turn1"));
+    let kinds: Vec<&str> = t2.turn.events.iter().filter_map(|e| e.type_name()).collect();
+    assert_eq!(kinds, ["operation.started", "input.requested", "error"]);
+
+    // Usage is the attempt total.
+    let u = a.reported_usage.expect("usage");
+    assert_eq!(
+        (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_creation_tokens),
+        (Some(100.0), Some(20.0), Some(5.0), None)
+    );
+    assert_eq!(u.requests, Some(2.0));
+    assert_eq!(u.cost_usd, Some(0.0123));
+    // Timing, diagnostics, send sites.
+    assert_eq!(a.review.timing.len(), 3);
+    assert_eq!(a.duration_ms, Some(900.0));
+    assert_eq!(a.review.diagnostics.len(), 1);
+    assert_eq!(a.review.diagnostics[0].causes, ["latency: provider slow"]);
+    let send = a.review.source_sites.iter().find(|s| s.role.as_deref() == Some("send")).expect("send site");
+    assert_eq!((send.line, send.turn_label.as_deref()), (5, Some("turn1")));
+}
+
+#[test]
+fn fixture_record_assertions_and_verdicts() {
+    let doc = fixture_doc();
+    let a = attempt(&doc, "values");
+    assert_eq!(a.verdict.as_deref(), Some("failed"));
+    let list = a.review.assertions.as_ref().expect("assertions");
+    assert_eq!(list.len(), 3);
+    assert_eq!(list.iter().filter(|x| x.is_failing()).count(), 2);
+
+    // Failed value check with a json-pointer locator.
+    let v = &list[0];
+    assert_eq!(v.label, "answer is 42");
+    assert_eq!(v.group_path, ["fixture"]);
+    assert_eq!(v.criterion.as_deref(), Some("value-match"));
+    assert_eq!(v.requirement.as_deref(), Some("required"));
+    assert_eq!(v.checked_value, Some(serde_json::json!({"answer": 41})));
+    assert_eq!(v.source_order, Some(3));
+    assert_eq!(v.check.as_ref().and_then(|c| c.get("id")).and_then(|f| f.as_str()), Some("value-match/v1"));
+    assert_eq!(v.expected.as_ref().and_then(|c| c.get("kind")).and_then(|f| f.as_str()), Some("boolean"));
+    let d = v.diagnostic().expect("diagnostic tree");
+    assert_eq!(d.code.as_deref(), Some("equals-mismatch"));
+    assert_eq!(d.path, ["answer"]);
+    assert_eq!(d.locator, Some(DiagnosticLocator::JsonPointer("/answer".into())));
+
+    // Failed tool-occurrence check: the locator resolves to the shell call in session 2.
+    let t = &list[1];
+    assert_eq!(t.criterion.as_deref(), Some("occurrence"));
+    let d = t.diagnostic().expect("diagnostic tree");
+    let occ = d.tool_occurrences();
+    assert_eq!(occ.len(), 1, "locator and candidate label name the same occurrence");
+    let r = &occ[0];
+    assert_eq!((r.session_index(), r.turn_index(), r.event_index()), (Some(2), Some(1), Some(0)));
+    assert_eq!(d.children.len(), 1);
+    assert_eq!(d.children[0].state.as_deref(), Some("matched"));
+    assert_eq!(d.children[0].diagnostic.as_ref().and_then(|x| x.code.as_deref()), Some("all-of-match"));
+    let session = a.sessions.iter().find(|s| Some(s.index) == r.session_index()).expect("session 2");
+    let turn = &session.turns[r.turn_index().unwrap_or(1) as usize - 1];
+    let ev = &turn.turn.events[r.event_index().unwrap_or(usize::MAX)];
+    assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if name == "shell"));
+
+    // Unavailable required judge → errored, with the judge's reason.
+    let j = attempt(&doc, "judge");
+    assert_eq!(j.verdict.as_deref(), Some("errored"));
+    let ja = &j.review.assertions.as_ref().expect("assertions")[0];
+    assert_eq!(ja.result.as_deref(), Some("unavailable"));
+    let judge = ja.judge.as_ref().expect("judge reading");
+    assert_eq!(judge.unavailable_reason.as_deref(), Some("judge-model-unresolved"));
+    assert_eq!(judge.threshold, Some(0.7));
+    assert_eq!(judge.score, None);
+    assert_eq!(judge.recipe.as_deref(), Some("closed-qa"));
+    assert!(matches!(judge.rationale, Some(Fact::Unavailable(ref r)) if r == "not-recorded"));
+    assert_eq!(j.score, Some(Score { earned: None, points: Some(1.0) }));
+    // The judge attempt's trace artifact resolves.
+    assert!(j.review.trace.as_ref().and_then(|t| t.as_array()).is_some_and(|s| s.len() == 1));
+
+    // Empty assertions list with a completed outcome → passed.
+    assert_eq!(attempt(&doc, "files").verdict.as_deref(), Some("passed"));
+}
+
+#[test]
+fn fixture_record_unknown_family_and_future_version_are_notices() {
+    let doc = fixture_doc();
+    assert!(has_notice(&doc, NoticeLevel::Warning, &["unknown attachment family", "acme.custom"]), "{}", notices(&doc));
+    assert!(
+        has_notice(&doc, NoticeLevel::Warning, &["niceeval.observability schemaVersion 3", "newer"]),
+        "{}",
+        notices(&doc)
+    );
+    // The rest of the judge attempt still opened.
+    let j = attempt(&doc, "judge");
+    assert!(j.review.assertions.is_some());
+    assert_eq!(j.events, Some(Completeness::NotRecorded));
+}
+
+#[test]
+fn fixture_record_file_changes_and_blob_problems() {
+    let doc = fixture_doc();
+    let f = attempt(&doc, "files").review.file_changes.as_ref().expect("file changes");
+    assert_eq!(f.state, Some(Completeness::Complete));
+    let c: Vec<_> = f.changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    assert_eq!(c, [('M', "config.toml"), ('A', "new.txt"), ('D', "logo.png")]);
+    assert_eq!(f.changes[0].before.as_deref(), Some("version = 1\n"));
+    assert_eq!(f.changes[0].after.as_deref(), Some("version = 2\n"));
+    assert_eq!(f.changes[1].before, None);
+    assert!(f.changes[2].note.as_deref().is_some_and(|n| n.contains("binary") && n.contains("2048")));
+    // Not recorded ≠ no changes.
+    let v = attempt(&doc, "values").review.file_changes.as_ref().expect("state");
+    assert_eq!(v.state, Some(Completeness::NotRecorded));
+
+    let b = attempt(&doc, "blobs");
+    assert!(
+        has_notice(&doc, NoticeLevel::Warning, &["b0000000-0000-4000-8000-00000000dead", "missing"]),
+        "missing blob named: {}",
+        notices(&doc)
+    );
+    assert!(
+        has_notice(&doc, NoticeLevel::Warning, &["b0000000-0000-4000-8000-000000000006", "sha256"]),
+        "sha mismatch named: {}",
+        notices(&doc)
+    );
+    assert_eq!(b.review.trace, None, "a blob failing its sha256 is not shown");
+    let fc = b.review.file_changes.as_ref().expect("file changes");
+    assert_eq!(fc.changes[0].after, None);
+    assert!(fc.changes[0].note.as_deref().is_some_and(|n| n.contains("unavailable")));
+    assert_eq!(b.verdict.as_deref(), Some("passed"), "the rest of the attempt still opens");
+}
+
+#[test]
+fn fixture_record_json_path_opens_through_load_path() {
+    let p = common::fixture("record").join("project/.niceeval/record/record.json");
+    let doc = load::load_path(&p.display().to_string()).expect("record.json opens its Record");
+    assert_eq!(doc.attempts.len(), 6);
+    let dir = common::fixture("record").join("project");
+    let doc = load::load_path(&dir.display().to_string()).expect("project dir opens its Record");
+    assert_eq!(doc.attempts.len(), 6);
 }

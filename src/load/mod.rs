@@ -200,6 +200,8 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
         out.notices.extend(d.notices);
     }
     out.format = formats.join(" + ");
+    // Parts of one attempt (e.g. several `show --json` pages) become one attempt.
+    out.attempts = show::combine_same_locator(out.attempts);
     out
 }
 
