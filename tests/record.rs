@@ -526,3 +526,48 @@ fn shared_exp_json_streams_open() {
         assert!(a.review.assertions.is_some() || !a.review.diagnostics.is_empty(), "{loc}: a failure or error line");
     }
 }
+
+#[test]
+fn shared_record_derivations_equal_show_json() {
+    let Some(files) = shared_files("show-json", ".attempt.json") else {
+        println!("NOTICE: ../shared is absent; comparison skipped");
+        return;
+    };
+    let shared = common::shared_dir().expect("present");
+    let mut record_attempts = Vec::new();
+    for root in record_roots(&shared) {
+        record_attempts.extend(load::record::load_dir(&root).expect("opens").attempts);
+    }
+    let (mut entries, mut turns) = (0, 0);
+    for f in &files {
+        let doc = load::load_path(&f.display().to_string()).expect("opens");
+        for s in &doc.attempts {
+            let r = record_attempts.iter().find(|a| a.locator == s.locator).expect("same attempt in a Record");
+            let (sl, rl) = (s.review.assertions.as_deref().unwrap_or(&[]), r.review.assertions.as_deref().unwrap_or(&[]));
+            assert_eq!(sl.len(), rl.len(), "{:?}", s.locator);
+            for (x, y) in sl.iter().zip(rl) {
+                assert_eq!(x.entry_id, y.entry_id);
+                assert_eq!((&x.label, &x.criterion, &x.result, &x.gate, &x.requirement), (&y.label, &y.criterion, &y.result, &y.gate, &y.requirement));
+                assert_eq!(x.check, y.check, "{:?} check", x.entry_id);
+                assert_eq!(x.expected, y.expected, "{:?} expected", x.entry_id);
+                assert_eq!(x.observed, y.observed, "{:?} observed", x.entry_id);
+                assert_eq!(x.explanation, y.explanation, "{:?} explanation", x.entry_id);
+                assert_eq!(x.contribution, y.contribution, "{:?} contribution", x.entry_id);
+                assert_eq!(x.receipt, y.receipt, "{:?} receipt", x.entry_id);
+                entries += 1;
+            }
+            // Same turns, labels and events whether joined by source-navigation or by order.
+            let shape = |a: &Attempt| {
+                a.sessions
+                    .iter()
+                    .flat_map(|s| s.turns.iter().map(move |t| (s.index, t.label.clone(), t.turn.events.len(), t.turn.status.clone())))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(shape(s), shape(r), "{:?} turns", s.locator);
+            turns += shape(s).len();
+            assert_eq!(s.reported_usage, r.reported_usage);
+        }
+    }
+    println!("{entries} assertion entries and {turns} turns agree between show --json and the Record");
+    assert!(entries > 50 && turns > 10);
+}
