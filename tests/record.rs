@@ -543,11 +543,15 @@ fn shared_record_derivations_equal_show_json() {
         let doc = load::load_path(&f.display().to_string()).expect("opens");
         for s in &doc.attempts {
             let r = record_attempts.iter().find(|a| a.locator == s.locator).expect("same attempt in a Record");
-            let (sl, rl) = (s.review.assertions.as_deref().unwrap_or(&[]), r.review.assertions.as_deref().unwrap_or(&[]));
+            let (sl, rl) =
+                (s.review.assertions.as_deref().unwrap_or(&[]), r.review.assertions.as_deref().unwrap_or(&[]));
             assert_eq!(sl.len(), rl.len(), "{:?}", s.locator);
             for (x, y) in sl.iter().zip(rl) {
                 assert_eq!(x.entry_id, y.entry_id);
-                assert_eq!((&x.label, &x.criterion, &x.result, &x.gate, &x.requirement), (&y.label, &y.criterion, &y.result, &y.gate, &y.requirement));
+                assert_eq!(
+                    (&x.label, &x.criterion, &x.result, &x.gate, &x.requirement),
+                    (&y.label, &y.criterion, &y.result, &y.gate, &y.requirement)
+                );
                 assert_eq!(x.check, y.check, "{:?} check", x.entry_id);
                 assert_eq!(x.expected, y.expected, "{:?} expected", x.entry_id);
                 assert_eq!(x.observed, y.observed, "{:?} observed", x.entry_id);
@@ -560,7 +564,11 @@ fn shared_record_derivations_equal_show_json() {
             let shape = |a: &Attempt| {
                 a.sessions
                     .iter()
-                    .flat_map(|s| s.turns.iter().map(move |t| (s.index, t.label.clone(), t.turn.events.len(), t.turn.status.clone())))
+                    .flat_map(|s| {
+                        s.turns
+                            .iter()
+                            .map(move |t| (s.index, t.label.clone(), t.turn.events.len(), t.turn.status.clone()))
+                    })
                     .collect::<Vec<_>>()
             };
             assert_eq!(shape(s), shape(r), "{:?} turns", s.locator);
@@ -570,4 +578,144 @@ fn shared_record_derivations_equal_show_json() {
     }
     println!("{entries} assertion entries and {turns} turns agree between show --json and the Record");
     assert!(entries > 50 && turns > 10);
+}
+
+// ---------- no panics on damaged input ----------
+
+/// Every variant of `v` with one sub-value replaced by a value of another type.
+fn mutations(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    use serde_json::{Value, json};
+    let replacements = [Value::Null, json!(-1), json!(1.5e300), json!("x"), json!([]), json!({}), json!(true)];
+    let mut paths = Vec::new();
+    fn walk(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    path.push(k.clone());
+                    walk(x, path, out);
+                    path.pop();
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    path.push(i.to_string());
+                    walk(x, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(v, &mut Vec::new(), &mut paths);
+    let mut out = Vec::new();
+    for p in paths {
+        for r in &replacements {
+            let mut m = v.clone();
+            let pointer = p.iter().map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1"))).collect::<String>();
+            if let Some(slot) = m.pointer_mut(&pointer) {
+                *slot = r.clone();
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+fn read_fixture_json(rel: &str) -> serde_json::Value {
+    let p = common::fixture("record").join("project/.niceeval/record").join(rel);
+    serde_json::from_slice(&std::fs::read(&p).expect("fixture")).expect("json")
+}
+
+#[test]
+fn damaged_inputs_never_panic() {
+    use niceeval::load::assertions;
+    use niceeval::load::record::observability;
+    let a1 = "runs/11111111-1111-4111-8111-111111111111/attempts/aaaaaaaa-0000-4000-8000-000000000001/attachments";
+    let obs = read_fixture_json(&format!("{a1}/niceeval.observability/payload.json"));
+    let nav = read_fixture_json(&format!("{a1}/niceeval.source-navigation/payload.json"));
+    let asr = read_fixture_json(&format!("{a1}/niceeval.assertions/payload.json"));
+    let mut n = 0;
+    for m in mutations(&obs) {
+        let mut a = Attempt::default();
+        let rows = nav.get("rows-data").and_then(|r| r.as_array()).cloned().unwrap_or_default();
+        observability::apply(&mut a, observability::Obs::from_value(&m), Some(&rows), None);
+        n += 1;
+    }
+    for m in mutations(&nav) {
+        let mut a = Attempt::default();
+        let rows = m.get("rows-data").and_then(|r| r.as_array()).cloned().unwrap_or_default();
+        observability::apply(&mut a, observability::Obs::from_value(&obs), Some(&rows), None);
+        n += 1;
+    }
+    for m in mutations(&asr) {
+        for e in m.get("entries-data").and_then(|e| e.as_array()).map(Vec::as_slice).unwrap_or(&[]) {
+            let x = assertions::from_v2(e, None);
+            let _ = x.diagnostic().map(|d| d.tool_occurrences());
+            let y = assertions::from_v1(e, None);
+            let _ = assertions::fold_verdict(Some("completed"), Some(&[x, y]));
+        }
+        n += 1;
+    }
+    let show: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(common::fixture("show-json").join("broken.attempt.json")).expect("fixture"),
+    )
+    .expect("json");
+    for m in mutations(&show) {
+        let _ = load::show::load("mutated.json", m);
+        n += 1;
+    }
+    let exp = std::fs::read_to_string(common::fixture("exp").join("run.ndjson")).expect("fixture");
+    for line in exp.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json");
+        for m in mutations(&v) {
+            let _ = load::exp::load("mutated.ndjson", format!("{m}\n{line}\n").as_bytes());
+            n += 1;
+        }
+    }
+    let _ = load::exp::load("garbage.ndjson", b"\xff\xfe{not json\n[]\n\"str\"\n");
+    println!("{n} damaged inputs loaded without a panic");
+    assert!(n > 1000);
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("readdir").flatten() {
+        let p = e.path();
+        let q = to.join(e.file_name());
+        if p.is_dir() {
+            copy_tree(&p, &q);
+        } else {
+            std::fs::copy(&p, &q).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn damaged_record_files_never_panic() {
+    let src = common::fixture("record").join("project/.niceeval/record");
+    let tmp = std::env::temp_dir().join(format!("niceeval-record-damage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    copy_tree(&src, &tmp);
+    let mut files = Vec::new();
+    all_files(&tmp, &mut files);
+    files.sort();
+    let mut loads = 0;
+    for f in &files {
+        let original = std::fs::read(f).expect("read");
+        let half = original[..original.len() / 2].to_vec();
+        for damage in [b"null".to_vec(), b"[]".to_vec(), b"{}".to_vec(), b"\"x\"".to_vec(), half, b"\xff\xfe".to_vec()]
+        {
+            std::fs::write(f, &damage).expect("write");
+            match load::record::load_dir(&tmp) {
+                Ok(doc) => assert!(f.ends_with("record.json") || !doc.attempts.is_empty() || f.ends_with("complete")),
+                Err(e) => assert!(f.ends_with("record.json"), "only a broken record.json refuses the Record: {e}"),
+            }
+            loads += 1;
+        }
+        std::fs::write(f, &original).expect("restore");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    println!("{loads} damaged Records loaded without a panic");
+    assert!(loads > 200);
 }
