@@ -719,3 +719,47 @@ fn damaged_record_files_never_panic() {
     println!("{loads} damaged Records loaded without a panic");
     assert!(loads > 200);
 }
+
+#[test]
+fn shared_kitchen_release_candidate_resolves_to_the_shell_call() {
+    let Some(shared) = common::shared_dir() else {
+        println!("NOTICE: ../shared is absent; kitchen check skipped");
+        return;
+    };
+    let doc = load::record::load_dir(&shared.join("samples/niceeval/generated/record-kitchen/record")).expect("opens");
+    let a = doc.attempts.iter().find(|a| a.locator.as_deref() == Some("@10G3VFDSDX7AY")).expect("release");
+    let failing = a
+        .review
+        .assertions
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .find(|x| x.gate.as_deref() == Some("failed"))
+        .expect("failed");
+    let d = failing.diagnostic().expect("diagnostic");
+    assert_eq!(d.code.as_deref(), Some("tool-count-mismatch"));
+    let occ = d.tool_occurrences();
+    assert_eq!(occ.len(), 1);
+    let r = &occ[0];
+    let session = a.sessions.iter().find(|s| Some(s.index) == r.session_index()).expect("session 2");
+    let turn = &session.turns[0];
+    assert_eq!(turn.label.as_deref(), Some("session2/turn1"));
+    let ev = &turn.turn.events[r.event_index().expect("not the user message")];
+    assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if name == "shell"), "{ev:?}");
+    println!("{} → {:?}", failing.label, ev.raw);
+    // The approved call's result is recorded under turn 1 although it arrived in turn 2.
+    assert!(a.notices.iter().any(|n| n.message.contains("arrived after a later turn began")));
+    // Sandbox-free attempt: file changes not recorded; the trace artifact resolved.
+    assert!(a.review.trace.as_ref().and_then(|t| t.as_array()).is_some_and(|s| !s.is_empty()));
+
+    let sandbox =
+        load::record::load_dir(&shared.join("samples/niceeval/generated/record-e2e-eval/record")).expect("opens");
+    let s = sandbox.attempts.iter().find(|a| a.locator.as_deref() == Some("@14R83JM9GP1Z2")).expect("sandbox");
+    let fc = s.review.file_changes.as_ref().expect("file changes");
+    let kinds: Vec<_> = fc.changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    assert_eq!(kinds, [('M', "fixture/changed.txt"), ('D', "fixture/delete-me.txt")]);
+    assert_eq!(fc.changes[0].after.as_deref(), Some("after-agent-change\n"));
+    assert!(!s.review.commands.is_empty());
+    assert!(s.review.commands.iter().all(|c| c.pointer("/result/stdout/text").is_some()
+        || c.pointer("/result/outcome/kind").and_then(|k| k.as_str()) == Some("not-started")));
+}

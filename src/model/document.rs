@@ -188,7 +188,11 @@ pub struct Review {
     pub file_changes: Option<FileChanges>,
     pub sources: Vec<SourceFile>,
     pub source_sites: Vec<SourceSite>,
+    /// Sandbox commands (`{commandId, manifest, result}`) as read. Every
+    /// `result.stdout`/`result.stderr` whose content is available carries a
+    /// top-level `text` (inline storage copied, Record blobs resolved).
     pub commands: Vec<Value>,
+    /// The `otel-trace.json` artifact (`TraceSpan[]`) when recorded.
     pub trace: Option<Value>,
     /// Timing intervals `{label, phase, startOffsetMs, durationMs, outcome}` as read.
     pub timing: Vec<Value>,

@@ -438,7 +438,11 @@ pub fn load_attempt(a: &mut Attempt, attempt_dir: &Path, attempt_id: &str) {
             let mut resolve = |st: &Value| -> Option<String> {
                 let r = st.get("storage").and_then(|x| x.get("ref")).or_else(|| st.get("ref"))?;
                 // A stream's sha256 covers the retained bytes.
-                blobs.text(r, None, &mut stream_notices)
+                let integrity = serde_json::json!({
+                    "byteLength": st.get("retainedBytes").cloned().unwrap_or(Value::Null),
+                    "sha256": st.get("sha256").cloned().unwrap_or(Value::Null),
+                });
+                blobs.text(r, Some(&integrity), &mut stream_notices)
             };
             observability::apply(
                 a,

@@ -144,15 +144,20 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
             c.get("commands").or_else(|| c.get("entries")).and_then(Value::as_array).cloned().unwrap_or_default();
         let mut resolve = stream_text;
         for mut cmd in list {
-            if let Some(f) = resolve.as_mut() {
-                for stream in ["stdout", "stderr"] {
-                    if let Some(st) = cmd.get_mut("result").and_then(|r| r.get_mut(stream))
-                        && st.get("text").is_none()
-                        && let Some(text) = f(st)
-                        && let Some(o) = st.as_object_mut()
-                    {
-                        o.insert("text".into(), Value::String(text));
-                    }
+            // Give every stream a top-level `text` (as `show --json` has it):
+            // inline storage is copied, blob storage resolved (Record only).
+            for stream in ["stdout", "stderr"] {
+                let Some(st) = cmd.get_mut("result").and_then(|r| r.get_mut(stream)) else { continue };
+                if st.get("text").is_some() {
+                    continue;
+                }
+                let storage = st.get("storage");
+                let text = match storage.and_then(|x| x.get("kind")).and_then(Value::as_str) {
+                    Some("inline") => storage.and_then(|x| x.get("text")).and_then(Value::as_str).map(str::to_string),
+                    _ => resolve.as_mut().and_then(|f| f(st)),
+                };
+                if let (Some(text), Some(o)) = (text, st.as_object_mut()) {
+                    o.insert("text".into(), Value::String(text));
                 }
             }
             attempt.review.commands.push(cmd);
@@ -341,6 +346,26 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
                     items: vec![item],
                 });
             }
+        }
+    }
+
+    // Items recorded under an earlier turn but sequenced after a later turn
+    // began (a HITL resume's tool result stays with its call's turn).
+    let firsts: Vec<Option<u64>> =
+        turns.iter().map(|t| t.items.first().and_then(|i| i.get("sequence")).and_then(Value::as_u64)).collect();
+    for (i, t) in turns.iter().enumerate() {
+        let later_start = firsts.iter().skip(i + 1).flatten().min().copied();
+        let Some(later) = later_start else { continue };
+        for item in t.items.iter().filter(|it| it.get("sequence").and_then(Value::as_u64).is_some_and(|q| q > later)) {
+            attempt.notices.push(notice(
+                NoticeLevel::Info,
+                format!(
+                    "{} {} is recorded under turn {} but arrived after a later turn began; it is shown in its recorded turn",
+                    str_of(item, "kind").unwrap_or("item"),
+                    str_of(item, "callId").or_else(|| str_of(item, "itemId")).unwrap_or(""),
+                    t.sequence.map(|q| q.to_string()).unwrap_or_else(|| t.turn_id.clone())
+                ),
+            ));
         }
     }
 
