@@ -1,12 +1,14 @@
 //! Files → the document model. Formats are recognised from content, never
 //! from the file name alone. The viewer never writes to its inputs.
 
+pub mod assertions;
 pub mod capture;
 pub mod error;
 pub mod exp;
 pub mod info;
 pub mod jsonl;
 pub mod legacy;
+pub mod locator;
 pub mod record;
 pub mod show;
 pub mod summary;
@@ -279,6 +281,8 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
         out.notices.extend(d.notices);
     }
     out.format = formats.join(" + ");
+    // Parts of one attempt (e.g. several `show --json` pages) become one attempt.
+    out.attempts = show::combine_same_locator(out.attempts);
     out
 }
 
