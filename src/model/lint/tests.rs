@@ -1,0 +1,81 @@
+use super::*;
+use crate::model::derive_document;
+use crate::model::usage::PriceTable;
+use serde_json::{Value, json};
+
+fn lint(v: Value) -> Vec<Finding> {
+    let doc = crate::load::load_bytes("t.json", v.to_string().as_bytes()).expect("loads");
+    let derived = derive_document(&doc, None, &PriceTable::default());
+    lint_document(&doc, &derived)
+}
+
+fn codes(v: Value) -> Vec<&'static str> {
+    lint(v).iter().map(|f| f.code).collect()
+}
+
+fn start(id: &str) -> Value {
+    json!({"type":"operation.started","operationId":id,"operation":{"kind":"tool","name":"t","input":{},"command":{"kind":"not-command"}}})
+}
+
+fn finish(id: &str, status: &str) -> Value {
+    json!({"type":"operation.finished","operationId":id,"kind":"tool","status":status})
+}
+
+#[test]
+fn catalog_codes_are_unique_kebab_case() {
+    let mut seen = std::collections::HashSet::new();
+    for r in RULES {
+        assert!(seen.insert(r.code), "duplicate {}", r.code);
+        assert!(r.code.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", r.code);
+        assert!(r.rule.starts_with("derivation §"), "{}", r.code);
+        assert!(!r.hint.is_empty() && !r.summary.is_empty());
+    }
+}
+
+#[test]
+fn clean_pair_is_silent() {
+    let v = json!({"events":[start("a"), finish("a","completed"), {"type":"message","role":"assistant","text":"ok"}],"status":"completed"});
+    assert!(lint(v).is_empty());
+}
+
+#[test]
+fn overlapping_reuse_points_at_both_starts() {
+    let v = json!({"events":[start("x"), start("x"), finish("x","completed"), finish("x","completed")],"status":"completed"});
+    let f = lint(v);
+    let got: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.code, f.location.event)).collect();
+    assert_eq!(got, vec![("ambiguous-operation-id", Some(1)), ("orphan-finish", Some(2)), ("orphan-finish", Some(3))]);
+    assert!(f[0].message.contains("1:1") && f[0].message.contains("poisoned"), "{}", f[0].message);
+    assert!(f[1].message.contains("ambiguous"), "{}", f[1].message);
+}
+
+#[test]
+fn hitl_resume_across_turns_is_silent_but_single_turn_is_not() {
+    let t1 = json!({"events":[start("c"), {"type":"input.requested","request":{"id":"r"}}],"status":"waiting"});
+    let t2 = json!({"events":[finish("c","completed"), {"type":"message","role":"assistant","text":"done"}],"status":"completed"});
+    assert!(codes(json!([t1.clone(), t2.clone()])).is_empty());
+    assert_eq!(codes(t2), vec!["orphan-finish"]);
+    assert!(codes(t1).is_empty());
+}
+
+#[test]
+fn reconstructed_attempts_are_skipped() {
+    let doc = crate::load::load_bytes(
+        "t.json",
+        json!({"events":[finish("z","failed")],"status":"nope"}).to_string().as_bytes(),
+    )
+    .unwrap();
+    let mut doc = doc;
+    doc.attempts[0].events_exact = false;
+    let derived = derive_document(&doc, None, &PriceTable::default());
+    assert!(lint_document(&doc, &derived).is_empty());
+}
+
+#[test]
+fn never_panics_on_odd_values() {
+    for v in [
+        json!({"events":[1, null, [], {"type":7}, {"type":"operation.started"}, {"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"n","input":1,"command":{"kind":"command","original":{"state":"available","executable":5,"args":"x"},"logical":null}}}],"status":null,"usage":[1],"evidenceCoverage":"x","data":{"a":1}}),
+        json!({"events":[{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"n","input":1},"redacted":5,"truncated":[1,{"path":3}]}],"status":"waiting","usage":{"inputTokens":"1","x":null},"evidenceCoverage":{"actions":5,"bogus":{}}}),
+    ] {
+        let _ = lint(v);
+    }
+}
