@@ -88,6 +88,9 @@ rules! {
         "a `skill.loaded` with an operationId whose tool start/finish was also emitted",
         "when the load is expressed as skill.loaded with operationId, drop that tool call's operation.started/finished";
     // Turn status and HITL.
+    "turn-shape", E, "derivation §1.4",
+        "a Turn that is not an object or has no `events` array",
+        "return {events: StreamEvent[], status, …} from send";
     "turn-status-missing", E, "derivation §1.4",
         "a Turn without a string `status`",
         "return status completed, failed or waiting";
@@ -248,6 +251,12 @@ pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding>
             continue;
         }
         let derived = derived.get(ai);
+        for notice in &attempt.notices {
+            if let Some((si, ti)) = turn_shape_notice(&notice.message) {
+                let location = Location { attempt: ai, session: si, turn: Some(ti), event: None };
+                sink.push("turn-shape", location, notice.message.clone());
+            }
+        }
         for (si, session) in attempt.sessions.iter().enumerate() {
             for (ti, record) in session.turns.iter().enumerate() {
                 if record.reconstructed {
@@ -266,6 +275,28 @@ pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding>
     let mut findings = sink.findings;
     findings.sort_by(|a, b| a.location.cmp(&b.location).then(b.severity.cmp(&a.severity)));
     findings
+}
+
+/// Whether a load notice is reported by `check` as a finding (turn shape or
+/// status), so surfaces need not print it twice.
+pub fn notice_is_finding(message: &str) -> bool {
+    turn_shape_notice(message).is_some() || message.contains("`status`")
+}
+
+/// `(session, turn)` of a loader notice about a Turn's shape
+/// (`sessions[S].turns[T]: …` or `turn N: …`).
+fn turn_shape_notice(message: &str) -> Option<(usize, usize)> {
+    if !(message.contains("`events`") || message.contains("a Turn must be a JSON object")) {
+        return None;
+    }
+    let (place, _) = message.split_once(": ")?;
+    if let Some(n) = place.strip_prefix("turn ") {
+        return Some((0, n.parse::<usize>().ok()?.checked_sub(1)?));
+    }
+    let rest = place.strip_prefix("sessions[")?;
+    let (s, rest) = rest.split_once("].turns[")?;
+    let t = rest.strip_suffix(']')?;
+    Some((s.parse().ok()?, t.parse().ok()?))
 }
 
 #[cfg(test)]
