@@ -102,11 +102,13 @@ fn check_usage(sink: &mut Sink, here: Location, usage: &Value) {
             );
             continue;
         };
-        let Some(x) = n.as_f64() else { continue };
-        if !x.is_finite() {
-            sink.push("usage-not-finite", here, format!("usage.{key} is {n}, which is not a finite number"));
+        // `as_f64` is `None` for a number outside the f64 range (JSON.parse gives Infinity).
+        let Some(x) = n.as_f64().filter(|x| x.is_finite()) else {
+            let shown = n.to_string();
+            let shown = if shown.len() > 40 { format!("{}…", &shown[..40]) } else { shown };
+            sink.push("usage-not-finite", here, format!("usage.{key} is {shown}, which is not a finite number"));
             continue;
-        }
+        };
         if x < 0.0 {
             sink.push("usage-negative", here, format!("usage.{key} is negative ({n})"));
         } else if COUNT_FIELDS.contains(&key.as_str()) && x.fract() != 0.0 {
