@@ -117,11 +117,7 @@ fn docs_wrapper_runs_under_node_and_check_reads_its_file() {
     let session: Value = serde_json::from_slice(&std::fs::read(&session_path).unwrap()).unwrap();
     assert_eq!(session["format"], "niceeval-viewer.session/1");
     assert_eq!(session["sessions"].as_array().unwrap().len(), 2);
-    let out = Command::new(bin())
-        .args(["check", "--format", "json"])
-        .arg(&session_path)
-        .output()
-        .unwrap();
+    let out = Command::new(bin()).args(["check", "--format", "json"]).arg(&session_path).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["checked"]["sessions"], 2);

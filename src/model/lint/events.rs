@@ -86,6 +86,22 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
             }
         }
         EventKind::InputRequested => check_request(sink, at, event.request()),
+        EventKind::Message { .. } => {
+            if let Some(loc) = event.raw.get("loc")
+                && !(loc.get("file").is_some_and(Value::is_string) && loc.get("line").is_some_and(Value::is_number))
+            {
+                sink.push("invalid-field", at, "message: `loc` must be {file: string, line: number, …}".into());
+            }
+            if let Some(order) = event.raw.get("sourceOrder")
+                && !order.is_number()
+            {
+                sink.push(
+                    "invalid-field",
+                    at,
+                    format!("message: `sourceOrder` must be a number, found {}", json_type(order)),
+                );
+            }
+        }
         _ => {}
     }
     check_limits(sink, at, event);
@@ -103,9 +119,18 @@ fn unrecognized(sink: &mut Sink, at: Location, event: &Event, reason: &str) {
         ("unknown-event-type", Some(t)) => {
             format!("event type {} is not a StreamEvent variant; NiceEval ignores it", q(t))
         }
-        _ => format!("{reason}; NiceEval cannot use this event"),
+        _ => format!("{reason}: the event breaks the StreamEvent contract, and NiceEval's folds misread it"),
     };
-    sink.push(code, at, message);
+    // The vocabulary before 2026-08 (derivation §0.3).
+    let renamed = match event.type_name() {
+        Some("action.called") => Some("`action.called` was renamed `operation.started` (with `operationId`)"),
+        Some("action.result") => Some("`action.result` was renamed `operation.finished` (with `operationId`)"),
+        _ if event.raw.get("callId").is_some() && event.raw.get("operationId").is_none() => {
+            Some("`callId` was renamed `operationId`")
+        }
+        _ => None,
+    };
+    sink.push_hint(code, at, message, renamed.map(str::to_string));
 }
 
 fn check_request(sink: &mut Sink, at: Location, request: Option<&Value>) {

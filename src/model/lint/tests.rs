@@ -79,3 +79,120 @@ fn never_panics_on_odd_values() {
         let _ = lint(v);
     }
 }
+
+#[test]
+fn obsolete_vocabulary_gets_a_rename_hint() {
+    let v = json!({"events":[{"type":"action.called","callId":"c","name":"x"}, {"type":"operation.finished","callId":"c","kind":"tool","status":"completed"}],"status":"completed"});
+    let f = lint(v);
+    assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["unknown-event-type", "missing-field"]);
+    assert!(f[0].hint.contains("operation.started"), "{}", f[0].hint);
+    assert!(f[1].hint.contains("`callId` was renamed `operationId`"), "{}", f[1].hint);
+}
+
+#[test]
+fn short_tool_outputs_are_not_called_wrapped_messages() {
+    let v = json!({"events":[start("a"), {"type":"operation.finished","operationId":"a","kind":"tool","status":"completed","output":"ok"}, {"type":"message","role":"assistant","text":"ok"}],"status":"completed"});
+    assert!(codes(v).is_empty());
+}
+
+#[test]
+fn adapter_user_message_with_bad_loc_is_invalid() {
+    let v = json!({"events":[{"type":"message","role":"user","text":"x","loc":"a.ts:3","sourceOrder":"1"}, {"type":"message","role":"assistant","text":"y"}],"status":"completed"});
+    assert_eq!(codes(v), vec!["invalid-field", "invalid-field"]);
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "type",
+        "operationId",
+        "operation",
+        "kind",
+        "status",
+        "name",
+        "input",
+        "output",
+        "command",
+        "original",
+        "logical",
+        "state",
+        "executable",
+        "args",
+        "reason",
+        "redacted",
+        "truncated",
+        "path",
+        "originalBytes",
+        "request",
+        "id",
+        "options",
+        "role",
+        "text",
+        "skill",
+        "tool",
+        "loc",
+        "inputTokens",
+        "reasoningTokens",
+    ];
+    const STRINGS: &[&str] = &[
+        "message",
+        "operation.started",
+        "operation.finished",
+        "skill.loaded",
+        "input.requested",
+        "error",
+        "tool",
+        "subagent",
+        "command",
+        "not-command",
+        "available",
+        "opaque",
+        "completed",
+        "failed",
+        "rejected",
+        "waiting",
+        "assistant",
+        "user",
+        "a",
+        "b",
+        "pnpm",
+        "exec",
+        "npx",
+        "-r",
+        "",
+        "input.x",
+        "/output/y",
+        "operation.input",
+    ];
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-3i64..5).prop_map(Value::from),
+            Just(json!(1.5)),
+            prop::sample::select(STRINGS).prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(KEYS), inner), 0..6)
+                    .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+        #[test]
+        fn lint_never_panics(events in prop::collection::vec(value(), 0..8), status in value(), usage in value(),
+                             coverage in value(), split in 0usize..8) {
+            let (a, b) = events.split_at(split.min(events.len()));
+            let turn = |ev: &[Value]| json!({"events": ev, "status": status, "usage": usage, "evidenceCoverage": coverage});
+            let capture = json!({"sessions": [{"sessionIndex": 1, "turns": [{"input": {"text": "a"}, "turn": turn(a)}, {"turn": turn(b)}]}]});
+            let _ = lint(capture);
+        }
+    }
+}

@@ -195,7 +195,7 @@ fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, cove
                     "command-unclassified",
                     Location { event: Some(*i), ..here },
                     format!(
-                        "tool start {} has no `command`, yet the turn's actions coverage is complete (the Turn declares no downgrade): commandMatch() is unavailable for it while coverage claims nothing is missing",
+                        "tool start {} has no `command`, yet the Turn declares no actions downgrade: unless the agent's own evidenceCoverage.actions is already partial, coverage claims complete while commandMatch() is unavailable for this call",
                         q(id)
                     ),
                 );
@@ -223,7 +223,8 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
         .filter(|e| matches!(e.kind, EventKind::ToolFinished { .. }))
         .filter_map(|e| e.output().and_then(Value::as_str))
         .map(str::trim)
-        .filter(|s| !s.is_empty())
+        // Short outputs ("ok", "done") say too little to tell a wrapped output from a reply.
+        .filter(|s| s.chars().count() >= 8)
         .collect();
     let mut reply: Option<&str> = None;
     for (i, e) in events.iter().enumerate() {
