@@ -463,3 +463,19 @@ fn shared_samples_have_exactly_the_reviewed_findings() {
     }
     println!("check samples: {files} files, {findings_total} findings, all as reviewed");
 }
+
+#[test]
+fn reconstructed_attempts_are_skipped_and_said_so() {
+    let paths = [p(&check_fixture("orphan-finish")), p(&check_fixture("usage-negative"))];
+    let mut doc = niceeval::load::load_paths(&paths).unwrap();
+    doc.attempts[0].events_exact = false; // as a Record's conversation projection loads
+    let derived = niceeval::model::derive_document(&doc, None, &niceeval::model::usage::builtin_prices());
+    let findings = lint_document(&doc, &derived);
+    assert_eq!(findings.iter().map(|f| (f.code, f.location.attempt)).collect::<Vec<_>>(), vec![("usage-negative", 1)]);
+    let report = niceeval::cli::check::Report::new(&doc, findings, false);
+    assert_eq!(report.skipped, vec![0]);
+    assert_eq!(report.checked.attempts, 1);
+    let text = report.text();
+    assert!(text.contains("note: attempt 1 skipped: its events were rebuilt"), "{text}");
+    assert_eq!(report.json()["skippedAttempts"][0]["attempt"], 1);
+}

@@ -51,6 +51,15 @@ pub fn run(args: &CheckArgs) -> i32 {
     let derived = crate::model::derive_document(&doc, None, &crate::model::usage::builtin_prices());
     let findings = lint_document(&doc, &derived);
     let report = Report::new(&doc, findings, args.deny_warnings);
+    if report.checked.attempts == 0 {
+        let sources: Vec<String> = doc.sources.iter().map(|s| clean(s)).collect();
+        eprintln!(
+            "niceeval: {}: no attempt with the adapter's own events to check ({})",
+            sources.join(", "),
+            clean(&doc.format)
+        );
+        return super::EXIT_INPUT;
+    }
     let text = match args.format {
         CheckFormat::Text => report.text(),
         CheckFormat::Json => pretty(&report.json()),

@@ -209,9 +209,16 @@ pub fn check_session(sink: &mut Sink, ai: usize, si: usize, session: &Session, d
                 name
             )
         };
-        let hint = (session.turns.len() == 1 && at.0 == 0).then(|| {
-            "if the start is in an earlier turn (HITL resume), check the whole session file, not this Turn alone; otherwise emit operation.started first".to_string()
-        });
+        let hint = if orphan.ambiguous_id {
+            let collision = poisoned_at.get(id).map(|f| pos(f.0, f.1)).unwrap_or_else(|| "?".into());
+            Some(format!(
+                "fix the id collision at {collision} (give each concurrent call its own operationId); this finish then pairs"
+            ))
+        } else if session.turns.len() == 1 && at.0 == 0 {
+            Some("if the start is in an earlier turn (HITL resume), check the whole session file, not this Turn alone; otherwise emit operation.started first".to_string())
+        } else {
+            None
+        };
         sink.push_hint("orphan-finish", loc(at), message, hint);
     }
     // Calls left open: pending at session scope and the session does not end waiting.
