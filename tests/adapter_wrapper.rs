@@ -136,4 +136,16 @@ fn docs_wrapper_runs_under_node_and_check_reads_its_file() {
         .collect();
     // The HITL approval pairs across turns (silent); the second session's finish is an orphan.
     assert_eq!(findings, vec![("orphan-finish".to_string(), "session-2".to_string(), "1:1".to_string())]);
+
+    // The JSONL log must say the same once the JSONL reader reads it.
+    let out = Command::new(bin()).args(["check", "--format", "json"]).arg(&jsonl_path).output().unwrap();
+    if out.status.code() == Some(2) {
+        println!(
+            "adapter wrapper: JSONL check skipped ({})",
+            String::from_utf8_lossy(&out.stderr).trim().lines().next().unwrap_or("")
+        );
+        return;
+    }
+    let jsonl_report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(jsonl_report["findings"], report["findings"]);
 }

@@ -15,7 +15,8 @@ pub fn check_turn(sink: &mut Sink, here: Location, record: &TurnRecord, coverage
     if let Some(usage) = &record.turn.usage_raw {
         check_usage(sink, here, usage);
     }
-    if let Some(decl) = &record.turn.evidence_coverage {
+    // `null` reads as "no declaration" (the agent default applies), like an absent key.
+    if let Some(decl) = record.turn.evidence_coverage.as_ref().filter(|d| !d.is_null()) {
         check_coverage(sink, here, decl);
     }
     check_unclassified(sink, here, record, coverage);
