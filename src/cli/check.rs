@@ -175,6 +175,13 @@ impl<'a> Report<'a> {
             if self.skipped.contains(&ai) {
                 continue;
             }
+            if !crate::model::lint::statuses_recorded(a) {
+                let _ = writeln!(
+                    out,
+                    "note: {} records no Turn status; status, HITL and pending-call rules were skipped",
+                    self.attempt_title(ai, a)
+                );
+            }
             for n in a.notices.iter().filter(|n| n.level >= NoticeLevel::Warning && !notice_is_finding(&n.message)) {
                 let _ = writeln!(out, "note: {}", clean(&n.message));
             }

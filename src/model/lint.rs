@@ -234,6 +234,16 @@ pub(crate) fn pos(turn: usize, event: usize) -> String {
     format!("{}:{}", turn + 1, event + 1)
 }
 
+/// Whether the input records Turn statuses at all. Some formats (an
+/// InvocationSummary's flat event list) keep the adapter's events but not the
+/// Turn `status`; then status rules cannot judge the adapter. A Turn that
+/// omits `status` in a Turn-shaped input still counts as recorded: the loader
+/// notes it, and `turn-status-missing` reports it.
+pub fn statuses_recorded(attempt: &super::document::Attempt) -> bool {
+    attempt.sessions.iter().flat_map(|s| &s.turns).any(|t| t.turn.status.is_some())
+        || attempt.notices.iter().any(|n| n.message.contains("`status`"))
+}
+
 /// True when the attempt's events are the adapter's own stream.
 pub fn attempt_is_checkable(attempt: &super::document::Attempt) -> bool {
     attempt.events_exact
@@ -251,6 +261,7 @@ pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding>
             continue;
         }
         let derived = derived.get(ai);
+        let statuses = statuses_recorded(attempt);
         for notice in &attempt.notices {
             if let Some((si, ti)) = turn_shape_notice(&notice.message) {
                 let location = Location { attempt: ai, session: si, turn: Some(ti), event: None };
@@ -265,10 +276,10 @@ pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding>
                 let here = Location { attempt: ai, session: si, turn: Some(ti), event: None };
                 let coverage = derived.and_then(|d| d.turn(super::derive::TurnAddr { session: si, turn: ti }));
                 events::check_turn_events(&mut sink, here, record);
-                turn::check_turn(&mut sink, here, record, coverage.map(|t| &t.coverage));
+                turn::check_turn(&mut sink, here, record, coverage.map(|t| &t.coverage), statuses);
             }
             if let Some(d) = derived {
-                pairing::check_session(&mut sink, ai, si, session, d);
+                pairing::check_session(&mut sink, ai, si, session, d, statuses);
             }
         }
     }

@@ -13,7 +13,14 @@ use std::collections::{HashMap, HashSet};
 
 type At = (usize, usize); // (turn index in session, event index)
 
-pub fn check_session(sink: &mut Sink, ai: usize, si: usize, session: &Session, derived: &DerivedAttempt) {
+pub fn check_session(
+    sink: &mut Sink,
+    ai: usize,
+    si: usize,
+    session: &Session,
+    derived: &DerivedAttempt,
+    statuses_recorded: bool,
+) {
     let loc = |(ti, ei): At| Location { attempt: ai, session: si, turn: Some(ti), event: Some(ei) };
     // Map a fold EventRef (attempt scope index + event) to this session's (turn, event).
     let at_of = |r: EventRef| -> Option<At> {
@@ -110,7 +117,7 @@ pub fn check_session(sink: &mut Sink, ai: usize, si: usize, session: &Session, d
         }
     }
     for (start, (ti, ei)) in open_sub.iter().map(|(id, at)| (*id, *at)) {
-        if last_status != Some("waiting") && !skip(ti) {
+        if statuses_recorded && last_status != Some("waiting") && !skip(ti) {
             let end = last_turn.map(|t| t + 1).unwrap_or(1);
             sink.push(
                 "pending-at-turn-end",
@@ -222,7 +229,7 @@ pub fn check_session(sink: &mut Sink, ai: usize, si: usize, session: &Session, d
         sink.push_hint("orphan-finish", loc(at), message, hint);
     }
     // Calls left open: pending at session scope and the session does not end waiting.
-    if last_status != Some("waiting") {
+    if statuses_recorded && last_status != Some("waiting") {
         let end = last_turn.map(|t| t + 1).unwrap_or(1);
         for o in &fold.occurrences {
             if o.lifecycle != Lifecycle::Pending {

@@ -196,3 +196,23 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn inputs_without_statuses_skip_status_rules() {
+    // As an InvocationSummary loads: events kept, Turn status not recorded, no loader notice.
+    let mut doc =
+        crate::load::load_bytes("t.json", json!({"events":[start("c")],"status":"completed"}).to_string().as_bytes())
+            .unwrap();
+    assert_eq!(
+        lint_document(&doc, &derive_document(&doc, None, &PriceTable::default()))
+            .iter()
+            .map(|f| f.code)
+            .collect::<Vec<_>>(),
+        vec!["pending-at-turn-end"]
+    );
+    doc.attempts[0].sessions[0].turns[0].turn.status = None;
+    assert!(!statuses_recorded(&doc.attempts[0]));
+    assert!(lint_document(&doc, &derive_document(&doc, None, &PriceTable::default())).is_empty());
+    // A Turn that omits `status` is still reported (the loader notes it).
+    assert_eq!(codes(json!({"events":[]})), vec!["turn-status-missing"]);
+}

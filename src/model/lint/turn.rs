@@ -10,8 +10,16 @@ use crate::model::event::{EventKind, Role, json_type};
 use crate::model::usage::USAGE_FIELDS;
 use serde_json::Value;
 
-pub fn check_turn(sink: &mut Sink, here: Location, record: &TurnRecord, coverage: Option<&Coverage>) {
-    check_status(sink, here, record);
+pub fn check_turn(
+    sink: &mut Sink,
+    here: Location,
+    record: &TurnRecord,
+    coverage: Option<&Coverage>,
+    statuses_recorded: bool,
+) {
+    if statuses_recorded {
+        check_status(sink, here, record);
+    }
     if let Some(usage) = &record.turn.usage_raw {
         check_usage(sink, here, usage);
     }
