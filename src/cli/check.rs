@@ -54,7 +54,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     if report.checked.attempts == 0 {
         let sources: Vec<String> = doc.sources.iter().map(|s| clean(s)).collect();
         eprintln!(
-            "niceeval: {}: no attempt with the adapter's own events to check ({})",
+            "niceeval: {}: no attempt with the adapter's own events to check ({}); record the Turns your adapter returns (docs/adapters.md) and check that file",
             sources.join(", "),
             clean(&doc.format)
         );
