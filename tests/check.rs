@@ -52,6 +52,7 @@ const RULE_FIXTURES: &[(&str, &[Want])] = &[
     ("invalid-truncated", &[("invalid-truncated", E, 0, "1:2")]),
     ("invalid-redacted", &[("invalid-redacted", E, 0, "1:1")]),
     ("limit-path-unmatched", &[("limit-path-unmatched", E, 0, "1:2")]),
+    ("tool-input-json-string", &[("tool-input-json-string", W, 0, "1:1")]),
     ("unknown-canonical-tool", &[("unknown-canonical-tool", W, 0, "1:1")]),
     ("orphan-finish", &[("orphan-finish", E, 0, "1:1")]),
     (

@@ -59,6 +59,9 @@ rules! {
     "limit-path-unmatched", E, "derivation §2.3",
         "a `truncated`/`redacted` path that points at no field of the event, so NiceEval ignores it",
         "use `operation.input[.key…]` on a tool start, `output[.key…]` on a finish, or a field name of this event";
+    "tool-input-json-string", W, "derivation §1.2, §3.5",
+        "a tool input that is a string holding a JSON object or array (arguments not parsed)",
+        "parse the provider's argument string (JSON.parse) and emit the object as `operation.input`, so toolMatch input matchers see fields";
     "unknown-canonical-tool", W, "derivation §1.6",
         "`operation.tool` outside the closed ToolName set",
         "use one of file_read, file_write, file_edit, shell, web_fetch, web_search, glob, grep, list_dir, agent_task, unknown";

@@ -45,6 +45,19 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
         EventKind::Unrecognized { reason } => unrecognized(sink, at, event, reason),
         EventKind::ToolStarted { operation_id, tool, .. } => {
             let op = event.operation();
+            if let Some(Value::String(text)) = op.and_then(|o| o.get("input"))
+                && matches!(text.trim_start().chars().next(), Some('{' | '['))
+                && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object() || v.is_array())
+            {
+                sink.push(
+                    "tool-input-json-string",
+                    at,
+                    format!(
+                        "tool start {}: `operation.input` is a string of JSON; jsonMatch({{…}}) on it never sees fields",
+                        q(operation_id)
+                    ),
+                );
+            }
             if op.and_then(|o| o.get("input")).is_none() {
                 sink.push(
                     "missing-field",
