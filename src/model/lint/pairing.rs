@@ -197,6 +197,14 @@ pub fn check_session(
                 q(id),
                 name
             )
+        } else if let Some(later) =
+            tool_events.get(id).and_then(|v| v.iter().find(|e| **e > at && is_start(session, **e)).copied())
+        {
+            format!(
+                "tool finish {} comes before its start at {}: events must be in real order, so NiceEval records an orphan finish and a call that never finishes",
+                q(id),
+                pos(later.0, later.1)
+            )
         } else if tool_events.get(id).is_some_and(|v| v.iter().any(|e| *e < at && is_start(session, *e))) {
             format!(
                 "tool finish {} has no open start in {}: its start was already finished; NiceEval records an orphan finish, so notCalledTool/usedNoTools/maxToolCalls become unavailable",

@@ -216,3 +216,11 @@ fn inputs_without_statuses_skip_status_rules() {
     // A Turn that omits `status` is still reported (the loader notes it).
     assert_eq!(codes(json!({"events":[]})), vec!["turn-status-missing"]);
 }
+
+#[test]
+fn finish_before_start_says_real_order() {
+    let v = json!({"events":[finish("a","completed"), start("a"), {"type":"message","role":"assistant","text":"ok"}],"status":"completed"});
+    let f = lint(v);
+    assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["orphan-finish", "pending-at-turn-end"]);
+    assert!(f[0].message.contains("before its start at 1:2"), "{}", f[0].message);
+}
