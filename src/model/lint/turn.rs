@@ -1,0 +1,269 @@
+//! Turn-level rules: status and HITL consistency, usage numbers, evidence
+//! coverage declarations, the UNCLASSIFIED rule, and content smells.
+
+use super::{Sink, q};
+use crate::model::command::UNCLASSIFIED;
+use crate::model::coverage::{CHANNELS, Coverage, CoverageEntry, CoverageStatus};
+use crate::model::diagnostics::Location;
+use crate::model::document::TurnRecord;
+use crate::model::event::{EventKind, Role, json_type};
+use crate::model::usage::USAGE_FIELDS;
+use serde_json::Value;
+
+pub fn check_turn(
+    sink: &mut Sink,
+    here: Location,
+    record: &TurnRecord,
+    coverage: Option<&Coverage>,
+    statuses_recorded: bool,
+) {
+    if statuses_recorded {
+        check_status(sink, here, record);
+    }
+    if let Some(usage) = &record.turn.usage_raw {
+        check_usage(sink, here, usage);
+    }
+    // `null` reads as "no declaration" (the agent default applies), like an absent key.
+    if let Some(decl) = record.turn.evidence_coverage.as_ref().filter(|d| !d.is_null()) {
+        check_coverage(sink, here, decl);
+    }
+    check_unclassified(sink, here, record, coverage);
+    check_content(sink, here, record);
+}
+
+fn check_status(sink: &mut Sink, here: Location, record: &TurnRecord) {
+    let turn = &record.turn;
+    let requests: Vec<usize> = turn
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.kind, EventKind::InputRequested))
+        .map(|(i, _)| i)
+        .collect();
+    let status = match turn.status.as_deref() {
+        None => {
+            sink.push(
+                "turn-status-missing",
+                here,
+                "the Turn has no string `status`; NiceEval cannot tell completed, failed and waiting apart".into(),
+            );
+            return;
+        }
+        Some(s) => s,
+    };
+    match status {
+        "completed" | "failed" | "waiting" => {}
+        other => {
+            sink.push(
+                "invalid-turn-status",
+                here,
+                format!("Turn status {} is not completed, failed or waiting", q(other)),
+            );
+            return;
+        }
+    }
+    if status == "waiting" && requests.is_empty() {
+        sink.push(
+            "waiting-without-input-request",
+            here,
+            "the turn is `waiting` but has no input.requested event: t.respond() and requireInputRequest() find nothing to answer".into(),
+        );
+    }
+    if status != "waiting"
+        && let Some(&first) = requests.first()
+    {
+        sink.push(
+            "input-request-not-waiting",
+            Location { event: Some(first), ..here },
+            format!(
+                "input.requested in a {} turn: the run does not stop for the answer, and succeeded() treats the turn as finished",
+                q(status)
+            ),
+        );
+    }
+    if status == "failed" && !turn.events.iter().any(|e| matches!(e.kind, EventKind::Error)) {
+        sink.push("failed-without-error", here, "the turn is `failed` but has no error event saying why".into());
+    }
+}
+
+const COUNT_FIELDS: [&str; 6] =
+    ["inputTokens", "outputTokens", "cacheReadTokens", "cacheCreationTokens", "reasoningTokens", "requests"];
+
+fn check_usage(sink: &mut Sink, here: Location, usage: &Value) {
+    let Some(obj) = usage.as_object() else {
+        sink.push("usage-not-object", here, format!("`usage` must be an object, found {}", json_type(usage)));
+        return;
+    };
+    for (key, value) in obj {
+        if !USAGE_FIELDS.contains(&key.as_str()) {
+            sink.push(
+                "usage-unknown-field",
+                here,
+                format!("usage field {} is not a Usage field; NiceEval ignores it", q(key)),
+            );
+            continue;
+        }
+        let Value::Number(n) = value else {
+            sink.push(
+                "usage-not-a-number",
+                here,
+                format!("usage.{key} is {}, not a number; NiceEval ignores it", json_type(value)),
+            );
+            continue;
+        };
+        // `as_f64` is `None` for a number outside the f64 range (JSON.parse gives Infinity).
+        let Some(x) = n.as_f64().filter(|x| x.is_finite()) else {
+            let shown = n.to_string();
+            let shown = if shown.len() > 40 { format!("{}…", &shown[..40]) } else { shown };
+            sink.push("usage-not-finite", here, format!("usage.{key} is {shown}, which is not a finite number"));
+            continue;
+        };
+        if x < 0.0 {
+            sink.push("usage-negative", here, format!("usage.{key} is negative ({n})"));
+        } else if COUNT_FIELDS.contains(&key.as_str()) && x.fract() != 0.0 {
+            sink.push("usage-not-integer", here, format!("usage.{key} is {n}, not a whole count"));
+        }
+        if key == "requests" && x == 0.0 {
+            sink.push(
+                "usage-zero-requests",
+                here,
+                "usage.requests is 0: no model request, yet the turn reports usage".into(),
+            );
+        }
+    }
+    let num = |k: &str| obj.get(k).and_then(Value::as_f64).filter(|x| x.is_finite());
+    if let (Some(reasoning), Some(output)) = (num("reasoningTokens"), num("outputTokens"))
+        && reasoning > output
+    {
+        sink.push(
+            "usage-reasoning-exceeds-output",
+            here,
+            format!(
+                "usage.reasoningTokens ({reasoning}) exceeds outputTokens ({output}); reasoning is a subset of output"
+            ),
+        );
+    }
+}
+
+fn check_coverage(sink: &mut Sink, here: Location, decl: &Value) {
+    let Some(obj) = decl.as_object() else {
+        sink.push(
+            "coverage-not-object",
+            here,
+            format!("`evidenceCoverage` must be an object, found {}", json_type(decl)),
+        );
+        return;
+    };
+    for (channel, entry) in obj {
+        if !CHANNELS.contains(&channel.as_str()) {
+            sink.push(
+                "coverage-unknown-channel",
+                here,
+                format!(
+                    "evidenceCoverage.{} is not a channel; NiceEval ignores it",
+                    crate::model::text::sanitize(channel, crate::model::text::Lines::Single)
+                ),
+            );
+            continue;
+        }
+        if let Err(why) = CoverageEntry::parse(entry) {
+            let code = if !entry.is_object() {
+                "coverage-invalid-entry"
+            } else if why.starts_with("status") {
+                "coverage-invalid-status"
+            } else if why.starts_with("cannot include reason") {
+                "coverage-reason-on-complete"
+            } else {
+                "coverage-missing-reason"
+            };
+            sink.push(
+                code,
+                here,
+                format!("Turn.evidenceCoverage.{channel} {why}; NiceEval throws while folding this turn"),
+            );
+        }
+    }
+}
+
+fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, coverage: Option<&Coverage>) {
+    let starts: Vec<(usize, &str, bool)> = record
+        .turn
+        .events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.kind {
+            EventKind::ToolStarted { operation_id, .. } => Some((i, operation_id.as_str(), e.command().is_some())),
+            _ => None,
+        })
+        .collect();
+    let actions = coverage.and_then(|c| c.get("actions"));
+    if actions.is_some_and(|a| a.status == CoverageStatus::Complete) {
+        for (i, id, has_command) in &starts {
+            if !has_command {
+                sink.push(
+                    "command-unclassified",
+                    Location { event: Some(*i), ..here },
+                    format!(
+                        "tool start {} has no `command`, yet the Turn declares no actions downgrade: unless the agent's own evidenceCoverage.actions is already partial, coverage claims complete while commandMatch() is unavailable for this call",
+                        q(id)
+                    ),
+                );
+            }
+        }
+    }
+    let declared = record.turn.evidence_coverage.as_ref().and_then(|d| d.get("actions"));
+    let declared_reason = declared.and_then(|a| a.get("reason")).and_then(Value::as_str);
+    if declared_reason == Some(UNCLASSIFIED) && starts.iter().all(|(_, _, c)| *c) {
+        sink.push(
+            "needless-unclassified-coverage",
+            here,
+            format!(
+                "the turn downgrades actions with the UNCLASSIFIED reason, but {} tool start carries a command: noFailedActions() and counts become unavailable for nothing",
+                if starts.is_empty() { "it has no tool start, and no".to_string() } else { "every".to_string() }
+            ),
+        );
+    }
+}
+
+fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
+    let events = &record.turn.events;
+    let outputs: Vec<&str> = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ToolFinished { .. }))
+        .filter_map(|e| e.output().and_then(Value::as_str))
+        .map(str::trim)
+        // Short outputs ("ok", "done") say too little to tell a wrapped output from a reply.
+        .filter(|s| s.chars().count() >= 8)
+        .collect();
+    let mut reply: Option<&str> = None;
+    for (i, e) in events.iter().enumerate() {
+        if !matches!(e.kind, EventKind::Message { role: Role::Assistant }) {
+            continue;
+        }
+        let Some(text) = e.text().map(str::trim).filter(|t| !t.is_empty()) else { continue };
+        reply = Some(text);
+        if outputs.contains(&text) {
+            sink.push(
+                "tool-output-as-message",
+                Location { event: Some(i), ..here },
+                format!("assistant message {} is the output of a tool call in this turn", q(text)),
+            );
+        }
+    }
+    let Some(reply) = reply else { return };
+    let Some(data) = &record.turn.data else { return };
+    let repeats = match data {
+        Value::String(s) => s.trim() == reply,
+        Value::Object(o) if o.len() == 1 => {
+            o.values().next().and_then(Value::as_str).is_some_and(|s| s.trim() == reply)
+        }
+        _ => false,
+    };
+    if repeats {
+        sink.push(
+            "data-repeats-message",
+            here,
+            "`data` only repeats the reply text (turn.message already holds it)".into(),
+        );
+    }
+}
