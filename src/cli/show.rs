@@ -168,5 +168,10 @@ pub fn run(args: &ShowArgs) -> i32 {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return 0,
         Err(e) => return super::report_error(&e),
     }
+    exit_code(&sections, &report)
+}
+
+/// 1 when `--failures` was asked for and an attempt shown failed; else 0.
+pub fn exit_code(sections: &[SectionKind], report: &crate::plain::Report) -> i32 {
     if sections.contains(&SectionKind::Failures) && report.failing > 0 { 1 } else { 0 }
 }

@@ -108,8 +108,16 @@ impl Text {
                 left -= w;
                 continue;
             }
-            let cut = text::truncate(s, left + 1);
-            let cut = cut.strip_suffix('…').unwrap_or(&cut).to_string();
+            let mut cut = String::new();
+            let mut used = 0;
+            for c in s.chars() {
+                let cw = text::width(c.encode_utf8(&mut [0u8; 4]));
+                if used + cw > left {
+                    break;
+                }
+                used += cw;
+                cut.push(c);
+            }
             out.push(cut, *tone);
             break;
         }
