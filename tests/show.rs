@@ -485,3 +485,55 @@ fn shared_hitl_sample_reads_as_approved_and_denied() {
     let all = plain::render_all(&doc, &derived, &opts(80, false));
     assert!(!all.contains('\u{1b}'));
 }
+
+#[test]
+fn hitl_waiting_and_never_answered() {
+    let (mut doc, _) = load(MULTI);
+    // Stop the main session after the waiting turn2: its request is still waiting.
+    doc.attempts[0].sessions[0].turns.truncate(2);
+    let derived = derive(&doc);
+    let out =
+        text(&doc, &derived, &[SectionKind::Hitl, SectionKind::Timeline], &Selection::default(), &opts(120, false));
+    assert!(out.contains("⏸ waiting — the turn is waiting and no later turn answers it"), "{out}");
+    assert!(out.contains("… pending"), "the gated call is still pending:\n{out}");
+    // A later turn that carries no response: never answered.
+    let (mut doc, _) = load(MULTI);
+    doc.attempts[0].sessions[0].turns[2].input = Some(json!({"text": "hello?"}));
+    let derived = derive(&doc);
+    let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
+    assert!(out.contains("? never answered — turn3 carries no response for this id"), "{out}");
+}
+
+#[test]
+fn diagnostics_show_findings_with_where_and_fix() {
+    use niceeval::model::diagnostics::{Finding, Location, Severity};
+    let (doc, derived) = reviewed();
+    let findings = vec![
+        Finding {
+            code: "orphan-finish",
+            severity: Severity::Error,
+            location: Location { attempt: 0, session: 1, turn: Some(0), event: Some(5) },
+            message: "operation.finished for call_ghost has no open start".into(),
+            hint: "emit operation.started before its finish".into(),
+            rule: "derivation §2.2",
+        },
+        Finding {
+            code: "waiting-without-request",
+            severity: Severity::Warning,
+            location: Location { attempt: 1, session: 0, turn: Some(1), event: None },
+            message: "only in the second attempt".into(),
+            hint: String::new(),
+            rule: "derivation §5.1",
+        },
+    ];
+    let sel = Selection { locator: Some("@1K1P0VJAPVJ12".into()), ..Default::default() };
+    let out = plain::render(&doc, &derived, &findings, &[SectionKind::Diagnostics], &sel, &opts(200, false)).text;
+    let row = out.lines().find(|l| l.contains("orphan-finish") || l.contains("✗ error")).expect("finding row");
+    assert!(row.contains("✗ error") && row.contains("session2/turn1 5:6"), "{out}");
+    assert!(out.contains("fix: emit operation.started before its finish"));
+    assert!(!out.contains("only in the second attempt"), "findings stay with their attempt");
+    assert!(out.contains("sandbox-timeout") && out.contains("caused by: connection reset"));
+    insta::assert_snapshot!("reviewed_diagnostics_with_findings_100_boxed", {
+        plain::render(&doc, &derived, &findings, &[SectionKind::Diagnostics], &sel, &opts(100, true)).text
+    });
+}

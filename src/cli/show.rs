@@ -138,6 +138,14 @@ pub fn run(args: &ShowArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return super::report_error(&e),
     };
+    for n in &doc.notices {
+        let level = match n.level {
+            crate::model::document::NoticeLevel::Error => "error",
+            crate::model::document::NoticeLevel::Warning => "warning",
+            crate::model::document::NoticeLevel::Info => "note",
+        };
+        eprintln!("niceeval: {level}: {}", crate::plain::layout::clean(&n.message));
+    }
     let derived = crate::model::derive_document(&doc, args.opts.model.as_deref(), &prices);
     let findings = crate::model::lint::lint_document(&doc, &derived);
     let tty = std::io::stdout().is_terminal();

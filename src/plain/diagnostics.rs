@@ -53,7 +53,7 @@ pub fn section(ctx: &Ctx) -> Section {
             })
             .collect();
         body.push(Block::Table(Table {
-            columns: vec![Column::fixed("severity"), Column::left("where"), Column::left("finding")],
+            columns: vec![Column::fixed("severity"), Column::fixed("where"), Column::left("finding")],
             rows,
         }));
     } else {

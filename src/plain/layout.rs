@@ -318,7 +318,7 @@ pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool) -> Strin
             (b, _) => {
                 for o in render_block(b, width, boxed) {
                     match o {
-                        Out::Body(t) => lines.push(t.render(color)),
+                        Out::Body(t) => lines.push(t.truncate(width).render(color)),
                         Out::Divider(title, meta) => lines.push(rule_line(&title, &meta, width).render(color)),
                     }
                 }
@@ -479,7 +479,8 @@ fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
         .iter()
         .enumerate()
         .map(|(i, c)| match (c.align, c.shrink) {
-            (Align::Right, _) | (_, false) => natural[i],
+            (Align::Right, _) => natural[i],
+            (Align::Left, false) => natural[i].min(24),
             (Align::Left, true) => natural[i].min(if i == 0 { 24 } else { 8 }),
         })
         .collect();
@@ -680,6 +681,29 @@ mod tests {
         for l in t.wrap(10) {
             assert!(l.width() <= 10, "{l:?}");
         }
+    }
+
+    #[test]
+    fn long_titles_get_a_middle_ellipsis() {
+        let title = format!("{}MIDDLE{}", "a".repeat(60), "z".repeat(60));
+        let s = Section::new(
+            title,
+            Text::plain("✓ passed"),
+            vec![Block::Section(Section::new("x".repeat(200), Text::plain("meta"), vec![]))],
+        );
+        let out = render(&[Block::Section(s)], 80, true, false);
+        let top = out.lines().next().unwrap();
+        assert_eq!(text::width(top), 80);
+        assert!(
+            top.starts_with("╭─ aaa") && top.contains('…') && top.contains("zzz ") && top.ends_with("✓ passed ─╮"),
+            "{top}"
+        );
+        let divider = out.lines().nth(1).unwrap();
+        assert!(divider.starts_with("├─ xxx") && divider.ends_with("─┤") && text::width(divider) == 80, "{divider}");
+        // Plain: title on its own line, meta right-aligned.
+        let s = Section::new("Title", Text::plain("meta"), vec![Block::Line(Text::plain("body"))]);
+        let out = render(&[Block::Section(s)], 40, false, false);
+        assert_eq!(out, format!("Title{}meta\n  body\n", " ".repeat(31)));
     }
 
     #[test]
