@@ -537,3 +537,104 @@ fn diagnostics_show_findings_with_where_and_fix() {
         plain::render(&doc, &derived, &findings, &[SectionKind::Diagnostics], &sel, &opts(100, true)).text
     });
 }
+
+fn check_render(doc: &Document, derived: &[DerivedAttempt], what: &str) {
+    let findings = niceeval::model::lint::lint_document(doc, derived);
+    let mut sections = SectionKind::ALL.to_vec();
+    sections.push(SectionKind::Failures);
+    for (width, boxed, full) in [(80, false, false), (100, true, true), (61, true, false)] {
+        let o = PlainOptions { width, boxed, color: false, full };
+        let out = plain::render(doc, derived, &findings, &sections, &Selection::default(), &o).text;
+        assert!(!out.contains('\u{1b}'), "{what}: ESC in output");
+        for line in out.lines() {
+            assert!(niceeval::model::text::width(line) <= width, "{what} at {width}: {line}");
+        }
+    }
+}
+
+#[test]
+fn every_shared_sample_and_conformance_case_renders() {
+    let Some(shared) = common::shared_dir() else {
+        println!("skipping: ../shared is absent");
+        return;
+    };
+    let mut n = 0;
+    for dir in ["samples/handmade/turns", "samples/handmade/sessions", "conformance/samples"] {
+        let Ok(entries) = std::fs::read_dir(shared.join(dir)) else { continue };
+        for e in entries.flatten() {
+            let path = e.path().to_string_lossy().to_string();
+            let Ok(doc) = niceeval::load::load_paths(std::slice::from_ref(&path)) else { continue };
+            check_render(&doc, &derive(&doc), &path);
+            n += 1;
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(shared.join("conformance/random")) {
+        for e in entries.flatten() {
+            let bytes = std::fs::read(e.path()).unwrap();
+            let case: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            let input = serde_json::to_vec(&case["input"]).unwrap();
+            let Ok(doc) = niceeval::load::load_bytes("case.json", &input) else { continue };
+            check_render(&doc, &derive(&doc), &e.path().to_string_lossy());
+            n += 1;
+        }
+    }
+    println!("rendered {n} shared inputs");
+    assert!(n > 0);
+}
+
+mod random_streams {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn event() -> impl Strategy<Value = serde_json::Value> {
+        let id = prop::sample::select(vec!["a", "b", "c", "\u{1b}[31m"]);
+        let text = prop::sample::select(vec![
+            "",
+            "hi",
+            "日本語のテキスト",
+            "x\u{1b}]52;c;Zm9v\u{7}y",
+            "long long long long long long long long long long long long long long long",
+        ]);
+        let status = prop::sample::select(vec!["completed", "failed", "rejected", "weird"]);
+        prop_oneof![
+            text.clone().prop_map(|t| json!({"type": "message", "role": "assistant", "text": t})),
+            (id.clone(), text.clone()).prop_map(|(i, t)| json!({"type": "operation.started", "operationId": i, "operation": {"kind": "tool", "name": t, "input": {"command": t}}})),
+            (id.clone(), status.clone()).prop_map(|(i, s)| json!({"type": "operation.finished", "operationId": i, "kind": "tool", "status": s, "output": i})),
+            (id.clone(), status).prop_map(|(i, s)| json!({"type": "operation.finished", "operationId": i, "kind": "subagent", "status": s})),
+            id.clone().prop_map(|i| json!({"type": "operation.started", "operationId": i, "operation": {"kind": "subagent", "name": i}})),
+            (id, text.clone()).prop_map(|(i, t)| json!({"type": "input.requested", "request": {"id": i, "prompt": t, "options": [{"id": "approve"}]}})),
+            text.clone().prop_map(|t| json!({"type": t, "x": 1})),
+            Just(json!(42)),
+            Just(json!({"type": "operation.started"})),
+        ]
+    }
+
+    fn turn() -> impl Strategy<Value = serde_json::Value> {
+        (
+            prop::collection::vec(event(), 0..8),
+            prop::sample::select(vec!["completed", "failed", "waiting", "??"]),
+            prop::option::of((0u32..5000, 0u32..100)),
+        )
+            .prop_map(|(events, status, usage)| {
+                let mut t = json!({"events": events, "status": status});
+                if let Some((i, o)) = usage {
+                    t["usage"] = json!({"inputTokens": i, "outputTokens": o});
+                }
+                json!({"input": {"text": "go", "responses": [{"requestId": "a", "optionId": "approve"}]}, "turn": t})
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn any_stream_renders_safely(s1 in prop::collection::vec(turn(), 1..4), s2 in prop::collection::vec(turn(), 0..3)) {
+            let mut sessions = vec![json!({"sessionIndex": 1, "turns": s1})];
+            if !s2.is_empty() {
+                sessions.push(json!({"sessionIndex": 2, "turns": s2}));
+            }
+            let input = serde_json::to_vec(&json!({"model": "claude-sonnet-4-5", "sessions": sessions})).unwrap();
+            let doc = niceeval::load::load_bytes("random.json", &input).unwrap();
+            check_render(&doc, &derive(&doc), "random stream");
+        }
+    }
+}
