@@ -98,7 +98,7 @@ impl ShowArgs {
 }
 
 fn usage_error(msg: &str) -> i32 {
-    eprintln!("niceeval show: {msg}");
+    let _ = writeln!(std::io::stderr(), "niceeval show: {msg}");
     super::EXIT_INPUT
 }
 
@@ -144,7 +144,7 @@ pub fn run(args: &ShowArgs) -> i32 {
             crate::model::document::NoticeLevel::Warning => "warning",
             crate::model::document::NoticeLevel::Info => "note",
         };
-        eprintln!("niceeval: {level}: {}", crate::plain::layout::clean(&n.message));
+        let _ = writeln!(std::io::stderr(), "niceeval: {level}: {}", crate::plain::layout::clean(&n.message));
     }
     let derived = crate::model::derive_document(&doc, args.opts.model.as_deref(), &prices);
     let findings = crate::model::lint::lint_document(&doc, &derived);
@@ -164,7 +164,7 @@ pub fn run(args: &ShowArgs) -> i32 {
     let sections = args.sections();
     let report = crate::plain::render(&doc, &derived, &findings, &sections, &sel, &opts);
     for note in &report.notes {
-        eprintln!("niceeval show: {note}");
+        let _ = writeln!(std::io::stderr(), "niceeval show: {note}");
     }
     if report.shown == 0 && sel.locator.is_some() {
         return super::EXIT_INPUT;
