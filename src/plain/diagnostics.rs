@@ -55,6 +55,7 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Table(Table {
             columns: vec![Column::fixed("severity"), Column::fixed("where"), Column::left("finding")],
             rows,
+            floor: vec![],
         }));
     } else {
         body.push(Block::Line(Text::toned("No lint findings.", Tone::Soft)));

@@ -275,6 +275,8 @@ impl Column {
 pub struct Table {
     pub columns: Vec<Column>,
     pub rows: Vec<Vec<Text>>,
+    /// Minimum natural widths (so sibling tables can share column widths).
+    pub floor: Vec<usize>,
 }
 
 /// A block of output.
@@ -474,6 +476,9 @@ fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
             natural[i] = natural[i].max(cell.width());
         }
     }
+    for (i, f) in table.floor.iter().enumerate().take(n) {
+        natural[i] = natural[i].max(*f);
+    }
     let mins: Vec<usize> = table
         .columns
         .iter()
@@ -517,6 +522,17 @@ fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
         }
         shown -= 1;
     }
+}
+
+/// Natural width of each column (header and cells).
+pub fn natural_widths(table: &Table) -> Vec<usize> {
+    let mut natural: Vec<usize> = table.columns.iter().map(|c| text::width(&c.header)).collect();
+    for row in &table.rows {
+        for (i, cell) in row.iter().enumerate().take(natural.len()) {
+            natural[i] = natural[i].max(cell.width());
+        }
+    }
+    natural
 }
 
 /// Render a table at most `avail` columns wide.
@@ -651,6 +667,7 @@ mod tests {
         Table {
             columns: cols.iter().map(|c| Column::left(c)).collect(),
             rows: rows.iter().map(|r| r.iter().map(|c| Text::plain(*c)).collect()).collect(),
+            floor: vec![],
         }
     }
 

@@ -168,6 +168,7 @@ pub fn section(ctx: &Ctx) -> Section {
                         Column::left("what went wrong"),
                     ],
                     rows,
+                    floor: vec![],
                 })],
             )));
         }

@@ -40,6 +40,7 @@ pub fn section(ctx: &Ctx) -> Section {
             Column::right("reasoning"),
         ],
         rows: Vec::new(),
+        floor: vec![],
     };
     let mut costs = Table {
         columns: vec![
@@ -49,6 +50,7 @@ pub fn section(ctx: &Ctx) -> Section {
             Column::right("cache hit"),
         ],
         rows: Vec::new(),
+        floor: vec![],
     };
     let mut absent_turns = Vec::new();
     let multi_session = ctx.attempt.sessions.len() > 1;
@@ -149,6 +151,7 @@ fn estimate_section(ctx: &Ctx) -> Section {
                     Column::right("amount"),
                 ],
                 rows,
+                floor: vec![],
             }));
             if d.usage.reasoning_tokens.is_some() {
                 body.push(Block::Line(Text::toned(
