@@ -355,6 +355,15 @@ fn selection_by_turn_session_and_label() {
     let session2 = t(Selection { session: Some(2), ..Default::default() });
     assert_eq!(session2, side);
     assert_eq!(TurnSelector::parse("session2/turn1"), Some(TurnSelector { session: Some(2), turn: 1 }));
+    let nothing = show(
+        &doc,
+        &derived,
+        &[SectionKind::Timeline],
+        &Selection { turn: TurnSelector::parse("9"), ..Default::default() },
+        &o,
+    );
+    assert!(nothing.text.contains("No turn matches the selection."));
+    assert_eq!(nothing.notes, ["no turn matches --session/--turn"]);
     assert_eq!(TurnSelector::parse("turn0"), None);
     assert_eq!(TurnSelector::parse("bogus"), None);
     // Tools follow the selection: only occurrences touching turn 3.

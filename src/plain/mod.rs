@@ -140,6 +140,7 @@ pub fn render(
     let mut blocks = Vec::new();
     let only_failures = sections.iter().all(|s| *s == SectionKind::Failures);
     let total = doc.attempts.len();
+    let mut selected_turns = 0usize;
     for (index, (attempt, d)) in doc.attempts.iter().zip(derived).enumerate() {
         if !sel.locator_matches(attempt.locator.as_deref()) {
             continue;
@@ -154,6 +155,7 @@ pub fn render(
             sel,
             findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
         };
+        selected_turns += ctx.addrs().filter(|(_, a)| ctx.turn_selected(*a)).count();
         let failing = assertions::attempt_fails(attempt);
         if failing {
             report.failing += 1;
@@ -209,7 +211,10 @@ pub fn render(
         } else {
             report.notes.push("the input holds no attempt".into());
         }
-    } else if only_failures && report.failing == 0 {
+    } else if (sel.session.is_some() || sel.turn.is_some()) && selected_turns == 0 {
+        report.notes.push("no turn matches --session/--turn".into());
+    }
+    if report.shown > 0 && only_failures && report.failing == 0 {
         blocks.push(Block::Line(Text::toned(
             format!("No failures: {} shown, none failed.", layout::count(report.shown, "attempt", "attempts")),
             Tone::Good,

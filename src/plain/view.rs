@@ -46,8 +46,12 @@ impl<'a> Ctx<'a> {
         }
         match self.sel.turn_number() {
             Some(n) => {
-                if self.sel.session_index().is_none() && addr.session != 0 {
-                    return false;
+                // A bare turn number names a turn of the primary session (sessionIndex 1).
+                if self.sel.session_index().is_none() {
+                    let primary: usize = self.attempt.sessions.iter().position(|s| s.index == 1).unwrap_or_default();
+                    if addr.session != primary {
+                        return false;
+                    }
                 }
                 addr.turn as u64 + 1 == n
             }
