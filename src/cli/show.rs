@@ -1,16 +1,185 @@
 //! `niceeval show`: the plain-text twin of the viewer.
 
+use crate::plain::{PlainOptions, SectionKind, Selection, TurnSelector};
+use std::io::{IsTerminal, Write};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
 #[derive(Debug, Clone, clap::Args)]
 pub struct ShowArgs {
-    /// Input files or directories (`-` for stdin).
+    /// Input files or directories (`-` for stdin), and optionally one `@locator` to pick an attempt.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<String>,
+    /// One row per event (the default section).
+    #[arg(long)]
+    pub timeline: bool,
+    /// Logical tool occurrences, orphan finishes and ambiguous ids.
+    #[arg(long)]
+    pub tools: bool,
+    /// Every input request, its answer and the tool call it gated.
+    #[arg(long)]
+    pub hitl: bool,
+    /// Usage per turn, session and attempt, and the cost estimate ledger.
+    #[arg(long)]
+    pub usage: bool,
+    /// Assertion results, failing gates first.
+    #[arg(long)]
+    pub assertions: bool,
+    /// Only failing attempts, with the evidence rows their failing assertions point to (exit 1 if any).
+    #[arg(long)]
+    pub failures: bool,
+    /// Lint findings and recorded diagnostics.
+    #[arg(long)]
+    pub diagnostics: bool,
+    /// Every section.
+    #[arg(long)]
+    pub all: bool,
+    /// Only this session (sessionIndex, 1 = primary).
+    #[arg(long, value_name = "N")]
+    pub session: Option<u64>,
+    /// Only this turn: a number (of the primary session, or of --session), `turnN` or `sessionK/turnN`.
+    #[arg(long, value_name = "N|LABEL")]
+    pub turn: Option<String>,
+    /// Only rows matching this regular expression.
+    #[arg(long, value_name = "REGEX")]
+    pub grep: Option<String>,
+    /// Print complete payloads (pretty JSON) instead of cut previews.
+    #[arg(long)]
+    pub full: bool,
+    /// Output width in columns (default: the terminal's, or 80 off a terminal).
+    #[arg(long, value_name = "N")]
+    pub width: Option<usize>,
+    /// Draw rounded boxes (needs at least 60 columns).
+    #[arg(long, conflicts_with = "plain")]
+    pub boxed: bool,
+    /// Never draw boxes.
+    #[arg(long)]
+    pub plain: bool,
+    /// Colour: auto (terminal and NO_COLOR unset), always, never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
     #[command(flatten)]
     pub opts: super::DeriveOpts,
 }
 
-pub fn run(args: &ShowArgs) -> i32 {
-    let _ = args;
-    eprintln!("niceeval show: not implemented yet");
+impl ShowArgs {
+    pub fn sections(&self) -> Vec<SectionKind> {
+        if self.all {
+            let mut all = SectionKind::ALL.to_vec();
+            if self.failures {
+                all.push(SectionKind::Failures);
+            }
+            return all;
+        }
+        let mut out = Vec::new();
+        for (on, kind) in [
+            (self.timeline, SectionKind::Timeline),
+            (self.tools, SectionKind::Tools),
+            (self.hitl, SectionKind::Hitl),
+            (self.usage, SectionKind::Usage),
+            (self.assertions, SectionKind::Assertions),
+            (self.failures, SectionKind::Failures),
+            (self.diagnostics, SectionKind::Diagnostics),
+        ] {
+            if on {
+                out.push(kind);
+            }
+        }
+        if out.is_empty() {
+            out.push(SectionKind::Timeline);
+        }
+        out
+    }
+}
+
+fn usage_error(msg: &str) -> i32 {
+    let _ = writeln!(std::io::stderr(), "niceeval show: {msg}");
     super::EXIT_INPUT
+}
+
+pub fn run(args: &ShowArgs) -> i32 {
+    let (locators, paths): (Vec<String>, Vec<String>) = args.paths.iter().cloned().partition(|p| p.starts_with('@'));
+    if locators.len() > 1 {
+        return usage_error("give at most one @locator");
+    }
+    if paths.is_empty() {
+        return usage_error("no input file given (an @locator selects an attempt inside the files you name)");
+    }
+    let turn = match args.turn.as_deref().map(|t| (t, TurnSelector::parse(t))) {
+        None => None,
+        Some((_, Some(t))) => Some(t),
+        Some((raw, None)) => {
+            return usage_error(&format!(
+                "--turn {}: expected a number, `turnN` or `sessionK/turnN`",
+                crate::plain::layout::clean(raw)
+            ));
+        }
+    };
+    if let (Some(s), Some(TurnSelector { session: Some(k), .. })) = (args.session, &turn)
+        && s != *k
+    {
+        return usage_error(&format!("--session {s} contradicts --turn session{k}/…"));
+    }
+    let grep = match args.grep.as_deref().map(regex::Regex::new) {
+        None => None,
+        Some(Ok(re)) => Some(re),
+        Some(Err(e)) => return usage_error(&format!("--grep: invalid regular expression: {e}")),
+    };
+    let doc = match crate::load::load_paths(&paths) {
+        Ok(d) => d,
+        Err(e) => return super::report_error(&e),
+    };
+    let prices = match super::price_table(&args.opts) {
+        Ok(p) => p,
+        Err(e) => return super::report_error(&e),
+    };
+    for n in &doc.notices {
+        let level = match n.level {
+            crate::model::document::NoticeLevel::Error => "error",
+            crate::model::document::NoticeLevel::Warning => "warning",
+            crate::model::document::NoticeLevel::Info => "note",
+        };
+        let _ = writeln!(std::io::stderr(), "niceeval: {level}: {}", crate::plain::layout::clean(&n.message));
+    }
+    let derived = crate::model::derive_document(&doc, args.opts.model.as_deref(), &prices);
+    let findings = crate::model::lint::lint_document(&doc, &derived);
+    let tty = std::io::stdout().is_terminal();
+    let width = args
+        .width
+        .unwrap_or_else(|| if tty { crossterm::terminal::size().map(|(w, _)| w as usize).unwrap_or(80) } else { 80 });
+    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => tty && !no_color_env,
+    };
+    let boxed = if args.plain { false } else { args.boxed || tty };
+    let opts = PlainOptions { width, boxed: boxed && width >= 60, color, full: args.full };
+    let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep };
+    let sections = args.sections();
+    let report = crate::plain::render(&doc, &derived, &findings, &sections, &sel, &opts);
+    for note in &report.notes {
+        let _ = writeln!(std::io::stderr(), "niceeval show: {note}");
+    }
+    if report.shown == 0 && sel.locator.is_some() {
+        return super::EXIT_INPUT;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout.write_all(report.text.as_bytes()).and_then(|()| stdout.flush());
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return 0,
+        Err(e) => return super::report_error(&e),
+    }
+    exit_code(&sections, &report)
+}
+
+/// 1 when `--failures` was asked for and an attempt shown failed; else 0.
+pub fn exit_code(sections: &[SectionKind], report: &crate::plain::Report) -> i32 {
+    if sections.contains(&SectionKind::Failures) && report.failing > 0 { 1 } else { 0 }
 }
