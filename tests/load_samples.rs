@@ -7,21 +7,6 @@ use niceeval::load::load_path;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// DELETE AT INTEGRATION. Items whose loaders another engineer implements in
-/// parallel (Record directories, `show --json` documents, `exp --json`
-/// NDJSON streams). In this branch they may fail, but only with a
-/// "not supported yet" message. Each entry is matched against the item's
-/// path relative to the samples dir; `<record root>` stands for any Record root.
-const PENDING_IN_OTHER_BRANCHES: &[&str] = &["<record root>", "niceeval/generated/show-json/", ".ndjson"];
-
-fn pending_elsewhere(rel: &str, is_record_root: bool) -> bool {
-    PENDING_IN_OTHER_BRANCHES.iter().any(|p| match *p {
-        "<record root>" => is_record_root,
-        p if p.starts_with('.') => rel.ends_with(p),
-        p => rel.starts_with(p),
-    })
-}
-
 /// Files and Record roots under `dir`; files inside a Record root belong to it.
 fn walk(dir: &Path, files: &mut Vec<PathBuf>, records: &mut Vec<PathBuf>) {
     if dir.join("record.json").is_file() {
@@ -53,31 +38,23 @@ fn every_sample_opens() {
     walk(&samples, &mut files, &mut records);
     let mut opened = 0;
     let mut failed = Vec::new();
-    let mut pending = Vec::new();
-    let items = records.iter().map(|p| (p, true)).chain(files.iter().map(|p| (p, false)));
-    for (path, is_record) in items {
+    let items = records.iter().chain(files.iter());
+    for path in items {
         let rel = path.strip_prefix(&samples).unwrap_or(path).display().to_string();
         match load_path(&path.display().to_string()) {
             Ok(doc) => {
                 opened += 1;
                 println!("ok   {rel}: {} ({} attempts, {} events)", doc.format, doc.attempts.len(), doc.event_count());
             }
-            Err(e) if pending_elsewhere(&rel, is_record) && e.message.contains("not supported yet") => {
-                pending.push(format!("{rel}: {}", e.message));
-            }
             Err(e) => failed.push(format!("{rel}: {e}")),
         }
     }
     println!(
-        "samples: {opened} opened, {} failed ({} pending in other branches, {} record roots, {} files)",
-        failed.len() + pending.len(),
-        pending.len(),
+        "samples: {opened} opened, {} failed ({} record roots, {} files)",
+        failed.len(),
         records.len(),
         files.len()
     );
-    for p in &pending {
-        println!("pending: {p}");
-    }
     for f in &failed {
         println!("FAILED: {f}");
     }

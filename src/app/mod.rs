@@ -568,7 +568,9 @@ fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec
             let flagged = findings
                 .iter()
                 .filter(|f| f.location.attempt == ai)
-                .filter_map(|f| Some((TurnAddr { session: f.location.session, turn: f.location.turn? }, f.location.event)))
+                .filter_map(|f| {
+                    Some((TurnAddr { session: f.location.session, turn: f.location.turn? }, f.location.event))
+                })
                 .collect();
             AttemptView { derived, requests, timeline, badges, flagged }
         })

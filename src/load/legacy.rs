@@ -426,7 +426,12 @@ fn resolve_sources(run: &Path, dir: &Path, list: &Value, notices: &mut Vec<Notic
                 });
             }
         }
-        out.push(SourceFile { id: sha.map(str::to_string), path: path.to_string(), content });
+        out.push(SourceFile {
+            id: sha.map(str::to_string),
+            sha256: sha.map(str::to_string),
+            path: path.to_string(),
+            content,
+        });
     }
     out
 }

@@ -346,6 +346,7 @@ pub fn read_review(r: &Value, notices: &mut Vec<Notice>) -> Review {
         match s(src, "path") {
             Some(path) => review.sources.push(SourceFile {
                 id: s(src, "sha256").or_else(|| s(src, "id")),
+                sha256: s(src, "sha256"),
                 path,
                 content: s(src, "content"),
             }),
