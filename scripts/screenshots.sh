@@ -34,10 +34,12 @@ shot() {
   done
   [ -n "$wid" ] || { echo "no window for $name" >&2; kill $pid; return 1; }
   sleep 1.5
+  # XTEST input goes to the focused window (xterm ignores synthetic SendEvent input).
+  xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
   for k in "$@"; do
     case "$k" in
-      text:*) xdotool type --window "$wid" --delay 40 "${k#text:}" ;;
-      *) xdotool key --window "$wid" "$k" ;;
+      text:*) xdotool type --delay 40 "${k#text:}" ;;
+      *) xdotool key "$k" ;;
     esac
     sleep 0.3
   done
@@ -54,4 +56,4 @@ shot usage 160 44 "$BIN view assets/demo/session.json" 4
 if [ -e assets/demo/failed-eval.json ]; then
   shot assertions 160 44 "$BIN view assets/demo/failed-eval.json" 5
 fi
-shot check 120 36 "$BIN check tests/fixtures/ui/failed-orphans.json; echo; echo '(exit status '\$?')'"
+shot check 120 36 "$BIN check tests/fixtures/ui/failed-orphans.json; s=\$?; echo; echo \"(exit status \$s)\""

@@ -8,10 +8,12 @@ pub enum Tab {
     Usage,
     Assertions,
     Diagnostics,
+    Changes,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 6] = [Tab::Timeline, Tab::Tools, Tab::Hitl, Tab::Usage, Tab::Assertions, Tab::Diagnostics];
+    pub const ALL: [Tab; 7] =
+        [Tab::Timeline, Tab::Tools, Tab::Hitl, Tab::Usage, Tab::Assertions, Tab::Diagnostics, Tab::Changes];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -21,6 +23,7 @@ impl Tab {
             Tab::Usage => "Usage",
             Tab::Assertions => "Assertions",
             Tab::Diagnostics => "Diagnostics",
+            Tab::Changes => "Changes",
         }
     }
 }
@@ -102,19 +105,20 @@ impl Action {
             Action::ShowTab(Tab::Usage) => "Usage tab",
             Action::ShowTab(Tab::Assertions) => "Assertions tab",
             Action::ShowTab(Tab::Diagnostics) => "Diagnostics tab",
+            Action::ShowTab(Tab::Changes) => "Changes tab (file changes)",
             Action::Enter => "open / expand / jump to the row",
             Action::Back => "back out (close, clear search, collapse)",
             Action::SearchStart => "search events and payloads",
             Action::SearchNext => "next search match",
             Action::SearchPrev => "previous search match",
-            Action::NextFailure => "next failure or error",
+            Action::NextFailure => "next failure or error (from other tabs: the earliest in the transcript)",
             Action::PrevFailure => "previous failure or error",
             Action::NextWaiting => "next waiting input request",
             Action::NextFinding => "next diagnostic finding (after ])",
             Action::PrevFinding => "previous diagnostic finding (after [)",
             Action::ToggleRaw => "inspector: Preview / Raw JSON",
             Action::ToggleMerge => "timeline: merged lifecycle rows / raw events",
-            Action::CycleFilter => "tools: filter by status",
+            Action::CycleFilter => "filter: tools by status, attempts by verdict",
             Action::CycleSort => "tools: sort by position / name",
             Action::Copy => "copy selected value (OSC 52)",
             Action::OpenPager => "open selected value in $PAGER",

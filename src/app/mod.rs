@@ -30,7 +30,7 @@ pub struct AttemptView {
     pub flagged: HashSet<(TurnAddr, Option<usize>)>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Focus {
     Nav,
     List,
@@ -81,6 +81,34 @@ impl ListState {
             self.offset = self.selected + 1 - height;
         }
         self.offset = self.offset.min(len.saturating_sub(1));
+    }
+}
+
+/// Which attempts the navigator lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerdictFilter {
+    #[default]
+    All,
+    /// Failed, errored and unavailable.
+    Failing,
+    Passed,
+}
+
+impl VerdictFilter {
+    pub fn word(self) -> &'static str {
+        match self {
+            VerdictFilter::All => "all attempts",
+            VerdictFilter::Failing => "failed, errored, unavailable",
+            VerdictFilter::Passed => "passed and skipped",
+        }
+    }
+
+    pub fn keeps(self, verdict: Option<&str>) -> bool {
+        match self {
+            VerdictFilter::All => true,
+            VerdictFilter::Failing => verdict_rank(verdict) <= 2,
+            VerdictFilter::Passed => verdict_rank(verdict) > 3,
+        }
     }
 }
 
@@ -161,7 +189,11 @@ pub struct App {
     /// Timeline rows (indices into the attempt's `Timeline::rows`) for the scope.
     pub visible: Vec<usize>,
     pub merge: bool,
-    pub lists: [ListState; 6],
+    pub lists: [ListState; 7],
+    /// Navigator: which attempts to list.
+    pub verdict_filter: VerdictFilter,
+    /// Navigator text filter on eval, experiment and locator (`/` while the navigator has focus).
+    pub nav_query: Option<String>,
     pub inspector_scroll: usize,
     pub raw: bool,
     pub tool_filter: ToolFilter,
@@ -197,7 +229,9 @@ impl App {
             collapsed: HashSet::new(),
             visible: Vec::new(),
             merge: true,
-            lists: [ListState::default(); 6],
+            lists: [ListState::default(); 7],
+            verdict_filter: VerdictFilter::All,
+            nav_query: None,
             inspector_scroll: 0,
             raw: false,
             tool_filter: ToolFilter::All,
@@ -219,6 +253,9 @@ impl App {
             }
         }
         app.rebuild_nav();
+        if app.doc.attempts.len() > 1 {
+            app.focus = Focus::Nav;
+        }
         app.scope = app.nav.first().map(|n| n.scope).unwrap_or_default();
         app.rebuild_visible();
         app.open_first_failure();
@@ -273,14 +310,15 @@ impl App {
     }
 
     /// A failed attempt opens on its first failing assertion.
-    fn open_first_failure(&mut self) {
-        if self.doc.attempts.len() != 1 {
-            return;
-        }
-        let failing =
-            self.doc.attempts[0].review.assertions.as_ref().is_some_and(|a| a.iter().any(|x| x.is_failing_gate()));
+    pub fn open_first_failure(&mut self) {
+        let Some(attempt) = self.doc.attempts.get(self.scope.attempt) else { return };
+        let failing = attempt.review.assertions.as_ref().is_some_and(|a| a.iter().any(|x| x.is_failing_gate()));
         if failing {
             self.tab = Tab::Assertions;
+            self.lists[4] = ListState::default();
+            if self.doc.attempts.len() > 1 {
+                self.focus = Focus::List;
+            }
         }
     }
 
@@ -312,8 +350,24 @@ impl App {
         let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
         // Failed, errored and unavailable attempts first, then the rest.
         order.sort_by_key(|&i| verdict_rank(self.doc.attempts[i].verdict.as_deref()));
+        let query = self.nav_query.as_deref().map(str::to_lowercase);
         for ai in order {
             let attempt = &self.doc.attempts[ai];
+            if many && !self.verdict_filter.keeps(attempt.verdict.as_deref()) {
+                continue;
+            }
+            if many && let Some(q) = &query {
+                let hay = format!(
+                    "{} {} {}",
+                    attempt.eval_id.as_deref().unwrap_or(""),
+                    attempt.experiment_id.as_deref().unwrap_or(""),
+                    attempt.locator.as_deref().unwrap_or("")
+                )
+                .to_lowercase();
+                if !hay.contains(q.as_str()) {
+                    continue;
+                }
+            }
             let root = Scope { attempt: ai, session: None, turn: None };
             let base_depth = u8::from(many);
             if many {
@@ -483,6 +537,9 @@ impl App {
             Tab::Assertions => self.assertion_rows().len(),
             Tab::Diagnostics => {
                 self.scoped_findings().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
+            }
+            Tab::Changes => {
+                self.attempt().and_then(|a| a.review.file_changes.as_ref()).map(|f| f.changes.len()).unwrap_or(0)
             }
         }
     }

@@ -1,6 +1,6 @@
 //! `update(&mut App, Action)`: the only place UI state changes.
 
-use super::{Action, App, Effect, Focus, ListState, Mode, Scope, Tab, ToolFilter};
+use super::{Action, App, Effect, Focus, ListState, Mode, Scope, Tab, ToolFilter, VerdictFilter};
 use crate::model::timeline::RowKind;
 use serde_json::Value;
 
@@ -50,6 +50,17 @@ pub fn update(app: &mut App, action: Action) {
             app.search.input.clear();
         }
         Action::SearchNext | Action::SearchPrev => search_step(app, action == Action::SearchNext),
+        Action::NextFailure if app.tab != Tab::Timeline || app.focus != Focus::List => {
+            // From a review tab: the earliest failing evidence in the transcript.
+            app.tab = Tab::Timeline;
+            app.focus = Focus::List;
+            app.lists[0] = ListState::default();
+            let first_is_failure =
+                app.view().is_some_and(|v| app.visible.first().is_some_and(|&r| v.timeline.rows[r].is_failure()));
+            if !first_is_failure {
+                jump_failure(app, true);
+            }
+        }
         Action::NextFailure | Action::PrevFailure => jump_failure(app, action == Action::NextFailure),
         Action::NextWaiting => jump_waiting(app),
         Action::NextFinding | Action::PrevFinding => {
@@ -79,6 +90,17 @@ pub fn update(app: &mut App, action: Action) {
             } else {
                 "timeline: every raw event on its own row"
             });
+        }
+        Action::CycleFilter if app.focus == Focus::Nav && app.doc.attempts.len() > 1 => {
+            app.verdict_filter = match app.verdict_filter {
+                VerdictFilter::All => VerdictFilter::Failing,
+                VerdictFilter::Failing => VerdictFilter::Passed,
+                VerdictFilter::Passed => VerdictFilter::All,
+            };
+            app.rebuild_nav();
+            app.nav_state = ListState::default();
+            let shown = app.nav.iter().filter(|n| n.depth == 0).count();
+            app.flash(format!("attempts: {} ({shown} shown)", app.verdict_filter.word()));
         }
         Action::CycleFilter => {
             app.tool_filter = match app.tool_filter {
@@ -225,6 +247,7 @@ fn enter(app: &mut App) {
     match app.focus {
         Focus::Nav => {
             if let Some(node) = app.nav.get(app.nav_state.selected).cloned() {
+                let was_collapsed = app.collapsed.contains(&node.scope);
                 if node.has_children {
                     if !app.collapsed.remove(&node.scope) {
                         app.collapsed.insert(node.scope);
@@ -232,6 +255,11 @@ fn enter(app: &mut App) {
                     app.rebuild_nav();
                 }
                 set_scope(app, node.scope);
+                // Opening an attempt: a failed one opens on its first failing assertion.
+                if node.scope.session.is_none() && app.doc.attempts.len() > 1 && was_collapsed {
+                    app.tab = Tab::Timeline;
+                    app.open_first_failure();
+                }
             }
         }
         Focus::List | Focus::Inspector => match app.tab {
@@ -279,7 +307,7 @@ fn enter(app: &mut App) {
                 }
             }
             Tab::Assertions => jump_to_assertion_evidence(app),
-            Tab::Usage => {}
+            Tab::Usage | Tab::Changes => {}
         },
     }
 }
@@ -333,6 +361,12 @@ fn jump_to_assertion_evidence(app: &mut App) {
 }
 
 fn back(app: &mut App) {
+    if app.focus == Focus::Nav && app.nav_query.is_some() {
+        app.nav_query = None;
+        app.rebuild_nav();
+        app.flash("attempt filter cleared");
+        return;
+    }
     if app.focus == Focus::Inspector {
         app.focus = Focus::List;
     } else if app.search.query.is_some() {
@@ -355,6 +389,19 @@ fn search_key(app: &mut App, action: Action) {
             app.search.input.pop();
         }
         Action::SearchCancel => app.mode = Mode::Normal,
+        Action::SearchCommit if app.focus == Focus::Nav && app.doc.attempts.len() > 1 => {
+            app.mode = Mode::Normal;
+            let query = app.search.input.trim().to_string();
+            app.nav_query = (!query.is_empty()).then_some(query.clone());
+            app.rebuild_nav();
+            app.nav_state = ListState::default();
+            let shown = app.nav.iter().filter(|n| n.depth == 0).count();
+            app.flash(if query.is_empty() {
+                "attempt filter cleared".to_string()
+            } else {
+                format!("attempts matching \"{query}\": {shown}")
+            });
+        }
         Action::SearchCommit => {
             app.mode = Mode::Normal;
             let query = app.search.input.trim().to_string();
@@ -550,6 +597,17 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             let r = &view.requests[*rows.get(app.lists[2].selected)?];
             let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
             Some(("input request".into(), pretty(&e.raw)))
+        }
+        Tab::Changes => {
+            let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists[6].selected)?;
+            Some((
+                c.path.clone(),
+                format!(
+                    "--- before\n{}\n+++ after\n{}",
+                    c.before.as_deref().unwrap_or(""),
+                    c.after.as_deref().unwrap_or("")
+                ),
+            ))
         }
         Tab::Usage | Tab::Diagnostics => None,
     }

@@ -33,7 +33,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache)
     let width = area.width.saturating_sub(2) as usize;
     let key = {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (app.tab_index(), app.scope, app.list().selected, app.raw, width).hash(&mut h);
+        (app.tab_index(), app.scope, app.list().selected, app.raw, width, app.focus == Focus::Nav).hash(&mut h);
         app.selected_row().hash(&mut h);
         (cache.theme.name as u8).hash(&mut h);
         h.finish()
@@ -281,6 +281,9 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
     let empty = |t: &str| Built { title: t.to_string(), lines: vec![Line::styled("nothing selected", theme.dim)] };
     let (Some(view), Some(attempt)) = (app.view(), app.attempt()) else { return empty("Inspector") };
     let pretty = |v: &Value| json_block(v, width, theme);
+    if app.focus == Focus::Nav && !app.raw {
+        return Built { title: "Scope".into(), lines: scope_summary(app, theme, width) };
+    }
     match app.tab {
         Tab::Timeline => {
             let Some(ri) = app.selected_row() else { return empty("Inspector") };
@@ -529,6 +532,42 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
             let lines = if app.raw { pretty(&a.raw) } else { assertion_lines(app, a, width, theme) };
             Built { title: "Assertion".into(), lines }
         }
+        Tab::Changes => {
+            let Some(c) = attempt.review.file_changes.as_ref().and_then(|f| f.changes.get(app.lists[6].selected))
+            else {
+                return empty("File change");
+            };
+            let mut lines = vec![
+                Line::styled(sanitize(&c.path, Lines::Single).into_owned(), theme.title),
+                kv(
+                    "change",
+                    match c.kind {
+                        'A' => "added",
+                        'D' => "deleted",
+                        'M' => "modified",
+                        _ => "changed",
+                    },
+                    theme,
+                    theme.text,
+                ),
+                kv(
+                    "window",
+                    c.window.as_deref().map(|w| sanitize(w, Lines::Single).into_owned()).unwrap_or_else(|| "—".into()),
+                    theme,
+                    theme.text,
+                ),
+            ];
+            if let Some(n) = &c.note {
+                lines.push(kv("note", sanitize(n, Lines::Single).into_owned(), theme, theme.warn));
+            }
+            lines.push(Line::raw(""));
+            match (c.before.as_deref(), c.after.as_deref(), c.kind) {
+                (b, Some(a), _) => lines.extend(super::diff::unified(b.unwrap_or(""), a, width, theme)),
+                (Some(b), None, 'D') => lines.extend(super::diff::unified(b, "", width, theme)),
+                _ => lines.push(Line::styled("(patch unavailable: the content was not recorded)", theme.dim)),
+            }
+            Built { title: "File change".into(), lines }
+        }
         Tab::Diagnostics => {
             let findings = app.scoped_findings();
             let sel = app.lists[5].selected;
@@ -741,13 +780,160 @@ fn fact_lines(f: &Fact, depth: usize, width: usize, theme: &Theme, out: &mut Vec
     }
 }
 
+/// A name a person can read: the label, else what the matcher said.
+pub fn assertion_label(a: &Assertion) -> String {
+    if !a.label.is_empty() && !a.label.starts_with("ae_") {
+        return a.label.clone();
+    }
+    let matcher = a.check.as_ref().and_then(|c| c.get("data")).and_then(|d| d.get("matcher")).map(Fact::to_line);
+    let message = a.diagnostic().and_then(|d| d.message);
+    match (message, matcher) {
+        (Some(m), _) => m,
+        (None, Some(m)) => format!("{} {m}", a.criterion.as_deref().unwrap_or("")),
+        _ => a.label.clone(),
+    }
+}
+
+fn fact_text(f: &Fact) -> String {
+    match f {
+        Fact::Value(Value::String(s)) | Fact::Text(s) => s.clone(),
+        Fact::Value(v) => serde_json::to_string_pretty(v).unwrap_or_default(),
+        other => other.to_line(),
+    }
+}
+
+fn diagnostic_tree(
+    d: &crate::model::document::MatchDiagnostic,
+    depth: usize,
+    width: usize,
+    theme: &Theme,
+    out: &mut Vec<Line<'static>>,
+) {
+    let pad = "  ".repeat(depth);
+    let code = d.code.clone().unwrap_or_else(|| "—".into());
+    let style = if code.ends_with("-mismatch") || code.ends_with("mismatch") {
+        theme.err
+    } else if code.contains("unavailable") {
+        theme.warn
+    } else {
+        theme.accent
+    };
+    let mut head = vec![
+        Span::styled(format!("{pad}▸ "), theme.dim),
+        Span::styled(sanitize(&code, Lines::Single).into_owned(), style),
+    ];
+    if !d.path.is_empty() {
+        head.push(Span::styled(format!("  at /{}", sanitize(&d.path.join("/"), Lines::Single)), theme.dim));
+    }
+    out.push(Line::from(head));
+    if let Some(m) = &d.message {
+        out.push(Line::raw(format!("{pad}  {}", sanitize(m, Lines::Single))));
+    }
+    if let Some(e) = &d.expected {
+        out.push(Line::from(vec![
+            Span::styled(format!("{pad}  expected "), theme.dim),
+            Span::raw(sanitize(&e.to_line(), Lines::Single).into_owned()),
+        ]));
+    }
+    if let Some(r) = &d.received {
+        out.push(Line::from(vec![
+            Span::styled(format!("{pad}  received "), theme.dim),
+            Span::raw(sanitize(&r.to_line(), Lines::Single).into_owned()),
+        ]));
+    }
+    if let Some(r) = &d.reason {
+        out.push(Line::from(vec![
+            Span::styled(format!("{pad}  reason   "), theme.dim),
+            Span::styled(sanitize(r, Lines::Single).into_owned(), theme.warn),
+        ]));
+    }
+    match &d.locator {
+        Some(crate::model::document::DiagnosticLocator::JsonPointer(p)) => out.push(Line::from(vec![
+            Span::styled(format!("{pad}  at value "), theme.dim),
+            Span::styled(sanitize(p, Lines::Single).into_owned(), theme.accent),
+        ])),
+        Some(crate::model::document::DiagnosticLocator::ToolOccurrence { id, .. }) => out.push(Line::from(vec![
+            Span::styled(format!("{pad}  call     "), theme.dim),
+            Span::styled(sanitize(id, Lines::Single).into_owned(), theme.accent),
+        ])),
+        Some(crate::model::document::DiagnosticLocator::Other(f)) => {
+            out.push(Line::raw(format!("{pad}  locator  {}", sanitize(&f.to_line(), Lines::Single))))
+        }
+        None => {}
+    }
+    for child in &d.children {
+        let label = child.label.clone().unwrap_or_default();
+        let state = child.state.clone().unwrap_or_default();
+        out.push(Line::from(vec![
+            Span::styled(format!("{pad}  [{}] ", child.index.map(|i| i.to_string()).unwrap_or_default()), theme.dim),
+            Span::styled(format!("{state} "), theme.verdict(&state)),
+            Span::raw(sanitize(&label, Lines::Single).into_owned()),
+        ]));
+        if let Some(cd) = &child.diagnostic {
+            diagnostic_tree(cd, depth + 2, width, theme, out);
+        }
+    }
+}
+
+fn source_lines(app: &App, a: &Assertion, theme: &Theme) -> Vec<Line<'static>> {
+    let Some(attempt) = app.attempt() else { return Vec::new() };
+    let review = &attempt.review;
+    let Some(site) = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id) else {
+        return Vec::new();
+    };
+    let file = review.sources.iter().find(|f| f.id.is_some() && f.id == site.source_id);
+    let Some(content) = file.and_then(|f| f.content.as_deref()) else {
+        return vec![Line::styled(format!("  line {} of a source that was not recorded", site.line), theme.dim)];
+    };
+    let path = file.map(|f| f.path.clone()).unwrap_or_default();
+    let mut out = vec![Line::styled(format!("{}:{}", sanitize(&path, Lines::Single), site.line), theme.accent)];
+    let lines: Vec<&str> = content.lines().collect();
+    let at = site.line as usize;
+    let from = at.saturating_sub(3).max(1);
+    let to = (at + 3).min(lines.len());
+    let assertions = review.assertions.as_deref().unwrap_or(&[]);
+    for n in from..=to {
+        // Gutter: sends, and assertions by outcome, on this line of this file.
+        let marks: Vec<(&str, ratatui::style::Style)> = review
+            .source_sites
+            .iter()
+            .filter(|s| s.line as usize == n && s.source_id == site.source_id)
+            .map(|s| {
+                if s.role.as_deref() == Some("send") {
+                    return ("→", theme.accent);
+                }
+                match assertions.iter().find(|x| x.entry_id.is_some() && x.entry_id == s.entry_id) {
+                    Some(x) if x.is_failing_gate() && x.gate.as_deref() == Some("unavailable") => ("?", theme.warn),
+                    Some(x) if x.is_failing_gate() => ("✗", theme.err),
+                    Some(x) if x.result.as_deref() == Some("unavailable") => ("?", theme.warn),
+                    Some(x) if x.result.as_deref() == Some("mismatched") => ("!", theme.warn),
+                    Some(_) => ("✓", theme.ok),
+                    None => ("·", theme.dim),
+                }
+            })
+            .collect();
+        let (mark, style) = marks.first().copied().unwrap_or((" ", theme.dim));
+        let code = lines.get(n - 1).copied().unwrap_or("");
+        let line_style = if n == at { theme.title } else { theme.text };
+        out.push(Line::from(vec![
+            Span::styled(format!("{mark}"), style),
+            Span::styled(format!("{n:>4} │ "), theme.dim),
+            Span::styled(sanitize(code, Lines::Single).into_owned(), line_style),
+        ]));
+    }
+    out
+}
+
 fn assertion_lines(app: &App, a: &Assertion, width: usize, theme: &Theme) -> Vec<Line<'static>> {
     let s = |x: &Option<String>| {
         x.as_deref().map(|v| sanitize(v, Lines::Single).into_owned()).unwrap_or_else(|| "—".into())
     };
-    let mut out = vec![Line::styled(sanitize(&a.label, Lines::Single).into_owned(), theme.title)];
+    let mut out = vec![Line::styled(sanitize(&assertion_label(a), Lines::Single).into_owned(), theme.title)];
     if !a.group_path.is_empty() {
         out.push(kv("group", sanitize(&a.group_path.join(" › "), Lines::Single).into_owned(), theme, theme.text));
+    }
+    if let Some(id) = &a.entry_id {
+        out.push(kv("entry", sanitize(id, Lines::Single).into_owned(), theme, theme.dim));
     }
     out.push(kv("criterion", s(&a.criterion), theme, theme.text));
     let result = a.result.clone().unwrap_or_else(|| "—".into());
@@ -757,9 +943,43 @@ fn assertion_lines(app: &App, a: &Assertion, width: usize, theme: &Theme) -> Vec
     }
     out.push(kv("gate", s(&a.gate), theme, theme.verdict(a.gate.as_deref().unwrap_or(""))));
     out.push(kv("required", s(&a.requirement), theme, theme.text));
-    for (label, fact) in
-        [("Check", &a.check), ("Expected", &a.expected), ("Observed", &a.observed), ("Explanation", &a.explanation)]
+    if let Some(j) = &a.judge {
+        out.push(Line::raw(""));
+        out.push(heading("Judge", theme));
+        match (&j.unavailable_reason, j.score) {
+            (Some(reason), _) => {
+                out.push(Line::styled(format!("  unavailable: {}", sanitize(reason, Lines::Single)), theme.warn))
+            }
+            (None, Some(score)) => {
+                let threshold = j.threshold.map(|t| format!("  (≥ {t})")).unwrap_or_default();
+                out.push(Line::raw(format!("  score {score}{threshold}")));
+            }
+            (None, None) => out.push(Line::styled("  score —", theme.dim)),
+        }
+        if j.unavailable_reason.is_some()
+            && let Some(t) = j.threshold
+        {
+            out.push(Line::raw(format!("  threshold ≥ {t}")));
+        }
+        if let Some(r) = &j.rationale {
+            out.push(Line::styled("  rationale", theme.dim));
+            fact_lines(r, 2, width, theme, &mut out);
+        }
+        if let Some(c) = &j.citations {
+            out.push(Line::styled("  citations", theme.dim));
+            fact_lines(c, 2, width, theme, &mut out);
+        }
+    }
+    let diagnostic = a.diagnostic();
+    if let Some(d) = &diagnostic
+        && let (Some(e), Some(r)) = (&d.expected, &d.received)
+        && a.result.as_deref() == Some("mismatched")
     {
+        out.push(Line::raw(""));
+        out.push(heading("Diff (expected → received)", theme));
+        out.extend(super::diff::diff_lines(&fact_text(e), &fact_text(r), width, theme));
+    }
+    for (label, fact) in [("Check", &a.check), ("Expected", &a.expected), ("Observed", &a.observed)] {
         out.push(Line::raw(""));
         out.push(heading(label, theme));
         match fact {
@@ -767,9 +987,16 @@ fn assertion_lines(app: &App, a: &Assertion, width: usize, theme: &Theme) -> Vec
             None => out.push(Line::styled("  — not recorded", theme.dim)),
         }
     }
+    out.push(Line::raw(""));
+    out.push(heading("Explanation", theme));
+    match (&diagnostic, &a.explanation) {
+        (Some(d), _) => diagnostic_tree(d, 1, width, theme, &mut out),
+        (None, Some(f)) => fact_lines(f, 1, width, theme, &mut out),
+        (None, None) => out.push(Line::styled("  — not recorded", theme.dim)),
+    }
     if let Some(r) = &a.receipt {
         out.push(Line::raw(""));
-        out.push(heading("receipt", theme));
+        out.push(heading("Receipt", theme));
         let n = |k: &str| r.get(k).map(crate::model::timeline::value_preview).unwrap_or_else(|| "—".into());
         out.push(Line::raw(format!(
             "  examined {} · matched {} · mismatched {} · unavailable {}",
@@ -781,13 +1008,29 @@ fn assertion_lines(app: &App, a: &Assertion, width: usize, theme: &Theme) -> Vec
     }
     if let Some(v) = &a.checked_value {
         out.push(Line::raw(""));
-        out.push(heading("checked value", theme));
+        out.push(heading("Checked value", theme));
+        if let Some(crate::model::document::DiagnosticLocator::JsonPointer(p)) =
+            diagnostic.as_ref().and_then(|d| d.locator.clone())
+        {
+            let at =
+                v.pointer(&p).map(crate::model::timeline::value_preview).unwrap_or_else(|| "(not in the value)".into());
+            out.push(Line::from(vec![
+                Span::styled(format!("  ▶ {} = ", sanitize(&p, Lines::Single)), theme.warn),
+                Span::styled(sanitize(&at, Lines::Single).into_owned(), theme.warn),
+            ]));
+        }
         out.extend(json_block(v, width, theme));
+    }
+    let source = source_lines(app, a, theme);
+    if !source.is_empty() {
+        out.push(Line::raw(""));
+        out.push(heading("Eval source", theme));
+        out.extend(source);
     }
     let ids = crate::model::evidence::occurrence_locators(a);
     if !ids.is_empty() {
         out.push(Line::raw(""));
-        out.push(heading("evidence in the transcript (Enter jumps to the first)", theme));
+        out.push(heading("Evidence in the transcript (Enter jumps to the first)", theme));
         let view = app.view();
         for id in ids {
             let at = view
@@ -799,6 +1042,79 @@ fn assertion_lines(app: &App, a: &Assertion, width: usize, theme: &Theme) -> Vec
                 .unwrap_or_else(|| "not in this transcript".into());
             out.push(Line::raw(format!("  {} → {at}", sanitize(&id, Lines::Single))));
         }
+    }
+    out
+}
+
+/// What the navigator's selection is: the attempt (identity, verdict, timing,
+/// usage, notices), a session, or a turn.
+fn scope_summary(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let (Some(a), Some(view)) = (app.attempt(), app.view()) else { return Vec::new() };
+    let s = |x: &Option<String>| {
+        x.as_deref().map(|v| sanitize(v, Lines::Single).into_owned()).unwrap_or_else(|| "—".into())
+    };
+    let mut out = Vec::new();
+    let verdict = a.verdict.clone().or_else(|| crate::model::derive::attempt_status(a).map(str::to_string));
+    let v = verdict.clone().unwrap_or_else(|| "unknown".into());
+    out.push(Line::styled(format!("{} {}", verdict_mark(&v), v.to_uppercase()), theme.verdict(&v)));
+    out.push(kv("eval", s(&a.eval_id), theme, theme.text));
+    out.push(kv("experiment", s(&a.experiment_id), theme, theme.text));
+    out.push(kv("attempt", a.attempt_number.map(|n| format!("#{n}")).unwrap_or_else(|| "—".into()), theme, theme.text));
+    out.push(kv("locator", s(&a.locator), theme, theme.accent));
+    out.push(kv("outcome", s(&a.outcome), theme, theme.text));
+    out.push(kv("model", s(&a.model), theme, theme.text));
+    if let Some(score) = &a.score {
+        let f = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
+        out.push(kv("score", format!("{} of {} pts", f(score.earned), f(score.points)), theme, theme.text));
+    }
+    out.push(kv(
+        "duration",
+        a.duration_ms.map(|d| format!("{:.1} s", d / 1000.0)).unwrap_or_else(|| "—".into()),
+        theme,
+        theme.text,
+    ));
+    let usage = a.reported_usage.unwrap_or(view.derived.usage);
+    out.push(kv("tokens", usage.total_tokens().map(grouped).unwrap_or_else(|| "—".into()), theme, theme.text));
+    out.push(kv("cost", usage.cost_usd.map(usd).unwrap_or_else(|| "— (not reported)".into()), theme, theme.text));
+    out.push(kv(
+        "estimate",
+        view.derived
+            .estimate
+            .total()
+            .map(usd)
+            .unwrap_or_else(|| format!("— ({})", view.derived.estimate.reason().unwrap_or_default())),
+        theme,
+        theme.text,
+    ));
+    if let Some(list) = &a.review.assertions {
+        let failing = list.iter().filter(|x| x.is_failing_gate()).count();
+        out.push(kv(
+            "assertions",
+            format!("{} ({failing} failing gates; 5 to review)", list.len()),
+            theme,
+            if failing > 0 { theme.err } else { theme.text },
+        ));
+    }
+    if !a.events_exact {
+        out.push(Line::styled(
+            "events rebuilt from a lossy Record conversation (not the adapter's exact stream)",
+            theme.warn,
+        ));
+    }
+    let notices: Vec<&crate::model::document::Notice> = app.doc.notices.iter().chain(a.notices.iter()).collect();
+    if !notices.is_empty() {
+        out.push(Line::raw(""));
+        out.push(heading("notices", theme));
+        let mut seen = std::collections::HashSet::new();
+        for n in notices {
+            if seen.insert(n.message.clone()) {
+                out.extend(text_block(&format!("! {}", n.message), width, theme.warn));
+            }
+        }
+    }
+    if app.doc.attempts.len() > 1 {
+        out.push(Line::raw(""));
+        out.push(Line::styled("Enter opens · f filters by verdict · / filters by eval or experiment", theme.dim));
     }
     out
 }

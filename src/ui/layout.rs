@@ -13,7 +13,7 @@ pub struct Areas {
     pub inspector: Option<Rect>,
     pub footer: Rect,
     /// x ranges of the tab titles, in Tab::ALL order.
-    pub tab_spans: [(u16, u16); 6],
+    pub tab_spans: [(u16, u16); Tab::ALL.len()],
 }
 
 /// Width at which the navigator, list and inspector sit side by side.
@@ -32,7 +32,7 @@ pub fn areas(width: u16, height: u16, app: &App) -> Areas {
     let footer = Rect::new(0, footer_y, width, 1.min(height));
     let body_y = tabs.y + tabs.height;
     let body = Rect::new(0, body_y, width, footer_y.saturating_sub(body_y));
-    let mut tab_spans = [(0, 0); 6];
+    let mut tab_spans = [(0, 0); Tab::ALL.len()];
     let mut x = 0u16;
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let w = tab_label(i, *tab).chars().count() as u16;

@@ -35,6 +35,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Tab::Usage => usage(app, theme),
         Tab::Assertions => assertions(app, theme, area.width.saturating_sub(2) as usize),
         Tab::Diagnostics => diagnostics(app, theme, area.width.saturating_sub(2) as usize),
+        Tab::Changes => changes(app, theme, area.width.saturating_sub(2) as usize),
         Tab::Timeline => (String::new(), Vec::new()),
     };
     let block = panel(Line::styled(title, theme.title), focused, theme);
@@ -65,6 +66,15 @@ fn empty_text(app: &App) -> String {
             _ => "assertions not recorded in this input (open a Record, InvocationSummary or show --json)".into(),
         },
         Tab::Diagnostics => "no findings: the event stream follows the contract".into(),
+        Tab::Changes => {
+            use crate::model::document::Completeness;
+            match app.attempt().and_then(|a| a.review.file_changes.as_ref()).map(|f| f.state.clone()) {
+                None | Some(Some(Completeness::NotRecorded)) => "file changes not recorded in this input".into(),
+                Some(Some(Completeness::Complete)) => "no file changes (complete collection)".into(),
+                Some(Some(Completeness::Partial(r))) => format!("no file changes recorded (partial: {})", r.join("; ")),
+                Some(None) => "no file changes listed".into(),
+            }
+        }
         _ => String::new(),
     }
 }
@@ -258,7 +268,7 @@ fn assertions(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>
             if !label.is_empty() {
                 label.push_str(" › ");
             }
-            label.push_str(&a.label);
+            label.push_str(&super::inspector::assertion_label(a));
             Line::from(vec![
                 Span::styled(format!("{} ", verdict_mark(word)), theme.verdict(word)),
                 Span::styled(fit(word, 12), theme.verdict(word)),
@@ -316,5 +326,36 @@ fn diagnostics(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>
             ]));
         }
     }
+    (title, lines)
+}
+
+fn changes(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
+    use crate::model::document::Completeness;
+    let Some(fc) = app.attempt().and_then(|a| a.review.file_changes.as_ref()) else {
+        return (" Changes · not recorded ".into(), Vec::new());
+    };
+    let state = match &fc.state {
+        Some(Completeness::Complete) => "complete".to_string(),
+        Some(Completeness::Partial(r)) => format!("partial: {}", r.join("; ")),
+        Some(Completeness::NotRecorded) => "not recorded".into(),
+        None => "—".into(),
+    };
+    let title = format!(" Changes · {} files · {state} ", fc.changes.len());
+    let lines = fc
+        .changes
+        .iter()
+        .map(|c| {
+            let style = match c.kind {
+                'A' => theme.ok,
+                'D' => theme.err,
+                _ => theme.warn,
+            };
+            Line::from(vec![
+                Span::styled(format!("{} ", c.kind), style),
+                Span::styled(fit(&cell(c.window.as_deref().unwrap_or("—"), 16), 17), theme.dim),
+                Span::raw(cell(&c.path, w.saturating_sub(22))),
+            ])
+        })
+        .collect();
     (title, lines)
 }
