@@ -111,7 +111,7 @@ impl Action {
             Action::SearchStart => "search events and payloads",
             Action::SearchNext => "next search match",
             Action::SearchPrev => "previous search match",
-            Action::NextFailure => "next failure or error (from other tabs: the earliest in the transcript)",
+            Action::NextFailure => "next failure or error (elsewhere: the first one)",
             Action::PrevFailure => "previous failure or error",
             Action::NextWaiting => "next waiting input request",
             Action::NextFinding => "next diagnostic finding (after ])",

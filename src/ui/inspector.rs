@@ -805,7 +805,6 @@ fn fact_text(f: &Fact) -> String {
 fn diagnostic_tree(
     d: &crate::model::document::MatchDiagnostic,
     depth: usize,
-    width: usize,
     theme: &Theme,
     out: &mut Vec<Line<'static>>,
 ) {
@@ -870,7 +869,7 @@ fn diagnostic_tree(
             Span::raw(sanitize(&label, Lines::Single).into_owned()),
         ]));
         if let Some(cd) = &child.diagnostic {
-            diagnostic_tree(cd, depth + 2, width, theme, out);
+            diagnostic_tree(cd, depth + 2, theme, out);
         }
     }
 }
@@ -916,7 +915,7 @@ fn source_lines(app: &App, a: &Assertion, theme: &Theme) -> Vec<Line<'static>> {
         let code = lines.get(n - 1).copied().unwrap_or("");
         let line_style = if n == at { theme.title } else { theme.text };
         out.push(Line::from(vec![
-            Span::styled(format!("{mark}"), style),
+            Span::styled(mark.to_string(), style),
             Span::styled(format!("{n:>4} │ "), theme.dim),
             Span::styled(sanitize(code, Lines::Single).into_owned(), line_style),
         ]));
@@ -990,7 +989,7 @@ fn assertion_lines(app: &App, a: &Assertion, width: usize, theme: &Theme) -> Vec
     out.push(Line::raw(""));
     out.push(heading("Explanation", theme));
     match (&diagnostic, &a.explanation) {
-        (Some(d), _) => diagnostic_tree(d, 1, width, theme, &mut out),
+        (Some(d), _) => diagnostic_tree(d, 1, theme, &mut out),
         (None, Some(f)) => fact_lines(f, 1, width, theme, &mut out),
         (None, None) => out.push(Line::styled("  — not recorded", theme.dim)),
     }
