@@ -50,10 +50,9 @@ shot() {
   echo "screenshots/$name.png"
 }
 
+shot diagnostics 160 44 "$BIN view tests/fixtures/ui/failed-orphans.json" 6
 shot timeline 160 44 "$BIN view assets/demo/session.json" e
 shot hitl 160 44 "$BIN view assets/demo/session.json" 3 j j
 shot usage 160 44 "$BIN view assets/demo/session.json" 4
-if [ -e assets/demo/failed-eval.json ]; then
-  shot assertions 160 44 "$BIN view assets/demo/failed-eval.json" 5
-fi
+shot assertions 160 44 "$BIN view assets/demo/record" 5
 shot check 120 36 "$BIN check tests/fixtures/ui/failed-orphans.json; s=\$?; echo; echo \"(exit status \$s)\""
