@@ -1,0 +1,41 @@
+//! The README cannot drift from the program: its key table is the app's key
+//! table, its screenshots exist, and its two commands are the real ones.
+
+use std::path::Path;
+
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README.md")
+}
+
+#[test]
+fn key_table_matches_the_app() {
+    let text = readme();
+    let start = text.find("<!-- keys:start -->").expect("keys:start marker") + "<!-- keys:start -->".len();
+    let end = text.find("<!-- keys:end -->").expect("keys:end marker");
+    let in_readme = text[start..end].trim();
+    let generated = niceeval::app::keymap::markdown_key_table();
+    assert_eq!(in_readme, generated.trim(), "README key table is stale; replace it with:\n{generated}");
+}
+
+#[test]
+fn every_screenshot_the_readme_names_exists() {
+    let text = readme();
+    let mut named = 0;
+    for part in text.split("screenshots/").skip(1) {
+        let name: String =
+            part.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_' || *c == '.').collect();
+        if let Some(name) = name.strip_suffix('.').map(str::to_string).or(Some(name)).filter(|n| n.ends_with(".png")) {
+            named += 1;
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots").join(&name);
+            assert!(path.is_file(), "README names screenshots/{name}, which is missing");
+        }
+    }
+    assert!(named >= 5, "README should show the screenshots ({named} found)");
+}
+
+#[test]
+fn the_two_commands_are_in_the_readme() {
+    let text = readme();
+    assert!(text.contains("cargo run --release -- view --demo"), "demo command");
+    assert!(text.contains("\ncargo test\n"), "test command");
+}
