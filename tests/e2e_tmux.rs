@@ -24,3 +24,8 @@ fn run_script(name: &str) {
 fn view_search_failure_hitl_quit() {
     run_script("view.sh");
 }
+
+#[test]
+fn follow_shows_appended_events_without_a_key_press() {
+    run_script("follow.sh");
+}

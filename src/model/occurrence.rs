@@ -137,7 +137,8 @@ impl Lifecycle {
         match self {
             Lifecycle::Pending => "pending",
             Lifecycle::Finished { status, .. } => status,
-            Lifecycle::Opaque { .. } => "ambiguous",
+            Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence } => "ambiguous",
+            Lifecycle::Opaque { reason: OpaqueReason::PartialStream } => "open (no turn status)",
         }
     }
 

@@ -64,6 +64,8 @@ pub enum RowStatus {
     Failed,
     Rejected,
     Pending,
+    /// Started, and the turn has no status: the stream may still be going (`partial-stream`).
+    Open,
     Ambiguous,
     Orphan,
     /// A finish status outside the enum.
@@ -83,7 +85,7 @@ impl RowStatus {
             RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => "✓",
             RowStatus::Failed | RowStatus::TurnFailed => "✗",
             RowStatus::Rejected => "⊘",
-            RowStatus::Pending => "…",
+            RowStatus::Pending | RowStatus::Open => "…",
             RowStatus::Ambiguous | RowStatus::Orphan | RowStatus::Other | RowStatus::TurnUnknown => "?",
             RowStatus::Waiting | RowStatus::TurnWaiting => "⏸",
             RowStatus::Unanswered => "!",
@@ -96,6 +98,7 @@ impl RowStatus {
             RowStatus::Failed | RowStatus::TurnFailed => "failed",
             RowStatus::Rejected => "rejected",
             RowStatus::Pending => "pending",
+            RowStatus::Open => "open (no turn status)",
             RowStatus::Ambiguous => "ambiguous",
             RowStatus::Orphan => "orphan",
             RowStatus::Other => "unknown status",
@@ -109,6 +112,14 @@ impl RowStatus {
     /// Failures and errors that `e`/`E` jump between.
     pub fn is_failure(self) -> bool {
         matches!(self, RowStatus::Failed | RowStatus::TurnFailed | RowStatus::Ambiguous | RowStatus::Orphan)
+    }
+}
+
+/// An opaque lifecycle: an ambiguous id, or a stream without a turn status.
+pub fn lifecycle_opaque(reason: super::occurrence::OpaqueReason) -> RowStatus {
+    match reason {
+        super::occurrence::OpaqueReason::PartialStream => RowStatus::Open,
+        super::occurrence::OpaqueReason::MissingLifecycleEvidence => RowStatus::Ambiguous,
     }
 }
 
@@ -237,7 +248,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                         row.status = Some(match &occ.lifecycle {
                             Lifecycle::Pending => RowStatus::Pending,
                             Lifecycle::Finished { status, .. } => finish_status(status),
-                            Lifecycle::Opaque { .. } => RowStatus::Ambiguous,
+                            Lifecycle::Opaque { reason } => lifecycle_opaque(*reason),
                         });
                         if let Some(f) = occ.finish_ref
                             && f.scope_turn == scope_index

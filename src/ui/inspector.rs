@@ -248,7 +248,14 @@ fn occurrence_lines(app: &App, o: &Occurrence, width: usize, theme: &Theme) -> V
         Lifecycle::Pending => out.push(kv("finish", "— (never finished)", theme, theme.pending)),
         Lifecycle::Opaque { reason } => out.push(kv(
             "lifecycle",
-            format!("opaque: {} (the id was reused while still open)", reason.as_str()),
+            match reason {
+                crate::model::occurrence::OpaqueReason::MissingLifecycleEvidence => {
+                    format!("opaque: {} (the id was reused while still open)", reason.as_str())
+                }
+                crate::model::occurrence::OpaqueReason::PartialStream => {
+                    format!("opaque: {} (no turn status: the stream may not be finished)", reason.as_str())
+                }
+            },
             theme,
             theme.warn,
         )),

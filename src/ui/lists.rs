@@ -23,7 +23,7 @@ pub fn lifecycle_status(l: &Lifecycle) -> RowStatus {
             "rejected" => RowStatus::Rejected,
             _ => RowStatus::Other,
         },
-        Lifecycle::Opaque { .. } => RowStatus::Ambiguous,
+        Lifecycle::Opaque { reason } => crate::model::timeline::lifecycle_opaque(*reason),
     }
 }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# --follow: events appended by an adapter appear without a key press; a partial
+# last line waits for its newline; truncation is detected and reloaded.
+# Usage: follow.sh PATH/TO/niceeval
+set -u
+BIN=$1
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.sh
+DIR=$(mktemp -d)
+F="$DIR/stream.jsonl"
+trap 'cleanup; rm -rf "$DIR"' EXIT
+printf '%s\n' '{"type":"message","role":"assistant","text":"starting the export"}' > "$F"
+start_shell 130 36
+keys "$BIN view --follow $F" Enter
+wait_for 'starting the export' 20
+
+printf '%s\n' '{"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"Bash","input":{"command":"make export"},"tool":"shell"}}' >> "$F"
+wait_for 'Bash \[shell\] make export' 10
+check "appended tool start is shown, pending" '… ⚙ tool +Bash'
+
+printf '%s\n' '{"type":"operation.finished","operationId":"c1","kind":"tool","status":"failed","output":{"exit_code":2,"stdout":"","stderr":"boom"}}' >> "$F"
+wait_for '✗ ⚙ tool +Bash' 10
+check "the finish merges into the lifecycle row as failed" '✗ ⚙ tool +Bash'
+
+# A partial line waits for its newline.
+printf '%s' '{"type":"message","role":"assistant","text":"half a li' >> "$F"
+sleep 1
+if screen | grep -q 'half a li'; then echo "FAIL: a partial line was shown" >&2; screen >&2; exit 1; fi
+echo "ok: partial line not shown"
+printf '%s\n' 'ne, now complete"}' >> "$F"
+wait_for 'half a line, now complete' 10
+check "completed line shown" 'half a line, now complete'
+
+# Truncation: the file is rewritten shorter.
+printf '%s\n' '{"type":"message","role":"assistant","text":"fresh start after truncation"}' > "$F"
+wait_for 'fresh start after truncation' 10
+check "truncation reloaded" 'truncated; reloaded|replaced; reloaded'
+
+keys q
+wait_gone 'Timeline ·' 10
+assert_sane_terminal
+echo "e2e follow: passed"
