@@ -130,3 +130,35 @@ fn no_color_theme_keeps_marks_and_words() {
     }
     let _ = PriceTable::default();
 }
+
+#[test]
+fn failed_eval_review_attempts_list_and_assertions() {
+    // Opens on the failed attempt's first failing assertion.
+    let mut app = app_for("assets/demo/record");
+    assert_eq!(app.tab, Tab::Assertions);
+    let text = screen(&mut app, 160, 48);
+    assert!(text.contains("Attempts (2)") && text.contains("Diff (expected → received)"), "{text}");
+    insta::assert_snapshot!("record_assertions_160x48", text);
+    insta::assert_snapshot!("record_assertions_80x24", screen(&mut app, 80, 24));
+    app.focus = Focus::Nav;
+    insta::assert_snapshot!("record_attempts_list_160x48", screen(&mut app, 160, 48));
+}
+
+#[test]
+fn assertion_locator_jumps_to_the_exact_event() {
+    let mut app = app_for("assets/demo/record");
+    // The second failing assertion points at the failed shell call (occurrence 1:2).
+    update(&mut app, Action::Down);
+    update(&mut app, Action::Enter);
+    assert_eq!(app.tab, Tab::Timeline);
+    let view = app.view().unwrap();
+    let row = &view.timeline.rows[app.selected_row().unwrap()];
+    assert_eq!(row.position(), "1:2");
+    assert_eq!(row.kind, niceeval::model::timeline::RowKind::ToolStart);
+    assert!(
+        app.flash.as_ref().is_some_and(|f| f.text.contains("approximate")),
+        "a lossy Record says the jump is approximate"
+    );
+    // The row carries a badge back to the assertion.
+    assert_eq!(view.badges.get(&(row.addr, row.event)).map(Vec::len), Some(1));
+}

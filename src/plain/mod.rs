@@ -208,6 +208,17 @@ pub fn render(
                 layout::clean(l),
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
             ));
+        } else if doc.attempts.is_empty() {
+            // Not a conversation: say what the file is, on stdout, so `show FILE` always answers.
+            blocks.push(Block::Line(Text::plain(format!(
+                "{}  {}",
+                layout::clean(&doc.sources.join(", ")),
+                layout::clean(&doc.format)
+            ))));
+            for n in &doc.notices {
+                blocks.push(Block::Line(Text::toned(format!("! {}", layout::clean(&n.message)), Tone::Warn)));
+            }
+            blocks.push(Block::Line(Text::plain("(no attempts, sessions or turns in this input)".to_string())));
         } else {
             report.notes.push("the input holds no attempt".into());
         }
