@@ -124,13 +124,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
 }
 
 fn set_viewport(app: &mut App, width: u16, height: u16) {
-    app.viewport.width = width;
-    app.viewport.height = height;
-    let areas = ui::layout::areas(width, height, app);
-    let (list, inspector, nav) = areas.content_rows();
-    app.viewport.list_rows = list.max(1);
-    app.viewport.inspector_rows = inspector.max(1);
-    app.viewport.nav_rows = nav.max(1);
+    app.viewport = ui::layout::viewport(width, height, app);
     let len = app.list_len();
     let rows = app.viewport.list_rows;
     app.list_mut().clamp(len, rows);

@@ -19,13 +19,7 @@ fn demo() -> App {
 
 /// Render like the terminal layer does: set the viewport from the layout, then draw.
 fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport.width = w;
-    app.viewport.height = h;
-    let areas = ui::layout::areas(w, h, app);
-    let (list, inspector, nav) = areas.content_rows();
-    app.viewport.list_rows = list.max(1);
-    app.viewport.inspector_rows = inspector.max(1);
-    app.viewport.nav_rows = nav.max(1);
+    app.viewport = ui::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut cache = RenderCache::new(ThemeName::Mono);
     terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();

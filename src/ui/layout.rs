@@ -105,3 +105,15 @@ impl Areas {
         )
     }
 }
+
+/// Rows per panel for a terminal size: what `update` pages by.
+pub fn viewport(width: u16, height: u16, app: &App) -> crate::app::Viewport {
+    let (list, inspector, nav) = areas(width, height, app).content_rows();
+    crate::app::Viewport {
+        width,
+        height,
+        list_rows: list.max(1),
+        inspector_rows: inspector.max(1),
+        nav_rows: nav.max(1),
+    }
+}
