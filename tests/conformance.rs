@@ -29,7 +29,7 @@ fn read(path: &Path) -> Value {
 #[test]
 fn conformance_cases_agree_with_niceeval() {
     let Some(shared) = shared_dir() else {
-        println!("conformance: skipped (../shared/conformance not found)");
+        common::report("conformance: skipped (../shared/conformance not found)");
         return;
     };
     let dir = shared.join("conformance");
@@ -96,7 +96,7 @@ fn conformance_cases_agree_with_niceeval() {
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    println!("conformance: {passed} passed, {failed} failed");
+    common::report(&format!("conformance: {passed} passed, {failed} failed"));
     assert!(passed > 0, "no conformance case ran");
     assert!(report.is_empty(), "conformance mismatches:\n{}", report.join("\n"));
 }

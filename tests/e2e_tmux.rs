@@ -3,13 +3,18 @@
 
 use std::process::Command;
 
+fn eprintln_uncaptured(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 fn tmux_available() -> bool {
     Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
 }
 
 fn run_script(name: &str) {
     if !tmux_available() {
-        println!("e2e {name}: skipped (tmux not installed)");
+        eprintln_uncaptured(&format!("e2e {name}: skipped (tmux not installed)"));
         return;
     }
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e").join(name);

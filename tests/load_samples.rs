@@ -49,12 +49,12 @@ fn every_sample_opens() {
             Err(e) => failed.push(format!("{rel}: {e}")),
         }
     }
-    println!(
+    common::report(&format!(
         "samples: {opened} opened, {} failed ({} record roots, {} files)",
         failed.len(),
         records.len(),
         files.len()
-    );
+    ));
     for f in &failed {
         println!("FAILED: {f}");
     }

@@ -37,7 +37,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn show_and_derive_succeed_on_every_sample() {
     let Some(shared) = common::shared_dir() else {
-        println!("samples cli: skipped (../shared not found)");
+        common::report("samples cli: skipped (../shared not found)");
         return;
     };
     let mut items = Vec::new();
@@ -67,17 +67,17 @@ fn show_and_derive_succeed_on_every_sample() {
             no_events += 1;
         }
     }
-    println!(
+    common::report(&format!(
         "samples cli: show {shown}/{}, derive {derived} (and {no_events} without raw events, refused with a reason)",
         items.len()
-    );
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
 fn failures_match_the_samples_readme() {
     let Some(shared) = common::shared_dir() else {
-        println!("failures: skipped (../shared not found)");
+        common::report("failures: skipped (../shared not found)");
         return;
     };
     let generated = shared.join("samples/niceeval/generated");
@@ -104,5 +104,5 @@ fn failures_match_the_samples_readme() {
         assert!(found.contains(*l), "--failures misses {l}; found {found:?}");
     }
     assert_eq!(found.len(), named.len() + described.len(), "unexpected failing attempts: {found:?}");
-    println!("failures: {} failing attempts found: {found:?}", found.len());
+    common::report(&format!("failures: {} failing attempts found: {found:?}", found.len()));
 }

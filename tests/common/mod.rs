@@ -60,3 +60,10 @@ fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 160 { format!("{}…", s.chars().take(160).collect::<String>()) } else { s }
 }
+
+/// Print a line that `cargo test` shows even for passing tests (libtest
+/// captures `println!`, not direct writes to stderr): summaries and skips.
+pub fn report(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
