@@ -7,6 +7,7 @@ pub mod exp;
 pub mod jsonl;
 pub mod legacy;
 pub mod record;
+pub mod repair;
 pub mod show;
 pub mod summary;
 
@@ -45,7 +46,8 @@ pub fn io_message(e: &std::io::Error) -> String {
 
 /// Parse a whole buffer as one JSON document, with a positioned error.
 pub fn parse_json(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
-    let bytes = strip_bom(bytes);
+    let (repaired, _) = repair::repair(bytes);
+    let bytes = strip_bom(&repaired);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::new(path, "the file is empty (expected JSON)"));
     }
@@ -149,7 +151,24 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
 }
 
 /// Load a buffer that came from `path`.
+///
+/// Invalid UTF-8 and unpaired surrogate escapes are repaired first (see
+/// [`repair`]) and reported as a warning notice, so such files still open.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    let (repaired, repairs) = repair::repair(bytes);
+    let mut doc = load_repaired(path, &repaired).map_err(|mut e| {
+        if repairs.invalid_utf8 > 0 && e.message.contains("not valid JSON") {
+            e.message.push_str(" (the file is not UTF-8 text)");
+        }
+        e
+    })?;
+    if let Some(message) = repairs.message() {
+        doc.notices.insert(0, Notice { level: NoticeLevel::Warning, message: format!("{path}: {message}") });
+    }
+    Ok(doc)
+}
+
+fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
