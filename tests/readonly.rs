@@ -116,6 +116,29 @@ fn commands_leave_inputs_untouched() {
     }
 }
 
+/// Run as `nobody` through setpriv (when we are root and it exists), so
+/// permission checks are real even where tests run as root.
+fn run_unprivileged(args: &[&str]) -> Option<(i32, String)> {
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(bin())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    if stderr.starts_with("setpriv:") {
+        return None;
+    }
+    Some((out.status.code().unwrap_or(-1), stderr))
+}
+
+/// Run directly, or as `nobody` when we are root (chmod does not stop root).
+fn run_as_reader(args: &[&str], root: bool) -> Option<(i32, String)> {
+    if root { run_unprivileged(args) } else { Some(run(args)) }
+}
+
 fn is_root_like(probe: &Path) -> bool {
     // chmod 000 does not stop root (CAP_DAC_OVERRIDE) from reading.
     std::fs::read(probe).is_ok()
@@ -127,12 +150,13 @@ fn unreadable_file_is_a_clear_error() {
     let files = copy_fixtures(&tmp.0);
     let f = &files[0];
     set_mode(Path::new(f), 0o000);
-    if is_root_like(Path::new(f)) {
-        println!("readonly: skipped the unreadable-file check: running as root, chmod 000 does not block reads");
-        return;
-    }
+    let root = is_root_like(Path::new(f));
+    set_mode(&tmp.0, 0o755);
     for cmd in ["view", "derive", "show", "check"] {
-        let (code, stderr) = run(&[cmd, f]);
+        let Some((code, stderr)) = run_as_reader(&[cmd, f], root) else {
+            println!("readonly: skipped the unreadable-file check: running as root and cannot drop privileges");
+            return;
+        };
         if stderr.contains("not implemented") {
             continue;
         }
@@ -149,15 +173,16 @@ fn directory_without_permission_is_a_clear_error() {
     let inner = sub.join("turn.json");
     std::fs::write(&inner, br#"{"status":"completed","events":[]}"#).unwrap();
     set_mode(&sub, 0o000);
-    if is_root_like(&inner) {
-        println!("readonly: skipped the locked-directory check: running as root, chmod 000 does not block reads");
-    } else {
-        for target in [sub.to_str().unwrap(), inner.to_str().unwrap()] {
-            let (code, stderr) = run(&["view", target]);
-            assert_eq!(code, 2, "{target}: {stderr}");
-            assert!(stderr.contains("locked"), "{stderr}");
-            assert!(stderr.contains("permission denied") || stderr.contains("directory"), "unclear message: {stderr}");
-        }
+    set_mode(&tmp.0, 0o755);
+    let root = is_root_like(&inner);
+    for target in [sub.to_str().unwrap(), inner.to_str().unwrap()] {
+        let Some((code, stderr)) = run_as_reader(&["view", target], root) else {
+            println!("readonly: skipped the locked-directory check: running as root and cannot drop privileges");
+            break;
+        };
+        assert_eq!(code, 2, "{target}: {stderr}");
+        assert!(stderr.contains("locked"), "{stderr}");
+        assert!(stderr.contains("permission denied"), "unclear message: {stderr}");
     }
     set_mode(&sub, 0o755);
     // A plain directory with no Record is also a clear error, root or not.

@@ -135,6 +135,9 @@ fn unknown_shape(value: &Value) -> String {
 pub fn load_path(path: &str) -> Result<Document, LoadError> {
     let p = Path::new(path);
     if path != "-" && p.is_dir() {
+        if let Err(e) = std::fs::read_dir(p) {
+            return Err(LoadError::new(path, format!("cannot list the directory: {}", io_message(&e))));
+        }
         if let Some(root) = record::find(p) {
             return record::load_dir(&root);
         }
