@@ -88,9 +88,9 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
                 app.focus = Focus::Inspector;
                 // Scroll through the whole inspector content.
                 app.inspector_scroll = 0;
-                for _ in 0..8 {
+                for _ in 0..4 {
                     seen.push_str(&draw(&mut terminal, &app, &mut cache));
-                    app.inspector_scroll += usize::from(height / 2);
+                    app.inspector_scroll += usize::from(height.saturating_sub(4).max(1));
                 }
                 app.inspector_scroll = 0;
             }
@@ -150,6 +150,15 @@ fn every_tab_renders_without_raw_controls_and_with_visible_placeholders() {
             assert!(seen.contains("␛]8;;https://evil.example/"), "{name} at {w}×{h}: OSC 8 not shown as text");
         }
     }
+}
+
+#[test]
+fn a_hostile_file_name_is_drawn_as_placeholders() {
+    let bytes = std::fs::read(hostile("hostile-turn.json")).unwrap();
+    let name = "evil\u{1b}]52;c;AAAA\u{7}\u{9b}2J\u{202e}name.json";
+    let doc = niceeval::load::load_bytes(name, &bytes).unwrap();
+    let seen = render_everything(doc, 160, 48);
+    assert!(seen.contains("evil␛]52;c;AAAA␇‹C1:9B›2J‹U+202E›name.json"), "file name not shown safely");
 }
 
 #[test]

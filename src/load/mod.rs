@@ -47,7 +47,12 @@ pub fn io_message(e: &std::io::Error) -> String {
 /// Parse a whole buffer as one JSON document, with a positioned error.
 pub fn parse_json(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
     let (repaired, _) = repair::repair(bytes);
-    let bytes = strip_bom(&repaired);
+    parse_repaired(path, &repaired)
+}
+
+/// [`parse_json`] for a buffer that [`repair::repair`] already went over.
+fn parse_repaired(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
+    let bytes = strip_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::new(path, "the file is empty (expected JSON)"));
     }
@@ -175,7 +180,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
-    let value = parse_json(path, bytes)?;
+    let value = parse_repaired(path, bytes)?;
     let (format, attempts) = match classify(path, value)? {
         Classified::Attempts(f, a) => (f, a),
         Classified::Document(mut d) => {
