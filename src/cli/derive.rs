@@ -5,6 +5,11 @@ use crate::model::derive_attempt;
 use serde_json::{Map, Value};
 use std::io::Write;
 
+/// File-provided text for stderr, made safe for the terminal.
+fn one_line(s: &str) -> String {
+    crate::model::text::sanitize(s, crate::model::text::Lines::Single).into_owned()
+}
+
 pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
     let doc = match crate::load::load_paths(paths) {
         Ok(d) => d,
@@ -19,9 +24,9 @@ pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
         if !attempt.events_exact {
             eprintln!(
                 "niceeval: {}: {} has no raw event stream ({}); nothing to derive",
-                doc.sources.join(", "),
-                attempt.eval_id.as_deref().unwrap_or("attempt"),
-                doc.format
+                one_line(&doc.sources.join(", ")),
+                one_line(attempt.eval_id.as_deref().unwrap_or("attempt")),
+                one_line(&doc.format)
             );
             continue;
         }
@@ -29,7 +34,7 @@ pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
         derived.push((attempt, d.to_json(attempt)));
     }
     if derived.is_empty() {
-        eprintln!("niceeval: {}: no attempt with raw events to derive", doc.sources.join(", "));
+        eprintln!("niceeval: {}: no attempt with raw events to derive", one_line(&doc.sources.join(", ")));
         return super::EXIT_INPUT;
     }
     let out = if derived.len() == 1 && doc.attempts.len() == 1 {
@@ -53,6 +58,8 @@ pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
     };
     let mut stdout = std::io::stdout().lock();
     let text = serde_json::to_string_pretty(&out).unwrap_or_default();
+    // Same JSON value, but no C1, DEL, bidi or zero-width character reaches the terminal.
+    let text = crate::model::text::json_terminal_safe(&text);
     match writeln!(stdout, "{text}") {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,

@@ -32,8 +32,15 @@ impl LoadError {
         let detail = err.to_string();
         // serde_json appends " at line L column C"; we print the position ourselves.
         let detail = detail.split(" at line ").next().unwrap_or(&detail).to_string();
+        let message = if detail.starts_with("recursion limit exceeded") {
+            "the JSON nests too deeply (more than 128 levels of arrays/objects); the viewer does not open files nested this deep".to_string()
+        } else if detail.starts_with("control character") {
+            format!("{what}: {detail} (raw control characters must be escaped inside JSON strings)")
+        } else {
+            format!("{what}: {detail}")
+        };
         // serde_json reports column 0 for a position before a line's first character.
-        LoadError::at(path, err.line() + line_offset, err.column().max(1), format!("{what}: {detail}"))
+        LoadError::at(path, err.line() + line_offset, err.column().max(1), message)
     }
 }
 
@@ -49,3 +56,38 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> LoadError {
+        let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        LoadError::json("deep.json", &e, 0)
+    }
+
+    #[test]
+    fn recursion_limit_is_explained() {
+        let text = "[".repeat(200);
+        let e = err(&text);
+        assert_eq!(e.position.map(|p| p.0), Some(1));
+        let shown = e.to_string();
+        assert!(shown.starts_with("deep.json:1:"), "{shown}");
+        assert!(shown.contains("nests too deeply"), "{shown}");
+    }
+
+    #[test]
+    fn display_sanitizes_path_and_message() {
+        let e = LoadError::at("a\u{1b}[2J.json", 3, 4, "bad \u{9b} thing");
+        let shown = e.to_string();
+        assert!(!shown.contains('\u{1b}') && !shown.contains('\u{9b}'), "{shown}");
+        let e = LoadError::new("x\u{1b}]52;c;AAAA\u{7}.json", "oops\u{202e}");
+        assert!(!e.to_string().chars().any(|c| c.is_control() || c == '\u{202e}'));
+    }
+
+    #[test]
+    fn raw_control_characters_are_explained() {
+        let e = err("{\"a\":\"x\u{1}\"}");
+        assert!(e.message.contains("must be escaped"), "{}", e.message);
+    }
+}

@@ -10,6 +10,7 @@ pub mod jsonl;
 pub mod legacy;
 pub mod locator;
 pub mod record;
+pub mod repair;
 pub mod show;
 pub mod summary;
 
@@ -48,6 +49,12 @@ pub fn io_message(e: &std::io::Error) -> String {
 
 /// Parse a whole buffer as one JSON document, with a positioned error.
 pub fn parse_json(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
+    let (repaired, _) = repair::repair(bytes);
+    parse_repaired(path, &repaired)
+}
+
+/// [`parse_json`] for a buffer that [`repair::repair`] already went over.
+fn parse_repaired(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
     let bytes = strip_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::new(path, "the file is empty (expected JSON)"));
@@ -180,6 +187,9 @@ fn record_root(dir: &Path) -> Option<std::path::PathBuf> {
 pub fn load_path(path: &str) -> Result<Document, LoadError> {
     let p = Path::new(path);
     if path != "-" && p.is_dir() {
+        if let Err(e) = std::fs::read_dir(p) {
+            return Err(LoadError::new(path, format!("cannot list the directory: {}", io_message(&e))));
+        }
         if let Some(root) = record::find(p).or_else(|| record_root(p)) {
             return record::load_dir(&root);
         }
@@ -197,7 +207,41 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
 }
 
 /// Load a buffer that came from `path`.
+///
+/// Invalid UTF-8 and unpaired surrogate escapes are repaired first (see
+/// [`repair`]) and reported as a warning notice, so such files still open.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    if looks_binary(strip_bom(bytes)) {
+        return Err(LoadError::at(path, 1, 1, "this is a binary file, not UTF-8 text (expected JSON or JSONL)"));
+    }
+    // A JSONL stream reports an invalid UTF-8 line with its line number and loads the rest.
+    if jsonl::looks_like_jsonl(bytes) {
+        return jsonl::load(path, bytes);
+    }
+    let (repaired, repairs) = repair::repair(bytes);
+    let mut doc = load_repaired(path, &repaired).map_err(|mut e| {
+        if repairs.invalid_utf8 > 0 && e.message.contains("not valid JSON") {
+            e.message.push_str(" (the file is not UTF-8 text)");
+        }
+        e
+    })?;
+    if let Some(message) = repairs.message() {
+        doc.notices.insert(0, Notice { level: NoticeLevel::Warning, message: format!("{path}: {message}") });
+    }
+    Ok(doc)
+}
+
+/// NUL bytes, or mostly invalid UTF-8, near the start: not a text file.
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    if head.contains(&0) {
+        return true;
+    }
+    let invalid = String::from_utf8_lossy(head).chars().filter(|c| *c == '\u{fffd}').count();
+    invalid * 10 > head.len().max(1) && invalid >= 4
+}
+
+fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     let body = strip_bom(bytes);
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));

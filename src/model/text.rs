@@ -84,6 +84,30 @@ pub fn sanitize(s: &str, lines: Lines) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Make serialized JSON safe for a terminal without changing its value:
+/// serde_json already escapes C0 controls (ESC included) inside strings;
+/// this also escapes DEL, C1 controls (U+009B is a one-byte CSI), bidi
+/// overrides and isolates, and zero-width characters as `\uXXXX`. Those can
+/// only occur inside JSON strings, where the escape means the same character.
+pub fn json_terminal_safe(json: &str) -> Cow<'_, str> {
+    let escape = |c: char| c > '\u{1f}' && placeholder(c).is_some();
+    if !json.chars().any(escape) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 64);
+    for c in json.chars() {
+        if escape(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// One line, safe, cut to `width` display columns with `…` when cut.
 pub fn one_line(s: &str, width: usize) -> String {
     truncate(&sanitize(s, Lines::Single), width)
@@ -210,6 +234,34 @@ mod tests {
         assert_eq!(truncate("short", 10), "short");
         assert_eq!(width(&fit("日本", 6)), 6);
         assert_eq!(middle_ellipsis("abcdefghijkl", 7), "abc…jkl");
+    }
+
+    #[test]
+    fn json_escaping_keeps_the_value_and_hides_controls() {
+        let v = serde_json::json!({"k\u{202e}": "a\u{1b}[2J\u{7f}\u{9b}b\u{200b}\u{e0041}\n", "n": 1});
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        let safe = json_terminal_safe(&text);
+        assert!(!safe.chars().any(|c| c.is_control() && c != '\n'), "{safe}");
+        assert!(safe.contains("\\u001b") && safe.contains("\\u009b") && safe.contains("\\u202e"));
+        assert!(safe.contains("\\udb40\\udc41"), "{safe}");
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, v);
+        assert!(matches!(json_terminal_safe("{\"a\": 1}"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn every_placeholder_is_visible_and_distinct() {
+        let mut seen = std::collections::HashSet::new();
+        for code in (0u32..0x20).chain(0x7f..0xa0).chain([0x202a, 0x202e, 0x2066, 0x2069, 0x200b, 0x200d, 0xfeff]) {
+            let c = char::from_u32(code).unwrap();
+            if c == '\n' || c == '\t' {
+                continue;
+            }
+            let s = sanitize(&c.to_string(), Lines::Single).into_owned();
+            assert!(width(&s) > 0, "U+{code:04X} has an invisible placeholder");
+            assert!(!s.chars().any(|x| x.is_control()), "U+{code:04X} → {s:?}");
+            assert!(seen.insert(s.clone()), "U+{code:04X} placeholder {s} is not distinct");
+        }
     }
 
     #[test]

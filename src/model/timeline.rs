@@ -311,11 +311,56 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
     timeline
 }
 
-/// Compact one-line JSON of a payload (strings without quotes).
+/// One-line previews and summaries keep at most this many characters (then `…`):
+/// far wider than any screen, and a 200 MB value costs no more than a short one
+/// on every frame. Search also reads the raw event, so it still finds the rest.
+pub const PREVIEW_MAX_CHARS: usize = 4096;
+
+/// The first [`PREVIEW_MAX_CHARS`] characters of `s`, with `…` when cut.
+pub fn preview_head(s: &str) -> String {
+    match s.char_indices().nth(PREVIEW_MAX_CHARS) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// A writer that keeps the first `limit` bytes and then stops the serializer.
+struct Bounded {
+    buf: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        let room = self.limit.saturating_sub(self.buf.len());
+        if room == 0 {
+            return Err(std::io::Error::other("preview is long enough"));
+        }
+        let n = data.len().min(room);
+        self.buf.extend_from_slice(&data[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Compact one-line JSON of a payload (strings without quotes), cut at
+/// [`PREVIEW_MAX_CHARS`] without serializing the rest of a huge value.
 pub fn value_preview(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
-        other => serde_json::to_string(other).unwrap_or_default(),
+        Value::String(s) => preview_head(s),
+        other => {
+            let mut w = Bounded { buf: Vec::new(), limit: PREVIEW_MAX_CHARS * 4 };
+            let complete = serde_json::to_writer(&mut w, other).is_ok();
+            let text = String::from_utf8_lossy(&w.buf);
+            let mut out = preview_head(&text);
+            if !complete && !out.ends_with('…') {
+                out.push('…');
+            }
+            out
+        }
     }
 }
 
@@ -364,7 +409,7 @@ pub fn row_summary(attempt: &Attempt, derived: &DerivedAttempt, requests: &[Hitl
         }
         (RowKind::Input, _) => {
             let mut s = match record.input_text() {
-                Some(t) => t.to_string(),
+                Some(t) => preview_head(t),
                 None => "(input not recorded)".into(),
             };
             let responses = record.responses();
@@ -387,12 +432,13 @@ pub fn row_summary(attempt: &Attempt, derived: &DerivedAttempt, requests: &[Hitl
         }
         _ => String::new(),
     };
-    sanitize(&text, Lines::Single).into_owned()
+    // Names, ids and types can be huge too: cut before sanitizing.
+    sanitize(&preview_head(&text), Lines::Single).into_owned()
 }
 
 fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlRequest], row: &Row) -> String {
     match &event.kind {
-        EventKind::Message { .. } | EventKind::Thinking => event.text().unwrap_or("").to_string(),
+        EventKind::Message { .. } | EventKind::Thinking => preview_head(event.text().unwrap_or("")),
         EventKind::ToolStarted { name, tool, .. } => {
             let canonical =
                 tool.as_deref().filter(|t| *t != name.as_str()).map(|t| format!(" [{t}]")).unwrap_or_default();
@@ -462,11 +508,11 @@ fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlReques
             None => String::new(),
         },
         EventKind::ContextInjected => match event.source() {
-            Some(src) => format!("[{src}] {}", event.text().unwrap_or("")),
-            None => event.text().unwrap_or("").to_string(),
+            Some(src) => format!("[{}] {}", preview_head(src), preview_head(event.text().unwrap_or(""))),
+            None => preview_head(event.text().unwrap_or("")),
         },
         EventKind::Compaction => event.reason().map(str::to_string).unwrap_or_else(|| "(no reason given)".into()),
-        EventKind::Error => event.text().unwrap_or("").to_string(),
+        EventKind::Error => preview_head(event.text().unwrap_or("")),
         EventKind::Unrecognized { reason } => {
             let ty = event.type_name().unwrap_or("?");
             format!("{ty}: {reason}")
@@ -509,4 +555,23 @@ pub fn grouped(x: f64) -> String {
 /// USD: 4 decimals under a dollar, 2 above.
 pub fn usd(x: f64) -> String {
     if x.abs() < 1.0 { format!("${x:.4}") } else { format!("${x:.2}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn previews_of_huge_values_are_cut_cheaply() {
+        let big = "é".repeat(PREVIEW_MAX_CHARS * 3);
+        let p = value_preview(&Value::String(big));
+        assert_eq!(p.chars().count(), PREVIEW_MAX_CHARS + 1);
+        assert!(p.ends_with('…'));
+        let items: Vec<Value> = (0..200_000).map(Value::from).collect();
+        let p = value_preview(&Value::Array(items));
+        assert!(p.starts_with("[0,1,2,") && p.ends_with('…'));
+        assert!(p.chars().count() <= PREVIEW_MAX_CHARS + 1);
+        assert_eq!(value_preview(&serde_json::json!({"a": [1, 2]})), r#"{"a":[1,2]}"#);
+        assert_eq!(value_preview(&Value::String("short".into())), "short");
+    }
 }

@@ -155,13 +155,14 @@ fn strip_date_suffix(name: &str) -> &str {
     // Trailing -YYYYMMDD, then trailing -YYYY-MM-DD.
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     let mut out = name;
-    if out.len() > 9 {
+    // A cut inside a multi-byte character cannot be a date suffix (and would panic).
+    if out.len() > 9 && out.is_char_boundary(out.len() - 9) {
         let (head, tail) = out.split_at(out.len() - 9);
         if tail.starts_with('-') && digits(&tail[1..]) {
             out = head;
         }
     }
-    if out.len() > 11 {
+    if out.len() > 11 && out.is_char_boundary(out.len() - 11) {
         let (head, tail) = out.split_at(out.len() - 11);
         let t = tail.as_bytes();
         if t[0] == b'-'
@@ -337,6 +338,16 @@ pub fn builtin_prices() -> PriceTable {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn date_suffix_with_multibyte_model_names_does_not_panic() {
+        // Found by fuzzing (tui target): the cut fell inside U+FFFD.
+        assert_eq!(strip_date_suffix("model\u{fffd}\u{fffd}\u{fffd}abcd"), "model\u{fffd}\u{fffd}\u{fffd}abcd");
+        assert_eq!(strip_date_suffix("日本語のモデル名"), "日本語のモデル名");
+        assert_eq!(strip_date_suffix("ü-20250101"), "ü");
+        assert_eq!(strip_date_suffix("é-2025-01-01"), "é");
+        assert_eq!(strip_date_suffix("claude-x-20250101"), "claude-x");
+    }
 
     fn catalog() -> PriceTable {
         PriceTable::from_value(
