@@ -2,7 +2,7 @@
 //! timeline rows (also used by `--failures` to resolve evidence) and the
 //! state of each HITL request.
 
-use super::layout::{Text, Tone, clean, thousands};
+use super::layout::{Text, Tone, clean, grouped};
 use super::{PlainOptions, Selection};
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
@@ -112,7 +112,7 @@ pub fn cut_count(s: &str, limit: usize) -> String {
     }
     let head: String = s.chars().take(limit).collect();
     let more = n - limit;
-    format!("{head}… ({} more character{})", thousands(more as f64), if more == 1 { "" } else { "s" })
+    format!("{head}… ({} more character{})", grouped(more as f64), if more == 1 { "" } else { "s" })
 }
 
 /// A value for a detail line: pretty multi-line JSON with `--full`, else a cut one-liner.
