@@ -514,7 +514,7 @@ fn hitl_waiting_and_never_answered() {
     doc.attempts[0].sessions[0].turns[2].input = Some(json!({"text": "hello?"}));
     let derived = derive(&doc);
     let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
-    assert!(out.contains("? never answered — turn3 carries no response for this id"), "{out}");
+    assert!(out.contains("! never answered — turn3 carries no response for this id"), "{out}");
 }
 
 #[test]

@@ -132,6 +132,16 @@ fn finish_status(status: &str) -> RowStatus {
     }
 }
 
+/// Row status of an input request: waiting, answered, or unanswered
+/// (never answered by the next turn, or no next turn and not waiting).
+pub fn request_status(state: &HitlState) -> RowStatus {
+    match state {
+        HitlState::Waiting => RowStatus::Waiting,
+        HitlState::Answered { .. } => RowStatus::Answered,
+        HitlState::NeverAnswered { .. } | HitlState::Unanswered { .. } => RowStatus::Unanswered,
+    }
+}
+
 pub fn turn_status(status: Option<&str>) -> RowStatus {
     match status {
         Some("completed") => RowStatus::TurnCompleted,
@@ -291,11 +301,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                     row.kind = RowKind::InputRequest;
                     if let Some(&ri) = request_of.get(&(addr, ei)) {
                         row.request = Some(ri);
-                        row.status = Some(match requests[ri].state {
-                            HitlState::Waiting => RowStatus::Waiting,
-                            HitlState::Answered { .. } => RowStatus::Answered,
-                            _ => RowStatus::Unanswered,
-                        });
+                        row.status = Some(request_status(&requests[ri].state));
                     }
                 }
                 EventKind::Thinking => row.kind = RowKind::Thinking,

@@ -146,11 +146,13 @@ pub fn render(
             continue;
         }
         report.shown += 1;
+        let requests = crate::model::hitl::hitl_requests(attempt, d);
         let ctx = Ctx {
             doc,
             attempt,
             index,
             derived: d,
+            requests,
             opts,
             sel,
             findings: findings.iter().filter(|f| f.location.attempt == index).collect(),

@@ -8,7 +8,9 @@ use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document};
 use crate::model::event::{Event, EventKind};
+use crate::model::hitl::{HitlRequest, HitlState};
 use crate::model::occurrence::{EventRef, Lifecycle, Occurrence, OrphanFinish};
+use crate::model::timeline::request_status;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -18,6 +20,8 @@ pub struct Ctx<'a> {
     pub attempt: &'a Attempt,
     pub index: usize,
     pub derived: &'a DerivedAttempt,
+    /// The core's HITL requests of this attempt (`model::hitl`).
+    pub requests: Vec<HitlRequest>,
     pub opts: &'a PlainOptions,
     pub sel: &'a Selection,
     pub findings: Vec<&'a Finding>,
@@ -189,75 +193,21 @@ pub fn tool_index(derived: &DerivedAttempt) -> ToolIndex<'_> {
     ix
 }
 
-/// State of one `input.requested`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RequestState {
-    /// The turn is waiting and no later turn of the session exists.
-    Waiting,
-    Answered {
-        turn: String,
-        option: Option<String>,
-        option_label: Option<String>,
-        text: Option<String>,
-    },
-    NeverAnswered {
-        reason: String,
-    },
+/// Mark and word of a request's core state: `⏸ waiting`, `✓ answered`,
+/// `! never answered`, `! unanswered`.
+pub fn request_text(state: &HitlState) -> Text {
+    let status = request_status(state);
+    let tone = match state {
+        HitlState::Answered { .. } => Tone::Good,
+        _ => Tone::Warn,
+    };
+    Text::toned(format!("{} {}", status.mark(), state.word()), tone)
 }
 
-impl RequestState {
-    pub fn short(&self) -> Text {
-        match self {
-            RequestState::Waiting => Text::toned("⏸ waiting", Tone::Warn),
-            RequestState::Answered { .. } => Text::toned("↩ answered", Tone::Good),
-            RequestState::NeverAnswered { .. } => Text::toned("? never answered", Tone::Warn),
-        }
-    }
-}
-
-/// Answer to request `request` of the turn at `addr`, from the next turn's `input.responses`.
-pub fn request_state(attempt: &Attempt, addr: TurnAddr, request: &Value) -> RequestState {
-    let Some(session) = attempt.sessions.get(addr.session) else {
-        return RequestState::NeverAnswered { reason: "session missing".into() };
-    };
-    let waiting = session.turns.get(addr.turn).is_some_and(|r| r.turn.is_waiting());
-    let Some(next) = session.turns.get(addr.turn + 1) else {
-        return if waiting {
-            RequestState::Waiting
-        } else {
-            RequestState::NeverAnswered { reason: "no later turn in this session".into() }
-        };
-    };
-    let next_label = turn_label(attempt, TurnAddr { session: addr.session, turn: addr.turn + 1 });
-    let Some(id) = request.get("id").and_then(Value::as_str) else {
-        return RequestState::NeverAnswered {
-            reason: format!("the request has no stable id, so no answer in {next_label} can refer to it"),
-        };
-    };
-    if next.input.is_none() {
-        return RequestState::NeverAnswered { reason: format!("the input of {next_label} was not recorded") };
-    }
-    let answer = next.responses().iter().find(|r| r.get("requestId").and_then(Value::as_str) == Some(id));
-    match answer {
-        Some(a) => {
-            let option = a.get("optionId").and_then(Value::as_str).map(str::to_string);
-            let option_label = option.as_ref().and_then(|o| {
-                request.get("options").and_then(Value::as_array).and_then(|opts| {
-                    opts.iter()
-                        .find(|x| x.get("id").and_then(Value::as_str) == Some(o))
-                        .and_then(|x| x.get("label"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                })
-            });
-            RequestState::Answered {
-                turn: next_label,
-                option,
-                option_label,
-                text: a.get("text").and_then(Value::as_str).map(str::to_string),
-            }
-        }
-        None => RequestState::NeverAnswered { reason: format!("{next_label} carries no response for this id") },
+impl Ctx<'_> {
+    /// The core request for `input.requested` event `event` of the turn at `addr`.
+    pub fn request_at(&self, addr: TurnAddr, event: usize) -> Option<&HitlRequest> {
+        self.requests.iter().find(|r| r.addr == addr && r.event == event)
     }
 }
 
@@ -386,8 +336,11 @@ pub fn turn_rows(ctx: &Ctx, ix: &ToolIndex, st: usize) -> Vec<Row> {
                         .collect();
                     s.push(format!(" [{}]", ids.join(" / ")), Tone::Soft);
                 }
-                let state = request_state(ctx.attempt, addr, &req);
-                (Text::toned("input", Tone::Accent), s, state.short())
+                let state = match ctx.request_at(addr, ei) {
+                    Some(r) => request_text(&r.state),
+                    None => Text::toned("?", Tone::Warn),
+                };
+                (Text::toned("input", Tone::Accent), s, state)
             }
             EventKind::ToolStarted { .. } => match ix.starts.get(&here) {
                 Some(occ) => {
