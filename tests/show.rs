@@ -223,8 +223,9 @@ fn timeline_facts() {
     // A start and its finish in the same turn merge into one row.
     assert!(line("1:5→6").contains("✗ failed"));
     assert!(!out.lines().any(|l| l.trim_start().starts_with("1:6 ")));
-    // Across turns the phases stay separate rows.
-    assert!(line("2:2").contains("started") && line("2:2").contains("finished at 3:1"));
+    // Across turns the phases stay separate rows; the start row carries the
+    // lifecycle's outcome, as in the viewer.
+    assert!(line("2:2").contains("✓ completed") && line("2:2").contains("finished at 3:1"));
     assert!(line("3:1").contains("✓ completed"));
     assert!(line("4:1").contains("⊘ rejected"));
     // HITL rows, orphans, ambiguity, pending, unrecognized.

@@ -1,6 +1,6 @@
-//! Shared views over one attempt: turn labels, positions, previews, the
-//! timeline rows (also used by `--failures` to resolve evidence) and the
-//! state of each HITL request.
+//! Shared views over one attempt: turn labels, positions, previews, and the
+//! plain rendering of the core's timeline rows (also used by `--failures`
+//! to resolve evidence) and HITL request states.
 
 use super::layout::{Text, Tone, clean, grouped};
 use super::{PlainOptions, Selection};
@@ -9,10 +9,9 @@ use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document};
 use crate::model::event::{Event, EventKind};
 use crate::model::hitl::{HitlRequest, HitlState};
-use crate::model::occurrence::{EventRef, Lifecycle, Occurrence, OrphanFinish};
-use crate::model::timeline::request_status;
+use crate::model::occurrence::{Lifecycle, Occurrence};
+use crate::model::timeline::{Row as CoreRow, RowKind, RowStatus, Timeline, request_status};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// Everything a section needs to draw one attempt.
 pub struct Ctx<'a> {
@@ -22,6 +21,8 @@ pub struct Ctx<'a> {
     pub derived: &'a DerivedAttempt,
     /// The core's HITL requests of this attempt (`model::hitl`).
     pub requests: Vec<HitlRequest>,
+    /// The core's timeline rows of this attempt (`model::timeline`).
+    pub timeline: Timeline,
     pub opts: &'a PlainOptions,
     pub sel: &'a Selection,
     pub findings: Vec<&'a Finding>,
@@ -71,11 +72,6 @@ impl<'a> Ctx<'a> {
     pub fn pos(&self, scope_turn: usize, event: Option<usize>) -> String {
         let t = self.derived.turns.get(scope_turn).map(|t| t.turn_ordinal).unwrap_or(0);
         format!("{t}:{}", event.map(|e| e + 1).unwrap_or(0))
-    }
-
-    pub fn event(&self, r: EventRef) -> Option<&'a Event> {
-        let addr = self.derived.turns.get(r.scope_turn)?.addr;
-        self.attempt.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(r.event)
     }
 
     /// Cap for previews outside `--full`.
@@ -169,30 +165,6 @@ pub fn turn_status_text(status: Option<&str>) -> Text {
     }
 }
 
-/// Where each tool event of an attempt sits in the session-scope folds.
-#[derive(Default)]
-pub struct ToolIndex<'a> {
-    pub starts: HashMap<EventRef, &'a Occurrence>,
-    pub finishes: HashMap<EventRef, &'a Occurrence>,
-    pub orphans: HashMap<EventRef, &'a OrphanFinish>,
-}
-
-pub fn tool_index(derived: &DerivedAttempt) -> ToolIndex<'_> {
-    let mut ix = ToolIndex::default();
-    for s in &derived.sessions {
-        for o in &s.occurrences.occurrences {
-            ix.starts.insert(o.start_ref, o);
-            if let Some(f) = o.finish_ref {
-                ix.finishes.insert(f, o);
-            }
-        }
-        for o in &s.occurrences.orphan_finishes {
-            ix.orphans.insert(o.event_ref, o);
-        }
-    }
-    ix
-}
-
 /// Mark and word of a request's core state: `⏸ waiting`, `✓ answered`,
 /// `! never answered`, `! unanswered`.
 pub fn request_text(state: &HitlState) -> Text {
@@ -253,193 +225,221 @@ fn output_summary(ev: Option<&Event>) -> String {
     }
 }
 
-/// Rows of the turn at scope index `st` (merged finishes omitted).
-pub fn turn_rows(ctx: &Ctx, ix: &ToolIndex, st: usize) -> Vec<Row> {
+/// Mark and word of a core row status, with its tone; `raw` is the finish
+/// status as written, shown for a status outside the enum.
+pub fn row_status_text(status: RowStatus, raw: Option<&str>) -> Text {
+    let tone = match status {
+        RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => Tone::Good,
+        RowStatus::Failed | RowStatus::TurnFailed => Tone::Bad,
+        RowStatus::Pending | RowStatus::Open => Tone::Soft,
+        _ => Tone::Warn,
+    };
+    match (status, raw) {
+        (RowStatus::Other, Some(raw)) => Text::toned(format!("{} {}", status.mark(), clean(raw)), tone),
+        _ => Text::toned(format!("{} {}", status.mark(), status.word()), tone),
+    }
+}
+
+/// The plain kind word of a core row kind.
+fn kind_text(kind: RowKind) -> Text {
+    match kind {
+        RowKind::TurnHeader => Text::plain("turn"),
+        RowKind::Input | RowKind::UserMessage => Text::plain("user"),
+        RowKind::AssistantMessage => Text::plain("assistant"),
+        RowKind::ToolStart => Text::plain("tool"),
+        RowKind::ToolFinish => Text::plain("tool result"),
+        RowKind::SubagentStart => Text::plain("subagent"),
+        RowKind::SubagentFinish => Text::plain("subagent result"),
+        RowKind::Skill => Text::plain("skill"),
+        RowKind::InputRequest => Text::toned("input", Tone::Accent),
+        RowKind::Thinking => Text::toned("thinking", Tone::Soft),
+        RowKind::Context => Text::plain("context"),
+        RowKind::Compaction => Text::plain("compaction"),
+        RowKind::Error => Text::toned("error", Tone::Bad),
+        RowKind::Unrecognized => Text::toned("unrecognized", Tone::Warn),
+    }
+}
+
+/// The finish status as written that decided a row's status, if any.
+fn raw_finish_status(ctx: &Ctx, events: &[Event], row: &CoreRow) -> Option<String> {
+    let finish_event = match row.event.and_then(|e| events.get(e)).map(|e| &e.kind) {
+        Some(EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. }) => row.event,
+        _ => row.merged_finish,
+    };
+    match finish_event.and_then(|f| events.get(f)).map(|e| &e.kind) {
+        Some(EventKind::ToolFinished { status, .. } | EventKind::SubagentFinished { status, .. }) => {
+            Some(status.clone())
+        }
+        _ => match &row.occurrence.and_then(|i| ctx.derived.occurrences.occurrences.get(i))?.lifecycle {
+            // A start finished in a later turn.
+            Lifecycle::Finished { status, .. } => Some(status.clone()),
+            _ => None,
+        },
+    }
+}
+
+/// The core timeline rows of the turn at scope index `st`, as plain rows
+/// (rows the core merges into their start are left out).
+pub fn turn_rows(ctx: &Ctx, st: usize) -> Vec<Row> {
     let Some(dt) = ctx.derived.turns.get(st) else { return Vec::new() };
     let addr = dt.addr;
     let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
         return Vec::new();
     };
+    let Some(&first) = ctx.timeline.by_turn.get(&addr) else { return Vec::new() };
+    let events = &record.turn.events;
+    let occurrences = &ctx.derived.occurrences;
     let mut rows = Vec::new();
-    // Ordinal 0: the runner's user message.
-    let mut summary = match record.input_text() {
-        Some(t) => Text::plain(clean(t)),
-        None => Text::toned("— (input text not recorded)", Tone::Soft),
-    };
-    let answers: Vec<String> = record
-        .responses()
-        .iter()
-        .map(|r| {
-            let id = r.get("requestId").and_then(Value::as_str).map(clean).unwrap_or_else(|| "?".into());
-            match (r.get("optionId").and_then(Value::as_str), r.get("text").and_then(Value::as_str)) {
-                (Some(o), _) => format!("{id} → {}", clean(o)),
-                (None, Some(t)) => format!("{id} → \"{}\"", clean(t)),
-                _ => format!("{id} → ?"),
-            }
-        })
-        .collect();
-    if !answers.is_empty() {
-        summary.push(format!(" · answers: {}", answers.join(", ")), Tone::Soft);
-    }
-    rows.push(Row { pos: ctx.pos(st, None), kind: Text::plain("user"), summary, status: Text::new(), event: None });
-    let subagent_starts: HashMap<usize, usize> =
-        dt.run_facts.subagent_calls.iter().enumerate().map(|(i, c)| (c.start_index, i)).collect();
-    let subagent_finishes: HashMap<usize, usize> =
-        dt.run_facts.subagent_calls.iter().enumerate().filter_map(|(i, c)| c.finish_index.map(|f| (f, i))).collect();
-    for (ei, ev) in record.turn.events.iter().enumerate() {
-        let here = EventRef { scope_turn: st, event: ei };
-        let pos = ctx.pos(st, Some(ei));
+    for cr in ctx.timeline.rows.iter().skip(first + 1).take_while(|r| r.addr == addr && r.kind != RowKind::TurnHeader) {
+        if cr.merged_away {
+            continue;
+        }
+        let ev = cr.event.and_then(|e| events.get(e));
         let text_of = |e: &Event| e.text().map(clean).unwrap_or_default();
-        let (kind, summary, status): (Text, Text, Text) = match &ev.kind {
-            EventKind::Message { role } => (Text::plain(role.as_str()), Text::plain(text_of(ev)), Text::new()),
-            EventKind::Thinking => (Text::toned("thinking", Tone::Soft), Text::plain(text_of(ev)), Text::new()),
-            EventKind::ContextInjected => {
-                let mut s = Text::new();
-                if let Some(src) = ev.source() {
-                    s.push(format!("[{}] ", clean(src)), Tone::Soft);
-                }
-                s.push(text_of(ev), Tone::Plain);
-                (Text::plain("context"), s, Text::new())
-            }
-            EventKind::Compaction => (
-                Text::plain("compaction"),
-                Text::plain(ev.reason().map(clean).unwrap_or_else(|| "—".into())),
-                Text::new(),
-            ),
-            EventKind::Error => {
-                (Text::toned("error", Tone::Bad), Text::plain(text_of(ev)), Text::toned("✗ error", Tone::Bad))
-            }
-            EventKind::SkillLoaded { skill, operation_id } => {
-                let mut s = Text::plain(clean(skill));
-                if let Some(id) = operation_id {
-                    s.push(format!(" (operation {})", clean(id)), Tone::Soft);
-                }
-                (Text::plain("skill"), s, Text::new())
-            }
-            EventKind::InputRequested => {
-                let req = ev.request().cloned().unwrap_or(Value::Null);
-                let mut s = Text::new();
-                if let Some(id) = req.get("id").and_then(Value::as_str) {
-                    s.push(format!("{} · ", clean(id)), Tone::Accent);
-                }
-                let ask = req
-                    .get("display")
-                    .and_then(Value::as_str)
-                    .or_else(|| req.get("prompt").and_then(Value::as_str))
-                    .map(clean)
-                    .unwrap_or_else(|| "(no prompt)".into());
-                s.push(ask, Tone::Plain);
-                if let Some(opts) = req.get("options").and_then(Value::as_array) {
-                    let ids: Vec<String> = opts
-                        .iter()
-                        .map(|o| o.get("id").and_then(Value::as_str).map(clean).unwrap_or_default())
-                        .collect();
-                    s.push(format!(" [{}]", ids.join(" / ")), Tone::Soft);
-                }
-                let state = match ctx.request_at(addr, ei) {
-                    Some(r) => request_text(&r.state),
-                    None => Text::toned("?", Tone::Warn),
+        let occ = cr.occurrence.and_then(|i| occurrences.occurrences.get(i));
+        let merged = cr.merged_finish.and_then(|f| events.get(f));
+        let mut status = match cr.status {
+            Some(s) => row_status_text(s, raw_finish_status(ctx, events, cr).as_deref()),
+            None => match cr.kind {
+                RowKind::Error => Text::toned("✗ error", Tone::Bad),
+                RowKind::Unrecognized => Text::toned("? kept as is", Tone::Warn),
+                RowKind::ToolStart | RowKind::ToolFinish => Text::toned("?", Tone::Warn),
+                _ => Text::new(),
+            },
+        };
+        let summary = match (cr.kind, ev) {
+            (RowKind::Input, _) => {
+                let mut summary = match record.input_text() {
+                    Some(t) => Text::plain(clean(t)),
+                    None => Text::toned("— (input text not recorded)", Tone::Soft),
                 };
-                (Text::toned("input", Tone::Accent), s, state)
+                let answers: Vec<String> = record
+                    .responses()
+                    .iter()
+                    .map(|r| {
+                        let id = r.get("requestId").and_then(Value::as_str).map(clean).unwrap_or_else(|| "?".into());
+                        match (r.get("optionId").and_then(Value::as_str), r.get("text").and_then(Value::as_str)) {
+                            (Some(o), _) => format!("{id} → {}", clean(o)),
+                            (None, Some(t)) => format!("{id} → \"{}\"", clean(t)),
+                            _ => format!("{id} → ?"),
+                        }
+                    })
+                    .collect();
+                if !answers.is_empty() {
+                    summary.push(format!(" · answers: {}", answers.join(", ")), Tone::Soft);
+                }
+                summary
             }
-            EventKind::ToolStarted { .. } => match ix.starts.get(&here) {
-                Some(occ) => {
-                    let mut s = Text::plain(tool_name_of(occ));
-                    s.push(format!(" {}", tool_input_summary(ev)), Tone::Plain);
-                    let status = match &occ.lifecycle {
-                        Lifecycle::Finished { status, finish } => match occ.finish_ref {
-                            Some(f) if f.scope_turn == st => {
-                                s.push(format!(" → {}", output_summary(ctx.event(f))), Tone::Soft);
-                                status_text(status)
+            (_, None) => Text::new(),
+            (_, Some(ev)) => match &ev.kind {
+                EventKind::Message { .. } | EventKind::Thinking | EventKind::Error => Text::plain(text_of(ev)),
+                EventKind::ContextInjected => {
+                    let mut s = Text::new();
+                    if let Some(src) = ev.source() {
+                        s.push(format!("[{}] ", clean(src)), Tone::Soft);
+                    }
+                    s.push(text_of(ev), Tone::Plain);
+                    s
+                }
+                EventKind::Compaction => Text::plain(ev.reason().map(clean).unwrap_or_else(|| "—".into())),
+                EventKind::SkillLoaded { skill, operation_id } => {
+                    let mut s = Text::plain(clean(skill));
+                    if let Some(id) = operation_id {
+                        s.push(format!(" (operation {})", clean(id)), Tone::Soft);
+                    }
+                    s
+                }
+                EventKind::InputRequested => {
+                    let mut s = Text::new();
+                    let req = cr.request.and_then(|i| ctx.requests.get(i));
+                    if let Some(r) = req {
+                        status = request_text(&r.state);
+                    }
+                    if let Some(id) = req.and_then(|r| r.id.as_deref()) {
+                        s.push(format!("{} · ", clean(id)), Tone::Accent);
+                    }
+                    let ask = req
+                        .and_then(|r| r.display.as_deref().or(r.prompt.as_deref()))
+                        .map(clean)
+                        .unwrap_or_else(|| "(no prompt)".into());
+                    s.push(ask, Tone::Plain);
+                    if let Some(r) = req.filter(|r| !r.options.is_empty()) {
+                        let ids: Vec<String> = r.options.iter().map(|(id, _)| clean(id)).collect();
+                        s.push(format!(" [{}]", ids.join(" / ")), Tone::Soft);
+                    }
+                    s
+                }
+                EventKind::ToolStarted { .. } => match occ {
+                    Some(occ) => {
+                        let mut s = Text::plain(tool_name_of(occ));
+                        s.push(format!(" {}", tool_input_summary(ev)), Tone::Plain);
+                        match (merged, &occ.lifecycle) {
+                            (Some(f), _) => {
+                                s.push(format!(" → {}", output_summary(Some(f))), Tone::Soft);
                             }
-                            _ => {
+                            (None, Lifecycle::Finished { finish, .. }) => {
                                 s.push(
                                     format!(" (finished at {}:{})", finish.turn_ordinal, finish.event_ordinal),
                                     Tone::Soft,
                                 );
-                                Text::toned("started", Tone::Soft)
                             }
-                        },
-                        Lifecycle::Pending => Text::toned("… pending", Tone::Soft),
-                        Lifecycle::Opaque { reason } => {
-                            if occ.ambiguous {
-                                s.push(format!(" (id {} reused while open)", clean(&occ.operation_id)), Tone::Soft);
-                                Text::toned("? ambiguous", Tone::Warn)
-                            } else {
-                                Text::toned(format!("? {}", reason.as_str()), Tone::Warn)
-                            }
+                            _ => {}
                         }
-                    };
-                    let pos = match (&occ.lifecycle, occ.finish_ref) {
-                        (Lifecycle::Finished { finish, .. }, Some(f)) if f.scope_turn == st => {
-                            format!("{pos}→{}", finish.event_ordinal)
+                        if occ.ambiguous {
+                            s.push(format!(" (id {} reused while open)", clean(&occ.operation_id)), Tone::Soft);
                         }
-                        _ => pos,
-                    };
-                    rows.push(Row { pos, kind: Text::plain("tool"), summary: s, status, event: Some(ei) });
-                    continue;
-                }
-                None => (Text::plain("tool"), Text::plain(tool_input_summary(ev)), Text::toned("?", Tone::Warn)),
-            },
-            EventKind::ToolFinished { operation_id, status } => {
-                if let Some(occ) = ix.finishes.get(&here) {
-                    if occ.start_ref.scope_turn == st {
-                        continue; // merged into its start row
+                        s
                     }
-                    let mut s = Text::plain(tool_name_of(occ));
-                    s.push(format!(" {}", output_summary(Some(ev))), Tone::Plain);
-                    s.push(format!(" (started at {}:{})", occ.start.turn_ordinal, occ.start.event_ordinal), Tone::Soft);
-                    (Text::plain("tool result"), s, status_text(status))
-                } else {
-                    let why = match ix.orphans.get(&here) {
-                        Some(o) if o.ambiguous_id => format!("id {} is ambiguous in this session", clean(operation_id)),
-                        _ => format!("no open start for id {}", clean(operation_id)),
-                    };
-                    let mut s = Text::plain(format!("{} · {why}", clean(status)));
-                    s.push(format!(" → {}", output_summary(Some(ev))), Tone::Soft);
-                    (Text::plain("tool result"), s, Text::toned("? orphan", Tone::Warn))
-                }
-            }
-            EventKind::SubagentStarted { name, .. } => {
-                let call = subagent_starts.get(&ei).and_then(|&i| dt.run_facts.subagent_calls.get(i));
-                let mut s = Text::plain(clean(name));
-                if let Some(url) = ev.remote_url() {
-                    s.push(format!(" {}", clean(url)), Tone::Soft);
-                }
-                let status = match call {
-                    Some(c) if c.finish_index.is_some() => {
+                    None => Text::plain(tool_input_summary(ev)),
+                },
+                EventKind::ToolFinished { operation_id, status: st } => match occ {
+                    Some(occ) => {
+                        let mut s = Text::plain(tool_name_of(occ));
+                        s.push(format!(" {}", output_summary(Some(ev))), Tone::Plain);
                         s.push(
-                            format!(" → {}", output_summary(c.finish_index.and_then(|f| record.turn.events.get(f)))),
+                            format!(" (started at {}:{})", occ.start.turn_ordinal, occ.start.event_ordinal),
                             Tone::Soft,
                         );
-                        status_text(&c.status)
+                        s
                     }
-                    _ => Text::toned("… pending", Tone::Soft),
-                };
-                let pos = match call.and_then(|c| c.finish_index) {
-                    Some(f) => format!("{pos}→{}", f + 1),
-                    None => pos,
-                };
-                rows.push(Row { pos, kind: Text::plain("subagent"), summary: s, status, event: Some(ei) });
-                continue;
-            }
-            EventKind::SubagentFinished { operation_id, status } => {
-                match subagent_finishes.get(&ei).and_then(|&i| dt.run_facts.subagent_calls.get(i)) {
-                    Some(c) if c.start_index != ei => continue, // merged
-                    _ => (
-                        Text::plain("subagent result"),
-                        Text::plain(format!("{} · no open start for id {}", clean(status), clean(operation_id))),
-                        Text::toned("? orphan", Tone::Warn),
-                    ),
+                    None => {
+                        let ambiguous =
+                            cr.orphan.and_then(|i| occurrences.orphan_finishes.get(i)).is_some_and(|o| o.ambiguous_id);
+                        let why = if ambiguous {
+                            format!("id {} is ambiguous in this session", clean(operation_id))
+                        } else {
+                            format!("no open start for id {}", clean(operation_id))
+                        };
+                        let mut s = Text::plain(format!("{} · {why}", clean(st)));
+                        s.push(format!(" → {}", output_summary(Some(ev))), Tone::Soft);
+                        s
+                    }
+                },
+                EventKind::SubagentStarted { name, .. } => {
+                    let mut s = Text::plain(clean(name));
+                    if let Some(url) = ev.remote_url() {
+                        s.push(format!(" {}", clean(url)), Tone::Soft);
+                    }
+                    if let Some(f) = merged {
+                        s.push(format!(" → {}", output_summary(Some(f))), Tone::Soft);
+                    }
+                    s
                 }
-            }
-            EventKind::Unrecognized { reason } => {
-                let mut s = Text::toned(clean(reason), Tone::Warn);
-                s.push(format!(" · {}", one_line_value(&ev.raw)), Tone::Soft);
-                (Text::toned("unrecognized", Tone::Warn), s, Text::toned("? kept as is", Tone::Warn))
-            }
+                EventKind::SubagentFinished { operation_id, status: st } => {
+                    Text::plain(format!("{} · no open start for id {}", clean(st), clean(operation_id)))
+                }
+                EventKind::Unrecognized { reason } => {
+                    let mut s = Text::toned(clean(reason), Tone::Warn);
+                    s.push(format!(" · {}", one_line_value(&ev.raw)), Tone::Soft);
+                    s
+                }
+            },
         };
-        rows.push(Row { pos, kind, summary, status, event: Some(ei) });
+        let pos = match cr.merged_finish {
+            Some(f) => format!("{}→{}", cr.position(), f + 1),
+            None => cr.position(),
+        };
+        rows.push(Row { pos, kind: kind_text(cr.kind), summary, status, event: cr.event });
     }
     rows
 }
