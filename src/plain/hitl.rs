@@ -3,7 +3,7 @@
 //! core's [`hitl_requests`](crate::model::hitl::hitl_requests).
 
 use super::layout::{Block, Section, Text, Tone, clean, count, kv};
-use super::view::{Ctx, cut_count, one_line_value, request_text, status_text};
+use super::view::{Ctx, cut_count, lifecycle_text, one_line_value, request_text, status_text};
 use crate::model::hitl::{Answer, HitlRequest, HitlState};
 use crate::model::occurrence::{Lifecycle, Occurrence};
 use serde_json::Value;
@@ -71,8 +71,7 @@ fn gated_text(o: &Occurrence, state: &HitlState) -> Text {
             };
             t.push(verdict, Tone::Soft);
         }
-        Lifecycle::Pending => t.append(Text::toned("… pending", Tone::Soft)),
-        Lifecycle::Opaque { reason } => t.append(Text::toned(format!("? {}", reason.as_str()), Tone::Warn)),
+        _ => t.append(lifecycle_text(o)),
     }
     t
 }

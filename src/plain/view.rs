@@ -10,7 +10,9 @@ use crate::model::document::{Attempt, Document};
 use crate::model::event::{Event, EventKind};
 use crate::model::hitl::{HitlRequest, HitlState};
 use crate::model::occurrence::{Lifecycle, Occurrence};
-use crate::model::timeline::{Row as CoreRow, RowKind, RowStatus, Timeline, request_status};
+use crate::model::timeline::{
+    Row as CoreRow, RowKind, RowStatus, Timeline, finish_status, lifecycle_status, request_status,
+};
 use serde_json::Value;
 
 /// Everything a section needs to draw one attempt.
@@ -128,19 +130,19 @@ pub fn detail_value(v: &Value, ctx: &Ctx) -> Vec<String> {
     }
 }
 
-pub fn status_mark(status: &str) -> (&'static str, Tone) {
-    match status {
-        "completed" => ("✓", Tone::Good),
-        "failed" => ("✗", Tone::Bad),
-        "rejected" | "cancelled" => ("⊘", Tone::Warn),
-        "pending" => ("…", Tone::Soft),
-        _ => ("?", Tone::Warn),
-    }
+/// A finish status as written, with the core's mark (`? as written` outside the enum).
+pub fn status_text(status: &str) -> Text {
+    row_status_text(finish_status(status), Some(status))
 }
 
-pub fn status_text(status: &str) -> Text {
-    let (mark, tone) = status_mark(status);
-    Text::toned(format!("{mark} {}", clean(status)), tone)
+/// A tool lifecycle with the core's mark and word; an opaque lifecycle of
+/// an id reused while open reads `? ambiguous`.
+pub fn lifecycle_text(o: &Occurrence) -> Text {
+    match &o.lifecycle {
+        Lifecycle::Opaque { .. } if o.ambiguous => row_status_text(RowStatus::Ambiguous, None),
+        Lifecycle::Finished { status, .. } => status_text(status),
+        other => row_status_text(lifecycle_status(other), None),
+    }
 }
 
 pub fn verdict_text(verdict: Option<&str>) -> Text {
