@@ -519,6 +519,26 @@ fn hitl_waiting_and_never_answered() {
 }
 
 #[test]
+fn hitl_gated_call_is_the_cores_primary_gated() {
+    use niceeval::model::hitl::hitl_requests;
+    // A request id that names no operation: the call whose input equals the request's is chosen.
+    let src =
+        std::fs::read_to_string(MULTI).expect("fixture").replace(r#""id": "approval-call_rm_1""#, r#""id": "ask-1""#);
+    let path = std::env::temp_dir().join(format!("niceeval-show-gated-{}.json", std::process::id()));
+    std::fs::write(&path, src).expect("temp fixture");
+    let (doc, derived) = load(path.to_str().expect("utf-8 temp path"));
+    let _ = std::fs::remove_file(&path);
+    let requests = hitl_requests(&doc.attempts[0], &derived[0]);
+    let r = requests.iter().find(|r| r.id.as_deref() == Some("ask-1")).expect("the request");
+    let primary = r.primary_gated(&derived[0]).expect("a primary gated call");
+    assert!(r.gated.contains(&primary), "the primary call is one the viewer lists");
+    assert_eq!(derived[0].occurrences.occurrences[primary].operation_id, "call_rm_1");
+    let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
+    assert!(out.contains("gated     shell call_rm_1 started 2:2"), "{out}");
+    assert!(out.contains("! never answered — turn3 carries no response for this id"), "{out}");
+}
+
+#[test]
 fn diagnostics_show_findings_with_where_and_fix() {
     use niceeval::model::diagnostics::{Finding, Location, Severity};
     let (doc, derived) = reviewed();
