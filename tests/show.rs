@@ -223,8 +223,9 @@ fn timeline_facts() {
     // A start and its finish in the same turn merge into one row.
     assert!(line("1:5→6").contains("✗ failed"));
     assert!(!out.lines().any(|l| l.trim_start().starts_with("1:6 ")));
-    // Across turns the phases stay separate rows.
-    assert!(line("2:2").contains("started") && line("2:2").contains("finished at 3:1"));
+    // Across turns the phases stay separate rows; the start row carries the
+    // lifecycle's outcome, as in the viewer.
+    assert!(line("2:2").contains("✓ completed") && line("2:2").contains("finished at 3:1"));
     assert!(line("3:1").contains("✓ completed"));
     assert!(line("4:1").contains("⊘ rejected"));
     // HITL rows, orphans, ambiguity, pending, unrecognized.
@@ -514,7 +515,27 @@ fn hitl_waiting_and_never_answered() {
     doc.attempts[0].sessions[0].turns[2].input = Some(json!({"text": "hello?"}));
     let derived = derive(&doc);
     let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
-    assert!(out.contains("? never answered — turn3 carries no response for this id"), "{out}");
+    assert!(out.contains("! never answered — turn3 carries no response for this id"), "{out}");
+}
+
+#[test]
+fn hitl_gated_call_is_the_cores_primary_gated() {
+    use niceeval::model::hitl::hitl_requests;
+    // A request id that names no operation: the call whose input equals the request's is chosen.
+    let src =
+        std::fs::read_to_string(MULTI).expect("fixture").replace(r#""id": "approval-call_rm_1""#, r#""id": "ask-1""#);
+    let path = std::env::temp_dir().join(format!("niceeval-show-gated-{}.json", std::process::id()));
+    std::fs::write(&path, src).expect("temp fixture");
+    let (doc, derived) = load(path.to_str().expect("utf-8 temp path"));
+    let _ = std::fs::remove_file(&path);
+    let requests = hitl_requests(&doc.attempts[0], &derived[0]);
+    let r = requests.iter().find(|r| r.id.as_deref() == Some("ask-1")).expect("the request");
+    let primary = r.primary_gated(&derived[0]).expect("a primary gated call");
+    assert!(r.gated.contains(&primary), "the primary call is one the viewer lists");
+    assert_eq!(derived[0].occurrences.occurrences[primary].operation_id, "call_rm_1");
+    let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
+    assert!(out.contains("gated     shell call_rm_1 started 2:2"), "{out}");
+    assert!(out.contains("! never answered — turn3 carries no response for this id"), "{out}");
 }
 
 #[test]

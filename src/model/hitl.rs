@@ -58,6 +58,31 @@ impl HitlRequest {
     pub fn question(&self) -> Option<&str> {
         self.prompt.as_deref().or(self.display.as_deref()).or(self.action.as_deref())
     }
+
+    /// The one gated call the request most likely asked about (a root-scope
+    /// occurrence index from `gated`): the call whose operation id the
+    /// request id names, else the call whose input equals the request's
+    /// input, else the only gated call.
+    pub fn primary_gated(&self, derived: &DerivedAttempt) -> Option<usize> {
+        let occ = |i: usize| derived.occurrences.occurrences.get(i);
+        if let Some(id) = self.id.as_deref().filter(|id| !id.is_empty())
+            && let Some(&i) = self
+                .gated
+                .iter()
+                .find(|&&i| occ(i).is_some_and(|o| !o.operation_id.is_empty() && id.contains(o.operation_id.as_str())))
+        {
+            return Some(i);
+        }
+        if let Some(input) = &self.input
+            && let Some(&i) = self.gated.iter().find(|&&i| occ(i).is_some_and(|o| o.input.value() == Some(input)))
+        {
+            return Some(i);
+        }
+        match self.gated.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        }
+    }
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {

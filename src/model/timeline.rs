@@ -123,12 +123,32 @@ pub fn lifecycle_opaque(reason: super::occurrence::OpaqueReason) -> RowStatus {
     }
 }
 
-fn finish_status(status: &str) -> RowStatus {
+/// Row status of a whole tool lifecycle: pending, the finish status, or opaque.
+pub fn lifecycle_status(lifecycle: &Lifecycle) -> RowStatus {
+    match lifecycle {
+        Lifecycle::Pending => RowStatus::Pending,
+        Lifecycle::Finished { status, .. } => finish_status(status),
+        Lifecycle::Opaque { reason } => lifecycle_opaque(*reason),
+    }
+}
+
+/// Row status of a finish status as written (`Other` outside the enum).
+pub fn finish_status(status: &str) -> RowStatus {
     match status {
         "completed" => RowStatus::Completed,
         "failed" => RowStatus::Failed,
         "rejected" => RowStatus::Rejected,
         _ => RowStatus::Other,
+    }
+}
+
+/// Row status of an input request: waiting, answered, or unanswered
+/// (never answered by the next turn, or no next turn and not waiting).
+pub fn request_status(state: &HitlState) -> RowStatus {
+    match state {
+        HitlState::Waiting => RowStatus::Waiting,
+        HitlState::Answered { .. } => RowStatus::Answered,
+        HitlState::NeverAnswered { .. } | HitlState::Unanswered { .. } => RowStatus::Unanswered,
     }
 }
 
@@ -245,11 +265,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                     if let Some(&oi) = start_of.get(&key) {
                         let occ = &derived.occurrences.occurrences[oi];
                         row.occurrence = Some(oi);
-                        row.status = Some(match &occ.lifecycle {
-                            Lifecycle::Pending => RowStatus::Pending,
-                            Lifecycle::Finished { status, .. } => finish_status(status),
-                            Lifecycle::Opaque { reason } => lifecycle_opaque(*reason),
-                        });
+                        row.status = Some(lifecycle_status(&occ.lifecycle));
                         if let Some(f) = occ.finish_ref
                             && f.scope_turn == scope_index
                         {
@@ -291,11 +307,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                     row.kind = RowKind::InputRequest;
                     if let Some(&ri) = request_of.get(&(addr, ei)) {
                         row.request = Some(ri);
-                        row.status = Some(match requests[ri].state {
-                            HitlState::Waiting => RowStatus::Waiting,
-                            HitlState::Answered { .. } => RowStatus::Answered,
-                            _ => RowStatus::Unanswered,
-                        });
+                        row.status = Some(request_status(&requests[ri].state));
                     }
                 }
                 EventKind::Thinking => row.kind = RowKind::Thinking,

@@ -3,7 +3,7 @@
 
 use super::layout::{Block, Section, Text, Tone, clean, count, kv};
 use super::timeline;
-use super::view::{Ctx, Row, cut_count, detail_value, tool_index, turn_rows, verdict_text};
+use super::view::{Ctx, Row, cut_count, detail_value, turn_rows, verdict_text};
 use crate::model::document::{Assertion, Attempt, Completeness, Fact};
 use serde_json::Value;
 
@@ -268,15 +268,20 @@ pub fn resolve(ctx: &Ctx, r: &EvidenceRef) -> Option<Row> {
         .iter()
         .position(|t| t.session_name == r.session && t.turn_name == r.turn && t.turn_ordinal == r.turn_ordinal)
         .or_else(|| ctx.derived.turns.iter().position(|t| t.session_name == r.session && t.turn_name == r.turn))?;
-    let ix = tool_index(ctx.derived);
-    let rows = turn_rows(ctx, &ix, st);
-    let target = r.event_ordinal.checked_sub(1).map(|e| e as usize);
-    if let Some(row) = rows.iter().find(|row| row.event == target) {
-        return Some(row.clone());
-    }
-    let e = target?;
-    let occ = ix.finishes.get(&crate::model::occurrence::EventRef { scope_turn: st, event: e })?;
-    rows.into_iter().find(|row| row.event == Some(occ.start_ref.event))
+    let addr = ctx.derived.turns.get(st)?.addr;
+    let rows = turn_rows(ctx, st);
+    let Some(e) = r.event_ordinal.checked_sub(1).map(|e| e as usize) else {
+        return rows.into_iter().find(|row| row.event.is_none());
+    };
+    // A finish the core merged into its start row resolves to that row.
+    let core = &ctx.timeline.rows;
+    let cr = core.get(ctx.timeline.row_of_event(addr, e)?)?;
+    let shown = if cr.merged_away {
+        core.iter().find(|s| s.addr == addr && s.merged_finish == Some(e)).and_then(|s| s.event)?
+    } else {
+        e
+    };
+    rows.into_iter().find(|row| row.event == Some(shown))
 }
 
 pub fn failures_section(ctx: &Ctx, total: usize) -> Section {

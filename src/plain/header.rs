@@ -70,8 +70,9 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     rows.push(("turns", turns));
     let n_turns = d.turns.len();
     let n_events: usize = a.sessions.iter().flat_map(|s| &s.turns).map(|t| t.turn.events.len()).sum();
-    let n_tools: usize = d.sessions.iter().map(|s| s.occurrences.occurrences.len()).sum();
-    let n_orphans: usize = d.sessions.iter().map(|s| s.occurrences.orphan_finishes.len()).sum();
+    // The root fold: the occurrences the timeline rows point at.
+    let n_tools = d.occurrences.occurrences.len();
+    let n_orphans = d.occurrences.orphan_finishes.len();
     let mut counts = Text::plain(format!(
         "{} · {} · {} · {}",
         count(a.sessions.len(), "session", "sessions"),

@@ -6,6 +6,7 @@
 //! through `text::sanitize`; the helpers here ([`clean`]) do that.
 
 use crate::model::text::{self, Lines};
+pub use crate::model::timeline::grouped;
 
 /// Semantic tone of a span. Colour is only a second channel: every tone is
 /// always accompanied by a word or mark that carries the meaning.
@@ -608,29 +609,9 @@ pub fn kv_lines(rows: Vec<(&str, Text)>) -> Vec<Block> {
     rows.into_iter().map(|(l, v)| kv(l, w, v)).collect()
 }
 
-/// 12,345 with thousands separators; fractions kept as written.
-pub fn thousands(x: f64) -> String {
-    if !x.is_finite() {
-        return x.to_string();
-    }
-    if x.fract() != 0.0 || x.abs() >= 1e15 {
-        return format!("{x}");
-    }
-    let neg = x < 0.0;
-    let digits = format!("{}", x.abs() as u64);
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if neg { format!("-{out}") } else { out }
-}
-
 /// Optional count: "—" when absent.
 pub fn opt_count(x: Option<f64>) -> String {
-    x.map(thousands).unwrap_or_else(|| "—".into())
+    x.map(grouped).unwrap_or_else(|| "—".into())
 }
 
 /// USD with 4 decimals (the usage grid's observed cost form).
@@ -656,7 +637,7 @@ pub fn percent(r: f64) -> String {
 
 /// "N things" with a plural.
 pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n as f64), if n == 1 { one } else { many })
+    format!("{} {}", grouped(n as f64), if n == 1 { one } else { many })
 }
 
 #[cfg(test)]
@@ -684,8 +665,8 @@ mod tests {
 
     #[test]
     fn numbers() {
-        assert_eq!(thousands(1234567.0), "1,234,567");
-        assert_eq!(thousands(12.0), "12");
+        assert_eq!(grouped(1234567.0), "1,234,567");
+        assert_eq!(grouped(12.0), "12");
         assert_eq!(usd6(0.00285), "$0.00285");
         assert_eq!(usd6(4.0), "$4.00");
         assert_eq!(percent(0.875), "87.5%");

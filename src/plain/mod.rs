@@ -146,11 +146,15 @@ pub fn render(
             continue;
         }
         report.shown += 1;
+        let requests = crate::model::hitl::hitl_requests(attempt, d);
+        let timeline = crate::model::timeline::build_timeline(attempt, d, &requests);
         let ctx = Ctx {
             doc,
             attempt,
             index,
             derived: d,
+            requests,
+            timeline,
             opts,
             sel,
             findings: findings.iter().filter(|f| f.location.attempt == index).collect(),

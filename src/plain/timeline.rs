@@ -2,7 +2,7 @@
 //! summary cut by display width, lifecycle status.
 
 use super::layout::{Block, Column, Overflow, Section, Table, Text, Tone, count, natural_widths};
-use super::view::{Ctx, Row, tool_index, turn_rows, turn_status_text};
+use super::view::{Ctx, Row, turn_rows, turn_status_text};
 
 pub fn table(rows: Vec<Row>, full: bool) -> Table {
     let mut summary = Column::cut("summary");
@@ -17,7 +17,6 @@ pub fn table(rows: Vec<Row>, full: bool) -> Table {
 }
 
 pub fn section(ctx: &Ctx) -> Section {
-    let ix = tool_index(ctx.derived);
     let mut body = Vec::new();
     let mut shown_rows = 0usize;
     let mut shown_turns = 0usize;
@@ -30,7 +29,7 @@ pub fn section(ctx: &Ctx) -> Section {
         let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
             continue;
         };
-        let rows: Vec<Row> = turn_rows(ctx, &ix, st).into_iter().filter(|r| ctx.grep(&r.plain())).collect();
+        let rows: Vec<Row> = turn_rows(ctx, st).into_iter().filter(|r| ctx.grep(&r.plain())).collect();
         if rows.is_empty() && ctx.sel.grep.is_some() {
             continue;
         }

@@ -2,7 +2,7 @@
 //! finishes and ambiguous ids with what went wrong.
 
 use super::layout::{Block, Column, Section, Table, Text, Tone, clean, count, kv};
-use super::view::{Ctx, detail_value, status_text};
+use super::view::{Ctx, detail_value, lifecycle_text, status_text};
 use crate::model::command::describe;
 use crate::model::occurrence::{Evidence, Lifecycle, Occurrence};
 
@@ -42,15 +42,6 @@ fn evidence_blocks(label: &str, ev: &Evidence, ctx: &Ctx) -> Vec<Block> {
         Evidence::Unavailable { reason } => {
             vec![kv(label, LABEL_W, Text::toned(format!("unavailable ({})", clean(reason)), Tone::Soft))]
         }
-    }
-}
-
-fn lifecycle_text(o: &Occurrence) -> Text {
-    match &o.lifecycle {
-        Lifecycle::Pending => Text::toned("… pending", Tone::Soft),
-        Lifecycle::Finished { status, .. } => status_text(status),
-        Lifecycle::Opaque { .. } if o.ambiguous => Text::toned("? ambiguous", Tone::Warn),
-        Lifecycle::Opaque { reason } => Text::toned(format!("? {}", reason.as_str()), Tone::Warn),
     }
 }
 

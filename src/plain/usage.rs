@@ -1,7 +1,7 @@
 //! `--usage`: per turn, per session and total; absent is "—", never 0.
 //! Then the estimate as a ledger, or why there is none.
 
-use super::layout::{Block, Column, Section, Table, Text, Tone, clean, opt_count, percent, thousands, usd4, usd6};
+use super::layout::{Block, Column, Section, Table, Text, Tone, clean, grouped, opt_count, percent, usd4, usd6};
 use super::view::Ctx;
 use crate::model::usage::{Estimate, Usage};
 
@@ -131,7 +131,7 @@ fn estimate_section(ctx: &Ctx) -> Section {
                     }
                     vec![
                         Text::plain(l.bucket),
-                        Text::plain(thousands(l.tokens)),
+                        Text::plain(grouped(l.tokens)),
                         rate,
                         Text::plain(format!("= ${:.6}", l.amount)),
                     ]

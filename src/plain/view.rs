@@ -1,16 +1,19 @@
-//! Shared views over one attempt: turn labels, positions, previews, the
-//! timeline rows (also used by `--failures` to resolve evidence) and the
-//! state of each HITL request.
+//! Shared views over one attempt: turn labels, positions, previews, and the
+//! plain rendering of the core's timeline rows (also used by `--failures`
+//! to resolve evidence) and HITL request states.
 
-use super::layout::{Text, Tone, clean, thousands};
+use super::layout::{Text, Tone, clean, grouped};
 use super::{PlainOptions, Selection};
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document};
 use crate::model::event::{Event, EventKind};
-use crate::model::occurrence::{EventRef, Lifecycle, Occurrence, OrphanFinish};
+use crate::model::hitl::{HitlRequest, HitlState};
+use crate::model::occurrence::{Lifecycle, Occurrence};
+use crate::model::timeline::{
+    Row as CoreRow, RowKind, RowStatus, Timeline, finish_status, lifecycle_status, request_status,
+};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// Everything a section needs to draw one attempt.
 pub struct Ctx<'a> {
@@ -18,6 +21,10 @@ pub struct Ctx<'a> {
     pub attempt: &'a Attempt,
     pub index: usize,
     pub derived: &'a DerivedAttempt,
+    /// The core's HITL requests of this attempt (`model::hitl`).
+    pub requests: Vec<HitlRequest>,
+    /// The core's timeline rows of this attempt (`model::timeline`).
+    pub timeline: Timeline,
     pub opts: &'a PlainOptions,
     pub sel: &'a Selection,
     pub findings: Vec<&'a Finding>,
@@ -69,11 +76,6 @@ impl<'a> Ctx<'a> {
         format!("{t}:{}", event.map(|e| e + 1).unwrap_or(0))
     }
 
-    pub fn event(&self, r: EventRef) -> Option<&'a Event> {
-        let addr = self.derived.turns.get(r.scope_turn)?.addr;
-        self.attempt.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(r.event)
-    }
-
     /// Cap for previews outside `--full`.
     pub fn limit(&self) -> usize {
         if self.opts.full { usize::MAX } else { 160 }
@@ -112,7 +114,7 @@ pub fn cut_count(s: &str, limit: usize) -> String {
     }
     let head: String = s.chars().take(limit).collect();
     let more = n - limit;
-    format!("{head}… ({} more character{})", thousands(more as f64), if more == 1 { "" } else { "s" })
+    format!("{head}… ({} more character{})", grouped(more as f64), if more == 1 { "" } else { "s" })
 }
 
 /// A value for a detail line: pretty multi-line JSON with `--full`, else a cut one-liner.
@@ -128,19 +130,19 @@ pub fn detail_value(v: &Value, ctx: &Ctx) -> Vec<String> {
     }
 }
 
-pub fn status_mark(status: &str) -> (&'static str, Tone) {
-    match status {
-        "completed" => ("✓", Tone::Good),
-        "failed" => ("✗", Tone::Bad),
-        "rejected" | "cancelled" => ("⊘", Tone::Warn),
-        "pending" => ("…", Tone::Soft),
-        _ => ("?", Tone::Warn),
-    }
+/// A finish status as written, with the core's mark (`? as written` outside the enum).
+pub fn status_text(status: &str) -> Text {
+    row_status_text(finish_status(status), Some(status))
 }
 
-pub fn status_text(status: &str) -> Text {
-    let (mark, tone) = status_mark(status);
-    Text::toned(format!("{mark} {}", clean(status)), tone)
+/// A tool lifecycle with the core's mark and word; an opaque lifecycle of
+/// an id reused while open reads `? ambiguous`.
+pub fn lifecycle_text(o: &Occurrence) -> Text {
+    match &o.lifecycle {
+        Lifecycle::Opaque { .. } if o.ambiguous => row_status_text(RowStatus::Ambiguous, None),
+        Lifecycle::Finished { status, .. } => status_text(status),
+        other => row_status_text(lifecycle_status(other), None),
+    }
 }
 
 pub fn verdict_text(verdict: Option<&str>) -> Text {
@@ -165,99 +167,21 @@ pub fn turn_status_text(status: Option<&str>) -> Text {
     }
 }
 
-/// Where each tool event of an attempt sits in the session-scope folds.
-#[derive(Default)]
-pub struct ToolIndex<'a> {
-    pub starts: HashMap<EventRef, &'a Occurrence>,
-    pub finishes: HashMap<EventRef, &'a Occurrence>,
-    pub orphans: HashMap<EventRef, &'a OrphanFinish>,
-}
-
-pub fn tool_index(derived: &DerivedAttempt) -> ToolIndex<'_> {
-    let mut ix = ToolIndex::default();
-    for s in &derived.sessions {
-        for o in &s.occurrences.occurrences {
-            ix.starts.insert(o.start_ref, o);
-            if let Some(f) = o.finish_ref {
-                ix.finishes.insert(f, o);
-            }
-        }
-        for o in &s.occurrences.orphan_finishes {
-            ix.orphans.insert(o.event_ref, o);
-        }
-    }
-    ix
-}
-
-/// State of one `input.requested`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RequestState {
-    /// The turn is waiting and no later turn of the session exists.
-    Waiting,
-    Answered {
-        turn: String,
-        option: Option<String>,
-        option_label: Option<String>,
-        text: Option<String>,
-    },
-    NeverAnswered {
-        reason: String,
-    },
-}
-
-impl RequestState {
-    pub fn short(&self) -> Text {
-        match self {
-            RequestState::Waiting => Text::toned("⏸ waiting", Tone::Warn),
-            RequestState::Answered { .. } => Text::toned("↩ answered", Tone::Good),
-            RequestState::NeverAnswered { .. } => Text::toned("? never answered", Tone::Warn),
-        }
-    }
-}
-
-/// Answer to request `request` of the turn at `addr`, from the next turn's `input.responses`.
-pub fn request_state(attempt: &Attempt, addr: TurnAddr, request: &Value) -> RequestState {
-    let Some(session) = attempt.sessions.get(addr.session) else {
-        return RequestState::NeverAnswered { reason: "session missing".into() };
+/// Mark and word of a request's core state: `⏸ waiting`, `✓ answered`,
+/// `! never answered`, `! unanswered`.
+pub fn request_text(state: &HitlState) -> Text {
+    let status = request_status(state);
+    let tone = match state {
+        HitlState::Answered { .. } => Tone::Good,
+        _ => Tone::Warn,
     };
-    let waiting = session.turns.get(addr.turn).is_some_and(|r| r.turn.is_waiting());
-    let Some(next) = session.turns.get(addr.turn + 1) else {
-        return if waiting {
-            RequestState::Waiting
-        } else {
-            RequestState::NeverAnswered { reason: "no later turn in this session".into() }
-        };
-    };
-    let next_label = turn_label(attempt, TurnAddr { session: addr.session, turn: addr.turn + 1 });
-    let Some(id) = request.get("id").and_then(Value::as_str) else {
-        return RequestState::NeverAnswered {
-            reason: format!("the request has no stable id, so no answer in {next_label} can refer to it"),
-        };
-    };
-    if next.input.is_none() {
-        return RequestState::NeverAnswered { reason: format!("the input of {next_label} was not recorded") };
-    }
-    let answer = next.responses().iter().find(|r| r.get("requestId").and_then(Value::as_str) == Some(id));
-    match answer {
-        Some(a) => {
-            let option = a.get("optionId").and_then(Value::as_str).map(str::to_string);
-            let option_label = option.as_ref().and_then(|o| {
-                request.get("options").and_then(Value::as_array).and_then(|opts| {
-                    opts.iter()
-                        .find(|x| x.get("id").and_then(Value::as_str) == Some(o))
-                        .and_then(|x| x.get("label"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                })
-            });
-            RequestState::Answered {
-                turn: next_label,
-                option,
-                option_label,
-                text: a.get("text").and_then(Value::as_str).map(str::to_string),
-            }
-        }
-        None => RequestState::NeverAnswered { reason: format!("{next_label} carries no response for this id") },
+    Text::toned(format!("{} {}", status.mark(), state.word()), tone)
+}
+
+impl Ctx<'_> {
+    /// The core request for `input.requested` event `event` of the turn at `addr`.
+    pub fn request_at(&self, addr: TurnAddr, event: usize) -> Option<&HitlRequest> {
+        self.requests.iter().find(|r| r.addr == addr && r.event == event)
     }
 }
 
@@ -303,190 +227,221 @@ fn output_summary(ev: Option<&Event>) -> String {
     }
 }
 
-/// Rows of the turn at scope index `st` (merged finishes omitted).
-pub fn turn_rows(ctx: &Ctx, ix: &ToolIndex, st: usize) -> Vec<Row> {
+/// Mark and word of a core row status, with its tone; `raw` is the finish
+/// status as written, shown for a status outside the enum.
+pub fn row_status_text(status: RowStatus, raw: Option<&str>) -> Text {
+    let tone = match status {
+        RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => Tone::Good,
+        RowStatus::Failed | RowStatus::TurnFailed => Tone::Bad,
+        RowStatus::Pending | RowStatus::Open => Tone::Soft,
+        _ => Tone::Warn,
+    };
+    match (status, raw) {
+        (RowStatus::Other, Some(raw)) => Text::toned(format!("{} {}", status.mark(), clean(raw)), tone),
+        _ => Text::toned(format!("{} {}", status.mark(), status.word()), tone),
+    }
+}
+
+/// The plain kind word of a core row kind.
+fn kind_text(kind: RowKind) -> Text {
+    match kind {
+        RowKind::TurnHeader => Text::plain("turn"),
+        RowKind::Input | RowKind::UserMessage => Text::plain("user"),
+        RowKind::AssistantMessage => Text::plain("assistant"),
+        RowKind::ToolStart => Text::plain("tool"),
+        RowKind::ToolFinish => Text::plain("tool result"),
+        RowKind::SubagentStart => Text::plain("subagent"),
+        RowKind::SubagentFinish => Text::plain("subagent result"),
+        RowKind::Skill => Text::plain("skill"),
+        RowKind::InputRequest => Text::toned("input", Tone::Accent),
+        RowKind::Thinking => Text::toned("thinking", Tone::Soft),
+        RowKind::Context => Text::plain("context"),
+        RowKind::Compaction => Text::plain("compaction"),
+        RowKind::Error => Text::toned("error", Tone::Bad),
+        RowKind::Unrecognized => Text::toned("unrecognized", Tone::Warn),
+    }
+}
+
+/// The finish status as written that decided a row's status, if any.
+fn raw_finish_status(ctx: &Ctx, events: &[Event], row: &CoreRow) -> Option<String> {
+    let finish_event = match row.event.and_then(|e| events.get(e)).map(|e| &e.kind) {
+        Some(EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. }) => row.event,
+        _ => row.merged_finish,
+    };
+    match finish_event.and_then(|f| events.get(f)).map(|e| &e.kind) {
+        Some(EventKind::ToolFinished { status, .. } | EventKind::SubagentFinished { status, .. }) => {
+            Some(status.clone())
+        }
+        _ => match &row.occurrence.and_then(|i| ctx.derived.occurrences.occurrences.get(i))?.lifecycle {
+            // A start finished in a later turn.
+            Lifecycle::Finished { status, .. } => Some(status.clone()),
+            _ => None,
+        },
+    }
+}
+
+/// The core timeline rows of the turn at scope index `st`, as plain rows
+/// (rows the core merges into their start are left out).
+pub fn turn_rows(ctx: &Ctx, st: usize) -> Vec<Row> {
     let Some(dt) = ctx.derived.turns.get(st) else { return Vec::new() };
     let addr = dt.addr;
     let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
         return Vec::new();
     };
+    let Some(&first) = ctx.timeline.by_turn.get(&addr) else { return Vec::new() };
+    let events = &record.turn.events;
+    let occurrences = &ctx.derived.occurrences;
     let mut rows = Vec::new();
-    // Ordinal 0: the runner's user message.
-    let mut summary = match record.input_text() {
-        Some(t) => Text::plain(clean(t)),
-        None => Text::toned("— (input text not recorded)", Tone::Soft),
-    };
-    let answers: Vec<String> = record
-        .responses()
-        .iter()
-        .map(|r| {
-            let id = r.get("requestId").and_then(Value::as_str).map(clean).unwrap_or_else(|| "?".into());
-            match (r.get("optionId").and_then(Value::as_str), r.get("text").and_then(Value::as_str)) {
-                (Some(o), _) => format!("{id} → {}", clean(o)),
-                (None, Some(t)) => format!("{id} → \"{}\"", clean(t)),
-                _ => format!("{id} → ?"),
-            }
-        })
-        .collect();
-    if !answers.is_empty() {
-        summary.push(format!(" · answers: {}", answers.join(", ")), Tone::Soft);
-    }
-    rows.push(Row { pos: ctx.pos(st, None), kind: Text::plain("user"), summary, status: Text::new(), event: None });
-    let subagent_starts: HashMap<usize, usize> =
-        dt.run_facts.subagent_calls.iter().enumerate().map(|(i, c)| (c.start_index, i)).collect();
-    let subagent_finishes: HashMap<usize, usize> =
-        dt.run_facts.subagent_calls.iter().enumerate().filter_map(|(i, c)| c.finish_index.map(|f| (f, i))).collect();
-    for (ei, ev) in record.turn.events.iter().enumerate() {
-        let here = EventRef { scope_turn: st, event: ei };
-        let pos = ctx.pos(st, Some(ei));
+    for cr in ctx.timeline.rows.iter().skip(first + 1).take_while(|r| r.addr == addr && r.kind != RowKind::TurnHeader) {
+        if cr.merged_away {
+            continue;
+        }
+        let ev = cr.event.and_then(|e| events.get(e));
         let text_of = |e: &Event| e.text().map(clean).unwrap_or_default();
-        let (kind, summary, status): (Text, Text, Text) = match &ev.kind {
-            EventKind::Message { role } => (Text::plain(role.as_str()), Text::plain(text_of(ev)), Text::new()),
-            EventKind::Thinking => (Text::toned("thinking", Tone::Soft), Text::plain(text_of(ev)), Text::new()),
-            EventKind::ContextInjected => {
-                let mut s = Text::new();
-                if let Some(src) = ev.source() {
-                    s.push(format!("[{}] ", clean(src)), Tone::Soft);
+        let occ = cr.occurrence.and_then(|i| occurrences.occurrences.get(i));
+        let merged = cr.merged_finish.and_then(|f| events.get(f));
+        let mut status = match cr.status {
+            Some(s) => row_status_text(s, raw_finish_status(ctx, events, cr).as_deref()),
+            None => match cr.kind {
+                RowKind::Error => Text::toned("✗ error", Tone::Bad),
+                RowKind::Unrecognized => Text::toned("? kept as is", Tone::Warn),
+                RowKind::ToolStart | RowKind::ToolFinish => Text::toned("?", Tone::Warn),
+                _ => Text::new(),
+            },
+        };
+        let summary = match (cr.kind, ev) {
+            (RowKind::Input, _) => {
+                let mut summary = match record.input_text() {
+                    Some(t) => Text::plain(clean(t)),
+                    None => Text::toned("— (input text not recorded)", Tone::Soft),
+                };
+                let answers: Vec<String> = record
+                    .responses()
+                    .iter()
+                    .map(|r| {
+                        let id = r.get("requestId").and_then(Value::as_str).map(clean).unwrap_or_else(|| "?".into());
+                        match (r.get("optionId").and_then(Value::as_str), r.get("text").and_then(Value::as_str)) {
+                            (Some(o), _) => format!("{id} → {}", clean(o)),
+                            (None, Some(t)) => format!("{id} → \"{}\"", clean(t)),
+                            _ => format!("{id} → ?"),
+                        }
+                    })
+                    .collect();
+                if !answers.is_empty() {
+                    summary.push(format!(" · answers: {}", answers.join(", ")), Tone::Soft);
                 }
-                s.push(text_of(ev), Tone::Plain);
-                (Text::plain("context"), s, Text::new())
+                summary
             }
-            EventKind::Compaction => (
-                Text::plain("compaction"),
-                Text::plain(ev.reason().map(clean).unwrap_or_else(|| "—".into())),
-                Text::new(),
-            ),
-            EventKind::Error => {
-                (Text::toned("error", Tone::Bad), Text::plain(text_of(ev)), Text::toned("✗ error", Tone::Bad))
-            }
-            EventKind::SkillLoaded { skill, operation_id } => {
-                let mut s = Text::plain(clean(skill));
-                if let Some(id) = operation_id {
-                    s.push(format!(" (operation {})", clean(id)), Tone::Soft);
+            (_, None) => Text::new(),
+            (_, Some(ev)) => match &ev.kind {
+                EventKind::Message { .. } | EventKind::Thinking | EventKind::Error => Text::plain(text_of(ev)),
+                EventKind::ContextInjected => {
+                    let mut s = Text::new();
+                    if let Some(src) = ev.source() {
+                        s.push(format!("[{}] ", clean(src)), Tone::Soft);
+                    }
+                    s.push(text_of(ev), Tone::Plain);
+                    s
                 }
-                (Text::plain("skill"), s, Text::new())
-            }
-            EventKind::InputRequested => {
-                let req = ev.request().cloned().unwrap_or(Value::Null);
-                let mut s = Text::new();
-                if let Some(id) = req.get("id").and_then(Value::as_str) {
-                    s.push(format!("{} · ", clean(id)), Tone::Accent);
+                EventKind::Compaction => Text::plain(ev.reason().map(clean).unwrap_or_else(|| "—".into())),
+                EventKind::SkillLoaded { skill, operation_id } => {
+                    let mut s = Text::plain(clean(skill));
+                    if let Some(id) = operation_id {
+                        s.push(format!(" (operation {})", clean(id)), Tone::Soft);
+                    }
+                    s
                 }
-                let ask = req
-                    .get("display")
-                    .and_then(Value::as_str)
-                    .or_else(|| req.get("prompt").and_then(Value::as_str))
-                    .map(clean)
-                    .unwrap_or_else(|| "(no prompt)".into());
-                s.push(ask, Tone::Plain);
-                if let Some(opts) = req.get("options").and_then(Value::as_array) {
-                    let ids: Vec<String> = opts
-                        .iter()
-                        .map(|o| o.get("id").and_then(Value::as_str).map(clean).unwrap_or_default())
-                        .collect();
-                    s.push(format!(" [{}]", ids.join(" / ")), Tone::Soft);
+                EventKind::InputRequested => {
+                    let mut s = Text::new();
+                    let req = cr.request.and_then(|i| ctx.requests.get(i));
+                    if let Some(r) = req {
+                        status = request_text(&r.state);
+                    }
+                    if let Some(id) = req.and_then(|r| r.id.as_deref()) {
+                        s.push(format!("{} · ", clean(id)), Tone::Accent);
+                    }
+                    let ask = req
+                        .and_then(|r| r.display.as_deref().or(r.prompt.as_deref()))
+                        .map(clean)
+                        .unwrap_or_else(|| "(no prompt)".into());
+                    s.push(ask, Tone::Plain);
+                    if let Some(r) = req.filter(|r| !r.options.is_empty()) {
+                        let ids: Vec<String> = r.options.iter().map(|(id, _)| clean(id)).collect();
+                        s.push(format!(" [{}]", ids.join(" / ")), Tone::Soft);
+                    }
+                    s
                 }
-                let state = request_state(ctx.attempt, addr, &req);
-                (Text::toned("input", Tone::Accent), s, state.short())
-            }
-            EventKind::ToolStarted { .. } => match ix.starts.get(&here) {
-                Some(occ) => {
-                    let mut s = Text::plain(tool_name_of(occ));
-                    s.push(format!(" {}", tool_input_summary(ev)), Tone::Plain);
-                    let status = match &occ.lifecycle {
-                        Lifecycle::Finished { status, finish } => match occ.finish_ref {
-                            Some(f) if f.scope_turn == st => {
-                                s.push(format!(" → {}", output_summary(ctx.event(f))), Tone::Soft);
-                                status_text(status)
+                EventKind::ToolStarted { .. } => match occ {
+                    Some(occ) => {
+                        let mut s = Text::plain(tool_name_of(occ));
+                        s.push(format!(" {}", tool_input_summary(ev)), Tone::Plain);
+                        match (merged, &occ.lifecycle) {
+                            (Some(f), _) => {
+                                s.push(format!(" → {}", output_summary(Some(f))), Tone::Soft);
                             }
-                            _ => {
+                            (None, Lifecycle::Finished { finish, .. }) => {
                                 s.push(
                                     format!(" (finished at {}:{})", finish.turn_ordinal, finish.event_ordinal),
                                     Tone::Soft,
                                 );
-                                Text::toned("started", Tone::Soft)
                             }
-                        },
-                        Lifecycle::Pending => Text::toned("… pending", Tone::Soft),
-                        Lifecycle::Opaque { reason } => {
-                            if occ.ambiguous {
-                                s.push(format!(" (id {} reused while open)", clean(&occ.operation_id)), Tone::Soft);
-                                Text::toned("? ambiguous", Tone::Warn)
-                            } else {
-                                Text::toned(format!("? {}", reason.as_str()), Tone::Warn)
-                            }
+                            _ => {}
                         }
-                    };
-                    let pos = match (&occ.lifecycle, occ.finish_ref) {
-                        (Lifecycle::Finished { finish, .. }, Some(f)) if f.scope_turn == st => {
-                            format!("{pos}→{}", finish.event_ordinal)
+                        if occ.ambiguous {
+                            s.push(format!(" (id {} reused while open)", clean(&occ.operation_id)), Tone::Soft);
                         }
-                        _ => pos,
-                    };
-                    rows.push(Row { pos, kind: Text::plain("tool"), summary: s, status, event: Some(ei) });
-                    continue;
-                }
-                None => (Text::plain("tool"), Text::plain(tool_input_summary(ev)), Text::toned("?", Tone::Warn)),
-            },
-            EventKind::ToolFinished { operation_id, status } => {
-                if let Some(occ) = ix.finishes.get(&here) {
-                    if occ.start_ref.scope_turn == st {
-                        continue; // merged into its start row
+                        s
                     }
-                    let mut s = Text::plain(tool_name_of(occ));
-                    s.push(format!(" {}", output_summary(Some(ev))), Tone::Plain);
-                    s.push(format!(" (started at {}:{})", occ.start.turn_ordinal, occ.start.event_ordinal), Tone::Soft);
-                    (Text::plain("tool result"), s, status_text(status))
-                } else {
-                    let why = match ix.orphans.get(&here) {
-                        Some(o) if o.ambiguous_id => format!("id {} is ambiguous in this session", clean(operation_id)),
-                        _ => format!("no open start for id {}", clean(operation_id)),
-                    };
-                    let mut s = Text::plain(format!("{} · {why}", clean(status)));
-                    s.push(format!(" → {}", output_summary(Some(ev))), Tone::Soft);
-                    (Text::plain("tool result"), s, Text::toned("? orphan", Tone::Warn))
-                }
-            }
-            EventKind::SubagentStarted { name, .. } => {
-                let call = subagent_starts.get(&ei).and_then(|&i| dt.run_facts.subagent_calls.get(i));
-                let mut s = Text::plain(clean(name));
-                if let Some(url) = ev.remote_url() {
-                    s.push(format!(" {}", clean(url)), Tone::Soft);
-                }
-                let status = match call {
-                    Some(c) if c.finish_index.is_some() => {
+                    None => Text::plain(tool_input_summary(ev)),
+                },
+                EventKind::ToolFinished { operation_id, status: st } => match occ {
+                    Some(occ) => {
+                        let mut s = Text::plain(tool_name_of(occ));
+                        s.push(format!(" {}", output_summary(Some(ev))), Tone::Plain);
                         s.push(
-                            format!(" → {}", output_summary(c.finish_index.and_then(|f| record.turn.events.get(f)))),
+                            format!(" (started at {}:{})", occ.start.turn_ordinal, occ.start.event_ordinal),
                             Tone::Soft,
                         );
-                        status_text(&c.status)
+                        s
                     }
-                    _ => Text::toned("… pending", Tone::Soft),
-                };
-                let pos = match call.and_then(|c| c.finish_index) {
-                    Some(f) => format!("{pos}→{}", f + 1),
-                    None => pos,
-                };
-                rows.push(Row { pos, kind: Text::plain("subagent"), summary: s, status, event: Some(ei) });
-                continue;
-            }
-            EventKind::SubagentFinished { operation_id, status } => {
-                match subagent_finishes.get(&ei).and_then(|&i| dt.run_facts.subagent_calls.get(i)) {
-                    Some(c) if c.start_index != ei => continue, // merged
-                    _ => (
-                        Text::plain("subagent result"),
-                        Text::plain(format!("{} · no open start for id {}", clean(status), clean(operation_id))),
-                        Text::toned("? orphan", Tone::Warn),
-                    ),
+                    None => {
+                        let ambiguous =
+                            cr.orphan.and_then(|i| occurrences.orphan_finishes.get(i)).is_some_and(|o| o.ambiguous_id);
+                        let why = if ambiguous {
+                            format!("id {} is ambiguous in this session", clean(operation_id))
+                        } else {
+                            format!("no open start for id {}", clean(operation_id))
+                        };
+                        let mut s = Text::plain(format!("{} · {why}", clean(st)));
+                        s.push(format!(" → {}", output_summary(Some(ev))), Tone::Soft);
+                        s
+                    }
+                },
+                EventKind::SubagentStarted { name, .. } => {
+                    let mut s = Text::plain(clean(name));
+                    if let Some(url) = ev.remote_url() {
+                        s.push(format!(" {}", clean(url)), Tone::Soft);
+                    }
+                    if let Some(f) = merged {
+                        s.push(format!(" → {}", output_summary(Some(f))), Tone::Soft);
+                    }
+                    s
                 }
-            }
-            EventKind::Unrecognized { reason } => {
-                let mut s = Text::toned(clean(reason), Tone::Warn);
-                s.push(format!(" · {}", one_line_value(&ev.raw)), Tone::Soft);
-                (Text::toned("unrecognized", Tone::Warn), s, Text::toned("? kept as is", Tone::Warn))
-            }
+                EventKind::SubagentFinished { operation_id, status: st } => {
+                    Text::plain(format!("{} · no open start for id {}", clean(st), clean(operation_id)))
+                }
+                EventKind::Unrecognized { reason } => {
+                    let mut s = Text::toned(clean(reason), Tone::Warn);
+                    s.push(format!(" · {}", one_line_value(&ev.raw)), Tone::Soft);
+                    s
+                }
+            },
         };
-        rows.push(Row { pos, kind, summary, status, event: Some(ei) });
+        let pos = match cr.merged_finish {
+            Some(f) => format!("{}→{}", cr.position(), f + 1),
+            None => cr.position(),
+        };
+        rows.push(Row { pos, kind: kind_text(cr.kind), summary, status, event: cr.event });
     }
     rows
 }
