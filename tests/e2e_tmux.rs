@@ -12,7 +12,11 @@ fn tmux_available() -> bool {
     Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
 }
 
+/// The terminal tests run one at a time: they time real screens on a small machine.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn run_script(name: &str) {
+    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     if !tmux_available() {
         eprintln_uncaptured(&format!("e2e {name}: skipped (tmux not installed)"));
         return;
@@ -33,4 +37,20 @@ fn view_search_failure_hitl_quit() {
 #[test]
 fn follow_shows_appended_events_without_a_key_press() {
     run_script("follow.sh");
+}
+
+#[test]
+fn a_panic_leaves_a_sane_terminal() {
+    if !tmux_available() {
+        eprintln_uncaptured("e2e panic: skipped (tmux not installed)");
+        return;
+    }
+    let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e_panic.sh");
+    let out = Command::new("bash").arg(&script).arg(env!("CARGO_BIN_EXE_niceeval")).output().expect("run bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    match out.status.code() {
+        Some(77) => eprintln_uncaptured("e2e panic: skipped"),
+        _ => assert!(out.status.success(), "panic e2e failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr)),
+    }
 }

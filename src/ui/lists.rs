@@ -14,18 +14,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn lifecycle_status(l: &Lifecycle) -> RowStatus {
-    match l {
-        Lifecycle::Pending => RowStatus::Pending,
-        Lifecycle::Finished { status, .. } => match status.as_str() {
-            "completed" => RowStatus::Completed,
-            "failed" => RowStatus::Failed,
-            "rejected" => RowStatus::Rejected,
-            _ => RowStatus::Other,
-        },
-        Lifecycle::Opaque { reason } => crate::model::timeline::lifecycle_opaque(*reason),
-    }
-}
+pub use crate::model::timeline::lifecycle_status;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::List;

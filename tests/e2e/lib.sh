@@ -51,8 +51,9 @@ check() { # check DESCRIPTION REGEX
 
 # The terminal is sane: prompt back, canonical mode and echo on.
 assert_sane_terminal() {
-  keys 'clear; stty -a | tr " " "\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo END' Enter
-  wait_for 'END$' 10
+  # The marker is typed as "DO""NE" so the echoed command line cannot match it.
+  keys 'clear; stty -a | tr " " "\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo "DO""NE"' Enter
+  wait_for 'DONE$' 10
   check "terminal in canonical mode" '(^| )icanon '
   check "terminal echo on" '(^| )echo '
   check "shell prompt is back" 'E2E\$'
