@@ -167,7 +167,7 @@ struct Gen {
 
 impl Gen {
     fn new(seed: u64) -> Gen {
-        Gen { rng: Rng(seed ^ 0x5EED_0F_BE4C_4D41), op: 0, hitl: 0, pending_request: None }
+        Gen { rng: Rng(seed ^ 0x005E_ED0F_BE4C_4D41), op: 0, hitl: 0, pending_request: None }
     }
 
     fn tool_input(&mut self, tool: &str, bytes: usize) -> Value {

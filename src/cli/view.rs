@@ -78,9 +78,11 @@ pub fn run(args: &ViewArgs) -> i32 {
         app.follow = true;
         crate::app::update(&mut app, crate::app::Action::FollowBottom);
     }
-    let timing = std::env::var_os("NICEEVAL_TIMING").is_some().then_some(started);
+    let timing_var = std::env::var_os("NICEEVAL_TIMING");
+    let timing = timing_var.is_some().then_some(started);
+    let exit_after_first_frame = timing_var.is_some_and(|v| v == "exit");
     crate::term::install_panic_hook();
-    match crate::term::run(app, crate::term::RunOptions { theme, started: timing }, source) {
+    match crate::term::run(app, crate::term::RunOptions { theme, started: timing, exit_after_first_frame }, source) {
         Ok(()) => 0,
         Err(e) => report_error(&e),
     }
