@@ -38,6 +38,8 @@ pub const DEMO_SESSION: &str = include_str!("../../assets/demo/session.json");
 
 pub fn run(args: &ViewArgs) -> i32 {
     let started = std::time::Instant::now();
+    let total = args.paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum::<u64>();
+    let progress = crate::load::progress::Reporter::start(&args.paths.join(", "), Some(total).filter(|t| *t > 0));
     let doc = if args.demo {
         match crate::load::load_bytes("assets/demo/session.json", DEMO_SESSION.as_bytes()) {
             Ok(d) => d,
@@ -64,7 +66,9 @@ pub fn run(args: &ViewArgs) -> i32 {
         (Some(ThemeArg::None), _) | (_, true) => ThemeName::Mono,
         _ => ThemeName::Dark,
     };
+    crate::load::progress::deriving();
     let mut app = App::new(doc, args.opts.model.clone(), prices);
+    drop(progress);
     app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
     let source: Option<Box<dyn crate::term::Source>> = if args.watch || args.follow {
         match crate::live::source_for(&args.paths, args.follow, &args.opts) {

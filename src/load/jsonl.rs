@@ -83,7 +83,12 @@ fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
 pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
     let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
     let mut start = 0;
+    let mut reported = (0usize, 0usize);
     while let Some(rel) = bytes[start..].iter().position(|b| *b == b'\n') {
+        if out.next_line_no - first_line_no - reported.1 >= 4096 {
+            super::progress::add((start - reported.0) as u64, (out.next_line_no - first_line_no - reported.1) as u64);
+            reported = (start, out.next_line_no - first_line_no);
+        }
         let end = start + rel;
         let line_no = out.next_line_no;
         match parse_line(&bytes[start..end], line_no) {
@@ -95,6 +100,7 @@ pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
         out.next_line_no += 1;
         out.consumed_bytes = start;
     }
+    super::progress::add((start - reported.0) as u64, (out.next_line_no - first_line_no - reported.1) as u64);
     out
 }
 

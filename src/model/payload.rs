@@ -32,7 +32,7 @@ impl<'a> PayloadCache<'a> {
 mod tests {
     #[test]
     fn the_same_value_is_copied_once() {
-        let v = serde_json::json!({"a": [1, 2.50, "x"]});
+        let v: serde_json::Value = serde_json::from_str(r#"{"a":[1,2.50,"x"]}"#).unwrap();
         let w = v.clone();
         let mut cache = super::PayloadCache::new();
         let (a, b, c) = (cache.share(&v), cache.share(&v), cache.share(&w));
