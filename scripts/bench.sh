@@ -11,7 +11,7 @@
 # Every number is measured in this run: the serde_json::Value baseline parses
 # the same bytes in the same process as the load it is compared with; peak RSS
 # comes from /usr/bin/time in a separate process per measurement; the first
-# frame is timed by niceeval itself (NICEEVAL_TIMING=exit) under a pty.
+# frame is timed by niceeval itself (NICEEVAL_TIMING=exit) in a tmux pane.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,9 +41,13 @@ peak_rss_kb() { # peak RSS of one command, KB
   tail -1 "$BENCH_DIR/time.out"
 }
 
-first_frame_ms() { # niceeval's own first-frame time, under a 200x60 pty
-  script -qec "stty cols 200 rows 60; NICEEVAL_TIMING=exit $BIN view '$1'" /dev/null </dev/null 2>&1 |
-    tr -d '\r' | grep -ao 'first frame after [0-9.]* ms' | grep -o '[0-9.]*' | head -1 || true
+first_frame_ms() { # niceeval's own first-frame time (NICEEVAL_TIMING=exit) in a 200x60 tmux pane
+  # (tmux answers the terminal queries crossterm makes; `script` does not).
+  local s=bench-ff-$$ out="$BENCH_DIR/first-frame.txt"
+  rm -f "$out"
+  tmux new-session -d -s "$s" -x 200 -y 60 "NICEEVAL_TIMING=exit $BIN view '$1' 2>'$out'"
+  while tmux has-session -t "$s" 2>/dev/null; do sleep 0.1; done # waits for exit; the time is niceeval's own
+  grep -ao 'first frame after [0-9.]* ms' "$out" | grep -o '[0-9.]*' | head -1 || true
 }
 
 jless_first_screen_ms() { # jless has no timer: poll its tmux pane until it shows the file

@@ -245,8 +245,10 @@ fn first_string<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
     keys.iter().find_map(|k| input.get(*k).and_then(Value::as_str).filter(|s| !s.is_empty()))
 }
 
-fn push_unique(list: &mut Vec<String>, item: &str) {
-    if !list.iter().any(|x| x == item) {
+/// Append `item` unless `seen` (what `list` holds) has it: linear, not quadratic, in the list length.
+fn push_unique(list: &mut Vec<String>, seen: &mut std::collections::HashSet<String>, item: &str) {
+    if !seen.contains(item) {
+        seen.insert(item.to_string());
         list.push(item.to_string());
     }
 }
@@ -324,6 +326,7 @@ pub fn build_o11y_summary_with<'a>(
         }
     }
     let facts = derive_run_facts_with(events, cache);
+    let (mut seen_read, mut seen_modified) = (std::collections::HashSet::new(), std::collections::HashSet::new());
     for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
         summary.total_tool_calls += 1;
         match summary.tool_calls.iter_mut().find(|(n, _)| *n == call.name) {
@@ -335,12 +338,12 @@ pub fn build_o11y_summary_with<'a>(
         match call.name.as_str() {
             "file_read" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_read, p);
+                    push_unique(&mut summary.files_read, &mut seen_read, p);
                 }
             }
             "file_write" | "file_edit" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_modified, p);
+                    push_unique(&mut summary.files_modified, &mut seen_modified, p);
                 }
             }
             "shell" => {
