@@ -15,9 +15,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZES=${SIZES:-"10MB 100MB 1GB"}
-FORMATS=${FORMATS:-"session jsonl summary"}
-EVENTS=${EVENTS:-"1000 1000000"}
+SIZES=${SIZES-"10MB 100MB 1GB"}
+FORMATS=${FORMATS-"session jsonl summary"}
+EVENTS=${EVENTS-"1000 1000000"}
 PROFILE=${PROFILE:-release}
 BENCH_DIR=${BENCH_DIR:-/tmp/niceeval-bench}
 JLESS=${JLESS:-$(command -v jless || true)}
