@@ -62,6 +62,8 @@ pub struct RunOptions {
     pub theme: ui::ThemeName,
     /// `NICEEVAL_TIMING`: report the time to the first drawn frame on stderr after exit.
     pub started: Option<Instant>,
+    /// `NICEEVAL_TIMING=exit`: quit right after the first frame (for benchmarks).
+    pub exit_after_first_frame: bool,
 }
 
 pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) -> io::Result<()> {
@@ -81,6 +83,9 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             dirty = false;
             if first_frame.is_none() {
                 first_frame = opts.started.map(|s| s.elapsed());
+                if opts.exit_after_first_frame {
+                    break;
+                }
             }
         }
         for effect in std::mem::take(&mut app.effects) {
@@ -100,7 +105,11 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
         if app.should_quit {
             break;
         }
+        // A running search scan gets the time between key presses; a key
+        // press is handled before the next scan step.
+        let busy = app.search_pending();
         let ready = match &source {
+            _ if busy => event::poll(Duration::ZERO)?,
             Some(s) => event::poll(s.interval())?,
             None => true,
         };
@@ -114,6 +123,10 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
         if let Some(s) = source.as_mut() {
             dirty |= s.poll(&mut app);
         }
+        if busy && !ready {
+            app.search_step();
+            dirty = true;
+        }
     }
     drop(terminal);
     restore();
@@ -123,7 +136,8 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
     Ok(())
 }
 
-fn set_viewport(app: &mut App, width: u16, height: u16) {
+/// Size the panels for a terminal of `width`×`height`.
+pub fn set_viewport(app: &mut App, width: u16, height: u16) {
     app.viewport = ui::layout::viewport(width, height, app);
     let len = app.list_len();
     let rows = app.viewport.list_rows;

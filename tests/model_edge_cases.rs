@@ -10,6 +10,7 @@ use niceeval::model::usage::{PriceTable, Usage, estimate_cost};
 use niceeval::model::{Event, derive_attempt};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 fn s(id: &str, name: &str, input: Value) -> Value {
     json!({"type":"operation.started","operationId":id,"operation":{"kind":"tool","name":name,"input":input}})
@@ -53,8 +54,8 @@ fn e01_plain_pair() {
     );
     let o = &d.occurrences.occurrences[0];
     assert_eq!(o.id, r#"["niceeval.logical-tool-occurrence/1","session-1","turn-1",1,1]"#);
-    assert_eq!(o.input, Evidence::Complete { value: Some(json!({"city":"Taipei"})) });
-    assert_eq!(o.output, Evidence::Complete { value: Some(json!({"f":"sunny"})) });
+    assert_eq!(o.input, Evidence::Complete { value: Some(Arc::new(json!({"city":"Taipei"}))) });
+    assert_eq!(o.output, Evidence::Complete { value: Some(Arc::new(json!({"f":"sunny"}))) });
     assert!(
         matches!(&o.lifecycle, Lifecycle::Finished { status, finish } if status == "completed" && finish.event_ordinal == 2)
     );
@@ -82,7 +83,7 @@ fn e04_e05_absent_output_is_not_null_output() {
     assert_eq!(d.occurrences.occurrences[0].output, Evidence::Unavailable { reason: "tool-output-absent".into() });
     assert_eq!(d.turns[0].run_facts.tool_calls[0].output, None);
     let (_, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", Some(Value::Null))]);
-    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Complete { value: Some(Value::Null) });
+    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Complete { value: Some(Arc::new(Value::Null)) });
 }
 
 #[test]
@@ -94,7 +95,7 @@ fn e06_orphan_finish() {
     assert_eq!((orphan.position.turn_ordinal, orphan.position.event_ordinal), (1, 1));
     let placeholder = &d.turns[0].run_facts.tool_calls[0];
     assert!(placeholder.is_placeholder());
-    assert_eq!(placeholder.input, Some(Value::Null));
+    assert_eq!(placeholder.input.as_deref(), Some(&Value::Null));
     assert!(d.turns[0].run_facts.has_failed_action());
     assert_eq!(d.turns[0].o11y.total_tool_calls, 0, "the summary ignores placeholders");
 }
@@ -132,7 +133,8 @@ fn e08_sequential_reuse_gives_clean_pairs() {
     );
     assert_eq!(d.occurrences.occurrences.len(), 3);
     assert!(d.occurrences.occurrences.iter().all(|o| !o.ambiguous));
-    let outputs: Vec<_> = d.turns[0].run_facts.tool_calls.iter().map(|c| c.output.clone().unwrap()).collect();
+    let outputs: Vec<Value> =
+        d.turns[0].run_facts.tool_calls.iter().map(|c| c.output.as_deref().cloned().unwrap()).collect();
     assert_eq!(outputs, vec![json!("init"), json!("index"), json!("ok")]);
 }
 
@@ -184,7 +186,7 @@ fn e11_cross_turn_pairing_in_a_session() {
     assert!(
         matches!(&session.lifecycle, Lifecycle::Finished { finish, .. } if (finish.turn_ordinal, finish.event_ordinal) == (2, 1))
     );
-    assert_eq!(session.output, Evidence::Complete { value: Some(json!({"value":126})) });
+    assert_eq!(session.output, Evidence::Complete { value: Some(Arc::new(json!({"value":126}))) });
 }
 
 #[test]

@@ -140,7 +140,35 @@ pub struct Search {
     pub query: Option<String>,
     /// Timeline row indices (into `Timeline::rows`) that match, in order.
     pub matches: Vec<usize>,
+    /// A scan still running over the rows in scope (large inputs): the event
+    /// loop calls [`App::search_step`] between frames so no key waits on it.
+    pub scan: Option<Scan>,
 }
+
+/// State of an incremental search over `App::visible`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scan {
+    /// Lower-cased query.
+    pub needle: String,
+    /// Next position in `App::visible` to test.
+    pub next: usize,
+    /// Started by committing a query: select a hit and say how many matched.
+    pub commit: Option<CommitScan>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommitScan {
+    /// The row selected when the query was committed.
+    pub from: usize,
+    /// A hit was already selected.
+    pub jumped: bool,
+}
+
+/// Rows tested per scan step before the time budget is checked; small
+/// inputs always finish in the first step, as a synchronous search would.
+const SCAN_MIN_ROWS: usize = 512;
+/// Time budget of one scan step, well under a 16 ms frame.
+const SCAN_BUDGET: std::time::Duration = std::time::Duration::from_millis(6);
 
 /// Rows on screen per panel, set from the layout on start and resize.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -422,10 +450,90 @@ impl App {
     }
 
     pub fn rerun_search(&mut self) {
-        self.search.matches = match &self.search.query {
-            Some(q) => self.find_matches(q),
-            None => Vec::new(),
+        self.search.matches = Vec::new();
+        self.search.scan = self.search.query.as_ref().map(|q| Scan { needle: q.to_lowercase(), ..Default::default() });
+        self.search_step();
+    }
+
+    /// Start searching for the committed query; the first hit at or after the
+    /// selected row is selected as soon as it is found.
+    pub fn commit_search(&mut self, query: String) {
+        let from = self.selected_row().unwrap_or(0);
+        self.search.matches = Vec::new();
+        self.search.scan =
+            Some(Scan { needle: query.to_lowercase(), next: 0, commit: Some(CommitScan { from, jumped: false }) });
+        self.search.query = Some(query);
+        self.search_step();
+    }
+
+    /// True while a search scan has rows left.
+    pub fn search_pending(&self) -> bool {
+        self.search.scan.is_some()
+    }
+
+    /// Test rows for the running search for about [`SCAN_BUDGET`].
+    pub fn search_step(&mut self) {
+        let Some(mut scan) = self.search.scan.take() else { return };
+        let started = std::time::Instant::now();
+        let mut tested = 0usize;
+        while scan.next < self.visible.len() {
+            let ri = self.visible[scan.next];
+            scan.next += 1;
+            if self.row_matches(ri, &scan.needle) {
+                self.search.matches.push(ri);
+                if let Some(c) = scan.commit.as_mut()
+                    && !c.jumped
+                    && ri >= c.from
+                {
+                    c.jumped = true;
+                    self.select_row(ri);
+                }
+            }
+            tested += 1;
+            if tested >= SCAN_MIN_ROWS && tested.is_multiple_of(64) && started.elapsed() >= SCAN_BUDGET {
+                break;
+            }
+        }
+        if scan.next < self.visible.len() {
+            if let Some(c) = &scan.commit {
+                let found = self.search.matches.len();
+                let pct = scan.next * 100 / self.visible.len().max(1);
+                self.flash(if c.jumped || found > 0 {
+                    format!("searching… {found} matches so far ({pct}%)")
+                } else {
+                    format!("searching… ({pct}%)")
+                });
+            }
+            self.search.scan = Some(scan);
+            return;
+        }
+        if let Some(c) = scan.commit {
+            let query = self.search.query.clone().unwrap_or_default();
+            if self.search.matches.is_empty() {
+                self.flash_error(format!("no match for \"{query}\" in this scope"));
+            } else {
+                if !c.jumped {
+                    self.select_row(self.search.matches[0]);
+                }
+                self.flash(format!("{} matches", self.search.matches.len()));
+            }
+        }
+    }
+
+    /// Does timeline row `ri` contain `needle` (lower-cased) in its summary or payload?
+    fn row_matches(&self, ri: usize, needle: &str) -> bool {
+        let (Some(view), Some(attempt)) = (self.view(), self.attempt()) else { return false };
+        let hay = |s: &str| s.to_lowercase().contains(needle);
+        let Some(row) = view.timeline.rows.get(ri) else { return false };
+        let summary = crate::model::timeline::row_summary(attempt, &view.derived, &view.requests, row);
+        if hay(&summary) {
+            return true;
+        }
+        let Some(record) = attempt.sessions.get(row.addr.session).and_then(|s| s.turns.get(row.addr.turn)) else {
+            return false;
         };
+        let events = row.event.into_iter().chain(row.merged_finish);
+        events.into_iter().any(|e| record.turn.events.get(e).is_some_and(|ev| hay(&ev.raw.to_string())))
     }
 
     /// Rows in scope whose summary or payload contains `query`, ignoring case.
@@ -565,13 +673,14 @@ impl App {
             self.rebuild_visible();
             self.sync_nav_to_scope();
         }
-        let pos = match self.visible.iter().position(|&r| r == row) {
-            Some(p) => Some(p),
-            None if self.merge => {
+        // `visible` is in ascending row order.
+        let pos = match self.visible.binary_search(&row) {
+            Ok(p) => Some(p),
+            Err(_) if self.merge => {
                 // A merged-away finish: select its start row.
-                self.visible.iter().rposition(|&r| r < row)
+                self.visible.partition_point(|&r| r < row).checked_sub(1)
             }
-            None => None,
+            Err(_) => None,
         };
         if let Some(p) = pos {
             self.tab = Tab::Timeline;

@@ -409,18 +409,9 @@ fn search_key(app: &mut App, action: Action) {
                 app.search = Default::default();
                 return;
             }
-            app.search.query = Some(query.clone());
-            app.rerun_search();
             app.tab = Tab::Timeline;
             app.focus = Focus::List;
-            if app.search.matches.is_empty() {
-                app.flash_error(format!("no match for \"{query}\" in this scope"));
-            } else {
-                let current = app.selected_row().unwrap_or(0);
-                let first = app.search.matches.iter().copied().find(|&r| r >= current).unwrap_or(app.search.matches[0]);
-                app.select_row(first);
-                app.flash(format!("{} matches", app.search.matches.len()));
-            }
+            app.commit_search(query);
         }
         Action::Quit => app.should_quit = true,
         _ => {}

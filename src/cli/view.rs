@@ -38,6 +38,8 @@ pub const DEMO_SESSION: &str = include_str!("../../assets/demo/session.json");
 
 pub fn run(args: &ViewArgs) -> i32 {
     let started = std::time::Instant::now();
+    let total = args.paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum::<u64>();
+    let progress = crate::load::progress::Reporter::start(&args.paths.join(", "), Some(total).filter(|t| *t > 0));
     let doc = if args.demo {
         match crate::load::load_bytes("assets/demo/session.json", DEMO_SESSION.as_bytes()) {
             Ok(d) => d,
@@ -64,7 +66,9 @@ pub fn run(args: &ViewArgs) -> i32 {
         (Some(ThemeArg::None), _) | (_, true) => ThemeName::Mono,
         _ => ThemeName::Dark,
     };
+    crate::load::progress::deriving();
     let mut app = App::new(doc, args.opts.model.clone(), prices);
+    drop(progress);
     app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
     let source: Option<Box<dyn crate::term::Source>> = if args.watch || args.follow {
         match crate::live::source_for(&args.paths, args.follow, &args.opts) {
@@ -78,9 +82,11 @@ pub fn run(args: &ViewArgs) -> i32 {
         app.follow = true;
         crate::app::update(&mut app, crate::app::Action::FollowBottom);
     }
-    let timing = std::env::var_os("NICEEVAL_TIMING").is_some().then_some(started);
+    let timing_var = std::env::var_os("NICEEVAL_TIMING");
+    let timing = timing_var.is_some().then_some(started);
+    let exit_after_first_frame = timing_var.is_some_and(|v| v == "exit");
     crate::term::install_panic_hook();
-    match crate::term::run(app, crate::term::RunOptions { theme, started: timing }, source) {
+    match crate::term::run(app, crate::term::RunOptions { theme, started: timing, exit_after_first_frame }, source) {
         Ok(()) => 0,
         Err(e) => report_error(&e),
     }

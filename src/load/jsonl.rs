@@ -83,7 +83,12 @@ fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
 pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
     let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
     let mut start = 0;
+    let mut reported = (0usize, 0usize);
     while let Some(rel) = bytes[start..].iter().position(|b| *b == b'\n') {
+        if out.next_line_no - first_line_no - reported.1 >= 4096 {
+            super::progress::add((start - reported.0) as u64, (out.next_line_no - first_line_no - reported.1) as u64);
+            reported = (start, out.next_line_no - first_line_no);
+        }
         let end = start + rel;
         let line_no = out.next_line_no;
         match parse_line(&bytes[start..end], line_no) {
@@ -95,6 +100,7 @@ pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
         out.next_line_no += 1;
         out.consumed_bytes = start;
     }
+    super::progress::add((start - reported.0) as u64, (out.next_line_no - first_line_no - reported.1) as u64);
     out
 }
 
@@ -159,9 +165,71 @@ pub fn parse_final_line(rest: &[u8], line_no: usize) -> Result<Option<Value>, Li
     }
 }
 
+/// Inputs at least this large are parsed on several threads.
+const PARALLEL_AT_LEAST: usize = 8 << 20;
+
+/// [`parse_complete_lines`] from line 1, over line-aligned chunks on one
+/// thread per core for large inputs. Same result as the sequential parse.
+pub fn parse_complete_lines_parallel(bytes: &[u8]) -> ChunkParse {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    parse_in_chunks(bytes, if bytes.len() < PARALLEL_AT_LEAST { 1 } else { threads })
+}
+
+fn parse_in_chunks(bytes: &[u8], threads: usize) -> ChunkParse {
+    if threads < 2 {
+        return parse_complete_lines(bytes, 1);
+    }
+    // Chunk starts: 0, then just after a newline near each k/threads point.
+    let mut starts = vec![0usize];
+    for k in 1..threads {
+        let target = (bytes.len() / threads * k).max(*starts.last().unwrap_or(&0));
+        match bytes.get(target..).and_then(|rest| rest.iter().position(|b| *b == b'\n')) {
+            Some(p) if target + p + 1 < bytes.len() => starts.push(target + p + 1),
+            _ => break,
+        }
+    }
+    starts.dedup();
+    let ranges: Vec<(usize, usize)> =
+        starts.iter().enumerate().map(|(i, &a)| (a, starts.get(i + 1).copied().unwrap_or(bytes.len()))).collect();
+    // Chunks after the first start at a placeholder line 2 (only line 1 may
+    // carry a BOM); their numbers are shifted once the earlier counts are known.
+    let parts: Vec<ChunkParse> = std::thread::scope(|s| {
+        let handles: Vec<_> = ranges
+            .iter()
+            .map(|&(a, b)| s.spawn(move || parse_complete_lines(&bytes[a..b], if a == 0 { 1 } else { 2 })))
+            .collect();
+        handles
+            .into_iter()
+            .zip(&ranges)
+            .map(|(h, &(a, b))| {
+                h.join().unwrap_or_else(|_| parse_complete_lines(&bytes[a..b], if a == 0 { 1 } else { 2 }))
+            })
+            .collect()
+    });
+    let mut out = ChunkParse { next_line_no: 1, ..Default::default() };
+    for ((a, _), mut part) in ranges.into_iter().zip(parts) {
+        let shift = if a == 0 { 0 } else { out.next_line_no - 2 };
+        if out.values.is_empty() {
+            out.values = std::mem::take(&mut part.values);
+            out.values.iter_mut().for_each(|(l, _)| *l += shift);
+        } else {
+            out.values.extend(part.values.into_iter().map(|(l, v)| (l + shift, v)));
+        }
+        out.errors.extend(part.errors.into_iter().map(|mut e| {
+            e.line += shift;
+            e
+        }));
+        if part.consumed_bytes > 0 {
+            out.consumed_bytes = a + part.consumed_bytes;
+        }
+        out.next_line_no = part.next_line_no + shift;
+    }
+    out
+}
+
 /// Every line of a whole input: complete lines plus the final one.
 pub fn parse_all(bytes: &[u8]) -> ChunkParse {
-    let mut chunk = parse_complete_lines(bytes, 1);
+    let mut chunk = parse_complete_lines_parallel(bytes);
     let rest = &bytes[chunk.consumed_bytes..];
     if !rest.is_empty() {
         match parse_final_line(rest, chunk.next_line_no) {
@@ -265,6 +333,16 @@ fn is_json_object_line(line: &[u8]) -> bool {
     serde_json::from_slice::<Value>(line).is_ok_and(|v| v.is_object())
 }
 
+/// True when the buffer has exactly one non-blank line.
+pub fn single_line(bytes: &[u8]) -> bool {
+    first_lines(bytes, 2).len() == 1
+}
+
+/// What a single line must hold to be read as a one-line JSONL stream.
+pub fn is_one_line_stream(v: &Value) -> bool {
+    is_stream_event(v) || is_capture_entry(v) || super::exp::looks_like_first_line(v)
+}
+
 /// True when the buffer is one JSON object per line: the first non-blank
 /// line is a whole JSON object and another line follows, or a single line
 /// holds a StreamEvent or a capture entry (a one-line stream).
@@ -272,8 +350,7 @@ pub fn looks_like_jsonl(bytes: &[u8]) -> bool {
     let lines = first_lines(bytes, 2);
     match lines.as_slice() {
         [a, _] => is_json_object_line(a),
-        [a] => serde_json::from_slice::<Value>(a)
-            .is_ok_and(|v| is_stream_event(&v) || is_capture_entry(&v) || super::exp::looks_like_first_line(&v)),
+        [a] => serde_json::from_slice::<Value>(a).is_ok_and(|v| is_one_line_stream(&v)),
         _ => false,
     }
 }
@@ -465,6 +542,27 @@ pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunked_parse_matches_the_sequential_parse() {
+        let mut bytes = b"\xEF\xBB\xBF{\"a\":1}\r\n\n".to_vec();
+        for i in 0..200 {
+            match i % 7 {
+                0 => bytes.extend_from_slice(b"{\"bad\": tru}\n"),
+                1 => bytes.extend_from_slice(b"\n"),
+                2 => bytes.extend_from_slice(b"\xFF\n"),
+                _ => bytes.extend_from_slice(format!("{{\"n\":{i},\"x\":1.50}}\n").as_bytes()),
+            }
+        }
+        bytes.extend_from_slice(b"{\"tail\":");
+        let one = parse_complete_lines(&bytes, 1);
+        for threads in [2, 3, 5, 16, 300] {
+            assert_eq!(parse_in_chunks(&bytes, threads), one, "{threads} threads");
+        }
+        assert_eq!(parse_in_chunks(b"", 4), parse_complete_lines(b"", 1));
+        assert_eq!(parse_in_chunks(b"{}", 4), parse_complete_lines(b"{}", 1));
+        assert_eq!(parse_in_chunks(b"\n\n\n", 4), parse_complete_lines(b"\n\n\n", 1));
+    }
 
     #[test]
     fn stops_at_the_last_complete_line() {

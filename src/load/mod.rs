@@ -9,6 +9,7 @@ pub mod info;
 pub mod jsonl;
 pub mod legacy;
 pub mod locator;
+pub mod progress;
 pub mod record;
 pub mod repair;
 pub mod show;
@@ -202,8 +203,34 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
             "is a directory without a NiceEval Record (record.json) or legacy results run (run.json)",
         ));
     }
+    if path != "-"
+        && let Some(map) = map_input(path)
+    {
+        return load_bytes(path, &map);
+    }
     let bytes = read_input(path)?;
     load_bytes(path, &bytes)
+}
+
+/// Files at least this large are memory-mapped instead of read.
+const MAP_AT_LEAST: u64 = 4 << 20;
+
+/// A read-only mapping of a large regular file, or `None` (small, not a
+/// regular file, or the mapping failed: the caller reads it instead).
+fn map_input(path: &str) -> Option<memmap2::Mmap> {
+    let file = std::fs::File::open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() < MAP_AT_LEAST {
+        return None;
+    }
+    // SAFETY: the mapping is read-only and never outlives this load. A file
+    // truncated by another process while it is read could fault; inputs of
+    // this size are finished captures, and small or growing files (`--follow`)
+    // are read, not mapped.
+    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Sequential);
+    Some(map)
 }
 
 /// Load a buffer that came from `path`.
@@ -246,12 +273,19 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
     }
-    if jsonl::looks_like_jsonl(bytes) {
+    // One non-blank line: parse it once, as the whole document (it is a
+    // one-line JSONL stream only when it holds a StreamEvent or capture entry).
+    let single_line = jsonl::single_line(bytes);
+    if !single_line && jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
     let value = match serde_json::from_slice::<Value>(body) {
+        Ok(v) if single_line && jsonl::is_one_line_stream(&v) => return jsonl::load(path, bytes),
         Ok(v) => v,
         Err(e) => {
+            if single_line && jsonl::looks_like_jsonl(bytes) {
+                return jsonl::load(path, bytes);
+            }
             if jsonl::mostly_object_lines(bytes) {
                 return jsonl::load(path, bytes);
             }

@@ -2,6 +2,7 @@
 //! `buildO11ySummary` (spec §2.8).
 
 use super::event::{Event, EventKind, Role};
+use super::payload::{Payload, PayloadCache};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -14,9 +15,9 @@ pub struct ToolCall {
     pub name: String,
     pub original_name: Option<String>,
     /// `None` when the start had no `input` key; placeholders carry `null`.
-    pub input: Option<Value>,
+    pub input: Option<Payload>,
     /// `None` when absent (unfinished, or a finish without `output`).
-    pub output: Option<Value>,
+    pub output: Option<Payload>,
     /// `pending` until finished, then the finish status as written.
     pub status: String,
     /// Index (into the folded event list) of the start, or of the finish for a placeholder.
@@ -35,7 +36,7 @@ pub struct SubagentCall {
     pub operation_id: String,
     pub name: String,
     pub remote_url: Option<String>,
-    pub output: Option<Value>,
+    pub output: Option<Payload>,
     pub status: String,
     pub start_index: usize,
     pub finish_index: Option<usize>,
@@ -56,6 +57,14 @@ pub struct RunFacts {
 
 /// `deriveRunFacts`: one pass in event order with "newest start wins" pairing.
 pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunFacts {
+    derive_run_facts_with(events, &mut PayloadCache::new())
+}
+
+/// [`derive_run_facts`], sharing payloads through `cache`.
+pub fn derive_run_facts_with<'a>(
+    events: impl IntoIterator<Item = &'a Event>,
+    cache: &mut PayloadCache<'a>,
+) -> RunFacts {
     let mut facts = RunFacts::default();
     let mut open_tools: HashMap<&str, usize> = HashMap::new();
     let mut open_subagents: HashMap<&str, usize> = HashMap::new();
@@ -78,7 +87,7 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                     operation_id: operation_id.clone(),
                     name: tool.clone().unwrap_or_else(|| "unknown".into()),
                     original_name: Some(name.clone()),
-                    input: event.tool_input().cloned(),
+                    input: event.tool_input().map(|v| cache.share(v)),
                     output: None,
                     status: "pending".into(),
                     start_index: index,
@@ -100,7 +109,7 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
             EventKind::ToolFinished { operation_id, status } => match open_tools.remove(operation_id.as_str()) {
                 Some(at) => {
                     let call = &mut facts.tool_calls[at];
-                    call.output = event.output().cloned();
+                    call.output = event.output().map(|v| cache.share(v));
                     call.status = status.clone();
                     call.finish_index = Some(index);
                 }
@@ -108,8 +117,8 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                     operation_id: operation_id.clone(),
                     name: "unknown".into(),
                     original_name: None,
-                    input: Some(Value::Null),
-                    output: event.output().cloned(),
+                    input: Some(Payload::new(Value::Null)),
+                    output: event.output().map(|v| cache.share(v)),
                     status: status.clone(),
                     start_index: index,
                     finish_index: Some(index),
@@ -119,7 +128,7 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                 match open_subagents.remove(operation_id.as_str()) {
                     Some(at) => {
                         let call = &mut facts.subagent_calls[at];
-                        call.output = event.output().cloned();
+                        call.output = event.output().map(|v| cache.share(v));
                         call.status = status.clone();
                         call.finish_index = Some(index);
                     }
@@ -127,7 +136,7 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                         operation_id: operation_id.clone(),
                         name: "unknown".into(),
                         remote_url: None,
-                        output: event.output().cloned(),
+                        output: event.output().map(|v| cache.share(v)),
                         status: status.clone(),
                         start_index: index,
                         finish_index: Some(index),
@@ -175,10 +184,10 @@ pub fn tool_call_json(call: &ToolCall) -> Value {
         o.insert("originalName".into(), original.clone().into());
     }
     if let Some(input) = &call.input {
-        o.insert("input".into(), input.clone());
+        o.insert("input".into(), Value::clone(input));
     }
     if let Some(output) = &call.output {
-        o.insert("output".into(), output.clone());
+        o.insert("output".into(), Value::clone(output));
     }
     o.insert("status".into(), call.status.clone().into());
     Value::Object(o)
@@ -192,7 +201,7 @@ fn subagent_call_json(call: &SubagentCall) -> Value {
         o.insert("remoteUrl".into(), url.clone().into());
     }
     if let Some(output) = &call.output {
-        o.insert("output".into(), output.clone());
+        o.insert("output".into(), Value::clone(output));
     }
     o.insert("status".into(), call.status.clone().into());
     Value::Object(o)
@@ -236,8 +245,10 @@ fn first_string<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
     keys.iter().find_map(|k| input.get(*k).and_then(Value::as_str).filter(|s| !s.is_empty()))
 }
 
-fn push_unique(list: &mut Vec<String>, item: &str) {
-    if !list.iter().any(|x| x == item) {
+/// Append `item` unless `seen` (what `list` holds) has it: linear, not quadratic, in the list length.
+fn push_unique(list: &mut Vec<String>, seen: &mut std::collections::HashSet<String>, item: &str) {
+    if !seen.contains(item) {
+        seen.insert(item.to_string());
         list.push(item.to_string());
     }
 }
@@ -292,6 +303,14 @@ fn exit_code(output: Option<&Value>) -> Option<Value> {
 
 /// `buildO11ySummary` over an event list.
 pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clone) -> O11ySummary {
+    build_o11y_summary_with(events, &mut PayloadCache::new())
+}
+
+/// [`build_o11y_summary`], sharing payloads through `cache`.
+pub fn build_o11y_summary_with<'a>(
+    events: impl IntoIterator<Item = &'a Event> + Clone,
+    cache: &mut PayloadCache<'a>,
+) -> O11ySummary {
     let mut summary = O11ySummary::default();
     for event in events.clone() {
         match &event.kind {
@@ -306,24 +325,25 @@ pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clon
             _ => {}
         }
     }
-    let facts = derive_run_facts(events);
+    let facts = derive_run_facts_with(events, cache);
+    let (mut seen_read, mut seen_modified) = (std::collections::HashSet::new(), std::collections::HashSet::new());
     for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
         summary.total_tool_calls += 1;
         match summary.tool_calls.iter_mut().find(|(n, _)| *n == call.name) {
             Some((_, count)) => *count += 1,
             None => summary.tool_calls.push((call.name.clone(), 1)),
         }
-        let input = call.input.as_ref();
+        let input = call.input.as_deref();
         let finished = call.status != "pending";
         match call.name.as_str() {
             "file_read" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_read, p);
+                    push_unique(&mut summary.files_read, &mut seen_read, p);
                 }
             }
             "file_write" | "file_edit" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_modified, p);
+                    push_unique(&mut summary.files_modified, &mut seen_modified, p);
                 }
             }
             "shell" => {
@@ -331,14 +351,18 @@ pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clon
                     summary.shell_commands.push(ShellCommand {
                         command,
                         success: finished.then(|| call.status == "completed"),
-                        exit_code: if finished { exit_code(call.output.as_ref()) } else { None },
+                        exit_code: if finished { exit_code(call.output.as_deref()) } else { None },
                     });
                 }
             }
             "web_fetch" => {
                 if let Some(url) = input.and_then(|i| first_string(i, &URL_KEYS)) {
-                    let status =
-                        call.output.as_ref().filter(|o| o.is_object()).and_then(|o| numeric(o.get("status"))).cloned();
+                    let status = call
+                        .output
+                        .as_deref()
+                        .filter(|o| o.is_object())
+                        .and_then(|o| numeric(o.get("status")))
+                        .cloned();
                     summary.web_fetches.push(WebFetch {
                         url: url.to_string(),
                         success: finished.then(|| call.status == "completed"),

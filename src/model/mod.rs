@@ -12,6 +12,7 @@ pub mod facts;
 pub mod hitl;
 pub mod lint;
 pub mod occurrence;
+pub mod payload;
 pub mod text;
 pub mod timeline;
 pub mod usage;

@@ -3,6 +3,7 @@
 //! ambiguity that poisons an id for the rest of its session.
 
 use super::event::{Event, EventKind};
+use super::payload::{Payload, PayloadCache};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -41,10 +42,10 @@ pub struct ScopeTurn<'a> {
 pub enum Evidence {
     /// `value` is `None` when the key was absent on a start (`input` omitted).
     Complete {
-        value: Option<Value>,
+        value: Option<Payload>,
     },
     Partial {
-        value: Option<Value>,
+        value: Option<Payload>,
         opaque_pointers: Vec<String>,
         reason: PartialReason,
     },
@@ -71,7 +72,7 @@ impl PartialReason {
 impl Evidence {
     pub fn value(&self) -> Option<&Value> {
         match self {
-            Evidence::Complete { value } | Evidence::Partial { value, .. } => value.as_ref(),
+            Evidence::Complete { value } | Evidence::Partial { value, .. } => value.as_deref(),
             Evidence::Unavailable { .. } => None,
         }
     }
@@ -90,12 +91,12 @@ impl Evidence {
         match self {
             Evidence::Complete { value } => {
                 if let Some(v) = value {
-                    o.insert("value".into(), v.clone());
+                    o.insert("value".into(), Value::clone(v));
                 }
             }
             Evidence::Partial { value, opaque_pointers, reason } => {
                 if let Some(v) = value {
-                    o.insert("value".into(), v.clone());
+                    o.insert("value".into(), Value::clone(v));
                 }
                 o.insert("opaquePointers".into(), opaque_pointers.clone().into());
                 o.insert("reason".into(), reason.as_str().into());
@@ -305,20 +306,22 @@ fn dedupe(pointers: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 /// Evidence for `value` taken from `field` of `event`.
-pub fn evidence_for(event: &Event, field: &str, value: Option<&Value>) -> Evidence {
+pub fn evidence_for<'a>(
+    event: &Event,
+    field: &str,
+    value: Option<&'a Value>,
+    cache: &mut PayloadCache<'a>,
+) -> Evidence {
+    let mut share = || value.map(|v| cache.share(v));
     let redacted = dedupe(event.redacted().filter_map(|p| path_to_pointer(p, field)));
     if !redacted.is_empty() {
-        return Evidence::Partial { value: value.cloned(), opaque_pointers: redacted, reason: PartialReason::Redacted };
+        return Evidence::Partial { value: share(), opaque_pointers: redacted, reason: PartialReason::Redacted };
     }
     let truncated = dedupe(event.truncated().filter_map(|t| path_to_pointer(&t.path, field)));
     if !truncated.is_empty() {
-        return Evidence::Partial {
-            value: value.cloned(),
-            opaque_pointers: truncated,
-            reason: PartialReason::Truncated,
-        };
+        return Evidence::Partial { value: share(), opaque_pointers: truncated, reason: PartialReason::Truncated };
     }
-    Evidence::Complete { value: value.cloned() }
+    Evidence::Complete { value: share() }
 }
 
 struct Pending {
@@ -329,6 +332,11 @@ struct Pending {
 
 /// `deriveScopedLogicalToolOccurrences` over scope-turns.
 pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
+    derive_occurrences_with(turns, &mut PayloadCache::new())
+}
+
+/// [`derive_occurrences`], sharing payloads through `cache`.
+pub fn derive_occurrences_with<'a>(turns: &[ScopeTurn<'a>], cache: &mut PayloadCache<'a>) -> OccurrenceSet {
     // Sessions in first-appearance order; turns stable-sorted by ordinal.
     let mut session_order: Vec<&str> = Vec::new();
     let mut by_session: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -365,7 +373,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             operation_id: operation_id.clone(),
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
-                            input: evidence_for(event, "input", event.tool_input()),
+                            input: evidence_for(event, "input", event.tool_input(), cache),
                             output: Evidence::Unavailable { reason: "tool-output-not-finished".into() },
                             command: event.command().cloned(),
                             start: position,
@@ -389,7 +397,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                     EventKind::ToolFinished { operation_id, status } => {
                         let output = match event.output() {
                             None => Evidence::Unavailable { reason: "tool-output-absent".into() },
-                            Some(v) => evidence_for(event, "output", Some(v)),
+                            Some(v) => evidence_for(event, "output", Some(v), cache),
                         };
                         let poisoned = ambiguous_ids.contains(operation_id.as_str());
                         match open.get(operation_id.as_str()).copied().filter(|_| !poisoned) {

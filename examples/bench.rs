@@ -1,0 +1,248 @@
+//! Measurements behind `scripts/bench.sh` (see BENCHMARKS.md). Each mode
+//! prints one `key=value` line on stdout so the script can tabulate it.
+//!
+//! ```text
+//! bench load FILE          value-parse baseline, then load + derive, same bytes, same process
+//! bench mem value|load FILE  one of the two alone (run under /usr/bin/time for peak RSS)
+//! bench frame EVENTS       median full-frame draw at 200x60 (TestBackend) with EVENTS events
+//! bench keys EVENTS        slowest key press (update + draw) with EVENTS events
+//! bench search EVENTS      search keystroke (Enter) to first highlighted hit with EVENTS events
+//! ```
+
+use niceeval::app::{Action, App, Tab, update};
+use niceeval::model::usage::PriceTable;
+use niceeval::ui::{RenderCache, ThemeName};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::time::{Duration, Instant};
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+fn value_parse(path: &str) -> Duration {
+    let t = Instant::now();
+    let bytes = std::fs::read(path).expect("read");
+    let v: serde_json::Value = if niceeval::load::jsonl::looks_like_jsonl(&bytes) {
+        // The same bytes as a DOM: one Value per line.
+        serde_json::Value::Array(
+            bytes
+                .split(|b| *b == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(|l| serde_json::from_slice(l).expect("line"))
+                .collect(),
+        )
+    } else {
+        serde_json::from_slice(&bytes).expect("json")
+    };
+    let d = t.elapsed();
+    drop(std::hint::black_box(v));
+    d
+}
+
+fn load_derive(path: &str) -> (Duration, Duration, usize) {
+    let t = Instant::now();
+    let doc = niceeval::load::load_path(path).expect("load");
+    let loaded = t.elapsed();
+    let derived = niceeval::model::derive_document(&doc, None, &PriceTable::default());
+    let d = t.elapsed();
+    let events = doc
+        .attempts
+        .iter()
+        .flat_map(|a| &a.sessions)
+        .flat_map(|s| &s.turns)
+        .map(|t| t.turn.events.len())
+        .sum::<usize>();
+    drop(std::hint::black_box((doc, derived)));
+    (loaded, d, events)
+}
+
+/// A StreamEvent JSONL stream of `n` small events (tool calls, messages, thinking).
+pub fn small_events(n: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(n * 160);
+    let mut i = 0;
+    while i < n {
+        let k = i / 4;
+        let line = match i % 4 {
+            0 => format!(
+                r#"{{"type":"message","role":"assistant","text":"step {k}: reading the exporter and its tests"}}"#
+            ),
+            1 => format!(
+                r#"{{"type":"operation.started","operationId":"op{k}","operation":{{"kind":"tool","name":"Read","tool":"file_read","input":{{"file_path":"src/f{k}.rs"}},"command":{{"kind":"not-command"}}}}}}"#
+            ),
+            2 => format!(
+                r#"{{"type":"operation.finished","operationId":"op{k}","kind":"tool","status":"completed","output":"fn f{k}() {{}}\n"}}"#
+            ),
+            _ => format!(r#"{{"type":"thinking","text":"think {k}"}}"#),
+        };
+        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
+        i += 1;
+    }
+    // A unique needle in the middle, for the search measurement.
+    out
+}
+
+fn app_with(n: usize) -> (App, Duration) {
+    let mut bytes = small_events(n);
+    // Plant the search needle at about the middle of the stream.
+    let mid = bytes.len() / 2;
+    let nl = mid + bytes[mid..].iter().position(|b| *b == b'\n').unwrap_or(0) + 1;
+    let needle = b"{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"the NEEDLE-42 is here\"}\n";
+    bytes.splice(nl..nl, needle.iter().copied());
+    let t = Instant::now();
+    let doc = niceeval::load::load_bytes("bench.jsonl", &bytes).expect("load");
+    let mut app = App::new(doc, None, PriceTable::default());
+    let built = t.elapsed();
+    niceeval::term::set_viewport(&mut app, 200, 60);
+    (app, built)
+}
+
+fn terminal() -> Terminal<TestBackend> {
+    Terminal::new(TestBackend::new(200, 60)).expect("terminal")
+}
+
+fn draw(term: &mut Terminal<TestBackend>, app: &App, cache: &mut RenderCache) -> Duration {
+    let t = Instant::now();
+    term.draw(|f| niceeval::ui::render(f, app, cache)).expect("draw");
+    t.elapsed()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn frame(n: usize) {
+    let (mut app, built) = app_with(n);
+    let mut term = terminal();
+    let mut cache = RenderCache::new(ThemeName::Dark);
+    draw(&mut term, &app, &mut cache);
+    // Move the selection each frame so every frame has new content.
+    let mut times = Vec::new();
+    for i in 0..200 {
+        update(&mut app, if (i / 20) % 2 == 0 { Action::Down } else { Action::Up });
+        term.clear().expect("clear");
+        times.push(draw(&mut term, &app, &mut cache));
+    }
+    println!("frame events={n} build_s={:.3} median_ms={:.3}", secs(built), secs(median(times)) * 1e3);
+}
+
+fn keys(n: usize) {
+    let (mut app, _) = app_with(n);
+    let mut term = terminal();
+    let mut cache = RenderCache::new(ThemeName::Dark);
+    draw(&mut term, &app, &mut cache);
+    let actions = [
+        Action::Down,
+        Action::PageDown,
+        Action::HalfPageDown,
+        Action::Bottom,
+        Action::Up,
+        Action::Top,
+        Action::NextTurn,
+        Action::PrevTurn,
+        Action::NextFailure,
+        Action::FocusNext,
+        Action::FocusPrev,
+        Action::ToggleRaw,
+        Action::ToggleRaw,
+        Action::ToggleMerge,
+        Action::ToggleMerge,
+        Action::ShowTab(Tab::Tools),
+        Action::Down,
+        Action::CycleFilter,
+        Action::CycleSort,
+        Action::ShowTab(Tab::Hitl),
+        Action::ShowTab(Tab::Usage),
+        Action::ShowTab(Tab::Diagnostics),
+        Action::ShowTab(Tab::Timeline),
+        Action::SearchStart,
+        Action::SearchChar('x'),
+        Action::SearchCancel,
+        Action::Help,
+        Action::Back,
+    ];
+    let mut worst = (Duration::ZERO, String::new());
+    for a in actions {
+        let name = format!("{a:?}");
+        let t = Instant::now();
+        update(&mut app, a);
+        draw(&mut term, &app, &mut cache);
+        let d = t.elapsed();
+        if d > worst.0 {
+            worst = (d, name);
+        }
+    }
+    println!("keys events={n} worst_ms={:.3} worst_key={}", secs(worst.0) * 1e3, worst.1.replace(' ', ""));
+}
+
+fn search(n: usize) {
+    let (mut app, _) = app_with(n);
+    let mut term = terminal();
+    let mut cache = RenderCache::new(ThemeName::Dark);
+    draw(&mut term, &app, &mut cache);
+    update(&mut app, Action::SearchStart);
+    for c in "needle-42".chars() {
+        update(&mut app, Action::SearchChar(c));
+        draw(&mut term, &app, &mut cache);
+    }
+    // The keystroke: Enter commits the query. Then run the event loop's idle
+    // steps (as the terminal loop does) until the first hit is highlighted.
+    let t = Instant::now();
+    update(&mut app, Action::SearchCommit);
+    let mut longest_step = secs(t.elapsed());
+    draw(&mut term, &app, &mut cache);
+    let mut frames = 1;
+    while app.search_pending() && app.search.matches.is_empty() {
+        let s = Instant::now();
+        app.search_step();
+        draw(&mut term, &app, &mut cache);
+        longest_step = longest_step.max(secs(s.elapsed()));
+        frames += 1;
+    }
+    let first = t.elapsed();
+    let hit = app.selected_row().is_some_and(|r| app.search.matches.contains(&r));
+    while app.search_pending() {
+        let s = Instant::now();
+        app.search_step();
+        longest_step = longest_step.max(secs(s.elapsed()));
+    }
+    let all = t.elapsed();
+    println!(
+        "search events={n} first_hit_ms={:.3} all_matches_ms={:.3} frames={frames} longest_step_ms={:.3} selected_hit={hit} matches={}",
+        secs(first) * 1e3,
+        secs(all) * 1e3,
+        longest_step * 1e3,
+        app.search.matches.len()
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    match a.as_slice() {
+        ["load", path] => {
+            let bytes = std::fs::metadata(path).expect("stat").len();
+            let v = value_parse(path);
+            let (loaded, total, events) = load_derive(path);
+            println!(
+                "load bytes={bytes} events={events} value_s={:.3} load_s={:.3} load_derive_s={:.3} mbps={:.1} ratio={:.2}",
+                secs(v),
+                secs(loaded),
+                secs(total),
+                bytes as f64 / 1e6 / secs(total),
+                secs(total) / secs(v)
+            );
+        }
+        ["mem", "value", path] => drop(std::hint::black_box(value_parse(path))),
+        ["mem", "load", path] => drop(std::hint::black_box(load_derive(path))),
+        ["frame", n] => frame(n.parse().expect("EVENTS")),
+        ["keys", n] => keys(n.parse().expect("EVENTS")),
+        ["search", n] => search(n.parse().expect("EVENTS")),
+        _ => {
+            eprintln!("usage: bench load FILE | mem value|load FILE | frame N | keys N | search N");
+            std::process::exit(2);
+        }
+    }
+}
