@@ -18,24 +18,28 @@ pub use crate::model::timeline::lifecycle_status;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::List;
-    let (title, rows) = match app.tab {
-        Tab::Tools => tools(app, theme, area.width.saturating_sub(2) as usize),
-        Tab::Hitl => hitl(app, theme, area.width.saturating_sub(2) as usize),
-        Tab::Usage => usage(app, theme),
-        Tab::Assertions => assertions(app, theme, area.width.saturating_sub(2) as usize),
-        Tab::Diagnostics => diagnostics(app, theme, area.width.saturating_sub(2) as usize),
-        Tab::Changes => changes(app, theme, area.width.saturating_sub(2) as usize),
-        Tab::Timeline => (String::new(), Vec::new()),
+    let list = app.list();
+    // Only the rows on screen are built: lists can hold hundreds of thousands of calls.
+    let win = Window { start: list.offset, len: area.height.saturating_sub(2) as usize };
+    let w = area.width.saturating_sub(2) as usize;
+    let (title, total, rows) = match app.tab {
+        Tab::Tools => tools(app, theme, w, win),
+        Tab::Hitl => hitl(app, theme, w, win),
+        Tab::Usage => usage(app, theme, win),
+        Tab::Assertions => assertions(app, theme, w, win),
+        Tab::Diagnostics => diagnostics(app, theme, w, win),
+        Tab::Changes => changes(app, theme, w, win),
+        Tab::Timeline => (String::new(), 0, Vec::new()),
     };
     let block = panel(Line::styled(title, theme.title), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let list = app.list();
     let mut lines = Vec::new();
-    if rows.is_empty() {
+    if total == 0 {
         lines.push(Line::styled(empty_text(app), theme.dim));
     }
-    for (i, line) in rows.into_iter().enumerate().skip(list.offset).take(inner.height as usize) {
+    for (k, line) in rows.into_iter().enumerate() {
+        let i = win.start + k;
         let line = if i == list.selected && app.tab != Tab::Usage {
             line.style(if focused { theme.selected } else { theme.selected_unfocused })
         } else {
@@ -44,6 +48,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The rows of a list that are on screen.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    start: usize,
+    len: usize,
 }
 
 fn empty_text(app: &App) -> String {
@@ -68,9 +79,9 @@ fn empty_text(app: &App) -> String {
     }
 }
 
-fn tools(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
+fn tools(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
     let rows = app.tool_rows();
-    let Some(view) = app.view() else { return (String::new(), Vec::new()) };
+    let Some(view) = app.view() else { return (String::new(), 0, Vec::new()) };
     let d = &view.derived;
     let orphans = rows.iter().filter(|r| r.is_err()).count();
     let title = format!(
@@ -82,6 +93,8 @@ fn tools(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
     let name_w = (w / 4).clamp(10, 28);
     let lines = rows
         .iter()
+        .skip(win.start)
+        .take(win.len)
         .map(|r| match r {
             Ok(oi) => {
                 let o = &d.occurrences.occurrences[*oi];
@@ -127,7 +140,7 @@ fn tools(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
             }
         })
         .collect();
-    (title, lines)
+    (title, rows.len(), lines)
 }
 
 fn attempt_event(app: &App, scope_turn: usize, event: usize) -> Option<&crate::model::Event> {
@@ -136,13 +149,15 @@ fn attempt_event(app: &App, scope_turn: usize, event: usize) -> Option<&crate::m
     app.attempt()?.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(event)
 }
 
-fn hitl(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
+fn hitl(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
     let rows = app.hitl_rows();
-    let Some(view) = app.view() else { return (String::new(), Vec::new()) };
+    let Some(view) = app.view() else { return (String::new(), 0, Vec::new()) };
     let waiting = rows.iter().filter(|&&i| view.requests[i].state == HitlState::Waiting).count();
     let title = format!(" HITL · {} requests · {waiting} waiting ", rows.len());
     let lines = rows
         .iter()
+        .skip(win.start)
+        .take(win.len)
         .map(|&i| {
             let r = &view.requests[i];
             let st = match r.state {
@@ -164,7 +179,7 @@ fn hitl(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
             ])
         })
         .collect();
-    (title, lines)
+    (title, rows.len(), lines)
 }
 
 fn num(x: Option<f64>) -> String {
@@ -187,9 +202,9 @@ pub fn usage_cells(u: Option<&Usage>) -> Vec<String> {
     ]
 }
 
-fn usage(app: &App, theme: &Theme) -> (String, Vec<Line<'static>>) {
-    let Some(view) = app.view() else { return (String::new(), Vec::new()) };
-    let Some(attempt) = app.attempt() else { return (String::new(), Vec::new()) };
+fn usage(app: &App, theme: &Theme, win: Window) -> (String, usize, Vec<Line<'static>>) {
+    let Some(view) = app.view() else { return (String::new(), 0, Vec::new()) };
+    let Some(attempt) = app.attempt() else { return (String::new(), 0, Vec::new()) };
     let title = " Usage       input  output cache rd cache wr  reason  req     cost  tok/turn ".to_string();
     let max_tokens = view
         .derived
@@ -228,18 +243,21 @@ fn usage(app: &App, theme: &Theme) -> (String, Vec<Line<'static>>) {
     if let Some(reported) = &attempt.reported_usage {
         lines.push(row("reported".into(), Some(reported), theme.accent, None));
     }
-    (title, lines)
+    let total = lines.len();
+    (title, total, lines.into_iter().skip(win.start).take(win.len).collect())
 }
 
-fn assertions(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
+fn assertions(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
     let Some(list) = app.attempt().and_then(|a| a.review.assertions.as_ref()) else {
-        return (" Assertions · not recorded ".into(), Vec::new());
+        return (" Assertions · not recorded ".into(), 0, Vec::new());
     };
     let rows = app.assertion_rows();
     let failing = list.iter().filter(|a| a.is_failing_gate()).count();
     let title = format!(" Assertions · {} · {failing} failing gates ", list.len());
     let lines = rows
         .iter()
+        .skip(win.start)
+        .take(win.len)
         .map(|&i| {
             let a = &list[i];
             let result = a.result.as_deref().unwrap_or("—");
@@ -267,16 +285,18 @@ fn assertions(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>
             ])
         })
         .collect();
-    (title, lines)
+    (title, rows.len(), lines)
 }
 
-fn diagnostics(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
+fn diagnostics(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
     let findings = app.scoped_findings();
     let (errors, warnings) = app.finding_counts();
     let title = format!(" Diagnostics · {errors} errors · {warnings} warnings ");
     let view = app.view();
     let mut lines: Vec<Line<'static>> = findings
         .iter()
+        .skip(win.start)
+        .take(win.len)
         .map(|f| {
             let style = match f.severity {
                 crate::model::diagnostics::Severity::Error => theme.err,
@@ -305,8 +325,12 @@ fn diagnostics(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>
             ])
         })
         .collect();
-    if let Some(attempt) = app.attempt() {
-        for d in &attempt.review.diagnostics {
+    let recorded = app.attempt().map(|a| a.review.diagnostics.as_slice()).unwrap_or(&[]);
+    let total = findings.len() + recorded.len();
+    let skip_recorded = win.start.saturating_sub(findings.len());
+    let room = win.len.saturating_sub(lines.len());
+    {
+        for d in recorded.iter().skip(skip_recorded).take(room) {
             lines.push(Line::from(vec![
                 Span::styled("‼ ", theme.err),
                 Span::styled(fit(&d.kind, 16), theme.err),
@@ -315,13 +339,13 @@ fn diagnostics(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>
             ]));
         }
     }
-    (title, lines)
+    (title, total, lines)
 }
 
-fn changes(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
+fn changes(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
     use crate::model::document::Completeness;
     let Some(fc) = app.attempt().and_then(|a| a.review.file_changes.as_ref()) else {
-        return (" Changes · not recorded ".into(), Vec::new());
+        return (" Changes · not recorded ".into(), 0, Vec::new());
     };
     let state = match &fc.state {
         Some(Completeness::Complete) => "complete".to_string(),
@@ -333,6 +357,8 @@ fn changes(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
     let lines = fc
         .changes
         .iter()
+        .skip(win.start)
+        .take(win.len)
         .map(|c| {
             let style = match c.kind {
                 'A' => theme.ok,
@@ -346,5 +372,5 @@ fn changes(app: &App, theme: &Theme, w: usize) -> (String, Vec<Line<'static>>) {
             ])
         })
         .collect();
-    (title, lines)
+    (title, fc.changes.len(), lines)
 }
