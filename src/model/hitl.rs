@@ -92,6 +92,11 @@ fn s(v: &Value, k: &str) -> Option<String> {
 /// Every `input.requested` of an attempt, in order.
 pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlRequest> {
     let mut out = Vec::new();
+    // Occurrences by the scope-turn they started in, so each request looks only at its own turn.
+    let mut started_in: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
+    for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
+        started_in.entry(o.start_ref.scope_turn).or_default().push(i);
+    }
     for (si, session) in attempt.sessions.iter().enumerate() {
         for (ti, record) in session.turns.iter().enumerate() {
             let addr = TurnAddr { session: si, turn: ti };
@@ -135,18 +140,20 @@ pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlReq
                     None if record.turn.is_waiting() => HitlState::Waiting,
                     None => HitlState::Unanswered { turn_status: record.turn.status.clone() },
                 };
-                let gated = derived
-                    .occurrences
-                    .occurrences
+                let gated = scope_index
+                    .and_then(|st| started_in.get(&st))
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
                     .iter()
-                    .enumerate()
-                    .filter(|(_, o)| Some(o.start_ref.scope_turn) == scope_index)
-                    .filter(|(_, o)| match (&o.lifecycle, o.finish_ref) {
-                        (Lifecycle::Pending, _) => true,
-                        (Lifecycle::Finished { .. }, Some(f)) => Some(f.scope_turn) != scope_index,
-                        _ => false,
+                    .copied()
+                    .filter(|&i| {
+                        let o = &derived.occurrences.occurrences[i];
+                        match (&o.lifecycle, o.finish_ref) {
+                            (Lifecycle::Pending, _) => true,
+                            (Lifecycle::Finished { .. }, Some(f)) => Some(f.scope_turn) != scope_index,
+                            _ => false,
+                        }
                     })
-                    .map(|(i, _)| i)
                     .collect();
                 out.push(HitlRequest {
                     addr,

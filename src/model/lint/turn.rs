@@ -227,7 +227,8 @@ fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, cove
 
 fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
     let events = &record.turn.events;
-    let outputs: Vec<&str> = events
+    // A set: a long turn has many messages and many outputs.
+    let outputs: std::collections::HashSet<&str> = events
         .iter()
         .filter(|e| matches!(e.kind, EventKind::ToolFinished { .. }))
         .filter_map(|e| e.output().and_then(Value::as_str))
@@ -242,7 +243,7 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
         }
         let Some(text) = e.text().map(str::trim).filter(|t| !t.is_empty()) else { continue };
         reply = Some(text);
-        if outputs.contains(&text) {
+        if outputs.contains(text) {
             sink.push(
                 "tool-output-as-message",
                 Location { event: Some(i), ..here },
