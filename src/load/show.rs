@@ -15,9 +15,7 @@
 use super::LoadError;
 use super::assertions;
 use super::record::{files, observability};
-use crate::model::document::{
-    Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile, SourceSite,
-};
+use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
 use serde_json::Value;
 
 pub fn looks_like(v: &Value) -> bool {
@@ -147,18 +145,7 @@ fn apply_evidence(attempts: &mut Vec<Attempt>, ev: Option<&Value>) {
                 .filter(|site| site.get("entryId").and_then(Value::as_str) == x.entry_id.as_deref())
                 .find_map(|site| site.get("sourceOrder").and_then(Value::as_u64));
         }
-        a.review.source_sites.extend(sites.iter().map(|site| {
-            let start = site.get("start");
-            SourceSite {
-                entry_id: s(site.get("entryId")),
-                source_id: s(site.get("sourceItemId")),
-                line: start.and_then(|x| x.get("line")).and_then(Value::as_u64).unwrap_or(0),
-                role: s(site.get("role")),
-                column: start.and_then(|x| x.get("column")).and_then(Value::as_u64),
-                source_order: site.get("sourceOrder").and_then(Value::as_u64),
-                turn_label: None,
-            }
-        }));
+        a.review.source_sites.extend(sites.iter().map(super::record::source_site));
         let folded = assertions::fold_verdict(a.outcome.as_deref(), Some(&list));
         a.verdict = s(d.get("verdict")).or(folded);
         a.score = assertions::sum_score(&list);

@@ -562,7 +562,8 @@ pub fn load_attempt(a: &mut Attempt, attempt_dir: &Path, attempt_id: &str) {
     a.notices.extend(notices);
 }
 
-fn source_site(site: &Value) -> SourceSite {
+/// One `source-sites-data` entry (also the `sourceSites` of `show --json`).
+pub fn source_site(site: &Value) -> SourceSite {
     let start = site.get("start");
     SourceSite {
         entry_id: s(site.get("entryId")),
