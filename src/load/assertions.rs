@@ -118,21 +118,26 @@ fn material_value(m: &Value, blob: &mut Option<BlobText<'_>>) -> Option<Value> {
     }
 }
 
+/// The criterion of a v1 or v2 entry: its name and Check; returns the criterion value for the judge.
+fn read_criterion(entry: &Value, a: &mut Assertion) -> Option<Value> {
+    match wrapped(entry.get("criterion")?) {
+        Ok(value) => {
+            a.criterion = criterion_of(value);
+            a.check = Some(fact_from_json(value));
+            Some(value.clone())
+        }
+        Err(reason) => {
+            a.check = Some(Fact::Unavailable(reason));
+            None
+        }
+    }
+}
+
 /// A v2 Record entry.
 pub fn from_v2(entry: &Value, mut blob: Option<BlobText<'_>>) -> Assertion {
     let mut a = Assertion { entry_id: s(entry.get("entryId")), raw: entry.clone(), ..Default::default() };
     display(entry, &mut a);
-    let mut criterion_value = None;
-    if let Some(c) = entry.get("criterion") {
-        match wrapped(c) {
-            Ok(value) => {
-                a.criterion = criterion_of(value);
-                a.check = Some(fact_from_json(value));
-                criterion_value = Some(value.clone());
-            }
-            Err(reason) => a.check = Some(Fact::Unavailable(reason)),
-        }
-    }
+    let criterion_value = read_criterion(entry, &mut a);
     if let Some(d) = entry.get("decision") {
         a.result = s(d.get("result"));
         a.reason = s(d.get("reason"));
@@ -177,17 +182,7 @@ pub fn from_v2(entry: &Value, mut blob: Option<BlobText<'_>>) -> Assertion {
 pub fn from_v1(entry: &Value, mut blob: Option<BlobText<'_>>) -> Assertion {
     let mut a = Assertion { entry_id: s(entry.get("entryId")), raw: entry.clone(), ..Default::default() };
     display(entry, &mut a);
-    let mut criterion_value = None;
-    if let Some(c) = entry.get("criterion") {
-        match wrapped(c) {
-            Ok(value) => {
-                a.criterion = criterion_of(value);
-                a.check = Some(fact_from_json(value));
-                criterion_value = Some(value.clone());
-            }
-            Err(reason) => a.check = Some(Fact::Unavailable(reason)),
-        }
-    }
+    let criterion_value = read_criterion(entry, &mut a);
     if let Some(subject) = entry.get("subject") {
         a.checked_value = material_value(subject, &mut blob);
     }
