@@ -50,6 +50,15 @@ first_frame_ms() { # niceeval's own first-frame time (NICEEVAL_TIMING=exit) in a
   grep -ao 'first frame after [0-9.]* ms' "$out" | grep -o '[0-9.]*' | head -1 || true
 }
 
+whole_shown_ms() { # NICEEVAL_TIMING=loaded: the first frame showing the whole file (after a preview, if any)
+  local s=bench-wh-$$ out="$BENCH_DIR/whole-shown.txt"
+  rm -f "$out"
+  tmux new-session -d -s "$s" -x 200 -y 60 "NICEEVAL_TIMING=loaded $BIN view '$1' 2>'$out'"
+  while tmux has-session -t "$s" 2>/dev/null; do sleep 0.1; done
+  { grep -ao 'whole file loaded and shown after [0-9.]* ms' "$out" || grep -ao 'first frame after [0-9.]* ms' "$out"; } |
+    grep -o '[0-9.]*' | head -1 || true
+}
+
 jless_first_screen_ms() { # jless has no timer: poll its tmux pane until it shows the file
   local s=bench-jless-$$ t0 t1
   tmux kill-session -t "$s" 2>/dev/null || true
@@ -71,8 +80,8 @@ echo "## Run $(date -u +%Y-%m-%dT%H:%MZ) — $nproc_ cores, $mem RAM, $cpu; prof
 echo
 echo "### Load + derive (same bytes, same process, Value parse first)"
 echo
-echo "| input | bytes | events | Value parse s | load s | load+derive s | MB/s | ratio (≤1.0) | RSS value ×file | RSS load ×file (≤1.5) | first frame ms | jless first screen ms |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| input | bytes | events | Value parse s | load s | load+derive s | MB/s | ratio (≤1.0) | RSS value ×file | RSS load ×file (≤1.5) | first frame ms | whole file shown ms | jless first screen ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for size in $SIZES; do
   for fmt in $FORMATS; do
     f="$BENCH_DIR/$fmt-$size.json"
@@ -83,12 +92,13 @@ for size in $SIZES; do
     rss_v=$(peak_rss_kb "$BENCH" mem value "$f")
     rss_l=$(peak_rss_kb "$BENCH" mem load "$f")
     ff=$(first_frame_ms "$f")
+    wh=$(whole_shown_ms "$f")
     jl="–"
     if [ -n "$JLESS" ] && [ "$fmt" = session ]; then jl=$(jless_first_screen_ms "$f"); fi
-    printf '| %s %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f | %s | %s |\n' "$fmt" "$size" "$bytes" \
+    printf '| %s %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f | %s | %s | %s |\n' "$fmt" "$size" "$bytes" \
       "$(field events "$line")" "$(field value_s "$line")" "$(field load_s "$line")" "$(field load_derive_s "$line")" \
       "$(field mbps "$line")" "$(field ratio "$line")" \
-      "$(echo "$rss_v * 1024 / $bytes" | bc -l)" "$(echo "$rss_l * 1024 / $bytes" | bc -l)" "${ff:-?}" "$jl"
+      "$(echo "$rss_v * 1024 / $bytes" | bc -l)" "$(echo "$rss_l * 1024 / $bytes" | bc -l)" "${ff:-?}" "${wh:-?}" "$jl"
   done
 done
 

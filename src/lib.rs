@@ -2,6 +2,7 @@
 //! and eval results. Dependencies point one way: model ← load ← app ← ui ← cli.
 
 pub mod app;
+pub mod background;
 pub mod cli;
 pub mod live;
 pub mod load;

@@ -64,6 +64,9 @@ pub struct RunOptions {
     pub started: Option<Instant>,
     /// `NICEEVAL_TIMING=exit`: quit right after the first frame (for benchmarks).
     pub exit_after_first_frame: bool,
+    /// `NICEEVAL_TIMING=loaded`: quit after the first frame that shows the
+    /// whole file (after a background load, if any).
+    pub exit_when_loaded: bool,
 }
 
 pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) -> io::Result<()> {
@@ -86,6 +89,9 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
                 if opts.exit_after_first_frame {
                     break;
                 }
+            }
+            if opts.exit_when_loaded && app.loading.is_none() {
+                break;
             }
         }
         for effect in std::mem::take(&mut app.effects) {

@@ -40,6 +40,11 @@ fn follow_shows_appended_events_without_a_key_press() {
 }
 
 #[test]
+fn a_large_stream_opens_on_a_preview_then_loads_whole() {
+    run_script("preview.sh");
+}
+
+#[test]
 fn a_panic_leaves_a_sane_terminal() {
     if !tmux_available() {
         eprintln_uncaptured("e2e panic: skipped (tmux not installed)");

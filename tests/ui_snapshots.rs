@@ -156,3 +156,22 @@ fn assertion_locator_jumps_to_the_exact_event() {
     // The row carries a badge back to the assertion.
     assert_eq!(view.badges.get(&(row.addr, row.event)).map(Vec::len), Some(1));
 }
+
+#[test]
+fn a_preview_says_how_far_the_whole_load_has_got() {
+    let mut app = demo();
+    app.loading = Some(niceeval::app::Loading {
+        preview_bytes: 4_194_304,
+        total_bytes: 1_000_044_051,
+        parsed_bytes: 312_400_000,
+        parsed_lines: 53_210,
+        building: false,
+        elapsed_ms: 2_300,
+    });
+    let text = screen(&mut app, 200, 12);
+    assert!(text.contains("preview of the first 4.2 MB · loading 312.4 of 1000.0 MB, 53210 events · 2.3 s"), "{text}");
+    insta::assert_snapshot!("preview_loading_200x12", text);
+    app.loading.as_mut().unwrap().building = true;
+    let text = screen(&mut app, 200, 12);
+    assert!(text.contains("building the views of 53210 events"), "{text}");
+}

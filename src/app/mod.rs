@@ -186,6 +186,35 @@ impl Default for Viewport {
     }
 }
 
+/// A large file still loading in the background while a preview of its
+/// start is shown; the terminal layer refreshes the counters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loading {
+    /// Bytes of the file the preview was made from.
+    pub preview_bytes: u64,
+    pub total_bytes: u64,
+    /// Bytes and lines (JSONL events) the background load has parsed so far.
+    pub parsed_bytes: u64,
+    pub parsed_lines: u64,
+    /// The load is done and the views are being built.
+    pub building: bool,
+    pub elapsed_ms: u64,
+}
+
+/// A document with its views, built on any thread, ready to [`App::install`].
+pub struct Prepared {
+    pub doc: Document,
+    views: Vec<AttemptView>,
+    findings: Vec<Finding>,
+}
+
+impl Prepared {
+    pub fn new(doc: Document, model: Option<&str>, prices: &PriceTable) -> Prepared {
+        let (views, findings) = build_views(&doc, model, prices);
+        Prepared { doc, views, findings }
+    }
+}
+
 /// A one-off message in the footer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Flash {
@@ -237,11 +266,20 @@ pub struct App {
     pub follow: bool,
     pub should_quit: bool,
     pub debug_keys: bool,
+    /// A preview is shown while the whole file loads.
+    pub loading: Option<Loading>,
+    /// Bumped each time a document is installed, so render caches start over.
+    pub generation: u64,
 }
 
 impl App {
     pub fn new(doc: Document, model: Option<String>, prices: PriceTable) -> App {
-        let (views, findings) = build_views(&doc, model.as_deref(), &prices);
+        let prepared = Prepared::new(doc, model.as_deref(), &prices);
+        App::from_prepared(prepared, model, prices)
+    }
+
+    pub fn from_prepared(prepared: Prepared, model: Option<String>, prices: PriceTable) -> App {
+        let Prepared { doc, views, findings } = prepared;
         let mut app = App {
             doc,
             views,
@@ -273,6 +311,8 @@ impl App {
             follow: false,
             should_quit: false,
             debug_keys: false,
+            loading: None,
+            generation: 0,
         };
         // With several attempts, start with them collapsed: the list of attempts.
         if app.doc.attempts.len() > 1 {
@@ -293,12 +333,19 @@ impl App {
     /// Swap in a reloaded document, keeping the selection by stable identity
     /// (attempt, session, turn, event position) and the scroll position.
     pub fn replace_document(&mut self, doc: Document) {
+        let prepared = Prepared::new(doc, self.model.as_deref(), &self.prices);
+        self.install(prepared);
+    }
+
+    /// [`App::replace_document`] with the views already built (off the UI thread).
+    pub fn install(&mut self, prepared: Prepared) {
+        let Prepared { doc, views, findings } = prepared;
+        self.generation += 1;
         let keep = self.selected_row().and_then(|ri| {
             let row = self.view()?.timeline.rows.get(ri)?;
             Some((row.addr, row.event, row.kind))
         });
         let offset = self.lists[0].offset;
-        let (views, findings) = build_views(&doc, self.model.as_deref(), &self.prices);
         self.doc = doc;
         self.views = views;
         self.findings = findings;

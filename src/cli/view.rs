@@ -38,6 +38,18 @@ pub const DEMO_SESSION: &str = include_str!("../../assets/demo/session.json");
 
 pub fn run(args: &ViewArgs) -> i32 {
     let started = std::time::Instant::now();
+    let interactive = std::io::stdout().is_terminal();
+    // A large file opens on a preview of its start while the rest loads.
+    let preview = match args.paths.as_slice() {
+        [path] if interactive && !args.demo && !args.watch && !args.follow && path != "-" => {
+            use crate::load::preview::{PREVIEW_AT_LEAST, PREVIEW_BYTES, load_preview};
+            load_preview(path, PREVIEW_AT_LEAST, PREVIEW_BYTES)
+        }
+        _ => None,
+    };
+    if let Some(preview) = preview {
+        return run_preview(args, preview, started);
+    }
     let total = args.paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum::<u64>();
     let progress = crate::load::progress::Reporter::start(&args.paths.join(", "), Some(total).filter(|t| *t > 0));
     let doc = if args.demo {
@@ -55,17 +67,12 @@ pub fn run(args: &ViewArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return report_error(&e),
     };
-    if !std::io::stdout().is_terminal() {
+    if !interactive {
         let derived = crate::model::derive_document(&doc, args.opts.model.as_deref(), &prices);
         let text = crate::plain::render_all(&doc, &derived, &crate::plain::PlainOptions::default());
         return super::print_stdout(&text);
     }
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let theme = match (args.theme, no_color) {
-        (Some(ThemeArg::Light), false) => ThemeName::Light,
-        (Some(ThemeArg::None), _) | (_, true) => ThemeName::Mono,
-        _ => ThemeName::Dark,
-    };
+    let theme = theme(args);
     crate::load::progress::deriving();
     let mut app = App::new(doc, args.opts.model.clone(), prices);
     drop(progress);
@@ -82,11 +89,51 @@ pub fn run(args: &ViewArgs) -> i32 {
         app.follow = true;
         crate::app::update(&mut app, crate::app::Action::FollowBottom);
     }
+    run_terminal(app, theme, started, source)
+}
+
+fn theme(args: &ViewArgs) -> ThemeName {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    match (args.theme, no_color) {
+        (Some(ThemeArg::Light), false) => ThemeName::Light,
+        (Some(ThemeArg::None), _) | (_, true) => ThemeName::Mono,
+        _ => ThemeName::Dark,
+    }
+}
+
+/// Show the preview at once and load the whole file on another thread.
+fn run_preview(args: &ViewArgs, preview: crate::load::preview::Preview, started: std::time::Instant) -> i32 {
+    let prices = match price_table(&args.opts) {
+        Ok(p) => p,
+        Err(e) => return report_error(&e),
+    };
+    let crate::load::preview::Preview { doc, bytes, total } = preview;
+    let mut app = App::new(doc, args.opts.model.clone(), prices.clone());
+    app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
+    let path = args.paths[0].clone();
+    let source = crate::background::start(&mut app, (bytes, total), path, args.opts.model.clone(), prices, started);
+    run_terminal(app, theme(args), started, Some(Box::new(source)))
+}
+
+fn run_terminal(
+    app: App,
+    theme: ThemeName,
+    started: std::time::Instant,
+    source: Option<Box<dyn crate::term::Source>>,
+) -> i32 {
     let timing_var = std::env::var_os("NICEEVAL_TIMING");
     let timing = timing_var.is_some().then_some(started);
-    let exit_after_first_frame = timing_var.is_some_and(|v| v == "exit");
+    let exit_after_first_frame = timing_var.as_ref().is_some_and(|v| v == "exit");
+    let exit_when_loaded = timing_var.as_ref().is_some_and(|v| v == "loaded");
     crate::term::install_panic_hook();
-    match crate::term::run(app, crate::term::RunOptions { theme, started: timing, exit_after_first_frame }, source) {
+    let options = crate::term::RunOptions { theme, started: timing, exit_after_first_frame, exit_when_loaded };
+    let result = crate::term::run(app, options, source);
+    if timing.is_some()
+        && let Some(t) = crate::background::LOADED_AFTER.get()
+    {
+        eprintln!("niceeval: whole file loaded and shown after {:.1} ms", t.as_secs_f64() * 1000.0);
+    }
+    match result {
         Ok(()) => 0,
         Err(e) => report_error(&e),
     }

@@ -9,6 +9,7 @@ pub mod info;
 pub mod jsonl;
 pub mod legacy;
 pub mod locator;
+pub mod preview;
 pub mod progress;
 pub mod record;
 pub mod repair;

@@ -28,6 +28,18 @@ pub fn deriving() {
     PHASE.store(1, Ordering::Relaxed);
 }
 
+/// Start counting a new load from zero.
+pub fn reset() {
+    BYTES.store(0, Ordering::Relaxed);
+    LINES.store(0, Ordering::Relaxed);
+    PHASE.store(0, Ordering::Relaxed);
+}
+
+/// Bytes and lines parsed so far, and whether the views are being built.
+pub fn snapshot() -> (u64, u64, bool) {
+    (BYTES.load(Ordering::Relaxed), LINES.load(Ordering::Relaxed), PHASE.load(Ordering::Relaxed) == 1)
+}
+
 /// Prints progress on stderr while it lives (when stderr is a terminal).
 pub struct Reporter {
     stop: Arc<AtomicBool>,
@@ -41,9 +53,7 @@ fn mb(bytes: u64) -> String {
 impl Reporter {
     /// Start reporting on the load of `label` (`total` bytes when known).
     pub fn start(label: &str, total: Option<u64>) -> Reporter {
-        BYTES.store(0, Ordering::Relaxed);
-        LINES.store(0, Ordering::Relaxed);
-        PHASE.store(0, Ordering::Relaxed);
+        reset();
         let stop = Arc::new(AtomicBool::new(false));
         if !std::io::stderr().is_terminal() {
             return Reporter { stop, handle: None };

@@ -12,11 +12,13 @@ use ratatui::widgets::Paragraph;
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let width = area.width as usize;
     let source = app.doc.sources.join(", ");
-    let mut top = vec![
-        Span::styled("niceeval ", theme.title),
-        Span::styled(cell(&source, width / 2), theme.text),
-        Span::styled(format!("  {}", cell(&app.doc.format, width / 3)), theme.dim),
-    ];
+    let mut top = vec![Span::styled("niceeval ", theme.title)];
+    // Still loading comes first, so a narrow terminal shows it too.
+    if let Some(loading) = &app.loading {
+        top.push(Span::styled(format!("{}  ", loading_text(loading)), theme.warn));
+    }
+    top.push(Span::styled(cell(&source, width / 2), theme.text));
+    top.push(Span::styled(format!("  {}", cell(&app.doc.format, width / 3)), theme.dim));
     if app.doc.attempts.len() > 1 {
         let failed = app
             .doc
@@ -86,4 +88,24 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
     }
     frame.render_widget(Paragraph::new(vec![Line::from(top), Line::from(second)]), area);
+}
+
+/// `⟳ preview of 4.2 MB · loading 312.4 of 1000.0 MB, 53210 events · 2.3 s`.
+pub fn loading_text(l: &crate::app::Loading) -> String {
+    use crate::load::preview::megabytes;
+    let step = if l.building && l.parsed_lines > 0 {
+        format!("building the views of {} events", l.parsed_lines)
+    } else if l.building {
+        "building the views".to_string()
+    } else if l.parsed_bytes > 0 {
+        format!(
+            "loading {} of {}, {} events",
+            megabytes(l.parsed_bytes).trim_end_matches(" MB"),
+            megabytes(l.total_bytes),
+            l.parsed_lines
+        )
+    } else {
+        format!("loading {}", megabytes(l.total_bytes))
+    };
+    format!("⟳ preview of the first {} · {step} · {:.1} s", megabytes(l.preview_bytes), l.elapsed_ms as f64 / 1000.0)
 }

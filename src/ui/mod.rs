@@ -24,11 +24,13 @@ pub use theme::{Theme, ThemeName};
 pub struct RenderCache {
     pub theme: Theme,
     inspector: HashMap<u64, std::rc::Rc<inspector::Built>>,
+    /// The [`App::generation`] the cached text was built from.
+    generation: u64,
 }
 
 impl RenderCache {
     pub fn new(theme: ThemeName) -> RenderCache {
-        RenderCache { theme: Theme::new(theme), inspector: HashMap::new() }
+        RenderCache { theme: Theme::new(theme), inspector: HashMap::new(), generation: 0 }
     }
 
     /// Cached lines for a key; older entries are dropped when the cache grows.
@@ -49,6 +51,11 @@ impl RenderCache {
 }
 
 pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
+    // A reloaded document (watch, follow, background load) makes cached text stale.
+    if cache.generation != app.generation {
+        cache.clear();
+        cache.generation = app.generation;
+    }
     let area = frame.area();
     let areas = layout::areas(area.width, area.height, app);
     header::render(frame, areas.header, app, &cache.theme);

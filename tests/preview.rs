@@ -1,0 +1,149 @@
+//! A large file opens on a preview of its start while the whole file loads
+//! on another thread; the preview is then replaced, keeping the selection.
+
+use niceeval::app::App;
+use niceeval::load::preview::{close_prefix, load_preview};
+use niceeval::model::usage::PriceTable;
+use niceeval::term::Source;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn stream(lines: usize) -> String {
+    (1..=lines).map(|i| format!("{{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"event {i}\"}}\n")).collect()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("niceeval-preview-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn texts(doc: &niceeval::model::document::Document) -> Vec<String> {
+    doc.attempts[0].sessions[0].turns[0]
+        .turn
+        .events
+        .iter()
+        .map(|e| e.raw["text"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn a_jsonl_preview_is_the_whole_lines_of_its_first_bytes() {
+    let dir = tempdir("jsonl");
+    let text = stream(1000);
+    let path = write(&dir, "s.jsonl", &text);
+    let preview = load_preview(&path, 0, 4096).expect("a preview");
+    assert!(preview.bytes <= 4096 && preview.bytes > 3000, "{}", preview.bytes);
+    assert_eq!(text.as_bytes()[preview.bytes as usize - 1], b'\n', "cut at a line end");
+    assert_eq!(preview.total, text.len() as u64);
+    let shown = texts(&preview.doc);
+    let whole = texts(&niceeval::load::load_path(&path).unwrap());
+    assert!(shown.len() < whole.len());
+    assert_eq!(shown[..], whole[..shown.len()], "the preview is a prefix of the whole stream");
+    let notice = &preview.doc.notices[0].message;
+    assert!(notice.contains("preview of the first") && notice.ends_with("the rest is loading"), "{notice}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_json_document_preview_holds_its_first_whole_turns() {
+    let dir = tempdir("json");
+    let demo = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/session.json")).unwrap();
+    let path = write(&dir, "s.json", std::str::from_utf8(&demo).unwrap());
+    let whole = niceeval::load::load_path(&path).unwrap();
+    let budget = demo.len() * 2 / 3;
+    let preview = load_preview(&path, 0, budget).expect("a preview");
+    assert_eq!(preview.doc.format, whole.format);
+    let turns = |d: &niceeval::model::document::Document| -> usize {
+        d.attempts[0].sessions.iter().map(|s| s.turns.len()).sum()
+    };
+    assert!(turns(&preview.doc) >= 1 && turns(&preview.doc) <= turns(&whole));
+    assert!(preview.doc.event_count() < whole.event_count());
+    // Every event the preview shows is the whole file's event at that place.
+    for (ps, ws) in preview.doc.attempts[0].sessions.iter().zip(&whole.attempts[0].sessions) {
+        for (pt, wt) in ps.turns.iter().zip(&ws.turns) {
+            for (pe, we) in pt.turn.events.iter().zip(&wt.turn.events) {
+                assert_eq!(pe.raw, we.raw);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn small_files_and_directories_get_no_preview() {
+    let dir = tempdir("small");
+    let path = write(&dir, "s.jsonl", &stream(10));
+    assert!(load_preview(&path, 1 << 20, 4096).is_none(), "below the threshold");
+    assert!(load_preview(&dir.to_string_lossy(), 0, 4096).is_none(), "a directory");
+    assert!(load_preview("/nonexistent/file.json", 0, 4096).is_none());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_prefix_that_never_closes_anything_gives_no_preview() {
+    assert!(close_prefix(br#"{"sessions":[{"turns":[{"events":[{"type":"mess"#).is_none());
+}
+
+/// Poll the background source like the event loop does, until it is done.
+fn poll_until_loaded(app: &mut App, source: &mut dyn Source) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while app.loading.is_some() {
+        assert!(Instant::now() < deadline, "the background load did not finish");
+        source.poll(app);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
+    let dir = tempdir("install");
+    let path = write(&dir, "s.jsonl", &stream(5000));
+    let preview = load_preview(&path, 0, 8192).unwrap();
+    let preview_events = preview.doc.event_count();
+    let (bytes, total) = (preview.bytes, preview.total);
+    let mut app = App::new(preview.doc, None, PriceTable::default());
+    let generation = app.generation;
+    app.lists[0].selected = 7;
+    let before = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event));
+    let mut source =
+        niceeval::background::start(&mut app, (bytes, total), path, None, PriceTable::default(), Instant::now());
+    assert!(app.loading.is_some(), "the header says the file is still loading");
+    poll_until_loaded(&mut app, &mut source);
+    assert_eq!(app.doc.event_count(), 5000);
+    assert!(preview_events < 5000);
+    assert!(app.generation > generation, "render caches start over");
+    let after = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event));
+    assert_eq!(before, after, "the same event stays selected");
+    let flash = app.flash.as_ref().unwrap();
+    assert!(!flash.error && flash.text.starts_with("loaded all") && flash.text.contains("5000 events"), "{flash:?}");
+    assert!(!app.doc.notices.iter().any(|n| n.message.contains("preview")), "the preview notice is gone");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_failed_whole_load_keeps_the_preview_and_says_so() {
+    let dir = tempdir("fail");
+    let path = write(&dir, "s.jsonl", &stream(500));
+    let preview = load_preview(&path, 0, 2048).unwrap();
+    let (bytes, total) = (preview.bytes, preview.total);
+    let events = preview.doc.event_count();
+    let mut app = App::new(preview.doc, None, PriceTable::default());
+    std::fs::remove_file(&path).unwrap();
+    let mut source =
+        niceeval::background::start(&mut app, (bytes, total), path, None, PriceTable::default(), Instant::now());
+    poll_until_loaded(&mut app, &mut source);
+    assert_eq!(app.doc.event_count(), events, "the preview stays");
+    assert!(app.flash.as_ref().is_some_and(|f| f.error && f.text.contains("preview only")));
+    let notice = &app.doc.notices[0];
+    assert!(notice.message.contains("loading the whole file failed"), "{}", notice.message);
+    assert!(!notice.message.contains("the rest is loading"));
+    let _ = std::fs::remove_dir_all(dir);
+}
