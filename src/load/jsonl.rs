@@ -59,17 +59,19 @@ fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    if let Err(e) = std::str::from_utf8(line) {
-        return Err(LineError {
-            line: line_no,
-            column: None,
-            message: format!(
-                "line is not valid UTF-8 (bad byte at offset {} of the line); line skipped",
-                e.valid_up_to()
-            ),
-        });
-    }
+    // The parser validates UTF-8 itself; the byte offset is only looked for
+    // when a line fails.
     serde_json::from_slice::<Value>(line).map(Some).map_err(|e| {
+        if let Err(u) = std::str::from_utf8(line) {
+            return LineError {
+                line: line_no,
+                column: None,
+                message: format!(
+                    "line is not valid UTF-8 (bad byte at offset {} of the line); line skipped",
+                    u.valid_up_to()
+                ),
+            };
+        }
         let err = LoadError::json("", &e, 0);
         LineError { line: line_no, column: Some(e.column().max(1)), message: format!("{}; line skipped", err.message) }
     })
@@ -84,7 +86,7 @@ pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
     let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
     let mut start = 0;
     let mut reported = (0usize, 0usize);
-    while let Some(rel) = bytes[start..].iter().position(|b| *b == b'\n') {
+    while let Some(rel) = memchr::memchr(b'\n', &bytes[start..]) {
         if out.next_line_no - first_line_no - reported.1 >= 4096 {
             super::progress::add((start - reported.0) as u64, (out.next_line_no - first_line_no - reported.1) as u64);
             reported = (start, out.next_line_no - first_line_no);
@@ -321,12 +323,21 @@ pub fn detect_kind(values: &[(usize, Value)]) -> Option<Kind> {
 
 /// Non-blank lines of a buffer (without CR), at most `limit`.
 fn first_lines(bytes: &[u8], limit: usize) -> Vec<&[u8]> {
-    super::strip_bom(bytes)
-        .split(|b| *b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
-        .take(limit)
-        .collect()
+    // memchr: a one-line document of 1 GB is scanned for its newline here.
+    let mut rest = super::strip_bom(bytes);
+    let mut lines = Vec::new();
+    while lines.len() < limit && !rest.is_empty() {
+        let (line, next) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, &rest[rest.len()..]),
+        };
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            lines.push(line);
+        }
+        rest = next;
+    }
+    lines
 }
 
 fn is_json_object_line(line: &[u8]) -> bool {

@@ -236,17 +236,28 @@ fn map_input(path: &str) -> Option<memmap2::Mmap> {
 
 /// Load a buffer that came from `path`.
 ///
-/// Invalid UTF-8 and unpaired surrogate escapes are repaired first (see
+/// Invalid UTF-8 and unpaired surrogate escapes are repaired (see
 /// [`repair`]) and reported as a warning notice, so such files still open.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if looks_binary(strip_bom(bytes)) {
         return Err(LoadError::at(path, 1, 1, "this is a binary file, not UTF-8 text (expected JSON or JSONL)"));
     }
-    // A JSONL stream reports an invalid UTF-8 line with its line number and loads the rest.
-    if jsonl::looks_like_jsonl(bytes) {
+    // A JSONL stream reports an invalid UTF-8 line with its line number and
+    // loads the rest. A single line is left to `load_repaired`, which parses
+    // it once (asking here would parse a one-line document twice).
+    if !jsonl::single_line(bytes) && jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
+    // The parser rejects invalid UTF-8 and unpaired surrogates itself, so a
+    // file that loads needs no repair pass; only a failed one is repaired.
+    let unrepaired = match load_repaired(path, bytes) {
+        Ok(doc) => return Ok(doc),
+        Err(e) => e,
+    };
     let (repaired, repairs) = repair::repair(bytes);
+    if !repairs.any() {
+        return Err(unrepaired);
+    }
     let mut doc = load_repaired(path, &repaired).map_err(|mut e| {
         if repairs.invalid_utf8 > 0 && e.message.contains("not valid JSON") {
             e.message.push_str(" (the file is not UTF-8 text)");
