@@ -237,6 +237,8 @@ fn main() {
         }
         ["mem", "value", path] => drop(std::hint::black_box(value_parse(path))),
         ["mem", "load", path] => drop(std::hint::black_box(load_derive(path))),
+        // Peak RSS of the load alone (no derivation), to tell the two apart.
+        ["mem", "load-only", path] => drop(std::hint::black_box(niceeval::load::load_path(path).expect("load"))),
         ["frame", n] => frame(n.parse().expect("EVENTS")),
         ["keys", n] => keys(n.parse().expect("EVENTS")),
         ["search", n] => search(n.parse().expect("EVENTS")),

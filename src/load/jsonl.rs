@@ -173,13 +173,18 @@ const PARALLEL_AT_LEAST: usize = 8 << 20;
 /// [`parse_complete_lines`] from line 1, over line-aligned chunks on one
 /// thread per core for large inputs. Same result as the sequential parse.
 pub fn parse_complete_lines_parallel(bytes: &[u8]) -> ChunkParse {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
-    parse_in_chunks(bytes, if bytes.len() < PARALLEL_AT_LEAST { 1 } else { threads })
+    parse_complete_lines_parallel_from(bytes, 1)
 }
 
-fn parse_in_chunks(bytes: &[u8], threads: usize) -> ChunkParse {
+/// [`parse_complete_lines_parallel`] for bytes whose first line is `first_line_no`.
+fn parse_complete_lines_parallel_from(bytes: &[u8], first_line_no: usize) -> ChunkParse {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    parse_in_chunks(bytes, if bytes.len() < PARALLEL_AT_LEAST { 1 } else { threads }, first_line_no)
+}
+
+fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize) -> ChunkParse {
     if threads < 2 {
-        return parse_complete_lines(bytes, 1);
+        return parse_complete_lines(bytes, first_line_no);
     }
     // Chunk starts: 0, then just after a newline near each k/threads point.
     let mut starts = vec![0usize];
@@ -198,17 +203,18 @@ fn parse_in_chunks(bytes: &[u8], threads: usize) -> ChunkParse {
     let parts: Vec<ChunkParse> = std::thread::scope(|s| {
         let handles: Vec<_> = ranges
             .iter()
-            .map(|&(a, b)| s.spawn(move || parse_complete_lines(&bytes[a..b], if a == 0 { 1 } else { 2 })))
+            .map(|&(a, b)| s.spawn(move || parse_complete_lines(&bytes[a..b], if a == 0 { first_line_no } else { 2 })))
             .collect();
         handles
             .into_iter()
             .zip(&ranges)
             .map(|(h, &(a, b))| {
-                h.join().unwrap_or_else(|_| parse_complete_lines(&bytes[a..b], if a == 0 { 1 } else { 2 }))
+                h.join()
+                    .unwrap_or_else(|_| parse_complete_lines(&bytes[a..b], if a == 0 { first_line_no } else { 2 }))
             })
             .collect()
     });
-    let mut out = ChunkParse { next_line_no: 1, ..Default::default() };
+    let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
     for ((a, _), mut part) in ranges.into_iter().zip(parts) {
         let shift = if a == 0 { 0 } else { out.next_line_no - 2 };
         if out.values.is_empty() {
@@ -383,7 +389,77 @@ fn notice(level: NoticeLevel, message: String) -> Notice {
 
 /// Load a whole JSONL buffer.
 pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
-    let chunk = parse_all(bytes);
+    from_parsed(path, parse_all(bytes), || Ok(std::borrow::Cow::Borrowed(bytes)))
+}
+
+/// Blocks a large JSONL file is read and parsed in.
+const BLOCK: usize = 16 << 20;
+/// A file whose first two lines are not within this many bytes is loaded as
+/// one document (mapped), as any small file would be.
+const DETECT_AT_MOST: usize = 64 << 20;
+
+/// Load a large file that is a JSONL stream, block by block, so that at most
+/// one block of its text is in memory beside the parsed lines (a mapping of
+/// the whole file would keep all of it resident while it is parsed).
+/// `None` when the file does not start like a multi-line JSONL stream: the
+/// caller loads it as one document.
+pub fn load_file(path: &str, file: std::fs::File) -> Option<Result<Document, LoadError>> {
+    load_in_blocks(path, file, BLOCK)
+}
+
+fn load_in_blocks(path: &str, mut file: impl std::io::Read, block_size: usize) -> Option<Result<Document, LoadError>> {
+    use std::io::Read;
+    let mut block = Vec::with_capacity(block_size);
+    // Read until two whole lines are in (the format is decided by them).
+    loop {
+        let before = block.len();
+        if let Err(e) = (&mut file).take(block_size as u64).read_to_end(&mut block) {
+            return Some(Err(LoadError::new(path, super::io_message(&e))));
+        }
+        let complete = memchr::memrchr(b'\n', &block).map_or(0, |i| i + 1);
+        if block.len() == before || block.len() >= DETECT_AT_MOST || first_lines(&block[..complete], 2).len() == 2 {
+            break;
+        }
+    }
+    if super::looks_binary(super::strip_bom(&block)) || single_line(&block) || !looks_like_jsonl(&block) {
+        return None;
+    }
+    let mut all = ChunkParse { next_line_no: 1, ..Default::default() };
+    loop {
+        let chunk = parse_complete_lines_parallel_from(&block, all.next_line_no);
+        all.values.extend(chunk.values);
+        all.errors.extend(chunk.errors);
+        all.next_line_no = chunk.next_line_no;
+        // Keep the partial last line for the next block.
+        block.drain(..chunk.consumed_bytes);
+        let before = block.len();
+        if let Err(e) = (&mut file).take(block_size as u64).read_to_end(&mut block) {
+            return Some(Err(LoadError::new(path, super::io_message(&e))));
+        }
+        if block.len() == before {
+            break;
+        }
+    }
+    if !block.is_empty() {
+        match parse_final_line(&block, all.next_line_no) {
+            Ok(Some(v)) => all.values.push((all.next_line_no, v)),
+            Ok(None) => {}
+            Err(e) => all.errors.push(e),
+        }
+        all.next_line_no += 1;
+    }
+    drop(block);
+    // Only an `exp --json` stream needs the text again (it is small).
+    Some(from_parsed(path, all, || super::read_input(path).map(std::borrow::Cow::Owned)))
+}
+
+/// The document of parsed JSONL lines; `text` gives the whole input for the
+/// formats that read it again.
+fn from_parsed<'a>(
+    path: &str,
+    chunk: ChunkParse,
+    text: impl FnOnce() -> Result<std::borrow::Cow<'a, [u8]>, LoadError>,
+) -> Result<Document, LoadError> {
     if chunk.values.is_empty() {
         if let Some(e) = chunk.errors.first() {
             return Err(LoadError {
@@ -415,7 +491,7 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     let line_notices: Vec<Notice> = chunk.errors.iter().map(|e| notice(NoticeLevel::Error, e.describe(path))).collect();
     let lines = chunk.values.len();
     let (format, attempts) = match kind {
-        Kind::Exp => return super::exp::load(path, bytes),
+        Kind::Exp => return super::exp::load(path, &text()?),
         Kind::Events => ("JSONL StreamEvents".to_string(), vec![from_event_lines(chunk.values)]),
         Kind::Turns => ("JSONL Turns".to_string(), vec![from_turn_lines(chunk.values)]),
         Kind::CaptureEntries => ("JSONL capture entries".to_string(), vec![from_capture_lines(chunk.values)]),
@@ -568,11 +644,57 @@ mod tests {
         bytes.extend_from_slice(b"{\"tail\":");
         let one = parse_complete_lines(&bytes, 1);
         for threads in [2, 3, 5, 16, 300] {
-            assert_eq!(parse_in_chunks(&bytes, threads), one, "{threads} threads");
+            assert_eq!(parse_in_chunks(&bytes, threads, 1), one, "{threads} threads");
         }
-        assert_eq!(parse_in_chunks(b"", 4), parse_complete_lines(b"", 1));
-        assert_eq!(parse_in_chunks(b"{}", 4), parse_complete_lines(b"{}", 1));
-        assert_eq!(parse_in_chunks(b"\n\n\n", 4), parse_complete_lines(b"\n\n\n", 1));
+        // A later block: numbering continues from its first line.
+        let later = parse_complete_lines(&bytes[3..], 40);
+        for threads in [2, 5] {
+            assert_eq!(parse_in_chunks(&bytes[3..], threads, 40), later, "{threads} threads from line 40");
+        }
+        assert_eq!(parse_in_chunks(b"", 4, 1), parse_complete_lines(b"", 1));
+        assert_eq!(parse_in_chunks(b"{}", 4, 1), parse_complete_lines(b"{}", 1));
+        assert_eq!(parse_in_chunks(b"\n\n\n", 4, 1), parse_complete_lines(b"\n\n\n", 1));
+    }
+
+    #[test]
+    fn block_by_block_loads_the_same_document_as_the_whole_buffer() {
+        let inputs: [&[u8]; 5] = [
+            b"\xef\xbb\xbf{\"type\":\"message\",\"role\":\"user\",\"text\":\"a\"}\r\n\n{\"type\":\"thinking\",\"text\":\"bb\"}\n{bad\n{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"last, no newline\"}",
+            b"{\"type\":\"message\",\"role\":\"user\",\"text\":\"a line much longer than one block of seven bytes\"}\n{\"type\":\"error\",\"message\":\"x\"}\n",
+            b"{\"input\":\"hi\",\"turn\":{\"events\":[],\"status\":\"completed\"}}\n{\"input\":\"again\",\"turn\":{\"events\":[],\"status\":\"waiting\"},\"sessionId\":\"s2\"}\n",
+            b"{\"type\":\"thinking\",\"text\":\"ok\"}\n{\"type\":\"message\",\"role\":\"user\",\"text\":\"bad utf-8 \xff here\"}\n",
+            b"{\"events\":[{\"type\":\"message\",\"role\":\"user\",\"text\":\"t\"}],\"status\":\"failed\"}\n{\"events\":[],\"status\":\"completed\"}\n\n\n",
+        ];
+        let summary = |d: &Document| {
+            let events: Vec<(usize, usize, String)> = d.attempts[0]
+                .sessions
+                .iter()
+                .enumerate()
+                .flat_map(|(si, s)| {
+                    s.turns.iter().enumerate().flat_map(move |(ti, t)| {
+                        t.turn.events.iter().map(move |e| (si, ti, e.raw.to_string()))
+                    })
+                })
+                .collect();
+            let notices: Vec<String> = d.notices.iter().map(|n| n.message.clone()).collect();
+            let attempt_notices: Vec<String> = d.attempts[0].notices.iter().map(|n| n.message.clone()).collect();
+            (d.format.clone(), events, notices, attempt_notices)
+        };
+        for (i, input) in inputs.iter().enumerate() {
+            let whole = load("f.jsonl", input).unwrap();
+            for block in [7, 16, 61, 4096] {
+                let blocks = load_in_blocks("f.jsonl", *input, block).expect("a JSONL stream").unwrap();
+                assert_eq!(summary(&blocks), summary(&whole), "input {i}, blocks of {block}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_one_line_document_is_not_read_block_by_block() {
+        assert!(load_in_blocks("f.json", &b"{\"format\":\"x\",\n\"sessions\":[]}"[..], 7).is_none());
+        assert!(load_in_blocks("f.json", &b"{\"sessions\":[]}\n"[..], 4096).is_none());
+        // A first line that is not a JSON object: the whole-document loader decides.
+        assert!(load_in_blocks("f.jsonl", &b"{\"text\":\"\xff\"}\n{\"type\":\"error\"}\n"[..], 7).is_none());
     }
 
     #[test]

@@ -205,9 +205,14 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
         ));
     }
     if path != "-"
-        && let Some(map) = map_input(path)
+        && let Some(file) = large_file(path)
     {
-        return load_bytes(path, &map);
+        if let Some(doc) = jsonl::load_file(path, file) {
+            return doc;
+        }
+        if let Some(map) = map_input(path) {
+            return load_bytes(path, &map);
+        }
     }
     let bytes = read_input(path)?;
     load_bytes(path, &bytes)
@@ -216,14 +221,17 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
 /// Files at least this large are memory-mapped instead of read.
 const MAP_AT_LEAST: u64 = 4 << 20;
 
+/// A regular file of at least [`MAP_AT_LEAST`] bytes, opened read-only.
+fn large_file(path: &str) -> Option<std::fs::File> {
+    let file = std::fs::File::open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    (meta.is_file() && meta.len() >= MAP_AT_LEAST).then_some(file)
+}
+
 /// A read-only mapping of a large regular file, or `None` (small, not a
 /// regular file, or the mapping failed: the caller reads it instead).
 fn map_input(path: &str) -> Option<memmap2::Mmap> {
-    let file = std::fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() < MAP_AT_LEAST {
-        return None;
-    }
+    let file = large_file(path)?;
     // SAFETY: the mapping is read-only and never outlives this load. A file
     // truncated by another process while it is read could fault; inputs of
     // this size are finished captures, and small or growing files (`--follow`)
@@ -271,7 +279,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
 }
 
 /// NUL bytes, or mostly invalid UTF-8, near the start: not a text file.
-fn looks_binary(bytes: &[u8]) -> bool {
+pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
     if head.contains(&0) {
         return true;
