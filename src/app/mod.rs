@@ -274,8 +274,11 @@ pub struct App {
 
 impl App {
     pub fn new(doc: Document, model: Option<String>, prices: PriceTable) -> App {
-        let prepared = Prepared::new(doc, model.as_deref(), &prices);
-        App::from_prepared(prepared, model, prices)
+        // Phase times go to stderr before the terminal is taken (never from
+        // a background load, which runs while the viewer draws).
+        let timing = std::env::var_os("NICEEVAL_TIMING").is_some();
+        let (views, findings) = build_views_timed(&doc, model.as_deref(), &prices, timing);
+        App::from_prepared(Prepared { doc, views, findings }, model, prices)
     }
 
     pub fn from_prepared(prepared: Prepared, model: Option<String>, prices: PriceTable) -> App {
@@ -757,37 +760,97 @@ impl App {
 
 /// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
 fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec<AttemptView>, Vec<Finding>) {
-    let derived = crate::model::derive_document(doc, model, prices);
-    let findings = crate::model::lint::lint_document(doc, &derived);
-    let views = doc
-        .attempts
-        .iter()
-        .zip(derived)
-        .enumerate()
-        .map(|(ai, (attempt, derived))| {
-            let requests = hitl_requests(attempt, &derived);
-            let timeline = build_timeline(attempt, &derived, &requests);
-            let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
-            for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
-                for id in crate::model::evidence::occurrence_locators(a) {
-                    if let Some(t) = crate::model::evidence::resolve(&derived, &id) {
-                        let list = badges.entry((t.addr, t.event)).or_default();
-                        if !list.contains(&i) {
-                            list.push(i);
+    build_views_timed(doc, model, prices, false)
+}
+
+/// [`build_views`], printing the time of each phase on stderr when `timing`
+/// (`NICEEVAL_TIMING`, before the terminal is taken over).
+///
+/// Two threads: the per-turn lint rules run while the document is derived;
+/// then the pairing rules run while the HITL requests, timelines and badges
+/// are built. The findings are merged in the order a sequential lint gives.
+fn build_views_timed(
+    doc: &Document,
+    model: Option<&str>,
+    prices: &PriceTable,
+    timing: bool,
+) -> (Vec<AttemptView>, Vec<Finding>) {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    let report = |name: &str, d: Duration| {
+        if timing {
+            eprintln!("niceeval: build_views {name} {:.1} ms", d.as_secs_f64() * 1e3);
+        }
+    };
+    fn join<T>(h: std::thread::ScopedJoinHandle<'_, (T, Duration)>) -> (T, Duration) {
+        h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+    }
+    let ((derived, derive_time), (turn_findings, turn_lint_time)) = std::thread::scope(|s| {
+        let lint = s.spawn(|| {
+            let t = Instant::now();
+            (crate::model::lint::lint_turns(doc), t.elapsed())
+        });
+        let t = Instant::now();
+        let derived = crate::model::derive_document(doc, model, prices);
+        ((derived, t.elapsed()), join(lint))
+    });
+    report("derive", derive_time);
+    report("lint turns (in parallel with derive)", turn_lint_time);
+    let ((parts, parts_time), (session_findings, pairing_time)) = std::thread::scope(|s| {
+        let lint = s.spawn(|| {
+            let t = Instant::now();
+            (crate::model::lint::lint_sessions(doc, &derived), t.elapsed())
+        });
+        let t = Instant::now();
+        let parts: Vec<_> = doc
+            .attempts
+            .iter()
+            .zip(&derived)
+            .map(|(attempt, derived)| {
+                let requests = hitl_requests(attempt, derived);
+                let timeline = build_timeline(attempt, derived, &requests);
+                let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
+                for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
+                    for id in crate::model::evidence::occurrence_locators(a) {
+                        if let Some(t) = crate::model::evidence::resolve(derived, &id) {
+                            let list = badges.entry((t.addr, t.event)).or_default();
+                            if !list.contains(&i) {
+                                list.push(i);
+                            }
                         }
                     }
                 }
-            }
-            let flagged = findings
-                .iter()
-                .filter(|f| f.location.attempt == ai)
-                .filter_map(|f| {
-                    Some((TurnAddr { session: f.location.session, turn: f.location.turn? }, f.location.event))
-                })
-                .collect();
-            AttemptView { derived, requests, timeline, badges, flagged }
+                (requests, timeline, badges)
+            })
+            .collect();
+        ((parts, t.elapsed()), join(lint))
+    });
+    report("lint pairing", pairing_time);
+    report("hitl+timeline+badges (in parallel with pairing)", parts_time);
+    let t = Instant::now();
+    let findings = crate::model::lint::merge(turn_findings, session_findings);
+    let mut flagged: Vec<HashSet<(TurnAddr, Option<usize>)>> = vec![HashSet::new(); doc.attempts.len()];
+    for f in &findings {
+        if let (Some(set), Some(turn)) = (flagged.get_mut(f.location.attempt), f.location.turn) {
+            set.insert((TurnAddr { session: f.location.session, turn }, f.location.event));
+        }
+    }
+    let views = derived
+        .into_iter()
+        .zip(parts)
+        .zip(flagged)
+        .map(|((derived, (requests, timeline, badges)), flagged)| AttemptView {
+            derived,
+            requests,
+            timeline,
+            badges,
+            flagged,
         })
         .collect();
+    report("merge findings+views", t.elapsed());
+    if timing {
+        eprintln!("niceeval: build_views total {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+    }
     (views, findings)
 }
 

@@ -56,12 +56,17 @@ pub struct DerivedAttempt {
 
 impl DerivedAttempt {
     pub fn turn(&self, addr: TurnAddr) -> Option<&DerivedTurn> {
-        self.turns.iter().find(|t| t.addr == addr)
+        self.scope_index(addr).map(|i| &self.turns[i])
     }
 
-    /// Index in `turns` of a turn address.
+    /// Index in `turns` of a turn address. [`derive_attempt`] keeps `turns`
+    /// in address order (sessions, then turns), so this is a binary search;
+    /// a hand-built list out of order falls back to the first match.
     pub fn scope_index(&self, addr: TurnAddr) -> Option<usize> {
-        self.turns.iter().position(|t| t.addr == addr)
+        match self.turns.binary_search_by_key(&addr, |t| t.addr) {
+            Ok(i) if i == 0 || self.turns[i - 1].addr < addr => Some(i),
+            _ => self.turns.iter().position(|t| t.addr == addr),
+        }
     }
 }
 

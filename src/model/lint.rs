@@ -258,35 +258,110 @@ pub fn attempt_is_checkable(attempt: &super::document::Attempt) -> bool {
 /// false`, e.g. a Record conversation) and reconstructed turns are skipped:
 /// those events are not the adapter's.
 pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding> {
-    let mut sink = Sink { findings: Vec::new() };
+    let turns = lint_turns_with(doc, |ai, addr| derived.get(ai).and_then(|d| d.turn(addr)).map(|t| t.coverage.clone()));
+    let sessions = lint_sessions(doc, derived);
+    merge(turns, sessions)
+}
+
+/// The per-turn half of [`lint_document`] (notices, event, status, usage,
+/// coverage and content rules). It needs no derivation, so it can run while
+/// the document is derived: each turn's coverage is the one [`derive_attempt`]
+/// computes (the agent default downgraded by the turn's declaration).
+///
+/// [`derive_attempt`]: super::derive::derive_attempt
+pub fn lint_turns(doc: &Document) -> TurnFindings {
+    let agent = super::coverage::Coverage::complete();
+    lint_turns_with(doc, |ai, addr| {
+        let record = doc.attempts.get(ai)?.sessions.get(addr.session)?.turns.get(addr.turn)?;
+        Some(agent.downgrade(record.turn.evidence_coverage.as_ref()))
+    })
+}
+
+/// Findings of [`lint_turns`]: per attempt, the notice findings and, per
+/// session, its turns' findings, in the order [`lint_document`] reports them.
+#[derive(Debug, Default)]
+pub struct TurnFindings {
+    attempts: Vec<(Vec<Finding>, Vec<Vec<Finding>>)>,
+}
+
+/// Findings of [`lint_sessions`]: per attempt, per session (pairing rules).
+#[derive(Debug, Default)]
+pub struct SessionFindings {
+    attempts: Vec<Vec<Vec<Finding>>>,
+}
+
+fn lint_turns_with(
+    doc: &Document,
+    coverage_of: impl Fn(usize, super::derive::TurnAddr) -> Option<super::coverage::Coverage>,
+) -> TurnFindings {
+    let mut out = TurnFindings::default();
     for (ai, attempt) in doc.attempts.iter().enumerate() {
-        if !attempt_is_checkable(attempt) {
-            continue;
-        }
-        let derived = derived.get(ai);
-        let statuses = statuses_recorded(attempt);
-        for notice in &attempt.notices {
-            if let Some((si, ti)) = turn_shape_notice(&notice.message) {
-                let location = Location { attempt: ai, session: si, turn: Some(ti), event: None };
-                sink.push("turn-shape", location, notice.message.clone());
-            }
-        }
-        for (si, session) in attempt.sessions.iter().enumerate() {
-            for (ti, record) in session.turns.iter().enumerate() {
-                if record.reconstructed {
-                    continue;
+        let mut notices = Sink { findings: Vec::new() };
+        let mut sessions = Vec::new();
+        if attempt_is_checkable(attempt) {
+            let statuses = statuses_recorded(attempt);
+            for notice in &attempt.notices {
+                if let Some((si, ti)) = turn_shape_notice(&notice.message) {
+                    let location = Location { attempt: ai, session: si, turn: Some(ti), event: None };
+                    notices.push("turn-shape", location, notice.message.clone());
                 }
-                let here = Location { attempt: ai, session: si, turn: Some(ti), event: None };
-                let coverage = derived.and_then(|d| d.turn(super::derive::TurnAddr { session: si, turn: ti }));
-                events::check_turn_events(&mut sink, here, record);
-                turn::check_turn(&mut sink, here, record, coverage.map(|t| &t.coverage), statuses);
             }
-            if let Some(d) = derived {
-                pairing::check_session(&mut sink, ai, si, session, d, statuses);
+            for (si, session) in attempt.sessions.iter().enumerate() {
+                let mut sink = Sink { findings: Vec::new() };
+                for (ti, record) in session.turns.iter().enumerate() {
+                    if record.reconstructed {
+                        continue;
+                    }
+                    let here = Location { attempt: ai, session: si, turn: Some(ti), event: None };
+                    let coverage = coverage_of(ai, super::derive::TurnAddr { session: si, turn: ti });
+                    events::check_turn_events(&mut sink, here, record);
+                    turn::check_turn(&mut sink, here, record, coverage.as_ref(), statuses);
+                }
+                sessions.push(sink.findings);
             }
         }
+        out.attempts.push((notices.findings, sessions));
     }
-    let mut findings = sink.findings;
+    out
+}
+
+/// The session-scope half of [`lint_document`]: tool pairing, read from the derivation.
+pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindings {
+    let mut out = SessionFindings::default();
+    for (ai, attempt) in doc.attempts.iter().enumerate() {
+        let mut sessions = Vec::new();
+        if attempt_is_checkable(attempt)
+            && let Some(d) = derived.get(ai)
+        {
+            let statuses = statuses_recorded(attempt);
+            let started = pairing::started_in(d);
+            for (si, session) in attempt.sessions.iter().enumerate() {
+                let mut sink = Sink { findings: Vec::new() };
+                pairing::check_session(&mut sink, ai, si, session, d, &started, statuses);
+                sessions.push(sink.findings);
+            }
+        }
+        out.attempts.push(sessions);
+    }
+    out
+}
+
+/// Both halves in [`lint_document`]'s order: per attempt its notices, then
+/// per session its turns' findings and its pairing findings; then sorted by
+/// location (stable), errors first at the same location.
+pub fn merge(turns: TurnFindings, sessions: SessionFindings) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut sessions = sessions.attempts.into_iter();
+    for (notices, turn_parts) in turns.attempts {
+        findings.extend(notices);
+        let mut pairing = sessions.next().unwrap_or_default().into_iter();
+        for part in turn_parts {
+            findings.extend(part);
+            findings.extend(pairing.next().unwrap_or_default());
+        }
+        findings.extend(pairing.flatten());
+    }
+    findings.extend(sessions.flatten().flatten());
     findings.sort_by(|a, b| a.location.cmp(&b.location).then(b.severity.cmp(&a.severity)));
     findings
 }

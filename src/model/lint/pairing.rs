@@ -13,12 +13,34 @@ use std::collections::{HashMap, HashSet};
 
 type At = (usize, usize); // (turn index in session, event index)
 
+/// For each tool operation id of an attempt: the one session whose
+/// session-scope fold started it, or `None` when several sessions did.
+pub type StartedIn<'a> = HashMap<&'a str, Option<usize>>;
+
+/// [`StartedIn`] for an attempt, built once (not once per session).
+pub fn started_in(derived: &DerivedAttempt) -> StartedIn<'_> {
+    let mut out: StartedIn<'_> = HashMap::new();
+    for (si, s) in derived.sessions.iter().enumerate() {
+        for o in &s.occurrences.occurrences {
+            out.entry(o.operation_id.as_str())
+                .and_modify(|only| {
+                    if *only != Some(si) {
+                        *only = None;
+                    }
+                })
+                .or_insert(Some(si));
+        }
+    }
+    out
+}
+
 pub fn check_session(
     sink: &mut Sink,
     ai: usize,
     si: usize,
     session: &Session,
     derived: &DerivedAttempt,
+    started: &StartedIn<'_>,
     statuses_recorded: bool,
 ) {
     let loc = |(ti, ei): At| Location { attempt: ai, session: si, turn: Some(ti), event: Some(ei) };
@@ -34,9 +56,7 @@ pub fn check_session(
     let mut order: Vec<usize> = (0..session.turns.len()).collect();
     let ordinal = |ti: usize| {
         derived
-            .turns
-            .iter()
-            .find(|t| t.addr.session == si && t.addr.turn == ti)
+            .turn(crate::model::derive::TurnAddr { session: si, turn: ti })
             .map(|t| t.turn_ordinal)
             .unwrap_or(ti as u64)
     };
@@ -48,7 +68,6 @@ pub fn check_session(
     let mut open_tool: HashMap<&str, At> = HashMap::new();
     let mut open_sub: HashMap<&str, At> = HashMap::new();
     let mut tool_events: HashMap<&str, Vec<At>> = HashMap::new();
-    let mut started_elsewhere: HashSet<&str> = HashSet::new();
     let mut kind_mismatch: HashSet<At> = HashSet::new();
     let mut skills: Vec<(At, &str)> = Vec::new();
     for &ti in &order {
@@ -135,11 +154,8 @@ pub fn check_session(
 
     // Tool pairing as NiceEval folds it.
     let Some(fold) = derived.sessions.get(si).map(|s| &s.occurrences) else { return };
-    for other in derived.sessions.iter().enumerate().filter(|(i, _)| *i != si).map(|(_, s)| s) {
-        for o in &other.occurrences.occurrences {
-            started_elsewhere.insert(o.operation_id.as_str());
-        }
-    }
+    // A start with this id in another session's fold.
+    let started_elsewhere = |id: &str| started.get(id).is_some_and(|only| *only != Some(si));
     // Ambiguity: per id, ambiguous occurrences in start order. The first was
     // open when the second started; every later one started on a poisoned id.
     let mut ambiguous: Vec<(&str, At)> = Vec::new();
@@ -211,7 +227,7 @@ pub fn check_session(
                 q(id),
                 name
             )
-        } else if started_elsewhere.contains(id) {
+        } else if started_elsewhere(id) {
             format!(
                 "tool finish {} has no start in {} (a start with this id is in another session, and pairing never crosses sessions); NiceEval records an orphan finish",
                 q(id),

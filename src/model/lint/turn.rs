@@ -228,13 +228,14 @@ fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, cove
 fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
     let events = &record.turn.events;
     // A set: a long turn has many messages and many outputs.
-    let outputs: std::collections::HashSet<&str> = events
+    let outputs: std::collections::HashSet<Text<'_>> = events
         .iter()
         .filter(|e| matches!(e.kind, EventKind::ToolFinished { .. }))
         .filter_map(|e| e.output().and_then(Value::as_str))
         .map(str::trim)
         // Short outputs ("ok", "done") say too little to tell a wrapped output from a reply.
-        .filter(|s| s.chars().count() >= 8)
+        .filter(|s| s.chars().nth(7).is_some())
+        .map(Text)
         .collect();
     let mut reply: Option<&str> = None;
     for (i, e) in events.iter().enumerate() {
@@ -243,7 +244,7 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
         }
         let Some(text) = e.text().map(str::trim).filter(|t| !t.is_empty()) else { continue };
         reply = Some(text);
-        if outputs.contains(text) {
+        if outputs.contains(&Text(text)) {
             sink.push(
                 "tool-output-as-message",
                 Location { event: Some(i), ..here },
@@ -266,5 +267,24 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
             here,
             "`data` only repeats the reply text (turn.message already holds it)".into(),
         );
+    }
+}
+
+/// A string in a set, hashed by its length and at most 256 bytes of its ends
+/// (a tool output can be megabytes); equality still compares the whole text.
+#[derive(PartialEq, Eq)]
+struct Text<'a>(&'a str);
+
+impl std::hash::Hash for Text<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let b = self.0.as_bytes();
+        const END: usize = 128;
+        state.write_usize(b.len());
+        if b.len() <= 2 * END {
+            state.write(b);
+        } else {
+            state.write(&b[..END]);
+            state.write(&b[b.len() - END..]);
+        }
     }
 }
