@@ -6,11 +6,11 @@ use niceeval::model::derive::DerivedAttempt;
 use niceeval::model::document::Attempt;
 use niceeval::model::facts::{build_o11y_summary, derive_run_facts};
 use niceeval::model::occurrence::{Evidence, Lifecycle, OpaqueReason};
+use niceeval::model::payload::Payload;
 use niceeval::model::usage::{PriceTable, Usage, estimate_cost};
 use niceeval::model::{Event, derive_attempt};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use std::sync::Arc;
 
 fn s(id: &str, name: &str, input: Value) -> Value {
     json!({"type":"operation.started","operationId":id,"operation":{"kind":"tool","name":name,"input":input}})
@@ -54,8 +54,8 @@ fn e01_plain_pair() {
     );
     let o = &d.occurrences.occurrences[0];
     assert_eq!(o.id, r#"["niceeval.logical-tool-occurrence/1","session-1","turn-1",1,1]"#);
-    assert_eq!(o.input, Evidence::Complete { value: Some(Arc::new(json!({"city":"Taipei"}))) });
-    assert_eq!(o.output, Evidence::Complete { value: Some(Arc::new(json!({"f":"sunny"}))) });
+    assert_eq!(o.input, Evidence::Complete { value: Some(Payload::new(json!({"city":"Taipei"}))) });
+    assert_eq!(o.output, Evidence::Complete { value: Some(Payload::new(json!({"f":"sunny"}))) });
     assert!(
         matches!(&o.lifecycle, Lifecycle::Finished { status, finish } if status == "completed" && finish.event_ordinal == 2)
     );
@@ -83,7 +83,7 @@ fn e04_e05_absent_output_is_not_null_output() {
     assert_eq!(d.occurrences.occurrences[0].output, Evidence::Unavailable { reason: "tool-output-absent".into() });
     assert_eq!(d.turns[0].run_facts.tool_calls[0].output, None);
     let (_, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", Some(Value::Null))]);
-    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Complete { value: Some(Arc::new(Value::Null)) });
+    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Complete { value: Some(Payload::new(Value::Null)) });
 }
 
 #[test]
@@ -186,7 +186,7 @@ fn e11_cross_turn_pairing_in_a_session() {
     assert!(
         matches!(&session.lifecycle, Lifecycle::Finished { finish, .. } if (finish.turn_ordinal, finish.event_ordinal) == (2, 1))
     );
-    assert_eq!(session.output, Evidence::Complete { value: Some(Arc::new(json!({"value":126}))) });
+    assert_eq!(session.output, Evidence::Complete { value: Some(Payload::new(json!({"value":126}))) });
 }
 
 #[test]

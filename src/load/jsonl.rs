@@ -209,8 +209,7 @@ fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize) -> ChunkP
             .into_iter()
             .zip(&ranges)
             .map(|(h, &(a, b))| {
-                h.join()
-                    .unwrap_or_else(|_| parse_complete_lines(&bytes[a..b], if a == 0 { first_line_no } else { 2 }))
+                h.join().unwrap_or_else(|_| parse_complete_lines(&bytes[a..b], if a == 0 { first_line_no } else { 2 }))
             })
             .collect()
     });
@@ -671,9 +670,10 @@ mod tests {
                 .iter()
                 .enumerate()
                 .flat_map(|(si, s)| {
-                    s.turns.iter().enumerate().flat_map(move |(ti, t)| {
-                        t.turn.events.iter().map(move |e| (si, ti, e.raw.to_string()))
-                    })
+                    s.turns
+                        .iter()
+                        .enumerate()
+                        .flat_map(move |(ti, t)| t.turn.events.iter().map(move |e| (si, ti, e.raw.to_string())))
                 })
                 .collect();
             let notices: Vec<String> = d.notices.iter().map(|n| n.message.clone()).collect();

@@ -5,9 +5,8 @@
 use super::coverage::Coverage;
 use super::document::{Attempt, Session};
 use super::event::Event;
-use super::facts::{O11ySummary, RunFacts, build_o11y_summary_with, derive_run_facts_with};
-use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences_with};
-use super::payload::PayloadCache;
+use super::facts::{O11ySummary, RunFacts, build_o11y_summary, derive_run_facts};
+use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences};
 use super::usage::{Estimate, PriceTable, Usage, estimate_cost, number};
 use serde_json::{Map, Value};
 
@@ -97,19 +96,18 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     let (scope, addrs) = scope_turns(&attempt.sessions);
     let agent_coverage = Coverage::complete();
     // Each payload is copied once for all the derived views below.
-    let mut cache = PayloadCache::new();
     let mut turns = Vec::with_capacity(scope.len());
     for (st, addr) in scope.iter().zip(&addrs) {
         let record = &attempt.sessions[addr.session].turns[addr.turn];
-        let run_facts = derive_run_facts_with(st.events, &mut cache);
+        let run_facts = derive_run_facts(st.events);
         turns.push(DerivedTurn {
             addr: *addr,
             session_name: st.session.clone(),
             turn_name: st.turn.clone(),
             turn_ordinal: st.turn_ordinal,
-            o11y: build_o11y_summary_with(st.events, &mut cache),
+            o11y: build_o11y_summary(st.events),
             run_facts,
-            occurrences: derive_occurrences_with(std::slice::from_ref(st), &mut cache),
+            occurrences: derive_occurrences(std::slice::from_ref(st)),
             coverage: agent_coverage.downgrade(record.turn.evidence_coverage.as_ref()),
         });
     }
@@ -131,7 +129,7 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     for (si, session) in attempt.sessions.iter().enumerate() {
         let indices: Vec<usize> = addrs.iter().enumerate().filter(|(_, a)| a.session == si).map(|(i, _)| i).collect();
         let session_scope: Vec<ScopeTurn<'_>> = indices.iter().map(|&i| scope[i].clone()).collect();
-        let mut occurrences = derive_occurrences_with(&session_scope, &mut cache);
+        let mut occurrences = derive_occurrences(&session_scope);
         remap(&mut occurrences, &indices);
         let mut session_usage = Usage::default();
         let mut session_coverage = agent_coverage.clone();
@@ -155,8 +153,8 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     let model = model.map(str::to_string).or_else(|| attempt.model.clone());
     let billed = attempt.reported_usage.unwrap_or(usage);
     DerivedAttempt {
-        occurrences: derive_occurrences_with(&scope, &mut cache),
-        o11y: build_o11y_summary_with(all_events(), &mut cache),
+        occurrences: derive_occurrences(&scope),
+        o11y: build_o11y_summary(all_events()),
         estimate: estimate_cost(model.as_deref(), &billed, prices),
         usage,
         sessions,

@@ -7,12 +7,14 @@
 //! is kept as [`EventKind::Unrecognized`] with the reason, never dropped.
 
 use serde_json::Value;
+use std::sync::Arc;
 
-/// One StreamEvent with its exact JSON.
+/// One StreamEvent with its exact JSON. The JSON is shared (`Arc`) so the
+/// derived views can point at its payloads instead of copying them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub kind: EventKind,
-    pub raw: Value,
+    pub raw: Arc<Value>,
 }
 
 /// The ten variants of the contract, plus a catch-all for what does not fit.
@@ -120,7 +122,7 @@ impl Event {
             Ok(kind) => kind,
             Err(reason) => EventKind::Unrecognized { reason },
         };
-        Event { kind, raw }
+        Event { kind, raw: Arc::new(raw) }
     }
 
     /// The `type` string as written, if any.

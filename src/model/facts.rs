@@ -2,7 +2,7 @@
 //! `buildO11ySummary` (spec §2.8).
 
 use super::event::{Event, EventKind, Role};
-use super::payload::{Payload, PayloadCache};
+use super::payload::Payload;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -57,14 +57,6 @@ pub struct RunFacts {
 
 /// `deriveRunFacts`: one pass in event order with "newest start wins" pairing.
 pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunFacts {
-    derive_run_facts_with(events, &mut PayloadCache::new())
-}
-
-/// [`derive_run_facts`], sharing payloads through `cache`.
-pub fn derive_run_facts_with<'a>(
-    events: impl IntoIterator<Item = &'a Event>,
-    cache: &mut PayloadCache<'a>,
-) -> RunFacts {
     let mut facts = RunFacts::default();
     let mut open_tools: HashMap<&str, usize> = HashMap::new();
     let mut open_subagents: HashMap<&str, usize> = HashMap::new();
@@ -87,7 +79,7 @@ pub fn derive_run_facts_with<'a>(
                     operation_id: operation_id.clone(),
                     name: tool.clone().unwrap_or_else(|| "unknown".into()),
                     original_name: Some(name.clone()),
-                    input: event.tool_input().map(|v| cache.share(v)),
+                    input: Payload::tool_input(event),
                     output: None,
                     status: "pending".into(),
                     start_index: index,
@@ -109,7 +101,7 @@ pub fn derive_run_facts_with<'a>(
             EventKind::ToolFinished { operation_id, status } => match open_tools.remove(operation_id.as_str()) {
                 Some(at) => {
                     let call = &mut facts.tool_calls[at];
-                    call.output = event.output().map(|v| cache.share(v));
+                    call.output = Payload::output(event);
                     call.status = status.clone();
                     call.finish_index = Some(index);
                 }
@@ -118,7 +110,7 @@ pub fn derive_run_facts_with<'a>(
                     name: "unknown".into(),
                     original_name: None,
                     input: Some(Payload::new(Value::Null)),
-                    output: event.output().map(|v| cache.share(v)),
+                    output: Payload::output(event),
                     status: status.clone(),
                     start_index: index,
                     finish_index: Some(index),
@@ -128,7 +120,7 @@ pub fn derive_run_facts_with<'a>(
                 match open_subagents.remove(operation_id.as_str()) {
                     Some(at) => {
                         let call = &mut facts.subagent_calls[at];
-                        call.output = event.output().map(|v| cache.share(v));
+                        call.output = Payload::output(event);
                         call.status = status.clone();
                         call.finish_index = Some(index);
                     }
@@ -136,7 +128,7 @@ pub fn derive_run_facts_with<'a>(
                         operation_id: operation_id.clone(),
                         name: "unknown".into(),
                         remote_url: None,
-                        output: event.output().map(|v| cache.share(v)),
+                        output: Payload::output(event),
                         status: status.clone(),
                         start_index: index,
                         finish_index: Some(index),
@@ -303,14 +295,6 @@ fn exit_code(output: Option<&Value>) -> Option<Value> {
 
 /// `buildO11ySummary` over an event list.
 pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clone) -> O11ySummary {
-    build_o11y_summary_with(events, &mut PayloadCache::new())
-}
-
-/// [`build_o11y_summary`], sharing payloads through `cache`.
-pub fn build_o11y_summary_with<'a>(
-    events: impl IntoIterator<Item = &'a Event> + Clone,
-    cache: &mut PayloadCache<'a>,
-) -> O11ySummary {
     let mut summary = O11ySummary::default();
     for event in events.clone() {
         match &event.kind {
@@ -325,7 +309,7 @@ pub fn build_o11y_summary_with<'a>(
             _ => {}
         }
     }
-    let facts = derive_run_facts_with(events, cache);
+    let facts = derive_run_facts(events);
     let (mut seen_read, mut seen_modified) = (std::collections::HashSet::new(), std::collections::HashSet::new());
     for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
         summary.total_tool_calls += 1;

@@ -3,7 +3,7 @@
 //! ambiguity that poisons an id for the rest of its session.
 
 use super::event::{Event, EventKind};
-use super::payload::{Payload, PayloadCache};
+use super::payload::Payload;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -306,13 +306,8 @@ fn dedupe(pointers: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 /// Evidence for `value` taken from `field` of `event`.
-pub fn evidence_for<'a>(
-    event: &Event,
-    field: &str,
-    value: Option<&'a Value>,
-    cache: &mut PayloadCache<'a>,
-) -> Evidence {
-    let mut share = || value.map(|v| cache.share(v));
+pub fn evidence_for(event: &Event, field: &str, value: Option<Payload>) -> Evidence {
+    let share = || value;
     let redacted = dedupe(event.redacted().filter_map(|p| path_to_pointer(p, field)));
     if !redacted.is_empty() {
         return Evidence::Partial { value: share(), opaque_pointers: redacted, reason: PartialReason::Redacted };
@@ -332,11 +327,6 @@ struct Pending {
 
 /// `deriveScopedLogicalToolOccurrences` over scope-turns.
 pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
-    derive_occurrences_with(turns, &mut PayloadCache::new())
-}
-
-/// [`derive_occurrences`], sharing payloads through `cache`.
-pub fn derive_occurrences_with<'a>(turns: &[ScopeTurn<'a>], cache: &mut PayloadCache<'a>) -> OccurrenceSet {
     // Sessions in first-appearance order; turns stable-sorted by ordinal.
     let mut session_order: Vec<&str> = Vec::new();
     let mut by_session: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -373,7 +363,7 @@ pub fn derive_occurrences_with<'a>(turns: &[ScopeTurn<'a>], cache: &mut PayloadC
                             operation_id: operation_id.clone(),
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
-                            input: evidence_for(event, "input", event.tool_input(), cache),
+                            input: evidence_for(event, "input", Payload::tool_input(event)),
                             output: Evidence::Unavailable { reason: "tool-output-not-finished".into() },
                             command: event.command().cloned(),
                             start: position,
@@ -395,9 +385,9 @@ pub fn derive_occurrences_with<'a>(turns: &[ScopeTurn<'a>], cache: &mut PayloadC
                         }
                     }
                     EventKind::ToolFinished { operation_id, status } => {
-                        let output = match event.output() {
+                        let output = match Payload::output(event) {
                             None => Evidence::Unavailable { reason: "tool-output-absent".into() },
-                            Some(v) => evidence_for(event, "output", Some(v), cache),
+                            Some(v) => evidence_for(event, "output", Some(v)),
                         };
                         let poisoned = ambiguous_ids.contains(operation_id.as_str());
                         match open.get(operation_id.as_str()).copied().filter(|_| !poisoned) {

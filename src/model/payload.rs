@@ -1,44 +1,107 @@
 //! Payloads (tool inputs and outputs) shared between the derived views
-//! instead of deep-copied into each of them.
+//! without copying: a payload holds its event's JSON (an `Arc`) and which
+//! field it is, so the facts, occurrences and summaries of every scope point
+//! into the one parsed document instead of holding deep copies.
 
+use super::event::Event;
 use serde_json::Value;
-use std::collections::HashMap;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// A payload value, shared by the derived facts, occurrences and summaries.
-pub type Payload = Arc<Value>;
+/// Dereferences to the value.
+#[derive(Clone)]
+pub struct Payload(Place);
 
-/// One copy per payload for a whole derivation: the same `&'a Value` (by
-/// address) always gives the same [`Payload`]. The values are borrowed for
-/// `'a`, so an address cannot be reused for another value while the cache lives.
-#[derive(Default)]
-pub struct PayloadCache<'a> {
-    shared: HashMap<*const Value, Payload>,
-    _borrow: PhantomData<&'a Value>,
+#[derive(Clone)]
+enum Place {
+    /// A value made by the derivation itself (a placeholder's `null`).
+    Made(Arc<Value>),
+    /// `operation.input` of a tool start.
+    ToolInput(Arc<Value>),
+    /// `output` of a tool or subagent finish.
+    Output(Arc<Value>),
 }
 
-impl<'a> PayloadCache<'a> {
-    pub fn new() -> PayloadCache<'a> {
-        PayloadCache { shared: HashMap::new(), _borrow: PhantomData }
+static NULL: Value = Value::Null;
+
+impl Payload {
+    pub fn new(value: Value) -> Payload {
+        Payload(Place::Made(Arc::new(value)))
     }
 
-    pub fn share(&mut self, value: &'a Value) -> Payload {
-        self.shared.entry(value as *const Value).or_insert_with(|| Arc::new(value.clone())).clone()
+    /// The start's `operation.input`, when the event has one.
+    pub fn tool_input(event: &Event) -> Option<Payload> {
+        event.tool_input().map(|_| Payload(Place::ToolInput(event.raw.clone())))
+    }
+
+    /// The finish's `output`, when the event has one.
+    pub fn output(event: &Event) -> Option<Payload> {
+        event.output().map(|_| Payload(Place::Output(event.raw.clone())))
+    }
+
+    /// Both payloads are the same value in memory (not merely equal).
+    pub fn same(a: &Payload, b: &Payload) -> bool {
+        std::ptr::eq::<Value>(&**a, &**b)
+    }
+}
+
+impl std::ops::Deref for Payload {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        // The field was present when the payload was made, and an event's
+        // JSON is never changed once shared; NULL is only a formality.
+        match &self.0 {
+            Place::Made(v) => v,
+            Place::ToolInput(raw) => raw.get("operation").and_then(|o| o.get("input")).unwrap_or(&NULL),
+            Place::Output(raw) => raw.get("output").unwrap_or(&NULL),
+        }
+    }
+}
+
+impl AsRef<Value> for Payload {
+    fn as_ref(&self) -> &Value {
+        self
+    }
+}
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Payload) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Payload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::Payload;
+    use crate::model::event::Event;
+    use serde_json::json;
+
     #[test]
-    fn the_same_value_is_copied_once() {
-        let v: serde_json::Value = serde_json::from_str(r#"{"a":[1,2.50,"x"]}"#).unwrap();
-        let w = v.clone();
-        let mut cache = super::PayloadCache::new();
-        let (a, b, c) = (cache.share(&v), cache.share(&v), cache.share(&w));
-        assert!(std::sync::Arc::ptr_eq(&a, &b));
-        assert!(!std::sync::Arc::ptr_eq(&a, &c));
-        assert_eq!(*a, v);
-        assert_eq!(a.to_string(), r#"{"a":[1,2.50,"x"]}"#);
+    fn a_payload_points_into_its_event_and_copies_nothing() {
+        let start = Event::from_value(
+            serde_json::from_str(
+                r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"Read","input":{"path":"a.rs","n":2.50}}}"#,
+            )
+            .unwrap(),
+        );
+        let input = Payload::tool_input(&start).expect("an input");
+        assert_eq!(input["path"], json!("a.rs"));
+        assert_eq!(input.to_string(), r#"{"path":"a.rs","n":2.50}"#, "numbers as written");
+        assert!(std::ptr::eq::<serde_json::Value>(&*input, &start.raw["operation"]["input"]), "no copy");
+        let again = Payload::tool_input(&start).unwrap();
+        assert!(Payload::same(&input, &again));
+        assert!(Payload::output(&start).is_none(), "a start has no output");
+        let finish = Event::from_value(json!({"type":"operation.finished","operationId":"a","status":"completed"}));
+        assert!(Payload::output(&finish).is_none(), "absent output stays absent");
+        let made = Payload::new(json!(null));
+        assert_eq!(*made, json!(null));
+        assert!(!Payload::same(&made, &Payload::new(json!(null))));
     }
 }

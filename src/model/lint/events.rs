@@ -279,7 +279,7 @@ fn unmatched_path(event: &Event, path: &str) -> Option<String> {
     };
     let (container, name) = match segments.as_slice() {
         ["operation", name, ..] => (event.raw.get("operation"), *name),
-        [name, ..] => (Some(&event.raw), *name),
+        [name, ..] => (Some(&*event.raw), *name),
         [] => (None, ""),
     };
     let exists = !name.is_empty() && container.and_then(|c| c.get(name)).is_some();
