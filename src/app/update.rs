@@ -109,11 +109,13 @@ pub fn update(app: &mut App, action: Action) {
                 ToolFilter::Pending => ToolFilter::Problems,
                 ToolFilter::Problems => ToolFilter::All,
             };
+            app.rebuild_tool_rows();
             app.lists[1] = ListState::default();
             app.flash(format!("tools filter: {}", app.tool_filter.word()));
         }
         Action::CycleSort => {
             app.tool_sort_by_name = !app.tool_sort_by_name;
+            app.rebuild_tool_rows();
             app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
         }
         Action::Copy => match selected_value(app) {
@@ -301,7 +303,7 @@ fn enter(app: &mut App) {
                 }
             }
             Tab::Diagnostics => {
-                let target = app.scoped_findings().get(app.lists[5].selected).map(|f| f.location);
+                let target = app.scoped_findings().get(app.lists[5].selected).map(|&i| app.findings[i].location);
                 if let Some(loc) = target {
                     jump_to_location(app, loc.session, loc.turn, loc.event);
                 }

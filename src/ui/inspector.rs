@@ -578,7 +578,7 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
         Tab::Diagnostics => {
             let findings = app.scoped_findings();
             let sel = app.lists[5].selected;
-            let lines = if let Some(f) = findings.get(sel) {
+            let lines = if let Some(f) = findings.get(sel).map(|&i| &app.findings[i]) {
                 vec![
                     kv("severity", f.severity.as_str(), theme, theme.text),
                     kv("code", f.code, theme, theme.accent),
