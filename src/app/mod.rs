@@ -2,10 +2,12 @@
 //! plain data so every behaviour is unit-testable.
 
 pub mod action;
+mod index;
 pub mod keymap;
 pub mod update;
 
 pub use action::{Action, Tab};
+pub use index::ListIndex;
 pub use keymap::Mode;
 pub use update::update;
 
@@ -201,44 +203,6 @@ pub enum Effect {
     Redraw,
 }
 
-/// Index lists behind the list tabs, their titles and the jump keys, so no
-/// key press and no frame recomputes them (at 1 M events each is a pass over
-/// hundreds of thousands of items, some with a sort).
-///
-/// Kept true by [`App::rebuild_visible`] (document, scope, merge mode) and
-/// [`App::rebuild_tool_rows`] (tool filter and sort); after swapping the
-/// document in, reset it with `ListIndex::default()` first.
-#[derive(Debug, Clone, Default)]
-pub struct ListIndex {
-    /// The (attempt, merge mode) the per-attempt lists below were built for.
-    built_for: Option<(usize, bool)>,
-    /// Timeline rows of the attempt shown in this merge mode, ascending: the
-    /// scope's `visible` rows are one slice of it.
-    all_rows: Vec<usize>,
-    /// Rows of `all_rows` that `[`/`]`, `e`/`E`, `w` and `d`/`D` land on, ascending.
-    headers: Vec<usize>,
-    failures: Vec<usize>,
-    waiting: Vec<usize>,
-    finding_rows: Vec<usize>,
-    /// Assertion indices, failing gates first, and how many gates fail.
-    assertions: Vec<usize>,
-    failing_gates: usize,
-    /// Largest token count of one turn (the Usage bars).
-    max_turn_tokens: f64,
-    /// Error and warning findings of the document.
-    finding_counts: (usize, usize),
-    /// Occurrences of each attempt by display name (a stable permutation),
-    /// built the first time the Tools tab is sorted by name.
-    by_name: HashMap<usize, Vec<usize>>,
-    // Per scope (and the tool filter and sort):
-    tools: Vec<Result<usize, usize>>,
-    hitl: Vec<usize>,
-    hitl_waiting: usize,
-    findings: Vec<usize>,
-    /// Derived turns in scope (one Usage row each).
-    turns: Vec<usize>,
-}
-
 pub struct App {
     pub doc: Document,
     pub views: Vec<AttemptView>,
@@ -275,7 +239,7 @@ pub struct App {
     pub follow: bool,
     pub should_quit: bool,
     pub debug_keys: bool,
-    /// Cached row lists of the scope; see [`ListIndex`].
+    /// Cached row lists of the list tabs and jump keys; see [`index`].
     index: ListIndex,
 }
 
@@ -321,6 +285,7 @@ impl App {
                 app.collapsed.insert(Scope { attempt: i, session: None, turn: None });
             }
         }
+        app.index_document();
         app.rebuild_nav();
         if app.doc.attempts.len() > 1 {
             app.focus = Focus::Nav;
@@ -344,6 +309,7 @@ impl App {
         self.views = views;
         self.findings = findings;
         self.index = ListIndex::default();
+        self.index_document();
         if self.scope.attempt >= self.doc.attempts.len() {
             self.scope = Scope::default();
         }
@@ -472,167 +438,13 @@ impl App {
     }
 
     /// Timeline rows in scope, for the current merge mode, and every other
-    /// list of the scope ([`ListIndex`]).
+    /// list of the scope (see [`index`]).
     pub fn rebuild_visible(&mut self) {
-        self.index_attempt();
-        let scope = self.scope;
-        self.visible = match self.views.get(scope.attempt) {
-            Some(view) => {
-                let rows = &view.timeline.rows;
-                let all = &self.index.all_rows;
-                match scope_row_range(rows, scope) {
-                    // Rows are grouped by turn in address order: the scope is one slice.
-                    Some(range) => {
-                        let from = all.partition_point(|&r| r < range.start);
-                        let to = all.partition_point(|&r| r < range.end);
-                        all[from..to].to_vec()
-                    }
-                    None => all.iter().copied().filter(|&r| scope.contains(rows[r].addr)).collect(),
-                }
-            }
-            None => Vec::new(),
-        };
+        self.visible = self.scope_rows();
         self.rebuild_lists();
         self.rerun_search();
         let rows = self.viewport.list_rows;
         self.lists[0].clamp(self.visible.len(), rows);
-    }
-
-    /// Build the per-attempt lists of [`ListIndex`] unless they are current:
-    /// one pass over the attempt's rows when the attempt or merge mode changes.
-    fn index_attempt(&mut self) {
-        let key = (self.scope.attempt, self.merge);
-        if self.index.built_for == Some(key) {
-            return;
-        }
-        use crate::model::diagnostics::Severity;
-        let errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
-        let index = &mut self.index;
-        index.built_for = Some(key);
-        index.finding_counts = (errors, self.findings.len() - errors);
-        index.all_rows.clear();
-        index.headers.clear();
-        index.failures.clear();
-        index.waiting.clear();
-        index.finding_rows.clear();
-        index.assertions.clear();
-        index.failing_gates = 0;
-        index.max_turn_tokens = 0.0;
-        let (Some(view), Some(attempt)) = (self.views.get(key.0), self.doc.attempts.get(key.0)) else { return };
-        use crate::model::timeline::{RowKind, RowStatus};
-        for (i, r) in view.timeline.rows.iter().enumerate() {
-            if self.merge && r.merged_away {
-                continue;
-            }
-            index.all_rows.push(i);
-            if r.kind == RowKind::TurnHeader {
-                index.headers.push(i);
-            }
-            if r.is_failure() {
-                index.failures.push(i);
-            }
-            if r.status == Some(RowStatus::Waiting) {
-                index.waiting.push(i);
-            }
-        }
-        index.finding_rows = self
-            .findings
-            .iter()
-            .filter(|f| f.location.attempt == key.0)
-            .filter_map(|f| {
-                let addr = TurnAddr { session: f.location.session, turn: f.location.turn? };
-                match f.location.event {
-                    Some(e) => view.timeline.row_of_event(addr, e),
-                    None => view.timeline.by_turn.get(&addr).copied(),
-                }
-            })
-            .collect();
-        index.finding_rows.sort_unstable();
-        index.finding_rows.dedup();
-        if let Some(list) = &attempt.review.assertions {
-            index.assertions = (0..list.len()).collect();
-            index.assertions.sort_by_key(|&i| assertion_rank(&list[i]));
-            index.failing_gates = list.iter().filter(|a| a.is_failing_gate()).count();
-        }
-        index.max_turn_tokens = view
-            .derived
-            .turns
-            .iter()
-            .filter_map(|t| {
-                attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens())
-            })
-            .fold(0.0, f64::max);
-    }
-
-    /// Rebuild the scope's lists of [`ListIndex`]: tools, HITL requests,
-    /// findings and usage turns. [`App::rebuild_visible`] calls it.
-    pub fn rebuild_lists(&mut self) {
-        self.index_attempt();
-        let scope = self.scope;
-        let index = &mut self.index;
-        index.hitl.clear();
-        index.hitl_waiting = 0;
-        index.turns.clear();
-        index.findings = self
-            .findings
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.location.attempt == scope.attempt)
-            .filter(|(_, f)| {
-                scope.session.is_none_or(|s| s == f.location.session)
-                    && scope.turn.is_none_or(|t| Some(t) == f.location.turn)
-            })
-            .map(|(i, _)| i)
-            .collect();
-        if let Some(view) = self.views.get(scope.attempt) {
-            use crate::model::hitl::HitlState;
-            for (i, r) in view.requests.iter().enumerate().filter(|(_, r)| scope.contains(r.addr)) {
-                index.hitl.push(i);
-                index.hitl_waiting += usize::from(r.state == HitlState::Waiting);
-            }
-            index.turns =
-                view.derived.turns.iter().enumerate().filter(|(_, t)| scope.contains(t.addr)).map(|(i, _)| i).collect();
-        }
-        self.rebuild_tool_rows();
-    }
-
-    /// Rebuild the Tools tab's rows for the scope, filter and sort.
-    pub fn rebuild_tool_rows(&mut self) {
-        let attempt = self.scope.attempt;
-        let Some(view) = self.views.get(attempt) else {
-            self.index.tools.clear();
-            return;
-        };
-        let d = &view.derived;
-        let occurrences = &d.occurrences.occurrences;
-        if self.tool_sort_by_name && !self.index.by_name.contains_key(&attempt) {
-            self.index.by_name.insert(attempt, order_by_name(occurrences));
-        }
-        let scope = self.scope;
-        let filter = self.tool_filter;
-        let in_scope = |scope_turn: usize| d.turns.get(scope_turn).is_some_and(|t| scope.contains(t.addr));
-        let keep = |&i: &usize| {
-            use crate::model::occurrence::Lifecycle;
-            let o = &occurrences[i];
-            in_scope(o.start_ref.scope_turn)
-                && match filter {
-                    ToolFilter::All => true,
-                    ToolFilter::Failed => {
-                        matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if status == "failed" || status == "rejected")
-                    }
-                    ToolFilter::Pending => o.lifecycle == Lifecycle::Pending,
-                    ToolFilter::Problems => o.ambiguous,
-                }
-        };
-        let mut rows: Vec<Result<usize, usize>> = match self.index.by_name.get(&attempt) {
-            Some(order) if self.tool_sort_by_name => order.iter().copied().filter(keep).map(Ok).collect(),
-            _ => (0..occurrences.len()).filter(keep).map(Ok).collect(),
-        };
-        if matches!(filter, ToolFilter::All | ToolFilter::Problems) {
-            let orphans = d.occurrences.orphan_finishes.iter().enumerate();
-            rows.extend(orphans.filter(|(_, o)| in_scope(o.event_ref.scope_turn)).map(|(i, _)| Err(i)));
-        }
-        self.index.tools = rows;
     }
 
     pub fn rerun_search(&mut self) {
@@ -744,69 +556,6 @@ impl App {
             .collect()
     }
 
-    /// Total count of findings by severity for the header.
-    pub fn finding_counts(&self) -> (usize, usize) {
-        self.index.finding_counts
-    }
-
-    /// Findings of the current attempt and scope (indices into `findings`).
-    pub fn scoped_findings(&self) -> &[usize] {
-        &self.index.findings
-    }
-
-    /// Occurrence indices (root fold) in scope, filtered and sorted for the Tools tab,
-    /// followed by orphan finishes as `Err(index)`.
-    pub fn tool_rows(&self) -> &[Result<usize, usize>] {
-        &self.index.tools
-    }
-
-    /// How many of [`App::tool_rows`] are orphan finishes (they come last).
-    pub fn tool_orphans(&self) -> usize {
-        let rows = self.tool_rows();
-        rows.len() - rows.partition_point(Result::is_ok)
-    }
-
-    /// HITL request indices in scope.
-    pub fn hitl_rows(&self) -> &[usize] {
-        &self.index.hitl
-    }
-
-    /// How many of [`App::hitl_rows`] wait for an answer.
-    pub fn hitl_waiting(&self) -> usize {
-        self.index.hitl_waiting
-    }
-
-    /// Assertion indices of the attempt: failing gates first, then the rest.
-    pub fn assertion_rows(&self) -> &[usize] {
-        &self.index.assertions
-    }
-
-    /// How many assertions of the attempt are failing gates.
-    pub fn failing_gates(&self) -> usize {
-        self.index.failing_gates
-    }
-
-    /// Derived turn indices in scope: the first rows of the Usage tab.
-    pub fn usage_turns(&self) -> &[usize] {
-        &self.index.turns
-    }
-
-    /// Largest token count of one turn of the attempt.
-    pub fn max_turn_tokens(&self) -> f64 {
-        self.index.max_turn_tokens
-    }
-
-    /// Timeline rows of the attempt (ascending, this merge mode) that a jump
-    /// key lands on.
-    pub fn jump_rows(&self, to: JumpTo) -> &[usize] {
-        match to {
-            JumpTo::Turn => &self.index.headers,
-            JumpTo::Failure => &self.index.failures,
-            JumpTo::Waiting => &self.index.waiting,
-            JumpTo::Finding => &self.index.finding_rows,
-        }
-    }
-
     /// Length of the list shown by the current tab.
     pub fn list_len(&self) -> usize {
         match self.tab {
@@ -888,47 +637,6 @@ pub enum JumpTo {
     Failure,
     Waiting,
     Finding,
-}
-
-/// The rows of `scope` as one range of `rows`, which are grouped by turn in
-/// address order; `None` for a turn without a session (not contiguous).
-fn scope_row_range(rows: &[crate::model::timeline::Row], scope: Scope) -> Option<std::ops::Range<usize>> {
-    let (lo, hi) = match (scope.session, scope.turn) {
-        (None, None) => return Some(0..rows.len()),
-        (None, Some(_)) => return None,
-        (Some(s), None) => (TurnAddr { session: s, turn: 0 }, TurnAddr { session: s + 1, turn: 0 }),
-        (Some(s), Some(t)) => (TurnAddr { session: s, turn: t }, TurnAddr { session: s, turn: t + 1 }),
-    };
-    Some(rows.partition_point(|r| r.addr < lo)..rows.partition_point(|r| r.addr < hi))
-}
-
-/// Occurrence indices stably sorted by display name: the distinct names are
-/// sorted, then the occurrences are placed by rank (linear in occurrences).
-fn order_by_name(occurrences: &[crate::model::occurrence::Occurrence]) -> Vec<usize> {
-    let mut rank: HashMap<&str, usize> = HashMap::new();
-    for o in occurrences {
-        rank.entry(o.display_name()).or_insert(0);
-    }
-    let mut names: Vec<&str> = rank.keys().copied().collect();
-    names.sort_unstable();
-    for (i, n) in names.iter().enumerate() {
-        rank.insert(n, i);
-    }
-    let ranks: Vec<usize> = occurrences.iter().map(|o| rank[o.display_name()]).collect();
-    // Counting sort: `start[r]` is where the next occurrence of rank r goes.
-    let mut start = vec![0usize; names.len() + 1];
-    for &r in &ranks {
-        start[r + 1] += 1;
-    }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
-    }
-    let mut order = vec![0usize; occurrences.len()];
-    for (i, &r) in ranks.iter().enumerate() {
-        order[start[r]] = i;
-        start[r] += 1;
-    }
-    order
 }
 
 /// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
