@@ -35,6 +35,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache)
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (app.tab_index(), app.scope, app.list().selected, app.raw, width, app.focus == Focus::Nav).hash(&mut h);
         app.selected_row().hash(&mut h);
+        // The tool filter and sort change which occurrence sits at a position.
+        if app.tab == Tab::Tools {
+            app.tool_rows().get(app.list().selected).hash(&mut h);
+        }
         (cache.theme.name as u8).hash(&mut h);
         h.finish()
     };
