@@ -440,7 +440,7 @@ impl App {
     /// Timeline rows in scope, for the current merge mode, and every other
     /// list of the scope (see [`index`]).
     pub fn rebuild_visible(&mut self) {
-        self.visible = self.scope_rows();
+        self.set_scope_rows();
         self.rebuild_lists();
         self.rerun_search();
         let rows = self.viewport.list_rows;
