@@ -166,8 +166,9 @@ pub struct CommitScan {
     pub jumped: bool,
 }
 
-/// Rows tested per scan step before the time budget is checked; small
-/// inputs always finish in the first step, as a synchronous search would.
+/// Scopes of at most this many rows are searched in one step, as a
+/// synchronous search would; larger ones check the time budget after every
+/// row (a row can take milliseconds: its raw event is serialized).
 const SCAN_MIN_ROWS: usize = 512;
 /// Time budget of one scan step, well under a 16 ms frame.
 const SCAN_BUDGET: std::time::Duration = std::time::Duration::from_millis(6);
@@ -473,7 +474,7 @@ impl App {
     pub fn search_step(&mut self) {
         let Some(mut scan) = self.search.scan.take() else { return };
         let started = std::time::Instant::now();
-        let mut tested = 0usize;
+        let budgeted = self.visible.len() > SCAN_MIN_ROWS;
         while scan.next < self.visible.len() {
             let ri = self.visible[scan.next];
             scan.next += 1;
@@ -487,8 +488,7 @@ impl App {
                     self.select_row(ri);
                 }
             }
-            tested += 1;
-            if tested >= SCAN_MIN_ROWS && tested.is_multiple_of(64) && started.elapsed() >= SCAN_BUDGET {
+            if budgeted && started.elapsed() >= SCAN_BUDGET {
                 break;
             }
         }
