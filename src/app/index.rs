@@ -153,6 +153,8 @@ impl App {
             v.clear();
         }
         if let Some(ai) = self.attempt_index(key.0) {
+            // Room for every row: the first unmerged toggle does not reallocate.
+            all.reserve(ai.row_flags.len());
             for (i, &f) in ai.row_flags.iter().enumerate() {
                 if key.1 && f & MERGED_AWAY != 0 {
                     continue;
@@ -184,6 +186,8 @@ impl App {
         let Some(view) = self.views.get(scope.attempt) else { return };
         let rows = &view.timeline.rows;
         let all = &self.index.all_rows;
+        // Room for the whole attempt in either merge mode, allocated once.
+        self.visible.reserve(rows.len());
         match scope_row_range(rows, scope) {
             Some(range) => {
                 let from = all.partition_point(|&r| r < range.start);
