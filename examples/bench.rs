@@ -244,14 +244,25 @@ fn search(n: usize) {
     let t = Instant::now();
     update(&mut app, Action::SearchCommit);
     let mut longest_step = secs(t.elapsed());
+    if std::env::var_os("BENCH_VERBOSE").is_some() {
+        let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
+        eprintln!("search commit rows 0..{to}: {:.3} ms", longest_step * 1e3);
+    }
     // The two halves of a step: the scan and the draw after it.
     let mut longest_scan = longest_step;
     let mut longest_draw = secs(draw(&mut term, &app, &mut cache));
     let mut frames = 1;
+    let verbose = std::env::var_os("BENCH_VERBOSE").is_some();
     while app.search_pending() && app.search.matches.is_empty() {
         let s = Instant::now();
+        let from = app.search.scan.as_ref().map(|s| s.next).unwrap_or(0);
         app.search_step();
-        longest_scan = longest_scan.max(secs(s.elapsed()));
+        let scan = secs(s.elapsed());
+        if verbose {
+            let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
+            eprintln!("search step rows {from}..{to}: scan {:.3} ms", scan * 1e3);
+        }
+        longest_scan = longest_scan.max(scan);
         longest_draw = longest_draw.max(secs(draw(&mut term, &app, &mut cache)));
         longest_step = longest_step.max(secs(s.elapsed()));
         frames += 1;
