@@ -6,6 +6,8 @@
 //! bench mem value|load FILE  one of the two alone (run under /usr/bin/time for peak RSS)
 //! bench frame EVENTS       median full-frame draw at 200x60 (TestBackend) with EVENTS events
 //! bench keys EVENTS        slowest key press (update + draw) with EVENTS events
+//!                          (BENCH_VERBOSE=1: every key on stderr, then rarer keys:
+//!                          navigator scope moves, jumps, merge, search n/N)
 //! bench search EVENTS      search keystroke (Enter) to first highlighted hit with EVENTS events
 //! ```
 
@@ -163,18 +165,68 @@ fn keys(n: usize) {
         Action::Help,
         Action::Back,
     ];
-    let mut worst = (Duration::ZERO, String::new());
-    for a in actions {
+    let verbose = std::env::var_os("BENCH_VERBOSE").is_some();
+    let mut press = |app: &mut App, a: Action| {
         let name = format!("{a:?}");
         let t = Instant::now();
-        update(&mut app, a);
-        draw(&mut term, &app, &mut cache);
+        update(app, a);
+        draw(&mut term, app, &mut cache);
         let d = t.elapsed();
+        if verbose {
+            eprintln!("key {name:<40} {:>9.3} ms", secs(d) * 1e3);
+        }
+        (d, name)
+    };
+    let mut worst = (Duration::ZERO, String::new());
+    for a in actions {
+        let (d, name) = press(&mut app, a);
         if d > worst.0 {
             worst = (d, name);
         }
     }
     println!("keys events={n} worst_ms={:.3} worst_key={}", secs(worst.0) * 1e3, worst.1.replace(' ', ""));
+    if verbose {
+        // Rarer keys, not part of worst_ms: scope moves in the navigator
+        // (each rebuilds the scope's lists), jumps, merge, search n/N.
+        let extra = [
+            Action::FocusPrev,
+            Action::Down,
+            Action::Down,
+            Action::Up,
+            Action::Top,
+            Action::FocusNext,
+            Action::ShowTab(Tab::Tools),
+            Action::CycleSort,
+            Action::CycleSort,
+            Action::CycleFilter,
+            Action::ShowTab(Tab::Timeline),
+            Action::NextFailure,
+            Action::PrevFailure,
+            Action::NextWaiting,
+            Action::NextFinding,
+            Action::PrevFinding,
+            Action::Bottom,
+            Action::PrevTurn,
+            Action::NextTurn,
+            Action::ToggleMerge,
+            Action::ToggleMerge,
+            Action::SearchStart,
+            Action::SearchChar('s'),
+            Action::SearchChar('t'),
+            Action::SearchChar('e'),
+            Action::SearchChar('p'),
+            Action::SearchCommit,
+        ];
+        for a in extra {
+            press(&mut app, a);
+        }
+        while app.search_pending() {
+            app.search_step();
+        }
+        for a in [Action::SearchNext, Action::SearchNext, Action::SearchPrev, Action::Back] {
+            press(&mut app, a);
+        }
+    }
 }
 
 fn search(n: usize) {
@@ -192,12 +244,26 @@ fn search(n: usize) {
     let t = Instant::now();
     update(&mut app, Action::SearchCommit);
     let mut longest_step = secs(t.elapsed());
-    draw(&mut term, &app, &mut cache);
+    if std::env::var_os("BENCH_VERBOSE").is_some() {
+        let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
+        eprintln!("search commit rows 0..{to}: {:.3} ms", longest_step * 1e3);
+    }
+    // The two halves of a step: the scan and the draw after it.
+    let mut longest_scan = longest_step;
+    let mut longest_draw = secs(draw(&mut term, &app, &mut cache));
     let mut frames = 1;
+    let verbose = std::env::var_os("BENCH_VERBOSE").is_some();
     while app.search_pending() && app.search.matches.is_empty() {
         let s = Instant::now();
+        let from = app.search.scan.as_ref().map(|s| s.next).unwrap_or(0);
         app.search_step();
-        draw(&mut term, &app, &mut cache);
+        let scan = secs(s.elapsed());
+        if verbose {
+            let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
+            eprintln!("search step rows {from}..{to}: scan {:.3} ms", scan * 1e3);
+        }
+        longest_scan = longest_scan.max(scan);
+        longest_draw = longest_draw.max(secs(draw(&mut term, &app, &mut cache)));
         longest_step = longest_step.max(secs(s.elapsed()));
         frames += 1;
     }
@@ -206,14 +272,17 @@ fn search(n: usize) {
     while app.search_pending() {
         let s = Instant::now();
         app.search_step();
+        longest_scan = longest_scan.max(secs(s.elapsed()));
         longest_step = longest_step.max(secs(s.elapsed()));
     }
     let all = t.elapsed();
     println!(
-        "search events={n} first_hit_ms={:.3} all_matches_ms={:.3} frames={frames} longest_step_ms={:.3} selected_hit={hit} matches={}",
+        "search events={n} first_hit_ms={:.3} all_matches_ms={:.3} frames={frames} longest_step_ms={:.3} longest_scan_ms={:.3} longest_draw_ms={:.3} selected_hit={hit} matches={}",
         secs(first) * 1e3,
         secs(all) * 1e3,
         longest_step * 1e3,
+        longest_scan * 1e3,
+        longest_draw * 1e3,
         app.search.matches.len()
     );
 }

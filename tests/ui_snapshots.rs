@@ -36,6 +36,38 @@ fn screen(app: &mut App, w: u16, h: u16) -> String {
     out
 }
 
+/// The whole screen as text.
+fn text_of(terminal: &Terminal<TestBackend>) -> String {
+    let buffer = terminal.backend().buffer();
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| (0..area.width).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n")
+        .collect()
+}
+
+#[test]
+fn inspector_follows_the_tool_sort_and_filter() {
+    // The inspector caches its lines per selection: after `s` or `f` the same
+    // position holds another occurrence, so the cached screen must match a fresh one.
+    let mut app = app_for("tests/fixtures/check/clean-complex.json");
+    app.viewport = ui::layout::viewport(160, 48, &app);
+    update(&mut app, Action::ShowTab(Tab::Tools));
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let mut cache = RenderCache::new(ThemeName::Mono);
+    terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+    let before = text_of(&terminal);
+    for action in
+        [Action::CycleSort, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter]
+    {
+        update(&mut app, action);
+        terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+        let cached = text_of(&terminal);
+        terminal.draw(|f| ui::render(f, &app, &mut RenderCache::new(ThemeName::Mono))).unwrap();
+        assert_eq!(cached, text_of(&terminal), "after {action:?}");
+    }
+    assert_ne!(before, text_of(&terminal), "sorting by name changed the first tool");
+}
+
 #[test]
 fn demo_every_tab_at_two_sizes() {
     for (w, h) in [(80, 24), (160, 48)] {

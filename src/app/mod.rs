@@ -2,10 +2,12 @@
 //! plain data so every behaviour is unit-testable.
 
 pub mod action;
+mod index;
 pub mod keymap;
 pub mod update;
 
 pub use action::{Action, Tab};
+pub use index::ListIndex;
 pub use keymap::Mode;
 pub use update::update;
 
@@ -164,8 +166,9 @@ pub struct CommitScan {
     pub jumped: bool,
 }
 
-/// Rows tested per scan step before the time budget is checked; small
-/// inputs always finish in the first step, as a synchronous search would.
+/// Scopes of at most this many rows are searched in one step, as a
+/// synchronous search would; larger ones check the time budget after every
+/// row (a row can take milliseconds: its raw event is serialized).
 const SCAN_MIN_ROWS: usize = 512;
 /// Time budget of one scan step, well under a 16 ms frame.
 const SCAN_BUDGET: std::time::Duration = std::time::Duration::from_millis(6);
@@ -270,6 +273,8 @@ pub struct App {
     pub loading: Option<Loading>,
     /// Bumped each time a document is installed, so render caches start over.
     pub generation: u64,
+    /// Cached row lists of the list tabs and jump keys; see [`index`].
+    index: ListIndex,
 }
 
 impl App {
@@ -316,6 +321,7 @@ impl App {
             debug_keys: false,
             loading: None,
             generation: 0,
+            index: ListIndex::default(),
         };
         // With several attempts, start with them collapsed: the list of attempts.
         if app.doc.attempts.len() > 1 {
@@ -323,6 +329,7 @@ impl App {
                 app.collapsed.insert(Scope { attempt: i, session: None, turn: None });
             }
         }
+        app.index_document();
         app.rebuild_nav();
         if app.doc.attempts.len() > 1 {
             app.focus = Focus::Nav;
@@ -352,6 +359,8 @@ impl App {
         self.doc = doc;
         self.views = views;
         self.findings = findings;
+        self.index = ListIndex::default();
+        self.index_document();
         if self.scope.attempt >= self.doc.attempts.len() {
             self.scope = Scope::default();
         }
@@ -479,21 +488,11 @@ impl App {
         self.nav_state.clamp(self.nav.len(), rows);
     }
 
-    /// Timeline rows in scope, for the current merge mode.
+    /// Timeline rows in scope, for the current merge mode, and every other
+    /// list of the scope (see [`index`]).
     pub fn rebuild_visible(&mut self) {
-        let scope = self.scope;
-        let merge = self.merge;
-        self.visible = match self.views.get(scope.attempt) {
-            Some(view) => view
-                .timeline
-                .rows
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| scope.contains(r.addr) && !(merge && r.merged_away))
-                .map(|(i, _)| i)
-                .collect(),
-            None => Vec::new(),
-        };
+        self.set_scope_rows();
+        self.rebuild_lists();
         self.rerun_search();
         let rows = self.viewport.list_rows;
         self.lists[0].clamp(self.visible.len(), rows);
@@ -525,7 +524,7 @@ impl App {
     pub fn search_step(&mut self) {
         let Some(mut scan) = self.search.scan.take() else { return };
         let started = std::time::Instant::now();
-        let mut tested = 0usize;
+        let budgeted = self.visible.len() > SCAN_MIN_ROWS;
         while scan.next < self.visible.len() {
             let ri = self.visible[scan.next];
             scan.next += 1;
@@ -539,8 +538,7 @@ impl App {
                     self.select_row(ri);
                 }
             }
-            tested += 1;
-            if tested >= SCAN_MIN_ROWS && tested.is_multiple_of(64) && started.elapsed() >= SCAN_BUDGET {
+            if budgeted && started.elapsed() >= SCAN_BUDGET {
                 break;
             }
         }
@@ -608,83 +606,6 @@ impl App {
             .collect()
     }
 
-    /// Total count of findings by severity for the header.
-    pub fn finding_counts(&self) -> (usize, usize) {
-        use crate::model::diagnostics::Severity;
-        let errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
-        (errors, self.findings.len() - errors)
-    }
-
-    /// Findings of the current attempt and scope.
-    pub fn scoped_findings(&self) -> Vec<&Finding> {
-        self.findings
-            .iter()
-            .filter(|f| f.location.attempt == self.scope.attempt)
-            .filter(|f| {
-                self.scope.session.is_none_or(|s| s == f.location.session)
-                    && self.scope.turn.is_none_or(|t| Some(t) == f.location.turn)
-            })
-            .collect()
-    }
-
-    /// Occurrence indices (root fold) in scope, filtered and sorted for the Tools tab,
-    /// followed by orphan finishes as `Err(index)`.
-    pub fn tool_rows(&self) -> Vec<Result<usize, usize>> {
-        let Some(view) = self.view() else { return Vec::new() };
-        let d = &view.derived;
-        let in_scope = |scope_turn: usize| d.turns.get(scope_turn).is_some_and(|t| self.scope.contains(t.addr));
-        let mut occ: Vec<usize> = d
-            .occurrences
-            .occurrences
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| in_scope(o.start_ref.scope_turn))
-            .filter(|(_, o)| {
-                use crate::model::occurrence::Lifecycle;
-                match self.tool_filter {
-                    ToolFilter::All => true,
-                    ToolFilter::Failed => {
-                        matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if status == "failed" || status == "rejected")
-                    }
-                    ToolFilter::Pending => o.lifecycle == Lifecycle::Pending,
-                    ToolFilter::Problems => o.ambiguous,
-                }
-            })
-            .map(|(i, _)| i)
-            .collect();
-        if self.tool_sort_by_name {
-            occ.sort_by(|a, b| {
-                d.occurrences.occurrences[*a].display_name().cmp(d.occurrences.occurrences[*b].display_name())
-            });
-        }
-        let orphans = d
-            .occurrences
-            .orphan_finishes
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| in_scope(o.event_ref.scope_turn))
-            .filter(|_| matches!(self.tool_filter, ToolFilter::All | ToolFilter::Problems))
-            .map(|(i, _)| Err(i));
-        occ.into_iter().map(Ok).chain(orphans).collect()
-    }
-
-    /// HITL request indices in scope.
-    pub fn hitl_rows(&self) -> Vec<usize> {
-        self.view()
-            .map(|v| {
-                v.requests.iter().enumerate().filter(|(_, r)| self.scope.contains(r.addr)).map(|(i, _)| i).collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Assertion indices of the attempt: failing gates first, then the rest.
-    pub fn assertion_rows(&self) -> Vec<usize> {
-        let Some(list) = self.attempt().and_then(|a| a.review.assertions.as_ref()) else { return Vec::new() };
-        let mut idx: Vec<usize> = (0..list.len()).collect();
-        idx.sort_by_key(|&i| assertion_rank(&list[i]));
-        idx
-    }
-
     /// Length of the list shown by the current tab.
     pub fn list_len(&self) -> usize {
         match self.tab {
@@ -704,10 +625,11 @@ impl App {
 
     /// Turns in scope (one usage row each) plus session and total rows.
     pub fn usage_row_count(&self) -> usize {
-        let Some(view) = self.view() else { return 0 };
-        let turns = view.derived.turns.iter().filter(|t| self.scope.contains(t.addr)).count();
+        if self.view().is_none() {
+            return 0;
+        }
         let sessions = self.attempt().map(|a| a.sessions.len()).unwrap_or(0);
-        turns + sessions + 1
+        self.usage_turns().len() + sessions + 1
     }
 
     /// The timeline row currently selected.
@@ -756,6 +678,15 @@ impl App {
     pub fn flash_error(&mut self, text: impl Into<String>) {
         self.flash = Some(Flash { text: text.into(), error: true });
     }
+}
+
+/// What a jump key looks for (see [`App::jump_rows`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JumpTo {
+    Turn,
+    Failure,
+    Waiting,
+    Finding,
 }
 
 /// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
@@ -877,3 +808,6 @@ fn assertion_rank(a: &crate::model::document::Assertion) -> u8 {
         _ => 4,
     }
 }
+
+#[cfg(test)]
+mod index_tests;

@@ -1,6 +1,6 @@
 //! `update(&mut App, Action)`: the only place UI state changes.
 
-use super::{Action, App, Effect, Focus, ListState, Mode, Scope, Tab, ToolFilter, VerdictFilter};
+use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab, ToolFilter, VerdictFilter};
 use crate::model::timeline::RowKind;
 use serde_json::Value;
 
@@ -109,11 +109,13 @@ pub fn update(app: &mut App, action: Action) {
                 ToolFilter::Pending => ToolFilter::Problems,
                 ToolFilter::Problems => ToolFilter::All,
             };
+            app.rebuild_tool_rows();
             app.lists[1] = ListState::default();
             app.flash(format!("tools filter: {}", app.tool_filter.word()));
         }
         Action::CycleSort => {
             app.tool_sort_by_name = !app.tool_sort_by_name;
+            app.rebuild_tool_rows();
             app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
         }
         Action::Copy => match selected_value(app) {
@@ -214,22 +216,16 @@ pub fn set_scope(app: &mut App, scope: Scope) {
         }
     }
     match keep.filter(|_| !attempt_changed) {
-        Some(row) if app.visible.contains(&row) => app.select_row(row),
+        Some(row) if app.visible.binary_search(&row).is_ok() => app.select_row(row),
         _ => app.lists[0] = ListState::default(),
     }
     app.inspector_scroll = 0;
 }
 
 fn jump_turn(app: &mut App, forward: bool) {
-    let Some(view) = app.view() else { return };
-    let rows = &view.timeline.rows;
-    let current = app.lists[0].selected;
-    let is_header = |&(_, &ri): &(usize, &usize)| rows[ri].kind == RowKind::TurnHeader;
-    let target = if forward {
-        app.visible.iter().enumerate().skip(current + 1).find(is_header).map(|(i, _)| i)
-    } else {
-        app.visible.iter().enumerate().take(current).rev().find(is_header).map(|(i, _)| i)
-    };
+    let target = app.selected_row().and_then(|current| {
+        if forward { next_after(app, JumpTo::Turn, current) } else { last_before(app, JumpTo::Turn, current) }
+    });
     match target {
         Some(i) => {
             app.tab = Tab::Timeline;
@@ -241,6 +237,31 @@ fn jump_turn(app: &mut App, forward: bool) {
         }
         None => app.flash(if forward { "last turn" } else { "first turn" }),
     }
+}
+
+/// Position in `visible` of the first `to` row at or after timeline row `row`
+/// (binary searches: jump keys never walk the rows).
+fn first_from(app: &App, to: JumpTo, row: usize) -> Option<usize> {
+    let targets = app.jump_rows(to);
+    let last = *app.visible.last()?;
+    let from = targets.partition_point(|&r| r < row);
+    targets[from..].iter().take_while(|&&r| r <= last).find_map(|r| app.visible.binary_search(r).ok())
+}
+
+/// Position in `visible` of the last `to` row at or before timeline row `row`.
+fn last_to(app: &App, to: JumpTo, row: usize) -> Option<usize> {
+    let targets = app.jump_rows(to);
+    let first = *app.visible.first()?;
+    let end = targets.partition_point(|&r| r <= row);
+    targets[..end].iter().rev().take_while(|&&r| r >= first).find_map(|r| app.visible.binary_search(r).ok())
+}
+
+fn next_after(app: &App, to: JumpTo, row: usize) -> Option<usize> {
+    first_from(app, to, row.checked_add(1)?)
+}
+
+fn last_before(app: &App, to: JumpTo, row: usize) -> Option<usize> {
+    last_to(app, to, row.checked_sub(1)?)
 }
 
 fn enter(app: &mut App) {
@@ -301,7 +322,7 @@ fn enter(app: &mut App) {
                 }
             }
             Tab::Diagnostics => {
-                let target = app.scoped_findings().get(app.lists[5].selected).map(|f| f.location);
+                let target = app.scoped_findings().get(app.lists[5].selected).map(|&i| app.findings[i].location);
                 if let Some(loc) = target {
                     jump_to_location(app, loc.session, loc.turn, loc.event);
                 }
@@ -434,27 +455,34 @@ fn search_step(app: &mut App, forward: bool) {
         return;
     }
     let current = app.selected_row().unwrap_or(0);
+    // Matches are in row order.
     let m = &app.search.matches;
-    let target = if forward {
-        m.iter().copied().find(|&r| r > current).unwrap_or(m[0])
+    let at = if forward {
+        Some(m.partition_point(|&r| r <= current)).filter(|&i| i < m.len()).unwrap_or(0)
     } else {
-        m.iter().rev().copied().find(|&r| r < current).unwrap_or(m[m.len() - 1])
+        m.partition_point(|&r| r < current).checked_sub(1).unwrap_or(m.len() - 1)
     };
-    let n = m.iter().position(|&r| r == target).unwrap_or(0) + 1;
+    let target = m[at];
+    let n = at + 1;
     let total = m.len();
     app.select_row(target);
     app.flash(format!("match {n} of {total}"));
 }
 
-fn jump_where(app: &mut App, forward: bool, what: &str, pred: impl Fn(&App, usize) -> bool) {
-    let current = app.lists[0].selected;
-    let len = app.visible.len();
-    let order: Vec<usize> = if forward {
-        (current + 1..len).chain(0..=current.min(len)).collect()
-    } else {
-        (0..current).rev().chain((current..len).rev()).collect()
+/// Select the next (or previous) `to` row in scope after the selection,
+/// wrapping around to the selection itself.
+fn jump_where(app: &mut App, forward: bool, what: &str, to: JumpTo) {
+    let Some(current) = app.selected_row() else {
+        app.flash(format!("no {what} in this scope"));
+        return;
     };
-    match order.into_iter().filter(|&i| i < len).find(|&i| pred(app, app.visible[i])) {
+    // Past the last one, wrap around (back to the selection itself at worst).
+    let found = if forward {
+        next_after(app, to, current).or_else(|| first_from(app, to, 0))
+    } else {
+        last_before(app, to, current).or_else(|| last_to(app, to, usize::MAX))
+    };
+    match found {
         Some(i) => {
             let row = app.visible[i];
             app.select_row(row);
@@ -465,38 +493,19 @@ fn jump_where(app: &mut App, forward: bool, what: &str, pred: impl Fn(&App, usiz
 }
 
 fn jump_failure(app: &mut App, forward: bool) {
-    jump_where(app, forward, "failures or errors", |app, ri| {
-        app.view().is_some_and(|v| v.timeline.rows[ri].is_failure())
-    });
+    jump_where(app, forward, "failures or errors", JumpTo::Failure);
 }
 
 fn jump_waiting(app: &mut App) {
-    use crate::model::timeline::RowStatus;
-    jump_where(app, true, "waiting input requests", |app, ri| {
-        app.view().is_some_and(|v| v.timeline.rows[ri].status == Some(RowStatus::Waiting))
-    });
+    jump_where(app, true, "waiting input requests", JumpTo::Waiting);
 }
 
 fn jump_finding(app: &mut App, forward: bool) {
-    let attempt = app.scope.attempt;
-    let targets: Vec<usize> = app
-        .findings
-        .iter()
-        .filter(|f| f.location.attempt == attempt)
-        .filter_map(|f| {
-            let v = app.view()?;
-            let addr = crate::model::TurnAddr { session: f.location.session, turn: f.location.turn? };
-            match f.location.event {
-                Some(e) => v.timeline.row_of_event(addr, e),
-                None => v.timeline.by_turn.get(&addr).copied(),
-            }
-        })
-        .collect();
-    if targets.is_empty() {
+    if app.jump_rows(JumpTo::Finding).is_empty() {
         app.flash("no diagnostic findings");
         return;
     }
-    jump_where(app, forward, "findings", |_, ri| targets.contains(&ri));
+    jump_where(app, forward, "findings", JumpTo::Finding);
 }
 
 fn mouse_scroll(app: &mut App, column: u16, row: u16, down: bool) {

@@ -35,6 +35,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache)
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (app.tab_index(), app.scope, app.list().selected, app.raw, width, app.focus == Focus::Nav).hash(&mut h);
         app.selected_row().hash(&mut h);
+        // The tool filter and sort change which occurrence sits at a position.
+        if app.tab == Tab::Tools {
+            app.tool_rows().get(app.list().selected).hash(&mut h);
+        }
         (cache.theme.name as u8).hash(&mut h);
         h.finish()
     };
@@ -578,7 +582,7 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
         Tab::Diagnostics => {
             let findings = app.scoped_findings();
             let sel = app.lists[5].selected;
-            let lines = if let Some(f) = findings.get(sel) {
+            let lines = if let Some(f) = findings.get(sel).map(|&i| &app.findings[i]) {
                 vec![
                     kv("severity", f.severity.as_str(), theme, theme.text),
                     kv("code", f.code, theme, theme.accent),

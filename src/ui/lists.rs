@@ -83,7 +83,7 @@ fn tools(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec
     let rows = app.tool_rows();
     let Some(view) = app.view() else { return (String::new(), 0, Vec::new()) };
     let d = &view.derived;
-    let orphans = rows.iter().filter(|r| r.is_err()).count();
+    let orphans = app.tool_orphans();
     let title = format!(
         " Tools · {} occurrences · {orphans} orphan finishes · filter {} · sort {} ",
         rows.len() - orphans,
@@ -152,7 +152,7 @@ fn attempt_event(app: &App, scope_turn: usize, event: usize) -> Option<&crate::m
 fn hitl(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
     let rows = app.hitl_rows();
     let Some(view) = app.view() else { return (String::new(), 0, Vec::new()) };
-    let waiting = rows.iter().filter(|&&i| view.requests[i].state == HitlState::Waiting).count();
+    let waiting = app.hitl_waiting();
     let title = format!(" HITL · {} requests · {waiting} waiting ", rows.len());
     let lines = rows
         .iter()
@@ -206,12 +206,7 @@ fn usage(app: &App, theme: &Theme, win: Window) -> (String, usize, Vec<Line<'sta
     let Some(view) = app.view() else { return (String::new(), 0, Vec::new()) };
     let Some(attempt) = app.attempt() else { return (String::new(), 0, Vec::new()) };
     let title = " Usage       input  output cache rd cache wr  reason  req     cost  tok/turn ".to_string();
-    let max_tokens = view
-        .derived
-        .turns
-        .iter()
-        .filter_map(|t| attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens()))
-        .fold(0.0, f64::max);
+    let max_tokens = app.max_turn_tokens();
     let row = |label: String, u: Option<&Usage>, style: Style, bar: Option<f64>| {
         let cells = usage_cells(u);
         let mut spans = vec![Span::styled(fit(&label, 12), style)];
@@ -229,22 +224,26 @@ fn usage(app: &App, theme: &Theme, win: Window) -> (String, usize, Vec<Line<'sta
         }
         Line::from(spans)
     };
-    let mut lines = Vec::new();
-    for t in view.derived.turns.iter().filter(|t| app.scope.contains(t.addr)) {
-        let record = &attempt.sessions[t.addr.session].turns[t.addr.turn];
-        let label = format!("turn {}", t.turn_ordinal);
-        let u = record.turn.usage.as_ref();
-        lines.push(row(label, u, theme.text, u.and_then(|u| u.total_tokens())));
-    }
-    for s in &view.derived.sessions {
-        lines.push(row(s.name.clone(), Some(&s.usage), theme.title, None));
-    }
-    lines.push(row("total".into(), Some(&view.derived.usage), theme.title, None));
-    if let Some(reported) = &attempt.reported_usage {
-        lines.push(row("reported".into(), Some(reported), theme.accent, None));
-    }
-    let total = lines.len();
-    (title, total, lines.into_iter().skip(win.start).take(win.len).collect())
+    // Rows: the turns in scope, the sessions, the total, what was reported;
+    // only those in the window are built.
+    let turns = app.usage_turns();
+    let sessions = &view.derived.sessions;
+    let reported = attempt.reported_usage.as_ref();
+    let total = turns.len() + sessions.len() + 1 + usize::from(reported.is_some());
+    let lines = (win.start..total.min(win.start.saturating_add(win.len)))
+        .map(|i| match i.checked_sub(turns.len()) {
+            None => {
+                let t = &view.derived.turns[turns[i]];
+                let record = &attempt.sessions[t.addr.session].turns[t.addr.turn];
+                let u = record.turn.usage.as_ref();
+                row(format!("turn {}", t.turn_ordinal), u, theme.text, u.and_then(|u| u.total_tokens()))
+            }
+            Some(s) if s < sessions.len() => row(sessions[s].name.clone(), Some(&sessions[s].usage), theme.title, None),
+            Some(s) if s == sessions.len() => row("total".into(), Some(&view.derived.usage), theme.title, None),
+            Some(_) => row("reported".into(), reported, theme.accent, None),
+        })
+        .collect();
+    (title, total, lines)
 }
 
 fn assertions(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
@@ -252,7 +251,7 @@ fn assertions(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize
         return (" Assertions · not recorded ".into(), 0, Vec::new());
     };
     let rows = app.assertion_rows();
-    let failing = list.iter().filter(|a| a.is_failing_gate()).count();
+    let failing = app.failing_gates();
     let title = format!(" Assertions · {} · {failing} failing gates ", list.len());
     let lines = rows
         .iter()
@@ -291,13 +290,15 @@ fn assertions(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize
 fn diagnostics(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec<Line<'static>>) {
     let findings = app.scoped_findings();
     let (errors, warnings) = app.finding_counts();
+    let all = &app.findings;
     let title = format!(" Diagnostics · {errors} errors · {warnings} warnings ");
     let view = app.view();
     let mut lines: Vec<Line<'static>> = findings
         .iter()
         .skip(win.start)
         .take(win.len)
-        .map(|f| {
+        .map(|&i| {
+            let f = &all[i];
             let style = match f.severity {
                 crate::model::diagnostics::Severity::Error => theme.err,
                 crate::model::diagnostics::Severity::Warning => theme.warn,

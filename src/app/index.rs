@@ -1,0 +1,421 @@
+//! Index lists behind the list tabs, their titles and the jump keys, cached
+//! in [`App`] so no key press and no frame recomputes them: at 1 M events
+//! each is a pass over hundreds of thousands of large structs, some with a
+//! sort, which used to run on every key and every frame.
+//!
+//! Three levels, each rebuilt only when what it depends on changes:
+//! - per attempt ([`AttemptIndex`], once per document): one byte per
+//!   timeline row and eight per tool occurrence, the by-name order, the
+//!   finding rows, the assertion order;
+//! - per attempt and merge mode: the attempt's rows and the jump targets;
+//! - per scope (and tool filter and sort): tools, HITL requests, findings,
+//!   usage turns. These passes read the small per-attempt arrays.
+
+use super::{App, JumpTo, Scope, ToolFilter, assertion_rank};
+use crate::model::TurnAddr;
+use crate::model::occurrence::{Lifecycle, Occurrence};
+use crate::model::timeline::{Row, RowKind, RowStatus};
+use std::collections::HashMap;
+
+// Row flags.
+const MERGED_AWAY: u8 = 1;
+const HEADER: u8 = 2;
+const FAILURE: u8 = 4;
+const WAITING: u8 = 8;
+// Tool occurrence flags (the Tools filter).
+const TOOL_FAILED: u8 = 1;
+const TOOL_PENDING: u8 = 2;
+const TOOL_AMBIGUOUS: u8 = 4;
+
+/// What the lists of one attempt are built from, computed once per document.
+#[derive(Debug, Clone, Default)]
+struct AttemptIndex {
+    /// One byte of flags per timeline row.
+    row_flags: Vec<u8>,
+    /// Per occurrence (root fold): its scope turn and filter flags.
+    tools: Vec<(u32, u8)>,
+    /// Occurrence indices stably sorted by display name.
+    by_name: Vec<u32>,
+    /// Rows that a diagnostic finding points at, ascending.
+    finding_rows: Vec<usize>,
+    /// Assertion indices, failing gates first, and how many gates fail.
+    assertions: Vec<usize>,
+    failing_gates: usize,
+    /// Largest token count of one turn (the Usage bars).
+    max_turn_tokens: f64,
+}
+
+/// The cached lists; see the module documentation. After swapping the
+/// document in, reset it to `ListIndex::default()` (as
+/// [`App::replace_document`] does): everything is then rebuilt on demand.
+#[derive(Debug, Clone, Default)]
+pub struct ListIndex {
+    attempts: HashMap<usize, AttemptIndex>,
+    /// Errors and warnings among the document's findings.
+    finding_counts: Option<(usize, usize)>,
+    /// The (attempt, merge mode) of the row lists below.
+    built_for: Option<(usize, bool)>,
+    /// Timeline rows of the attempt shown in this merge mode, ascending: the
+    /// scope's `visible` rows are one slice of it.
+    all_rows: Vec<usize>,
+    /// Rows of `all_rows` that `[`/`]`, `e`/`E` and `w` land on, ascending.
+    headers: Vec<usize>,
+    failures: Vec<usize>,
+    waiting: Vec<usize>,
+    // Per scope (and the tool filter and sort):
+    tools: Vec<Result<usize, usize>>,
+    hitl: Vec<usize>,
+    hitl_waiting: usize,
+    findings: Vec<usize>,
+    /// Derived turns in scope (one Usage row each).
+    turns: Vec<usize>,
+}
+
+impl App {
+    /// Build the per-attempt index of every attempt (at load and reload, so
+    /// no key press pays for it).
+    pub(super) fn index_document(&mut self) {
+        for a in 0..self.views.len() {
+            self.attempt_index(a);
+        }
+    }
+
+    /// The per-attempt index of attempt `a`, built if missing.
+    fn attempt_index(&mut self, a: usize) -> Option<&AttemptIndex> {
+        if !self.index.attempts.contains_key(&a) {
+            let (view, attempt) = (self.views.get(a)?, self.doc.attempts.get(a)?);
+            let rows = &view.timeline.rows;
+            let row_flags = rows.iter().map(row_flags).collect();
+            let occurrences = &view.derived.occurrences.occurrences;
+            let tools = occurrences.iter().map(|o| (o.start_ref.scope_turn as u32, tool_flags(o))).collect();
+            let mut finding_rows: Vec<usize> = self
+                .findings
+                .iter()
+                .filter(|f| f.location.attempt == a)
+                .filter_map(|f| {
+                    let addr = TurnAddr { session: f.location.session, turn: f.location.turn? };
+                    match f.location.event {
+                        Some(e) => view.timeline.row_of_event(addr, e),
+                        None => view.timeline.by_turn.get(&addr).copied(),
+                    }
+                })
+                .collect();
+            finding_rows.sort_unstable();
+            finding_rows.dedup();
+            let (mut assertions, mut failing_gates) = (Vec::new(), 0);
+            if let Some(list) = &attempt.review.assertions {
+                assertions = (0..list.len()).collect();
+                assertions.sort_by_key(|&i| assertion_rank(&list[i]));
+                failing_gates = list.iter().filter(|a| a.is_failing_gate()).count();
+            }
+            let max_turn_tokens = view
+                .derived
+                .turns
+                .iter()
+                .filter_map(|t| {
+                    attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens())
+                })
+                .fold(0.0, f64::max);
+            let index = AttemptIndex {
+                row_flags,
+                tools,
+                by_name: order_by_name(occurrences),
+                finding_rows,
+                assertions,
+                failing_gates,
+                max_turn_tokens,
+            };
+            self.index.attempts.insert(a, index);
+        }
+        self.index.attempts.get(&a)
+    }
+
+    /// Build the attempt's rows and jump targets for this merge mode unless
+    /// they are current: a pass over one byte per row.
+    pub(super) fn index_rows(&mut self) {
+        let key = (self.scope.attempt, self.merge);
+        if self.index.built_for == Some(key) {
+            return;
+        }
+        if self.index.finding_counts.is_none() {
+            use crate::model::diagnostics::Severity;
+            let errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
+            self.index.finding_counts = Some((errors, self.findings.len() - errors));
+        }
+        // The vectors are reused: at 1 M rows a fresh 8 MB allocation costs
+        // milliseconds of page faults on every merge toggle.
+        let index = &mut self.index;
+        let mut all = std::mem::take(&mut index.all_rows);
+        let mut headers = std::mem::take(&mut index.headers);
+        let mut failures = std::mem::take(&mut index.failures);
+        let mut waiting = std::mem::take(&mut index.waiting);
+        for v in [&mut all, &mut headers, &mut failures, &mut waiting] {
+            v.clear();
+        }
+        if let Some(ai) = self.attempt_index(key.0) {
+            // Room for every row: the first unmerged toggle does not reallocate.
+            all.reserve(ai.row_flags.len());
+            for (i, &f) in ai.row_flags.iter().enumerate() {
+                if key.1 && f & MERGED_AWAY != 0 {
+                    continue;
+                }
+                all.push(i);
+                if f & HEADER != 0 {
+                    headers.push(i);
+                }
+                if f & FAILURE != 0 {
+                    failures.push(i);
+                }
+                if f & WAITING != 0 {
+                    waiting.push(i);
+                }
+            }
+        }
+        let index = &mut self.index;
+        (index.all_rows, index.headers, index.failures, index.waiting) = (all, headers, failures, waiting);
+        index.built_for = Some(key);
+    }
+
+    /// Set `visible` to the timeline rows of the scope in this merge mode:
+    /// one slice of the attempt's rows, which are grouped by turn in address
+    /// order (copied into `visible`'s own allocation).
+    pub(super) fn set_scope_rows(&mut self) {
+        self.index_rows();
+        let scope = self.scope;
+        self.visible.clear();
+        let Some(view) = self.views.get(scope.attempt) else { return };
+        let rows = &view.timeline.rows;
+        let all = &self.index.all_rows;
+        // Room for the whole attempt in either merge mode, allocated once.
+        self.visible.reserve(rows.len());
+        match scope_row_range(rows, scope) {
+            Some(range) => {
+                let from = all.partition_point(|&r| r < range.start);
+                let to = all.partition_point(|&r| r < range.end);
+                self.visible.extend_from_slice(&all[from..to]);
+            }
+            None => self.visible.extend(all.iter().copied().filter(|&r| scope.contains(rows[r].addr))),
+        }
+    }
+
+    /// Rebuild the scope's lists: tools, HITL requests, findings and usage
+    /// turns. [`App::rebuild_visible`] calls it.
+    pub fn rebuild_lists(&mut self) {
+        self.index_rows();
+        let scope = self.scope;
+        let index = &mut self.index;
+        index.hitl.clear();
+        index.hitl_waiting = 0;
+        index.turns.clear();
+        index.findings = self
+            .findings
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.location.attempt == scope.attempt)
+            .filter(|(_, f)| {
+                scope.session.is_none_or(|s| s == f.location.session)
+                    && scope.turn.is_none_or(|t| Some(t) == f.location.turn)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(view) = self.views.get(scope.attempt) {
+            use crate::model::hitl::HitlState;
+            for (i, r) in view.requests.iter().enumerate().filter(|(_, r)| scope.contains(r.addr)) {
+                index.hitl.push(i);
+                index.hitl_waiting += usize::from(r.state == HitlState::Waiting);
+            }
+            let turns = view.derived.turns.iter().enumerate();
+            index.turns = turns.filter(|(_, t)| scope.contains(t.addr)).map(|(i, _)| i).collect();
+        }
+        self.rebuild_tool_rows();
+    }
+
+    /// Rebuild the Tools tab's rows for the scope, filter and sort: a filter
+    /// over the attempt's eight bytes per occurrence, in position or name order.
+    pub fn rebuild_tool_rows(&mut self) {
+        let attempt = self.scope.attempt;
+        let scope = self.scope;
+        let (filter, by_name) = (self.tool_filter, self.tool_sort_by_name);
+        let mut rows = Vec::new();
+        self.attempt_index(attempt);
+        if let (Some(ai), Some(view)) = (self.index.attempts.get(&attempt), self.views.get(attempt)) {
+            let d = &view.derived;
+            let in_scope: Vec<bool> = d.turns.iter().map(|t| scope.contains(t.addr)).collect();
+            let want = match filter {
+                ToolFilter::All => None,
+                ToolFilter::Failed => Some(TOOL_FAILED),
+                ToolFilter::Pending => Some(TOOL_PENDING),
+                ToolFilter::Problems => Some(TOOL_AMBIGUOUS),
+            };
+            let keep = |i: usize| {
+                let (turn, flags) = ai.tools[i];
+                in_scope.get(turn as usize).copied().unwrap_or(false) && want.is_none_or(|w| flags & w != 0)
+            };
+            rows = if by_name {
+                ai.by_name.iter().map(|&i| i as usize).filter(|&i| keep(i)).map(Ok).collect()
+            } else {
+                (0..ai.tools.len()).filter(|&i| keep(i)).map(Ok).collect()
+            };
+            if matches!(filter, ToolFilter::All | ToolFilter::Problems) {
+                let orphans = d.occurrences.orphan_finishes.iter().enumerate();
+                let in_scope = |t: usize| in_scope.get(t).copied().unwrap_or(false);
+                rows.extend(orphans.filter(|(_, o)| in_scope(o.event_ref.scope_turn)).map(|(i, _)| Err(i)));
+            }
+        }
+        self.index.tools = rows;
+    }
+
+    /// Total count of findings by severity for the header.
+    pub fn finding_counts(&self) -> (usize, usize) {
+        self.index.finding_counts.unwrap_or_else(|| {
+            use crate::model::diagnostics::Severity;
+            let errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
+            (errors, self.findings.len() - errors)
+        })
+    }
+
+    /// Findings of the current attempt and scope (indices into `findings`).
+    pub fn scoped_findings(&self) -> &[usize] {
+        &self.index.findings
+    }
+
+    /// Occurrence indices (root fold) in scope, filtered and sorted for the Tools tab,
+    /// followed by orphan finishes as `Err(index)`.
+    pub fn tool_rows(&self) -> &[Result<usize, usize>] {
+        &self.index.tools
+    }
+
+    /// How many of [`App::tool_rows`] are orphan finishes (they come last).
+    pub fn tool_orphans(&self) -> usize {
+        let rows = self.tool_rows();
+        rows.len() - rows.partition_point(Result::is_ok)
+    }
+
+    /// HITL request indices in scope.
+    pub fn hitl_rows(&self) -> &[usize] {
+        &self.index.hitl
+    }
+
+    /// How many of [`App::hitl_rows`] wait for an answer.
+    pub fn hitl_waiting(&self) -> usize {
+        self.index.hitl_waiting
+    }
+
+    fn current_attempt_index(&self) -> Option<&AttemptIndex> {
+        self.index.attempts.get(&self.scope.attempt)
+    }
+
+    /// Assertion indices of the attempt: failing gates first, then the rest.
+    pub fn assertion_rows(&self) -> &[usize] {
+        self.current_attempt_index().map(|a| a.assertions.as_slice()).unwrap_or(&[])
+    }
+
+    /// How many assertions of the attempt are failing gates.
+    pub fn failing_gates(&self) -> usize {
+        self.current_attempt_index().map(|a| a.failing_gates).unwrap_or(0)
+    }
+
+    /// Derived turn indices in scope: the first rows of the Usage tab.
+    pub fn usage_turns(&self) -> &[usize] {
+        &self.index.turns
+    }
+
+    /// Largest token count of one turn of the attempt.
+    pub fn max_turn_tokens(&self) -> f64 {
+        self.current_attempt_index().map(|a| a.max_turn_tokens).unwrap_or(0.0)
+    }
+
+    /// Timeline rows of the attempt (ascending) that a jump key lands on;
+    /// the caller keeps those in `visible`.
+    pub fn jump_rows(&self, to: JumpTo) -> &[usize] {
+        match to {
+            JumpTo::Turn => &self.index.headers,
+            JumpTo::Failure => &self.index.failures,
+            JumpTo::Waiting => &self.index.waiting,
+            JumpTo::Finding => self.current_attempt_index().map(|a| a.finding_rows.as_slice()).unwrap_or(&[]),
+        }
+    }
+}
+
+fn row_flags(r: &Row) -> u8 {
+    let mut f = 0;
+    if r.merged_away {
+        f |= MERGED_AWAY;
+    }
+    if r.kind == RowKind::TurnHeader {
+        f |= HEADER;
+    }
+    if r.is_failure() {
+        f |= FAILURE;
+    }
+    if r.status == Some(RowStatus::Waiting) {
+        f |= WAITING;
+    }
+    f
+}
+
+fn tool_flags(o: &Occurrence) -> u8 {
+    let mut f = 0;
+    if matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if status == "failed" || status == "rejected") {
+        f |= TOOL_FAILED;
+    }
+    if o.lifecycle == Lifecycle::Pending {
+        f |= TOOL_PENDING;
+    }
+    if o.ambiguous {
+        f |= TOOL_AMBIGUOUS;
+    }
+    f
+}
+
+/// The rows of `scope` as one range of `rows`, which are grouped by turn in
+/// address order; `None` for a turn without a session (not contiguous).
+fn scope_row_range(rows: &[Row], scope: Scope) -> Option<std::ops::Range<usize>> {
+    let (lo, hi) = match (scope.session, scope.turn) {
+        (None, None) => return Some(0..rows.len()),
+        (None, Some(_)) => return None,
+        (Some(s), None) => (TurnAddr { session: s, turn: 0 }, TurnAddr { session: s + 1, turn: 0 }),
+        (Some(s), Some(t)) => (TurnAddr { session: s, turn: t }, TurnAddr { session: s, turn: t + 1 }),
+    };
+    Some(rows.partition_point(|r| r.addr < lo)..rows.partition_point(|r| r.addr < hi))
+}
+
+/// Occurrence indices stably sorted by display name: each occurrence's name
+/// is looked up once, the distinct names are sorted, then the occurrences
+/// are placed by rank (a counting sort, linear in occurrences).
+pub(super) fn order_by_name(occurrences: &[Occurrence]) -> Vec<u32> {
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let first: Vec<u32> = occurrences
+        .iter()
+        .map(|o| {
+            let name = o.display_name();
+            *ids.entry(name).or_insert_with(|| {
+                names.push(name);
+                names.len() as u32 - 1
+            })
+        })
+        .collect();
+    // Rank of each name id in name order.
+    let mut sorted: Vec<u32> = (0..names.len() as u32).collect();
+    sorted.sort_unstable_by_key(|&i| names[i as usize]);
+    let mut rank = vec![0u32; names.len()];
+    for (r, &i) in sorted.iter().enumerate() {
+        rank[i as usize] = r as u32;
+    }
+    // `start[r]` is where the next occurrence of rank r goes.
+    let mut start = vec![0usize; names.len() + 1];
+    for &id in &first {
+        start[rank[id as usize] as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut order = vec![0u32; occurrences.len()];
+    for (i, &id) in first.iter().enumerate() {
+        let r = rank[id as usize] as usize;
+        order[start[r]] = i as u32;
+        start[r] += 1;
+    }
+    order
+}

@@ -1,0 +1,285 @@
+//! The cached lists of [`ListIndex`] against a fresh computation (the
+//! straightforward passes they replace), after every kind of change: scope
+//! (navigator moves and Enter, Back), tool filter, tool sort, merge mode and
+//! a reloaded document; and the jump keys against a walk over `visible`.
+
+use super::*;
+use crate::model::hitl::HitlState;
+use crate::model::occurrence::Lifecycle;
+use crate::model::timeline::{RowKind, RowStatus};
+
+fn fresh_visible(app: &App) -> Vec<usize> {
+    let Some(view) = app.view() else { return Vec::new() };
+    let rows = view.timeline.rows.iter().enumerate();
+    rows.filter(|(_, r)| app.scope.contains(r.addr) && !(app.merge && r.merged_away)).map(|(i, _)| i).collect()
+}
+
+fn fresh_tools(app: &App) -> Vec<Result<usize, usize>> {
+    let Some(view) = app.view() else { return Vec::new() };
+    let d = &view.derived;
+    let in_scope = |t: usize| d.turns.get(t).is_some_and(|t| app.scope.contains(t.addr));
+    let mut occ: Vec<usize> = (0..d.occurrences.occurrences.len())
+        .filter(|&i| {
+            let o = &d.occurrences.occurrences[i];
+            in_scope(o.start_ref.scope_turn)
+                && match app.tool_filter {
+                    ToolFilter::All => true,
+                    ToolFilter::Failed => {
+                        matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if status == "failed" || status == "rejected")
+                    }
+                    ToolFilter::Pending => o.lifecycle == Lifecycle::Pending,
+                    ToolFilter::Problems => o.ambiguous,
+                }
+        })
+        .collect();
+    if app.tool_sort_by_name {
+        let o = &d.occurrences.occurrences;
+        occ.sort_by(|a, b| o[*a].display_name().cmp(o[*b].display_name()));
+    }
+    let orphans = (0..d.occurrences.orphan_finishes.len())
+        .filter(|&i| in_scope(d.occurrences.orphan_finishes[i].event_ref.scope_turn))
+        .filter(|_| matches!(app.tool_filter, ToolFilter::All | ToolFilter::Problems))
+        .map(Err);
+    occ.into_iter().map(Ok).chain(orphans).collect()
+}
+
+fn fresh_hitl(app: &App) -> Vec<usize> {
+    let Some(view) = app.view() else { return Vec::new() };
+    (0..view.requests.len()).filter(|&i| app.scope.contains(view.requests[i].addr)).collect()
+}
+
+fn fresh_assertions(app: &App) -> Vec<usize> {
+    let Some(list) = app.attempt().and_then(|a| a.review.assertions.as_ref()) else { return Vec::new() };
+    let mut idx: Vec<usize> = (0..list.len()).collect();
+    idx.sort_by_key(|&i| assertion_rank(&list[i]));
+    idx
+}
+
+fn fresh_findings(app: &App) -> Vec<usize> {
+    let s = app.scope;
+    (0..app.findings.len())
+        .filter(|&i| {
+            let l = app.findings[i].location;
+            l.attempt == s.attempt
+                && s.session.is_none_or(|x| x == l.session)
+                && s.turn.is_none_or(|t| Some(t) == l.turn)
+        })
+        .collect()
+}
+
+fn fresh_usage_rows(app: &App) -> usize {
+    let Some(view) = app.view() else { return 0 };
+    let turns = view.derived.turns.iter().filter(|t| app.scope.contains(t.addr)).count();
+    turns + app.attempt().map(|a| a.sessions.len()).unwrap_or(0) + 1
+}
+
+fn assert_fresh(app: &App, when: &str) {
+    assert_eq!(app.visible, fresh_visible(app), "visible after {when}");
+    let tools = fresh_tools(app);
+    assert_eq!(app.tool_rows(), tools.as_slice(), "tool rows after {when}");
+    assert_eq!(app.tool_orphans(), tools.iter().filter(|r| r.is_err()).count(), "orphans after {when}");
+    let hitl = fresh_hitl(app);
+    assert_eq!(app.hitl_rows(), hitl.as_slice(), "hitl rows after {when}");
+    let waiting = app.view().map(|v| hitl.iter().filter(|&&i| v.requests[i].state == HitlState::Waiting).count());
+    assert_eq!(app.hitl_waiting(), waiting.unwrap_or(0), "hitl waiting after {when}");
+    assert_eq!(app.assertion_rows(), fresh_assertions(app).as_slice(), "assertion rows after {when}");
+    let gates = app.attempt().and_then(|a| a.review.assertions.as_ref()).map(|l| {
+        l.iter().filter(|a| a.is_failing_gate()).count() //
+    });
+    assert_eq!(app.failing_gates(), gates.unwrap_or(0), "failing gates after {when}");
+    assert_eq!(app.scoped_findings(), fresh_findings(app).as_slice(), "findings after {when}");
+    let errors = app.findings.iter().filter(|f| f.severity == crate::model::diagnostics::Severity::Error).count();
+    assert_eq!(app.finding_counts(), (errors, app.findings.len() - errors), "finding counts after {when}");
+    assert_eq!(app.usage_row_count(), fresh_usage_rows(app), "usage rows after {when}");
+    if let (Some(view), Some(attempt)) = (app.view(), app.attempt()) {
+        let max = view
+            .derived
+            .turns
+            .iter()
+            .filter_map(|t| {
+                attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens())
+            })
+            .fold(0.0, f64::max);
+        assert_eq!(app.max_turn_tokens(), max, "max turn tokens after {when}");
+    }
+}
+
+/// The jump keys' answer as a walk over `visible` from the selection,
+/// wrapping around (the code they replace).
+fn walk(app: &App, forward: bool, pred: impl Fn(usize) -> bool) -> Option<usize> {
+    let current = app.lists[0].selected;
+    let len = app.visible.len();
+    let order: Vec<usize> = if forward {
+        (current + 1..len).chain(0..=current.min(len)).collect()
+    } else {
+        (0..current).rev().chain((current..len).rev()).collect()
+    };
+    order.into_iter().filter(|&i| i < len).find(|&i| pred(app.visible[i]))
+}
+
+/// Every jump key from a few selections lands where the walk does.
+fn check_jumps(app: &mut App, when: &str) {
+    let saved = (app.lists, app.focus, app.tab, app.scope);
+    app.tab = Tab::Timeline;
+    app.focus = Focus::List;
+    let len = app.visible.len();
+    for at in [0, 1, len / 2, len.saturating_sub(2), len.saturating_sub(1)] {
+        if at >= len {
+            continue;
+        }
+        let view = app.view().expect("a view");
+        let rows = view.timeline.rows.clone();
+        let attempt = app.scope.attempt;
+        let finding_rows: Vec<usize> = app
+            .findings
+            .iter()
+            .filter(|f| f.location.attempt == attempt)
+            .filter_map(|f| {
+                let addr = TurnAddr { session: f.location.session, turn: f.location.turn? };
+                match f.location.event {
+                    Some(e) => view.timeline.row_of_event(addr, e),
+                    None => view.timeline.by_turn.get(&addr).copied(),
+                }
+            })
+            .collect();
+        type Pred<'a> = Box<dyn Fn(usize) -> bool + 'a>;
+        let cases: Vec<(Action, bool, Pred)> = vec![
+            (Action::NextFailure, true, Box::new(|r| rows[r].is_failure())),
+            (Action::PrevFailure, false, Box::new(|r| rows[r].is_failure())),
+            (Action::NextWaiting, true, Box::new(|r| rows[r].status == Some(RowStatus::Waiting))),
+            (Action::NextFinding, true, Box::new(|r| finding_rows.contains(&r))),
+            (Action::PrevFinding, false, Box::new(|r| finding_rows.contains(&r))),
+        ];
+        for (action, forward, pred) in cases {
+            app.lists[0] = ListState { selected: at, offset: at };
+            app.before_turn_jump = None;
+            let want = walk(app, forward, pred).unwrap_or(at);
+            update(app, action);
+            assert_eq!(app.lists[0].selected, want, "{action:?} from {at} after {when}");
+            assert_eq!(app.scope, saved.3, "{action:?} keeps the scope after {when}");
+        }
+        for (action, forward) in [(Action::NextTurn, true), (Action::PrevTurn, false)] {
+            app.lists[0] = ListState { selected: at, offset: at };
+            let header = |i: &usize| rows[app.visible[*i]].kind == RowKind::TurnHeader;
+            let want = if forward { (at + 1..len).find(header) } else { (0..at).rev().find(header) };
+            update(app, action);
+            app.before_turn_jump = None;
+            assert_eq!(app.lists[0].selected, want.unwrap_or(at), "{action:?} from {at} after {when}");
+        }
+    }
+    (app.lists, app.focus, app.tab) = (saved.0, saved.1, saved.2);
+}
+
+/// Navigator moves, Enter on every node, filter and sort cycles, merge
+/// toggles, Back and a reload, checking the caches after each.
+fn exercise(path: &str, doc: Document, other: Document) {
+    let reload = doc.clone();
+    let mut app = App::new(doc, None, PriceTable::default());
+    assert_fresh(&app, "App::new");
+    check_jumps(&mut app, "App::new");
+    let nodes = app.nav.len().min(40);
+    app.focus = Focus::Nav;
+    update(&mut app, Action::Top);
+    for i in 0..nodes {
+        let when = format!("{path}: nav move to node {i}");
+        assert_fresh(&app, &when);
+        if i % 3 == 0 {
+            check_jumps(&mut app, &when);
+        }
+        update(&mut app, Action::Down);
+    }
+    for i in 0..nodes {
+        app.focus = Focus::Nav;
+        update(&mut app, Action::Top);
+        for _ in 0..i {
+            update(&mut app, Action::Down);
+        }
+        update(&mut app, Action::Enter);
+        assert_fresh(&app, &format!("{path}: Enter on node {i}"));
+    }
+    // The list cycles in the whole first attempt, then in the deepest scope.
+    for scope in ["first attempt", "last node"] {
+        app.focus = Focus::Nav;
+        update(&mut app, if scope == "last node" { Action::Bottom } else { Action::Top });
+        app.focus = Focus::List;
+        update(&mut app, Action::ShowTab(Tab::Tools));
+        for sort in 0..2 {
+            for f in 0..4 {
+                update(&mut app, Action::CycleFilter);
+                assert_fresh(&app, &format!("{path}: {scope}, filter cycle {f}, sort {sort}"));
+            }
+            update(&mut app, Action::CycleSort);
+            assert_fresh(&app, &format!("{path}: {scope}, sort toggle {sort}"));
+        }
+    }
+    for m in 0..2 {
+        update(&mut app, Action::ToggleMerge);
+        assert_fresh(&app, &format!("{path}: merge toggle {m}"));
+        check_jumps(&mut app, &format!("{path}: merge toggle {m}"));
+    }
+    update(&mut app, Action::CycleSort);
+    app.replace_document(reload.clone());
+    assert_fresh(&app, &format!("{path}: replace_document in a narrow scope"));
+    app.replace_document(other);
+    assert_fresh(&app, &format!("{path}: replace_document with another document"));
+    check_jumps(&mut app, &format!("{path}: replace_document with another document"));
+    app.replace_document(reload.clone());
+    assert_fresh(&app, &format!("{path}: replace_document back"));
+    for b in 0..3 {
+        app.focus = Focus::List;
+        update(&mut app, Action::Back);
+        assert_fresh(&app, &format!("{path}: Back {b}"));
+    }
+    app.replace_document(reload);
+    assert_fresh(&app, &format!("{path}: replace_document"));
+    check_jumps(&mut app, &format!("{path}: replace_document"));
+}
+
+fn fixtures(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            fixtures(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json" || x == "jsonl" || x == "ndjson") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn cached_lists_equal_a_fresh_computation_on_every_fixture() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    fixtures(&root.join("tests/fixtures"), &mut paths);
+    fixtures(&root.join("assets/demo"), &mut paths);
+    paths.sort();
+    let docs: Vec<(String, Document)> = paths
+        .iter()
+        .filter_map(|p| {
+            let path = p.to_string_lossy().into_owned();
+            crate::load::load_path(&path).ok().map(|d| (path, d))
+        })
+        .collect();
+    let mut exercised = 0;
+    for (i, (path, doc)) in docs.iter().enumerate() {
+        // Reloads swap in the next fixture: other sizes, attempts and findings.
+        let other = docs[(i + 1) % docs.len()].1.clone();
+        exercise(path, doc.clone(), other);
+        exercised += 1;
+    }
+    assert!(exercised > 40, "only {exercised} fixtures loaded");
+}
+
+#[test]
+fn sorting_by_name_is_a_stable_sort() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = crate::load::load_path(&root.join("tests/fixtures/check/clean-complex.json").to_string_lossy()).unwrap();
+    let app = App::new(doc, None, PriceTable::default());
+    let occ = &app.view().unwrap().derived.occurrences.occurrences;
+    let mut want: Vec<usize> = (0..occ.len()).collect();
+    want.sort_by(|a, b| occ[*a].display_name().cmp(occ[*b].display_name()));
+    assert_ne!(want, (0..occ.len()).collect::<Vec<_>>(), "the fixture's names are not in order already");
+    let got: Vec<usize> = super::index::order_by_name(occ).into_iter().map(|i| i as usize).collect();
+    assert_eq!(got, want);
+}
