@@ -130,6 +130,29 @@ fn frame(n: usize) {
     println!("frame events={n} build_s={:.3} median_ms={:.3}", secs(built), secs(median(times)) * 1e3);
 }
 
+/// Frames of an `a`-event and a `b`-event stream drawn alternately in one
+/// process, so the machine's noise falls on both alike; the ratio of medians.
+fn frames_ratio(a: usize, b: usize) {
+    let (mut small, _) = app_with(a);
+    let (mut large, _) = app_with(b);
+    let (mut term, mut cache) = (terminal(), RenderCache::new(ThemeName::Dark));
+    draw(&mut term, &small, &mut cache);
+    let (mut term_l, mut cache_l) = (terminal(), RenderCache::new(ThemeName::Dark));
+    draw(&mut term_l, &large, &mut cache_l);
+    let (mut ts, mut tl) = (Vec::new(), Vec::new());
+    for i in 0..400 {
+        let action = if (i / 20) % 2 == 0 { Action::Down } else { Action::Up };
+        update(&mut small, action);
+        update(&mut large, action);
+        term.clear().expect("clear");
+        ts.push(draw(&mut term, &small, &mut cache));
+        term_l.clear().expect("clear");
+        tl.push(draw(&mut term_l, &large, &mut cache_l));
+    }
+    let (ms, ml) = (secs(median(ts)) * 1e3, secs(median(tl)) * 1e3);
+    println!("frames small={a} large={b} small_median_ms={ms:.3} large_median_ms={ml:.3} ratio={:.2}", ml / ms);
+}
+
 fn keys(n: usize) {
     let (mut app, _) = app_with(n);
     let mut term = terminal();
@@ -309,10 +332,13 @@ fn main() {
         // Peak RSS of the load alone (no derivation), to tell the two apart.
         ["mem", "load-only", path] => drop(std::hint::black_box(niceeval::load::load_path(path).expect("load"))),
         ["frame", n] => frame(n.parse().expect("EVENTS")),
+        ["frames", a, b] => frames_ratio(a.parse().expect("EVENTS"), b.parse().expect("EVENTS")),
         ["keys", n] => keys(n.parse().expect("EVENTS")),
         ["search", n] => search(n.parse().expect("EVENTS")),
         _ => {
-            eprintln!("usage: bench load FILE | mem value|load FILE | frame N | keys N | search N");
+            eprintln!(
+                "usage: bench load FILE | mem value|load|load-only FILE | frame N | frames N M | keys N | search N"
+            );
             std::process::exit(2);
         }
     }

@@ -409,14 +409,20 @@ pub fn load_file(path: &str, file: std::fs::File) -> Option<Result<Document, Loa
 fn load_in_blocks(path: &str, mut file: impl std::io::Read, block_size: usize) -> Option<Result<Document, LoadError>> {
     use std::io::Read;
     let mut block = Vec::with_capacity(block_size);
-    // Read until two whole lines are in (the format is decided by them).
+    // Read until two whole lines are in (the format is decided by them). A
+    // first block without a newline is a one-line document (or a stream with
+    // a giant first line): the caller maps it, as it maps any document.
     loop {
         let before = block.len();
         if let Err(e) = (&mut file).take(block_size as u64).read_to_end(&mut block) {
             return Some(Err(LoadError::new(path, super::io_message(&e))));
         }
         let complete = memchr::memrchr(b'\n', &block).map_or(0, |i| i + 1);
-        if block.len() == before || block.len() >= DETECT_AT_MOST || first_lines(&block[..complete], 2).len() == 2 {
+        if block.len() == before
+            || (complete == 0 && block.len() >= BLOCK)
+            || block.len() >= DETECT_AT_MOST
+            || first_lines(&block[..complete], 2).len() == 2
+        {
             break;
         }
     }
