@@ -147,3 +147,60 @@ fn a_failed_whole_load_keeps_the_preview_and_says_so() {
     assert!(!notice.message.contains("the rest is loading"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Every event of every turn, as JSON text, in document order.
+fn all_events(doc: &niceeval::model::document::Document) -> Vec<String> {
+    doc.attempts
+        .iter()
+        .flat_map(|a| &a.sessions)
+        .flat_map(|s| &s.turns)
+        .flat_map(|t| &t.turn.events)
+        .map(|e| e.raw.to_string())
+        .collect()
+}
+
+#[test]
+fn a_large_json_document_parsed_in_pieces_loads_the_same_as_a_whole_parse() {
+    let dir = tempdir("split");
+    let demo: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/session.json")).unwrap(),
+    )
+    .unwrap();
+    // Past the 8 MB split threshold: the demo's sessions many times over, with
+    // a large payload, numbers as written and escapes.
+    let mut doc = demo.clone();
+    let sessions = doc["sessions"].as_array_mut().unwrap();
+    let template = sessions.clone();
+    let filler = "line with \"quotes\" and ]} brackets\n".repeat(2000);
+    for i in 0..120 {
+        for s in &template {
+            let mut s = s.clone();
+            s["sessionId"] = serde_json::json!(format!("copy-{i}"));
+            s["note"] = serde_json::json!(filler);
+            sessions.push(s);
+        }
+    }
+    let text = doc.to_string().replace("\"note\":", "\"ratio\":1.50,\"note\":");
+    assert!(text.len() > 9 << 20, "{} bytes", text.len());
+    let path = write(&dir, "big.json", &text);
+    let pieces = niceeval::load::load_path(&path).unwrap();
+    let whole = niceeval::load::load_bytes(&path, text.as_bytes()).unwrap();
+    assert_eq!(pieces.format, whole.format);
+    assert_eq!(all_events(&pieces), all_events(&whole));
+    assert_eq!(
+        pieces.notices.iter().map(|n| &n.message).collect::<Vec<_>>(),
+        whole.notices.iter().map(|n| &n.message).collect::<Vec<_>>()
+    );
+    let sessions = |d: &niceeval::model::document::Document| -> Vec<usize> {
+        d.attempts.iter().map(|a| a.sessions.len()).collect()
+    };
+    assert_eq!(sessions(&pieces), sessions(&whole));
+    // A syntax error deep inside still names its line and column (the whole parse reports it).
+    let broken = text.replacen("\"ratio\":1.50", "\"ratio\":1.5.0", 1);
+    let path = write(&dir, "broken.json", &broken);
+    let err = niceeval::load::load_path(&path).unwrap_err().to_string();
+    let want = niceeval::load::load_bytes(&path, broken.as_bytes()).unwrap_err().to_string();
+    assert_eq!(err, want);
+    assert!(err.contains("big.json") || err.contains("broken.json"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -14,6 +14,7 @@ pub mod progress;
 pub mod record;
 pub mod repair;
 pub mod show;
+pub mod split;
 pub mod summary;
 
 pub use error::LoadError;
@@ -211,7 +212,7 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
             return doc;
         }
         if let Some(map) = map_input(path) {
-            return load_bytes(path, &map);
+            return load_mapped(path, &map);
         }
     }
     let bytes = read_input(path)?;
@@ -240,6 +241,34 @@ fn map_input(path: &str) -> Option<memmap2::Mmap> {
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Sequential);
     Some(map)
+}
+
+/// Load a mapped file. A large JSON document is parsed piece by piece (see
+/// [`split`]) and the mapped pages behind the parse are released, so the
+/// file and its parsed tree are not both resident; anything else, or any
+/// doubt, goes through [`load_bytes`].
+fn load_mapped(path: &str, map: &memmap2::Mmap) -> Result<Document, LoadError> {
+    let body = strip_bom(map);
+    let skipped = map.len() - body.len();
+    let single_line = jsonl::single_line(map);
+    if looks_binary(body) || (!single_line && jsonl::looks_like_jsonl(map)) {
+        return load_bytes(path, map);
+    }
+    let release = |start: usize, end: usize| {
+        // Whole pages inside the span only; the mapping is read-only, so a
+        // released page that is read again is read again from the file.
+        const PAGE: usize = 4096;
+        let (start, end) = ((skipped + start).next_multiple_of(PAGE), (skipped + end) / PAGE * PAGE);
+        if end > start {
+            // SAFETY: a read-only file mapping: DONTNEED only drops pages
+            // from memory, and later reads get the file's bytes again.
+            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+        }
+    };
+    match split::parse(body, split::SPLIT_AT_LEAST, &release) {
+        Some(value) => document_from_value(path, map, single_line, value),
+        None => load_bytes(path, map),
+    }
 }
 
 /// Load a buffer that came from `path`.
@@ -300,7 +329,6 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
         return jsonl::load(path, bytes);
     }
     let value = match serde_json::from_slice::<Value>(body) {
-        Ok(v) if single_line && jsonl::is_one_line_stream(&v) => return jsonl::load(path, bytes),
         Ok(v) => v,
         Err(e) => {
             if single_line && jsonl::looks_like_jsonl(bytes) {
@@ -312,6 +340,15 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
             return Err(not_json(path, body, &e));
         }
     };
+    document_from_value(path, bytes, single_line, value)
+}
+
+/// The document of a parsed JSON file (`bytes`, its text, is read again only
+/// for a one-line JSONL stream).
+fn document_from_value(path: &str, bytes: &[u8], single_line: bool, value: Value) -> Result<Document, LoadError> {
+    if single_line && jsonl::is_one_line_stream(&value) {
+        return jsonl::load(path, bytes);
+    }
     let (format, attempts) = match classify(path, value)? {
         Classified::Attempts(f, a) => (f, a),
         Classified::Document(mut d) => {

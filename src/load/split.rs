@@ -1,0 +1,246 @@
+//! Parse a large JSON document piece by piece, so the text and the parsed
+//! tree are not both held whole: the document is scanned once for the
+//! children of its large containers, then every small piece is parsed on its
+//! own and the caller may release the text behind it (the mapped pages of a
+//! file). The result is the `Value` that `serde_json::from_slice` gives; on
+//! any doubt (a syntax error, a string key with escapes that will not parse)
+//! the caller is told to parse the whole text instead, which also gives the
+//! exact error position.
+
+use serde_json::{Map, Value};
+
+/// Containers at least this large are split into their children.
+pub const SPLIT_AT_LEAST: usize = 8 << 20;
+/// Nesting deeper than this is not scanned (serde_json's own limit is 128).
+const MAX_DEPTH: usize = 100;
+
+/// One value found by the scan: its span, its key span in an object, and its
+/// children when it is a container large enough to be split.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    start: usize,
+    end: usize,
+    key: Option<(usize, usize)>,
+    /// Children in `Scan::nodes[first..first + count]`, for split containers.
+    children: Option<(usize, usize)>,
+}
+
+struct Scan<'a> {
+    bytes: &'a [u8],
+    /// Children of the split containers, each container's together.
+    nodes: Vec<Node>,
+    /// Direct children of the containers still open (a stack).
+    pending: Vec<Node>,
+    split_at_least: usize,
+}
+
+/// Whitespace as JSON defines it.
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+impl Scan<'_> {
+    fn skip_ws(&self, mut i: usize) -> usize {
+        while i < self.bytes.len() && is_ws(self.bytes[i]) {
+            i += 1;
+        }
+        i
+    }
+
+    /// End (exclusive) of the string starting at `i` (a `"`).
+    fn string_end(&self, i: usize) -> Option<usize> {
+        let mut j = i + 1;
+        loop {
+            j += memchr::memchr2(b'"', b'\\', &self.bytes[j..])?;
+            if self.bytes[j] == b'\\' {
+                j += 2;
+            } else {
+                return Some(j + 1);
+            }
+        }
+    }
+
+    /// Scan the value at `i`; returns its node. The children of containers
+    /// of at least `split_at_least` bytes are kept in `nodes`; those of
+    /// smaller ones are dropped again, so only large containers cost memory.
+    fn value(&mut self, i: usize, key: Option<(usize, usize)>, depth: usize) -> Option<Node> {
+        // Deeper documents are left to the whole parse and its recursion limit.
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let b = *self.bytes.get(i)?;
+        match b {
+            b'"' => Some(Node { start: i, end: self.string_end(i)?, key, children: None }),
+            b'{' | b'[' => {
+                let close = if b == b'{' { b'}' } else { b']' };
+                let mark = self.pending.len();
+                let mut j = self.skip_ws(i + 1);
+                if self.bytes.get(j) == Some(&close) {
+                    return Some(Node { start: i, end: j + 1, key, children: None });
+                }
+                loop {
+                    let child_key = if b == b'{' {
+                        if self.bytes.get(j) != Some(&b'"') {
+                            return None;
+                        }
+                        let ke = self.string_end(j)?;
+                        let colon = self.skip_ws(ke);
+                        if self.bytes.get(colon) != Some(&b':') {
+                            return None;
+                        }
+                        let k = (j, ke);
+                        j = self.skip_ws(colon + 1);
+                        Some(k)
+                    } else {
+                        None
+                    };
+                    let child = self.value(j, child_key, depth + 1)?;
+                    self.pending.push(child);
+                    j = self.skip_ws(child.end);
+                    match self.bytes.get(j) {
+                        Some(b',') => j = self.skip_ws(j + 1),
+                        Some(c) if *c == close => break,
+                        _ => return None,
+                    }
+                }
+                let end = j + 1;
+                let children = (end - i >= self.split_at_least).then(|| {
+                    let first = self.nodes.len();
+                    self.nodes.extend_from_slice(&self.pending[mark..]);
+                    (first, self.pending.len() - mark)
+                });
+                self.pending.truncate(mark);
+                Some(Node { start: i, end, key, children })
+            }
+            _ => {
+                // A number or a literal: up to the next delimiter.
+                let mut j = i;
+                while j < self.bytes.len() && !matches!(self.bytes[j], b',' | b'}' | b']') && !is_ws(self.bytes[j]) {
+                    j += 1;
+                }
+                (j > i).then_some(Node { start: i, end: j, key, children: None })
+            }
+        }
+    }
+}
+
+/// Parse `bytes` (one JSON document) into the `Value` `from_slice` would
+/// give, splitting containers of at least `split_at_least` bytes, and call
+/// `release(start, end)` for every span of the text that has been parsed and
+/// is not needed again. `None`: parse the whole text instead (a syntax error,
+/// or nothing to split).
+pub fn parse(bytes: &[u8], split_at_least: usize, release: &dyn Fn(usize, usize)) -> Option<Value> {
+    let mut scan = Scan { bytes, nodes: Vec::new(), pending: Vec::new(), split_at_least };
+    let start = scan.skip_ws(0);
+    let root = scan.value(start, None, 0)?;
+    if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
+        return None;
+    }
+    build(&scan, root, release)
+}
+
+fn build(scan: &Scan<'_>, node: Node, release: &dyn Fn(usize, usize)) -> Option<Value> {
+    let Some((first, count)) = node.children else {
+        let value = serde_json::from_slice(&scan.bytes[node.start..node.end]).ok()?;
+        release(node.start, node.end);
+        return Some(value);
+    };
+    let children = &scan.nodes[first..first + count];
+    if scan.bytes[node.start] == b'[' {
+        let mut items = Vec::with_capacity(count);
+        for child in children {
+            items.push(build(scan, *child, release)?);
+        }
+        return Some(Value::Array(items));
+    }
+    let mut map = Map::new();
+    for child in children {
+        let (ks, ke) = child.key?;
+        let key: String = serde_json::from_slice(&scan.bytes[ks..ke]).ok()?;
+        map.insert(key, build(scan, *child, release)?);
+    }
+    Some(Value::Object(map))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+    use serde_json::Value;
+    use std::cell::RefCell;
+
+    fn same_as_from_slice(text: &str, split: usize) {
+        let released = RefCell::new(Vec::new());
+        let got = parse(text.as_bytes(), split, &|s, e| released.borrow_mut().push((s, e)));
+        let want: Value = serde_json::from_slice(text.as_bytes()).unwrap();
+        if text.trim().len() < split {
+            assert!(got.is_none(), "too small to split");
+            return;
+        }
+        let got = got.expect("splits");
+        assert_eq!(got, want);
+        assert_eq!(got.to_string(), want.to_string(), "key order and numbers as written");
+        let mut spans = released.into_inner();
+        spans.sort();
+        assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0), "released spans do not overlap");
+    }
+
+    #[test]
+    fn split_documents_parse_to_the_same_value() {
+        let doc = r#" {"format":"f","n":1.50,"big":-2e10,"t":true,"z":null,"s\"k":"v\\\"]}",
+            "sessions":[{"turns":[{"events":[{"type":"message","text":"a ] } \" \\ [ {"},{"x":[1,2,[]],"y":{}}],"status":"completed"}]},
+            {"turns":[]}, [], {}, "x", 12, false],
+            "dup":1,"dup":2} "#;
+        for split in [1, 2, 16, 64, 1 << 20] {
+            if split < doc.len() {
+                same_as_from_slice(doc, split);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_or_unsplittable_text_is_left_to_the_whole_parse() {
+        let nothing = &|_: usize, _: usize| {};
+        assert!(parse(br#"{"a":[1,2}"#, 1, nothing).is_none(), "a syntax error");
+        assert!(parse(br#"{"a":1} x"#, 1, nothing).is_none(), "trailing text");
+        assert!(parse(br#"{"a":1}"#, 1 << 20, nothing).is_none(), "too small to split");
+        assert!(parse(br#""just a string""#, 1, nothing).is_none());
+        assert!(parse(br#"{"a":[1,2]"#, 1, nothing).is_none(), "unterminated");
+        assert!(parse(br#"{"a" 1}"#, 1, nothing).is_none(), "missing colon");
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(parse(deep.as_bytes(), 1, nothing).is_none(), "too deep: the whole parse reports it");
+    }
+
+    #[test]
+    fn random_documents_parse_to_the_same_value() {
+        // A small deterministic generator: nested objects and arrays with
+        // escapes, numbers as written and unicode.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        fn document(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> String {
+            let leaf = ["1", "-0.50", "1e3", "true", "null", r#""a\"b""#, r#""é\u00e9\n""#, r#""]}{[""#];
+            match if depth > 4 { 0 } else { next(3) } {
+                0 => leaf[next(leaf.len() as u64) as usize].to_string(),
+                1 => {
+                    let items: Vec<String> = (0..next(5)).map(|_| document(next, depth + 1)).collect();
+                    format!("[ {} ]", items.join(" , "))
+                }
+                _ => {
+                    let items: Vec<String> =
+                        (0..next(5)).map(|i| format!("\"k{}\" : {}", i % 3, document(next, depth + 1))).collect();
+                    format!("{{{}}}", items.join(","))
+                }
+            }
+        }
+        for _ in 0..300 {
+            let doc = format!("{{\"root\":{},\"more\":{}}}", document(&mut next, 0), document(&mut next, 0));
+            for split in [1, 8, 40] {
+                same_as_from_slice(&doc, split);
+            }
+        }
+    }
+}
