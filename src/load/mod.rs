@@ -206,14 +206,19 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
         ));
     }
     if path != "-"
-        && let Some(file) = large_file(path)
+        && let Some(map) = map_input(path)
     {
-        if let Some(doc) = jsonl::load_file(path, file) {
+        // Mapping costs nothing until pages are read: the format is decided
+        // from the first lines without copying the file.
+        let single_line = jsonl::single_line(&map);
+        if !single_line
+            && jsonl::looks_like_jsonl(&map)
+            && let Some(file) = large_file(path)
+            && let Some(doc) = jsonl::load_file(path, file)
+        {
             return doc;
         }
-        if let Some(map) = map_input(path) {
-            return load_mapped(path, &map);
-        }
+        return load_mapped(path, &map, single_line);
     }
     let bytes = read_input(path)?;
     load_bytes(path, &bytes)
@@ -247,10 +252,9 @@ fn map_input(path: &str) -> Option<memmap2::Mmap> {
 /// [`split`]) and the mapped pages behind the parse are released, so the
 /// file and its parsed tree are not both resident; anything else, or any
 /// doubt, goes through [`load_bytes`].
-fn load_mapped(path: &str, map: &memmap2::Mmap) -> Result<Document, LoadError> {
+fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Document, LoadError> {
     let body = strip_bom(map);
     let skipped = map.len() - body.len();
-    let single_line = jsonl::single_line(map);
     if looks_binary(body) || (!single_line && jsonl::looks_like_jsonl(map)) {
         return load_bytes(path, map);
     }

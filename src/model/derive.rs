@@ -5,7 +5,7 @@
 use super::coverage::Coverage;
 use super::document::{Attempt, Session};
 use super::event::Event;
-use super::facts::{O11ySummary, RunFacts, build_o11y_summary, derive_run_facts};
+use super::facts::{O11ySummary, RunFacts, build_o11y_summary, build_o11y_summary_from, derive_run_facts};
 use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences};
 use super::usage::{Estimate, PriceTable, Usage, estimate_cost, number};
 use serde_json::{Map, Value};
@@ -95,7 +95,6 @@ pub fn scope_turns(sessions: &[Session]) -> (Vec<ScopeTurn<'_>>, Vec<TurnAddr>) 
 pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTable) -> DerivedAttempt {
     let (scope, addrs) = scope_turns(&attempt.sessions);
     let agent_coverage = Coverage::complete();
-    // Each payload is copied once for all the derived views below.
     let mut turns = Vec::with_capacity(scope.len());
     for (st, addr) in scope.iter().zip(&addrs) {
         let record = &attempt.sessions[addr.session].turns[addr.turn];
@@ -105,7 +104,7 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
             session_name: st.session.clone(),
             turn_name: st.turn.clone(),
             turn_ordinal: st.turn_ordinal,
-            o11y: build_o11y_summary(st.events),
+            o11y: build_o11y_summary_from(st.events, &run_facts),
             run_facts,
             occurrences: derive_occurrences(std::slice::from_ref(st)),
             coverage: agent_coverage.downgrade(record.turn.evidence_coverage.as_ref()),

@@ -295,8 +295,14 @@ fn exit_code(output: Option<&Value>) -> Option<Value> {
 
 /// `buildO11ySummary` over an event list.
 pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clone) -> O11ySummary {
+    let facts = derive_run_facts(events.clone());
+    build_o11y_summary_from(events, &facts)
+}
+
+/// [`build_o11y_summary`] with the events' run facts already derived.
+pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, facts: &RunFacts) -> O11ySummary {
     let mut summary = O11ySummary::default();
-    for event in events.clone() {
+    for event in events {
         match &event.kind {
             EventKind::Message { role: Role::Assistant } => summary.total_turns += 1,
             EventKind::Thinking => summary.thinking_blocks += 1,
@@ -309,7 +315,6 @@ pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clon
             _ => {}
         }
     }
-    let facts = derive_run_facts(events);
     let (mut seen_read, mut seen_modified) = (std::collections::HashSet::new(), std::collections::HashSet::new());
     for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
         summary.total_tool_calls += 1;

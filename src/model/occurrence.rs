@@ -182,7 +182,7 @@ pub struct Occurrence {
     pub canonical_name: Option<String>,
     pub input: Evidence,
     pub output: Evidence,
-    pub command: Option<Value>,
+    pub command: Option<Payload>,
     pub start: EventPosition,
     pub lifecycle: Lifecycle,
     pub ambiguous: bool,
@@ -213,7 +213,7 @@ impl Occurrence {
         o.insert("input".into(), self.input.to_json());
         o.insert("output".into(), self.output.to_json());
         if let Some(c) = &self.command {
-            o.insert("command".into(), c.clone());
+            o.insert("command".into(), (**c).clone());
         }
         o.insert("start".into(), self.start.to_json());
         o.insert("lifecycle".into(), self.lifecycle.to_json());
@@ -365,7 +365,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             canonical_name: tool.clone(),
                             input: evidence_for(event, "input", Payload::tool_input(event)),
                             output: Evidence::Unavailable { reason: "tool-output-not-finished".into() },
-                            command: event.command().cloned(),
+                            command: Payload::command(event),
                             start: position,
                             lifecycle: Lifecycle::Pending,
                             ambiguous: false,

@@ -20,6 +20,8 @@ enum Place {
     ToolInput(Arc<Value>),
     /// `output` of a tool or subagent finish.
     Output(Arc<Value>),
+    /// `operation.command` of a tool start.
+    Command(Arc<Value>),
 }
 
 static NULL: Value = Value::Null;
@@ -39,6 +41,11 @@ impl Payload {
         event.output().map(|_| Payload(Place::Output(event.raw.clone())))
     }
 
+    /// The start's `operation.command`, when the event has one.
+    pub fn command(event: &Event) -> Option<Payload> {
+        event.command().map(|_| Payload(Place::Command(event.raw.clone())))
+    }
+
     /// Both payloads are the same value in memory (not merely equal).
     pub fn same(a: &Payload, b: &Payload) -> bool {
         std::ptr::eq::<Value>(&**a, &**b)
@@ -55,6 +62,7 @@ impl std::ops::Deref for Payload {
             Place::Made(v) => v,
             Place::ToolInput(raw) => raw.get("operation").and_then(|o| o.get("input")).unwrap_or(&NULL),
             Place::Output(raw) => raw.get("output").unwrap_or(&NULL),
+            Place::Command(raw) => raw.get("operation").and_then(|o| o.get("command")).unwrap_or(&NULL),
         }
     }
 }

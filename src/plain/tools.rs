@@ -99,7 +99,7 @@ pub fn occurrence_section(n: usize, o: &Occurrence, ctx: &Ctx) -> Section {
     body.push(kv("status", LABEL_W, status));
     body.extend(evidence_blocks("input", &o.input, ctx));
     body.extend(evidence_blocks("output", &o.output, ctx));
-    body.push(kv("command", LABEL_W, Text::plain(clean(&describe(o.command.as_ref())))));
+    body.push(kv("command", LABEL_W, Text::plain(clean(&describe(o.command.as_deref())))));
     Section::new(format!("#{n} {}", o.display_name()), lifecycle_text(o), body)
 }
 
