@@ -206,4 +206,9 @@ fn a_preview_says_how_far_the_whole_load_has_got() {
     app.loading.as_mut().unwrap().building = true;
     let text = screen(&mut app, 200, 12);
     assert!(text.contains("building the views of 53210 events"), "{text}");
+    // A JSON document reports bytes only: it has no lines to count.
+    let loading = app.loading.as_mut().unwrap();
+    (loading.building, loading.parsed_lines) = (false, 0);
+    let text = screen(&mut app, 200, 12);
+    assert!(text.contains("loading 312.4 of 1000.0 MB · 2.3 s"), "{text}");
 }

@@ -259,6 +259,7 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
         return load_bytes(path, map);
     }
     let release = |start: usize, end: usize| {
+        progress::add((end - start) as u64, 0);
         // Whole pages inside the span only; the mapping is read-only, so a
         // released page that is read again is read again from the file.
         const PAGE: usize = 4096;

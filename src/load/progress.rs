@@ -71,8 +71,10 @@ impl Reporter {
                 }
                 let (bytes, lines) = (BYTES.load(Ordering::Relaxed), LINES.load(Ordering::Relaxed));
                 let what = match (PHASE.load(Ordering::Relaxed), total) {
-                    (1, _) => format!("{lines} lines parsed, building the views"),
-                    (_, Some(t)) if bytes > 0 => format!("{} of {}, {lines} events", mb(bytes), mb(t)),
+                    (1, _) if lines > 0 => format!("{lines} lines parsed, building the views"),
+                    (1, _) => "building the views".to_string(),
+                    (_, Some(t)) if bytes > 0 && lines > 0 => format!("{} of {}, {lines} events", mb(bytes), mb(t)),
+                    (_, Some(t)) if bytes > 0 => format!("{} of {}", mb(bytes), mb(t)),
                     (_, Some(t)) => format!("parsing {}", mb(t)),
                     (_, None) => "reading".to_string(),
                 };

@@ -98,12 +98,9 @@ pub fn loading_text(l: &crate::app::Loading) -> String {
     } else if l.building {
         "building the views".to_string()
     } else if l.parsed_bytes > 0 {
-        format!(
-            "loading {} of {}, {} events",
-            megabytes(l.parsed_bytes).trim_end_matches(" MB"),
-            megabytes(l.total_bytes),
-            l.parsed_lines
-        )
+        // JSONL counts its lines (events) as it goes; a JSON document only bytes.
+        let events = if l.parsed_lines > 0 { format!(", {} events", l.parsed_lines) } else { String::new() };
+        format!("loading {} of {}{events}", megabytes(l.parsed_bytes).trim_end_matches(" MB"), megabytes(l.total_bytes))
     } else {
         format!("loading {}", megabytes(l.total_bytes))
     };
