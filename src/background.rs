@@ -36,9 +36,22 @@ pub fn start(
     crate::load::progress::reset();
     let (tx, rx) = channel();
     std::thread::spawn(move || {
-        let prepared = crate::load::load_path(&path).map(|doc| {
-            crate::load::progress::deriving();
-            Prepared::new(doc, model.as_deref(), &prices)
+        // A panic here must not restore the terminal the UI is drawing on:
+        // it is caught and reported like a failed load.
+        crate::term::mark_worker_thread();
+        let load = || {
+            crate::load::load_path(&path).map(|doc| {
+                crate::load::progress::deriving();
+                Prepared::new(doc, model.as_deref(), &prices)
+            })
+        };
+        let prepared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(load)).unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(LoadError::new(&path, format!("the loader crashed (a bug; please report it): {what}")))
         });
         // The viewer may have quit meanwhile; nobody to tell.
         let _ = tx.send(prepared);

@@ -38,10 +38,24 @@ impl Drop for Guard {
     }
 }
 
+thread_local! {
+    /// A worker thread whose panics are caught and reported by its owner:
+    /// the hook leaves the terminal (still in use by the UI thread) alone.
+    static WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Mark the current thread as a worker (see [`WORKER`]).
+pub fn mark_worker_thread() {
+    WORKER.with(|w| w.set(true));
+}
+
 /// Restore the terminal before the panic message prints, then say where to report it.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if WORKER.with(|w| w.get()) {
+            return;
+        }
         restore();
         previous(info);
         eprintln!(
@@ -236,6 +250,23 @@ fn page(text: &str) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_caught_worker_panic_leaves_the_terminal_to_the_ui() {
+        super::install_panic_hook();
+        // As if the viewer had the terminal: a worker's panic must not restore it.
+        super::ACTIVE.store(true, std::sync::atomic::Ordering::SeqCst);
+        let caught = std::thread::spawn(|| {
+            super::mark_worker_thread();
+            std::panic::catch_unwind(|| panic!("loader bug")).is_err()
+        })
+        .join()
+        .unwrap();
+        let still_active = super::ACTIVE.swap(false, std::sync::atomic::Ordering::SeqCst);
+        let _ = std::panic::take_hook();
+        assert!(caught);
+        assert!(still_active, "the hook restored the terminal for a worker thread");
+    }
+
     #[test]
     fn base64_matches_rfc4648() {
         assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");

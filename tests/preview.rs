@@ -204,3 +204,14 @@ fn a_large_json_document_parsed_in_pieces_loads_the_same_as_a_whole_parse() {
     assert!(err.contains("big.json") || err.contains("broken.json"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_large_document_cut_inside_an_escape_is_a_positioned_error_not_a_crash() {
+    let dir = tempdir("escape");
+    // Mapped (4 MB and more) and cut mid-write right after a backslash.
+    let text = format!("{{\"pad\":\"{}\",\"b\":\"xyz\\", "x".repeat(5 << 20));
+    let path = write(&dir, "cut.json", &text);
+    let err = niceeval::load::load_path(&path).unwrap_err().to_string();
+    assert!(err.contains("cut.json:1:"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -94,7 +94,14 @@ pub fn close_prefix(head: &[u8]) -> Option<(Vec<u8>, usize)> {
         }
         match b {
             b'"' => in_string = true,
-            b'{' | b'[' => stack.push(b),
+            b'{' | b'[' => {
+                // Deeper than serde_json parses (128): no preview, and each
+                // cut's copy of the stack stays small.
+                if stack.len() >= 128 {
+                    return None;
+                }
+                stack.push(b)
+            }
             b'}' | b']' => {
                 stack.pop()?;
                 let depth = stack.len();
@@ -165,6 +172,12 @@ mod tests {
     fn a_whole_document_is_kept_as_it_is() {
         let text = r#"{"a":[1,2]}"#;
         assert_eq!(close_prefix(text.as_bytes()), Some((text.as_bytes().to_vec(), text.len())));
+    }
+
+    #[test]
+    fn deep_nesting_gives_no_preview_quickly() {
+        let deep = format!("{}{}", "[".repeat(2_000_000), "]".repeat(1000));
+        assert_eq!(close_prefix(deep.as_bytes()), None);
     }
 
     #[test]

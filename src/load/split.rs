@@ -53,7 +53,8 @@ impl Scan<'_> {
         loop {
             j += memchr::memchr2(b'"', b'\\', &self.bytes[j..])?;
             if self.bytes[j] == b'\\' {
-                j += 2;
+                // An escape cut off by the end of the text: not splittable.
+                j = j.checked_add(2).filter(|&next| next <= self.bytes.len())?;
             } else {
                 return Some(j + 1);
             }
@@ -157,6 +158,11 @@ fn build(scan: &Scan<'_>, node: Node, release: &dyn Fn(usize, usize)) -> Option<
     for child in children {
         let (ks, ke) = child.key?;
         let key: String = serde_json::from_slice(&scan.bytes[ks..ke]).ok()?;
+        // serde_json reads objects keyed by its private markers (arbitrary
+        // precision numbers, raw values) specially: leave those to it.
+        if map.is_empty() && key.starts_with("$serde_json::private::") {
+            return None;
+        }
         map.insert(key, build(scan, *child, release)?);
     }
     Some(Value::Object(map))
@@ -206,6 +212,10 @@ mod tests {
         assert!(parse(br#""just a string""#, 1, nothing).is_none());
         assert!(parse(br#"{"a":[1,2]"#, 1, nothing).is_none(), "unterminated");
         assert!(parse(br#"{"a" 1}"#, 1, nothing).is_none(), "missing colon");
+        assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, nothing).is_none(), "cut inside an escape");
+        assert!(parse(br#"{"a":"\"#, 1, nothing).is_none(), "cut inside an escape");
+        let marker = r#"{"$serde_json::private::Number":"12","pad":"xxxxxxxx"}"#;
+        assert!(parse(marker.as_bytes(), 1, nothing).is_none(), "serde_json's own marker keys");
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert!(parse(deep.as_bytes(), 1, nothing).is_none(), "too deep: the whole parse reports it");
     }
