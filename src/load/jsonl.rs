@@ -190,7 +190,7 @@ fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize) -> ChunkP
     let mut starts = vec![0usize];
     for k in 1..threads {
         let target = (bytes.len() / threads * k).max(*starts.last().unwrap_or(&0));
-        match bytes.get(target..).and_then(|rest| rest.iter().position(|b| *b == b'\n')) {
+        match bytes.get(target..).and_then(|rest| memchr::memchr(b'\n', rest)) {
             Some(p) if target + p + 1 < bytes.len() => starts.push(target + p + 1),
             _ => break,
         }
