@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 /// When the full document was installed, measured from the program's start
 /// (printed with `NICEEVAL_TIMING`).
 pub static LOADED_AFTER: OnceLock<Duration> = OnceLock::new();
+/// How long installing the whole document held the UI thread.
+pub static INSTALL_TOOK: OnceLock<Duration> = OnceLock::new();
 
 pub struct BackgroundLoad {
     rx: Receiver<Result<Prepared, LoadError>>,
@@ -85,7 +87,9 @@ impl Source for BackgroundLoad {
             }
             Ok(Ok(prepared)) => {
                 let total = app.loading.as_ref().map(|l| l.total_bytes).unwrap_or(0);
+                let installing = Instant::now();
                 app.install(prepared);
+                let _ = INSTALL_TOOK.set(installing.elapsed());
                 app.flash(format!(
                     "loaded all {}: {} events in {:.1} s",
                     megabytes(total),

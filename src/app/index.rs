@@ -29,7 +29,7 @@ const TOOL_AMBIGUOUS: u8 = 4;
 
 /// What the lists of one attempt are built from, computed once per document.
 #[derive(Debug, Clone, Default)]
-struct AttemptIndex {
+pub(super) struct AttemptIndex {
     /// One byte of flags per timeline row.
     row_flags: Vec<u8>,
     /// Per occurrence (root fold): its scope turn and filter flags.
@@ -80,56 +80,84 @@ impl App {
         }
     }
 
+    /// Start the index over with per-attempt indexes built elsewhere (off
+    /// the UI thread, with the document).
+    pub(super) fn reset_index(&mut self, attempts: HashMap<usize, AttemptIndex>) {
+        self.index = ListIndex { attempts, ..ListIndex::default() };
+    }
+
     /// The per-attempt index of attempt `a`, built if missing.
     fn attempt_index(&mut self, a: usize) -> Option<&AttemptIndex> {
         if !self.index.attempts.contains_key(&a) {
             let (view, attempt) = (self.views.get(a)?, self.doc.attempts.get(a)?);
-            let rows = &view.timeline.rows;
-            let row_flags = rows.iter().map(row_flags).collect();
-            let occurrences = &view.derived.occurrences.occurrences;
-            let tools = occurrences.iter().map(|o| (o.start_ref.scope_turn as u32, tool_flags(o))).collect();
-            let mut finding_rows: Vec<usize> = self
-                .findings
-                .iter()
-                .filter(|f| f.location.attempt == a)
-                .filter_map(|f| {
-                    let addr = TurnAddr { session: f.location.session, turn: f.location.turn? };
-                    match f.location.event {
-                        Some(e) => view.timeline.row_of_event(addr, e),
-                        None => view.timeline.by_turn.get(&addr).copied(),
-                    }
-                })
-                .collect();
-            finding_rows.sort_unstable();
-            finding_rows.dedup();
-            let (mut assertions, mut failing_gates) = (Vec::new(), 0);
-            if let Some(list) = &attempt.review.assertions {
-                assertions = (0..list.len()).collect();
-                assertions.sort_by_key(|&i| assertion_rank(&list[i]));
-                failing_gates = list.iter().filter(|a| a.is_failing_gate()).count();
-            }
-            let max_turn_tokens = view
-                .derived
-                .turns
-                .iter()
-                .filter_map(|t| {
-                    attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens())
-                })
-                .fold(0.0, f64::max);
-            let index = AttemptIndex {
-                row_flags,
-                tools,
-                by_name: order_by_name(occurrences),
-                finding_rows,
-                assertions,
-                failing_gates,
-                max_turn_tokens,
-            };
+            let index = build_attempt_index(a, view, attempt, &self.findings);
             self.index.attempts.insert(a, index);
         }
         self.index.attempts.get(&a)
     }
+}
 
+/// The per-attempt index of every attempt of a document.
+pub(super) fn index_attempts(
+    doc: &crate::model::document::Document,
+    views: &[super::AttemptView],
+    findings: &[crate::model::diagnostics::Finding],
+) -> HashMap<usize, AttemptIndex> {
+    views
+        .iter()
+        .zip(&doc.attempts)
+        .enumerate()
+        .map(|(a, (v, at))| (a, build_attempt_index(a, v, at, findings)))
+        .collect()
+}
+
+fn build_attempt_index(
+    a: usize,
+    view: &super::AttemptView,
+    attempt: &crate::model::document::Attempt,
+    findings: &[crate::model::diagnostics::Finding],
+) -> AttemptIndex {
+    let rows = &view.timeline.rows;
+    let row_flags = rows.iter().map(row_flags).collect();
+    let occurrences = &view.derived.occurrences.occurrences;
+    let tools = occurrences.iter().map(|o| (o.start_ref.scope_turn as u32, tool_flags(o))).collect();
+    let mut finding_rows: Vec<usize> = findings
+        .iter()
+        .filter(|f| f.location.attempt == a)
+        .filter_map(|f| {
+            let addr = TurnAddr { session: f.location.session, turn: f.location.turn? };
+            match f.location.event {
+                Some(e) => view.timeline.row_of_event(addr, e),
+                None => view.timeline.by_turn.get(&addr).copied(),
+            }
+        })
+        .collect();
+    finding_rows.sort_unstable();
+    finding_rows.dedup();
+    let (mut assertions, mut failing_gates) = (Vec::new(), 0);
+    if let Some(list) = &attempt.review.assertions {
+        assertions = (0..list.len()).collect();
+        assertions.sort_by_key(|&i| assertion_rank(&list[i]));
+        failing_gates = list.iter().filter(|a| a.is_failing_gate()).count();
+    }
+    let max_turn_tokens = view
+        .derived
+        .turns
+        .iter()
+        .filter_map(|t| attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens()))
+        .fold(0.0, f64::max);
+    AttemptIndex {
+        row_flags,
+        tools,
+        by_name: order_by_name(occurrences),
+        finding_rows,
+        assertions,
+        failing_gates,
+        max_turn_tokens,
+    }
+}
+
+impl App {
     /// Build the attempt's rows and jump targets for this merge mode unless
     /// they are current: a pass over one byte per row.
     pub(super) fn index_rows(&mut self) {

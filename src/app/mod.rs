@@ -209,12 +209,20 @@ pub struct Prepared {
     pub doc: Document,
     views: Vec<AttemptView>,
     findings: Vec<Finding>,
+    /// The list index of every attempt, so installing costs the UI thread
+    /// no pass over the rows.
+    index: HashMap<usize, index::AttemptIndex>,
 }
 
 impl Prepared {
     pub fn new(doc: Document, model: Option<&str>, prices: &PriceTable) -> Prepared {
         let (views, findings) = build_views(&doc, model, prices);
-        Prepared { doc, views, findings }
+        Prepared::from_views(doc, views, findings)
+    }
+
+    fn from_views(doc: Document, views: Vec<AttemptView>, findings: Vec<Finding>) -> Prepared {
+        let index = index::index_attempts(&doc, &views, &findings);
+        Prepared { doc, views, findings, index }
     }
 }
 
@@ -283,11 +291,11 @@ impl App {
         // a background load, which runs while the viewer draws).
         let timing = std::env::var_os("NICEEVAL_TIMING").is_some();
         let (views, findings) = build_views_timed(&doc, model.as_deref(), &prices, timing);
-        App::from_prepared(Prepared { doc, views, findings }, model, prices)
+        App::from_prepared(Prepared::from_views(doc, views, findings), model, prices)
     }
 
     pub fn from_prepared(prepared: Prepared, model: Option<String>, prices: PriceTable) -> App {
-        let Prepared { doc, views, findings } = prepared;
+        let Prepared { doc, views, findings, index } = prepared;
         let mut app = App {
             doc,
             views,
@@ -329,6 +337,7 @@ impl App {
                 app.collapsed.insert(Scope { attempt: i, session: None, turn: None });
             }
         }
+        app.reset_index(index);
         app.index_document();
         app.rebuild_nav();
         if app.doc.attempts.len() > 1 {
@@ -349,7 +358,7 @@ impl App {
 
     /// [`App::replace_document`] with the views already built (off the UI thread).
     pub fn install(&mut self, prepared: Prepared) {
-        let Prepared { doc, views, findings } = prepared;
+        let Prepared { doc, views, findings, index } = prepared;
         self.generation += 1;
         let keep = self.selected_row().and_then(|ri| {
             let row = self.view()?.timeline.rows.get(ri)?;
@@ -359,7 +368,7 @@ impl App {
         self.doc = doc;
         self.views = views;
         self.findings = findings;
-        self.index = ListIndex::default();
+        self.reset_index(index);
         self.index_document();
         if self.scope.attempt >= self.doc.attempts.len() {
             self.scope = Scope::default();

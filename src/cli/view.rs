@@ -132,6 +132,9 @@ fn run_terminal(
         && let Some(t) = crate::background::LOADED_AFTER.get()
     {
         eprintln!("niceeval: whole file loaded and shown after {:.1} ms", t.as_secs_f64() * 1000.0);
+        if let Some(i) = crate::background::INSTALL_TOOK.get() {
+            eprintln!("niceeval: installing the whole file held the UI for {:.1} ms", i.as_secs_f64() * 1000.0);
+        }
     }
     match result {
         Ok(()) => 0,
