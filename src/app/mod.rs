@@ -206,7 +206,7 @@ pub struct Loading {
 
 /// A document with its views, built on any thread, ready to [`App::install`].
 pub struct Prepared {
-    pub doc: Document,
+    doc: Document,
     views: Vec<AttemptView>,
     findings: Vec<Finding>,
     /// The list index of every attempt, so installing costs the UI thread
@@ -591,28 +591,6 @@ impl App {
         };
         let events = row.event.into_iter().chain(row.merged_finish);
         events.into_iter().any(|e| record.turn.events.get(e).is_some_and(|ev| hay(&ev.raw.to_string())))
-    }
-
-    /// Rows in scope whose summary or payload contains `query`, ignoring case.
-    pub fn find_matches(&self, query: &str) -> Vec<usize> {
-        let Some(view) = self.view() else { return Vec::new() };
-        let Some(attempt) = self.attempt() else { return Vec::new() };
-        let needle = query.to_lowercase();
-        let hay = |s: &str| s.to_lowercase().contains(&needle);
-        self.visible
-            .iter()
-            .copied()
-            .filter(|&ri| {
-                let row = &view.timeline.rows[ri];
-                let summary = crate::model::timeline::row_summary(attempt, &view.derived, &view.requests, row);
-                if hay(&summary) {
-                    return true;
-                }
-                let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
-                let events = row.event.into_iter().chain(row.merged_finish);
-                events.into_iter().any(|e| record.turn.events.get(e).is_some_and(|ev| hay(&ev.raw.to_string())))
-            })
-            .collect()
     }
 
     /// Length of the list shown by the current tab.

@@ -211,12 +211,11 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
         // Mapping costs nothing until pages are read: the format is decided
         // from the first lines without copying the file.
         let single_line = jsonl::single_line(&map);
-        if !single_line
-            && jsonl::looks_like_jsonl(&map)
-            && let Some(file) = large_file(path)
-            && let Some(doc) = jsonl::load_file(path, file)
-        {
-            return doc;
+        if !single_line && jsonl::looks_like_jsonl(&map) {
+            return match large_file(path).and_then(|file| jsonl::load_file(path, file)) {
+                Some(doc) => doc,
+                None => load_bytes(path, &map),
+            };
         }
         return load_mapped(path, &map, single_line);
     }
@@ -248,14 +247,15 @@ fn map_input(path: &str) -> Option<memmap2::Mmap> {
     Some(map)
 }
 
-/// Load a mapped file. A large JSON document is parsed piece by piece (see
-/// [`split`]) and the mapped pages behind the parse are released, so the
-/// file and its parsed tree are not both resident; anything else, or any
-/// doubt, goes through [`load_bytes`].
+/// Load a mapped file that is not a JSONL stream (the caller routed those).
+/// A large JSON document is parsed piece by piece (see [`split`]) and the
+/// mapped pages behind the parse are released, so the file and its parsed
+/// tree are not both resident; anything else, or any doubt, goes through
+/// [`load_bytes`].
 fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Document, LoadError> {
     let body = strip_bom(map);
     let skipped = map.len() - body.len();
-    if looks_binary(body) || (!single_line && jsonl::looks_like_jsonl(map)) {
+    if looks_binary(body) {
         return load_bytes(path, map);
     }
     let release = |start: usize, end: usize| {

@@ -45,11 +45,6 @@ impl Payload {
     pub fn command(event: &Event) -> Option<Payload> {
         event.command().map(|_| Payload(Place::Command(event.raw.clone())))
     }
-
-    /// Both payloads are the same value in memory (not merely equal).
-    pub fn same(a: &Payload, b: &Payload) -> bool {
-        std::ptr::eq::<Value>(&**a, &**b)
-    }
 }
 
 impl std::ops::Deref for Payload {
@@ -64,12 +59,6 @@ impl std::ops::Deref for Payload {
             Place::Output(raw) => raw.get("output").unwrap_or(&NULL),
             Place::Command(raw) => raw.get("operation").and_then(|o| o.get("command")).unwrap_or(&NULL),
         }
-    }
-}
-
-impl AsRef<Value> for Payload {
-    fn as_ref(&self) -> &Value {
-        self
     }
 }
 
@@ -91,6 +80,11 @@ mod tests {
     use crate::model::event::Event;
     use serde_json::json;
 
+    /// Both payloads are the same value in memory (not merely equal).
+    fn same(a: &Payload, b: &Payload) -> bool {
+        std::ptr::eq::<serde_json::Value>(&**a, &**b)
+    }
+
     #[test]
     fn a_payload_points_into_its_event_and_copies_nothing() {
         let start = Event::from_value(
@@ -104,12 +98,12 @@ mod tests {
         assert_eq!(input.to_string(), r#"{"path":"a.rs","n":2.50}"#, "numbers as written");
         assert!(std::ptr::eq::<serde_json::Value>(&*input, &start.raw["operation"]["input"]), "no copy");
         let again = Payload::tool_input(&start).unwrap();
-        assert!(Payload::same(&input, &again));
+        assert!(same(&input, &again));
         assert!(Payload::output(&start).is_none(), "a start has no output");
         let finish = Event::from_value(json!({"type":"operation.finished","operationId":"a","status":"completed"}));
         assert!(Payload::output(&finish).is_none(), "absent output stays absent");
         let made = Payload::new(json!(null));
         assert_eq!(*made, json!(null));
-        assert!(!Payload::same(&made, &Payload::new(json!(null))));
+        assert!(!same(&made, &Payload::new(json!(null))));
     }
 }
