@@ -4,6 +4,7 @@
 //! ```text
 //! bench load FILE          value-parse baseline, then load + derive, same bytes, same process
 //! bench mem value|load FILE  one of the two alone (run under /usr/bin/time for peak RSS)
+//! bench mem stages FILE      resident and peak memory after the load, after the derivation, after dropping each
 //! bench frame EVENTS       median full-frame draw at 200x60 (TestBackend) with EVENTS events
 //! bench keys EVENTS        slowest key press (update + draw) with EVENTS events
 //!                          (BENCH_VERBOSE=1: every key on stderr, then rarer keys:
@@ -345,6 +346,29 @@ fn main() {
         }
         ["mem", "value", path] => drop(std::hint::black_box(value_parse(path))),
         ["mem", "load", path] => drop(std::hint::black_box(load_derive(path))),
+        ["mem", "stages", path] => {
+            let st = |what: &str| {
+                let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+                let f = |k: &str| {
+                    s.lines()
+                        .find(|l| l.starts_with(k))
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .nth(1)
+                        .unwrap_or("")
+                        .to_string()
+                };
+                eprintln!("{what}: rss {} KB hwm {} KB", f("VmRSS:"), f("VmHWM:"));
+            };
+            let doc = niceeval::load::load_path(path).expect("load");
+            st("loaded");
+            let derived = niceeval::model::derive_document(&doc, None, &PriceTable::default());
+            st("derived");
+            drop(std::hint::black_box(derived));
+            st("derived dropped");
+            drop(std::hint::black_box(doc));
+            st("all dropped");
+        }
         // Peak RSS of the load alone (no derivation), to tell the two apart.
         ["mem", "load-only", path] => drop(std::hint::black_box(niceeval::load::load_path(path).expect("load"))),
         ["frame", n] => frame(n.parse().expect("EVENTS")),
@@ -353,7 +377,7 @@ fn main() {
         ["search", n] => search(n.parse().expect("EVENTS")),
         _ => {
             eprintln!(
-                "usage: bench load FILE | mem value|load|load-only FILE | frame N | frames N M | keys N | search N"
+                "usage: bench load FILE | mem value|load|load-only|stages FILE | frame N | frames N M | keys N | search N"
             );
             std::process::exit(2);
         }

@@ -128,29 +128,97 @@ impl Scan<'_> {
 /// Parse `bytes` (one JSON document) into the `Value` `from_slice` would
 /// give, splitting containers of at least `split_at_least` bytes, and call
 /// `release(start, end)` for every span of the text that has been parsed and
-/// is not needed again. `None`: parse the whole text instead (a syntax error,
-/// or nothing to split).
-pub fn parse(bytes: &[u8], split_at_least: usize, release: &dyn Fn(usize, usize)) -> Option<Value> {
+/// is not needed again. The pieces are parsed on one thread per core (each
+/// thread a contiguous run of them, so the text is still released front to
+/// back within each run). `None`: parse the whole text instead (a syntax
+/// error, or nothing to split).
+pub fn parse(bytes: &[u8], split_at_least: usize, release: &(dyn Fn(usize, usize) + Sync)) -> Option<Value> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    parse_on(bytes, split_at_least, threads, release)
+}
+
+fn parse_on(
+    bytes: &[u8],
+    split_at_least: usize,
+    threads: usize,
+    release: &(dyn Fn(usize, usize) + Sync),
+) -> Option<Value> {
     let mut scan = Scan { bytes, nodes: Vec::new(), pending: Vec::new(), split_at_least };
     let start = scan.skip_ws(0);
     let root = scan.value(start, None, 0)?;
     if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
         return None;
     }
-    build(&scan, root, release)
+    let mut pieces = Vec::new();
+    collect_pieces(&scan, root, &mut pieces);
+    let mut values = parse_pieces(bytes, &pieces, threads, release)?.into_iter();
+    build(&scan, root, &mut values)
 }
 
-fn build(scan: &Scan<'_>, node: Node, release: &dyn Fn(usize, usize)) -> Option<Value> {
+/// The nodes parsed whole (those without split children), in text order.
+fn collect_pieces(scan: &Scan<'_>, node: Node, out: &mut Vec<Node>) {
+    match node.children {
+        None => out.push(node),
+        Some((first, count)) => {
+            for child in &scan.nodes[first..first + count] {
+                collect_pieces(scan, *child, out);
+            }
+        }
+    }
+}
+
+/// Parse every piece, on up to `threads` threads over contiguous runs of
+/// about equal bytes. `None` when any piece does not parse.
+fn parse_pieces(
+    bytes: &[u8],
+    pieces: &[Node],
+    threads: usize,
+    release: &(dyn Fn(usize, usize) + Sync),
+) -> Option<Vec<Value>> {
+    let parse_run = |run: &[Node]| -> Option<Vec<Value>> {
+        let mut out = Vec::with_capacity(run.len());
+        for piece in run {
+            out.push(serde_json::from_slice(&bytes[piece.start..piece.end]).ok()?);
+            release(piece.start, piece.end);
+        }
+        Some(out)
+    };
+    if threads < 2 || pieces.len() < 2 {
+        return parse_run(pieces);
+    }
+    // Cut the list where the running byte count passes each k/threads share.
+    let total: usize = pieces.iter().map(|p| p.end - p.start).sum();
+    let mut cuts = vec![0];
+    let mut seen = 0;
+    for (i, p) in pieces.iter().enumerate() {
+        seen += p.end - p.start;
+        if cuts.len() < threads && seen >= total / threads * cuts.len() && i + 1 < pieces.len() {
+            cuts.push(i + 1);
+        }
+    }
+    cuts.push(pieces.len());
+    cuts.dedup();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = cuts.windows(2).map(|w| s.spawn(move || parse_run(&pieces[w[0]..w[1]]))).collect();
+        let mut all = Vec::with_capacity(pieces.len());
+        for h in handles {
+            // A panicking parse thread is a doubt like any other: the caller parses whole.
+            all.extend(h.join().ok()??);
+        }
+        Some(all)
+    })
+}
+
+/// Assemble the tree from the parsed pieces, taken in text order.
+fn build(scan: &Scan<'_>, node: Node, values: &mut std::vec::IntoIter<Value>) -> Option<Value> {
     let Some((first, count)) = node.children else {
-        let value = serde_json::from_slice(&scan.bytes[node.start..node.end]).ok()?;
-        release(node.start, node.end);
-        return Some(value);
+        return values.next();
     };
     let children = &scan.nodes[first..first + count];
     if scan.bytes[node.start] == b'[' {
         let mut items = Vec::with_capacity(count);
         for child in children {
-            items.push(build(scan, *child, release)?);
+            items.push(build(scan, *child, values)?);
         }
         return Some(Value::Array(items));
     }
@@ -163,31 +231,33 @@ fn build(scan: &Scan<'_>, node: Node, release: &dyn Fn(usize, usize)) -> Option<
         if map.is_empty() && key.starts_with("$serde_json::private::") {
             return None;
         }
-        map.insert(key, build(scan, *child, release)?);
+        map.insert(key, build(scan, *child, values)?);
     }
     Some(Value::Object(map))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{parse, parse_on};
     use serde_json::Value;
-    use std::cell::RefCell;
+    use std::sync::Mutex;
 
     fn same_as_from_slice(text: &str, split: usize) {
-        let released = RefCell::new(Vec::new());
-        let got = parse(text.as_bytes(), split, &|s, e| released.borrow_mut().push((s, e)));
         let want: Value = serde_json::from_slice(text.as_bytes()).unwrap();
-        if text.trim().len() < split {
-            assert!(got.is_none(), "too small to split");
-            return;
+        for threads in [1, 2, 3] {
+            let released = Mutex::new(Vec::new());
+            let got = parse_on(text.as_bytes(), split, threads, &|s, e| released.lock().unwrap().push((s, e)));
+            if text.trim().len() < split {
+                assert!(got.is_none(), "too small to split");
+                return;
+            }
+            let got = got.expect("splits");
+            assert_eq!(got, want, "{threads} threads");
+            assert_eq!(got.to_string(), want.to_string(), "key order and numbers as written");
+            let mut spans = released.into_inner().unwrap();
+            spans.sort();
+            assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0), "released spans do not overlap");
         }
-        let got = got.expect("splits");
-        assert_eq!(got, want);
-        assert_eq!(got.to_string(), want.to_string(), "key order and numbers as written");
-        let mut spans = released.into_inner();
-        spans.sort();
-        assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0), "released spans do not overlap");
     }
 
     #[test]
@@ -211,6 +281,10 @@ mod tests {
         assert!(parse(br#"{"a":1}"#, 1 << 20, nothing).is_none(), "too small to split");
         assert!(parse(br#""just a string""#, 1, nothing).is_none());
         assert!(parse(br#"{"a":[1,2]"#, 1, nothing).is_none(), "unterminated");
+        for threads in [1, 2, 3] {
+            let bad_piece = br#"{"a":[1,2,tru],"b":[3,{"c":4}],"d":"e"}"#;
+            assert!(parse_on(bad_piece, 1, threads, nothing).is_none(), "a piece that does not parse");
+        }
         assert!(parse(br#"{"a" 1}"#, 1, nothing).is_none(), "missing colon");
         assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, nothing).is_none(), "cut inside an escape");
         assert!(parse(br#"{"a":"\"#, 1, nothing).is_none(), "cut inside an escape");
