@@ -61,7 +61,7 @@ fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
     }
     // The parser validates UTF-8 itself; the byte offset is only looked for
     // when a line fails.
-    serde_json::from_slice::<Value>(line).map(Some).map_err(|e| {
+    super::compact::from_slice(line).map(Some).map_err(|e| {
         if let Err(u) = std::str::from_utf8(line) {
             return LineError {
                 line: line_no,
@@ -153,7 +153,7 @@ pub fn parse_final_line(rest: &[u8], line_no: usize) -> Result<Option<Value>, Li
         Ok(v) => Ok(v),
         Err(mut e) => {
             if e.column.is_some() {
-                let eof = serde_json::from_slice::<Value>(rest.strip_suffix(b"\r").unwrap_or(rest))
+                let eof = super::compact::from_slice(rest.strip_suffix(b"\r").unwrap_or(rest))
                     .err()
                     .is_some_and(|x| x.classify() == serde_json::error::Category::Eof);
                 if eof {

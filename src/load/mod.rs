@@ -3,6 +3,7 @@
 
 pub mod assertions;
 pub mod capture;
+pub mod compact;
 pub mod error;
 pub mod exp;
 pub mod info;
@@ -62,7 +63,7 @@ fn parse_repaired(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::new(path, "the file is empty (expected JSON)"));
     }
-    serde_json::from_slice(bytes).map_err(|e| LoadError::json(path, &e, 0))
+    compact::from_slice(bytes).map_err(|e| LoadError::json(path, &e, 0))
 }
 
 pub fn strip_bom(bytes: &[u8]) -> &[u8] {
@@ -333,7 +334,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if !single_line && jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
-    let value = match serde_json::from_slice::<Value>(body) {
+    let value = match compact::from_slice(body) {
         Ok(v) => v,
         Err(e) => {
             if single_line && jsonl::looks_like_jsonl(bytes) {

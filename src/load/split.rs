@@ -178,7 +178,7 @@ fn parse_pieces(
     let parse_run = |run: &[Node]| -> Option<Vec<Value>> {
         let mut out = Vec::with_capacity(run.len());
         for piece in run {
-            out.push(serde_json::from_slice(&bytes[piece.start..piece.end]).ok()?);
+            out.push(super::compact::from_slice(&bytes[piece.start..piece.end]).ok()?);
             release(piece.start, piece.end);
         }
         Some(out)
