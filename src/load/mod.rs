@@ -261,10 +261,13 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
     }
     let release = |start: usize, end: usize| {
         progress::add((end - start) as u64, 0);
-        // Whole pages inside the span only; the mapping is read-only, so a
-        // released page that is read again is read again from the file.
+        // Spans follow each other, so each releases from the page its start
+        // is on up to the page its end is on (that one is the next span's).
+        // The mapping is read-only: a released page that is read again (a
+        // key, or a page shared with a piece on the other thread) is read
+        // again from the file.
         const PAGE: usize = 4096;
-        let (start, end) = ((skipped + start).next_multiple_of(PAGE), (skipped + end) / PAGE * PAGE);
+        let (start, end) = ((skipped + start) / PAGE * PAGE, (skipped + end) / PAGE * PAGE);
         if end > start {
             // SAFETY: a read-only file mapping: DONTNEED only drops pages
             // from memory, and later reads get the file's bytes again.

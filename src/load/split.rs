@@ -127,8 +127,9 @@ impl Scan<'_> {
 
 /// Parse `bytes` (one JSON document) into the `Value` `from_slice` would
 /// give, splitting containers of at least `split_at_least` bytes, and call
-/// `release(start, end)` for every span of the text that has been parsed and
-/// is not needed again. The pieces are parsed on one thread per core (each
+/// `release(start, end)` for every span of the text that has been parsed
+/// (spans follow each other within a run of pieces; only object keys are
+/// read again, once, when the tree is assembled). The pieces are parsed on one thread per core (each
 /// thread a contiguous run of them, so the text is still released front to
 /// back within each run). `None`: parse the whole text instead (a syntax
 /// error, or nothing to split).
@@ -177,9 +178,14 @@ fn parse_pieces(
 ) -> Option<Vec<Value>> {
     let parse_run = |run: &[Node]| -> Option<Vec<Value>> {
         let mut out = Vec::with_capacity(run.len());
+        // Released spans are contiguous (structure between the pieces
+        // included), so pages that hold the end of one small piece and the
+        // start of the next are released too, not kept for the whole load.
+        let mut released_to = run.first().map_or(0, |p| p.start);
         for piece in run {
             out.push(super::compact::from_slice(&bytes[piece.start..piece.end]).ok()?);
-            release(piece.start, piece.end);
+            release(released_to, piece.end);
+            released_to = piece.end;
         }
         Some(out)
     };
