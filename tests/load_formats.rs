@@ -263,8 +263,8 @@ fn legacy_attempt_maps_old_vocabulary_sessions_and_side_files() {
     let kinds: Vec<String> = t1.turn.events.iter().map(|e| format!("{:?}", e.kind)).collect();
     assert!(kinds[0].starts_with("ToolStarted"), "{kinds:?}");
     assert_eq!(t1.turn.events[0].operation_id(), Some("c1"));
-    assert!(matches!(t1.turn.events[1].kind, EventKind::ToolFinished { ref status, .. } if status == "completed"));
-    assert!(matches!(t1.turn.events[3].kind, EventKind::ToolFinished { ref status, .. } if status == "failed"));
+    assert!(matches!(t1.turn.events[1].kind, EventKind::ToolFinished { ref status, .. } if &**status == "completed"));
+    assert!(matches!(t1.turn.events[3].kind, EventKind::ToolFinished { ref status, .. } if &**status == "failed"));
     assert_eq!(t1.turn.events[1].output(), Some(&serde_json::json!("README.md\n")));
     assert_eq!(t1.trace_id.as_deref(), Some("cafe0001"));
     assert_eq!(t1.turn.usage.and_then(|u| u.input_tokens), Some(70.0));
@@ -331,8 +331,8 @@ fn standalone_old_vocabulary_event_array_is_mapped() {
     let doc = open("legacy/standalone-events.json");
     assert_eq!(doc.format, "event array");
     let ev = &doc.attempts[0].sessions[0].turns[0].turn.events;
-    assert!(matches!(ev[1].kind, EventKind::ToolStarted { ref name, .. } if name == "Bash"));
-    assert!(matches!(ev[2].kind, EventKind::ToolFinished { ref operation_id, .. } if operation_id == "c9"));
+    assert!(matches!(ev[1].kind, EventKind::ToolStarted { ref name, .. } if &**name == "Bash"));
+    assert!(matches!(ev[2].kind, EventKind::ToolFinished { ref operation_id, .. } if &**operation_id == "c9"));
     assert!(doc.notices.iter().any(|n| n.message.contains("2 event(s) used the old")));
 }
 

@@ -53,11 +53,11 @@ fn e01_plain_pair() {
         ],
     );
     let o = &d.occurrences.occurrences[0];
-    assert_eq!(o.id, r#"["niceeval.logical-tool-occurrence/1","session-1","turn-1",1,1]"#);
+    assert_eq!(o.id(), r#"["niceeval.logical-tool-occurrence/1","session-1","turn-1",1,1]"#);
     assert_eq!(o.input, Evidence::Complete { value: Some(Payload::new(json!({"city":"Taipei"}))) });
     assert_eq!(o.output, Evidence::Complete { value: Some(Payload::new(json!({"f":"sunny"}))) });
     assert!(
-        matches!(&o.lifecycle, Lifecycle::Finished { status, finish } if status == "completed" && finish.event_ordinal == 2)
+        matches!(&o.lifecycle, Lifecycle::Finished { status, finish } if &**status == "completed" && finish.event_ordinal == 2)
     );
     let calls = &d.turns[0].run_facts.tool_calls;
     assert_eq!(calls[0].name, "unknown");
@@ -91,7 +91,7 @@ fn e06_orphan_finish() {
     let (_, d) = one("completed", vec![f("z", "failed", Some(json!("boom"))), assistant("x")]);
     assert!(d.occurrences.occurrences.is_empty());
     let orphan = &d.occurrences.orphan_finishes[0];
-    assert_eq!((orphan.operation_id.as_str(), orphan.status.as_str()), ("z", "failed"));
+    assert_eq!((&*orphan.operation_id, &*orphan.status), ("z", "failed"));
     assert_eq!((orphan.position.turn_ordinal, orphan.position.event_ordinal), (1, 1));
     let placeholder = &d.turns[0].run_facts.tool_calls[0];
     assert!(placeholder.is_placeholder());
@@ -209,7 +209,7 @@ fn e13_pairing_never_crosses_sessions() {
     ]);
     assert_eq!(d.occurrences.occurrences[0].lifecycle, Lifecycle::Pending);
     assert_eq!(d.occurrences.orphan_finishes.len(), 1);
-    assert_eq!(d.occurrences.orphan_finishes[0].session, "session-2");
+    assert_eq!(d.occurrences.orphan_finishes[0].session.as_ref(), "session-2");
 }
 
 #[test]

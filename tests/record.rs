@@ -218,7 +218,7 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
     assert!(t1.turn.events.iter().all(|e| !e.is_unrecognized()), "{:?}", t1.turn.events);
     let started = &t1.turn.events[1];
     assert!(
-        matches!(&started.kind, EventKind::ToolStarted { operation_id, name, .. } if operation_id == "call_0001" && name == "Read")
+        matches!(&started.kind, EventKind::ToolStarted { operation_id, name, .. } if &**operation_id == "call_0001" && &**name == "Read")
     );
     assert_eq!(started.tool_input(), Some(&serde_json::json!({"path": "a.txt"})), "input parsed from the JSON summary");
     let finished = &t1.turn.events[2];
@@ -227,7 +227,7 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
         Some(&serde_json::json!("plain text, not JSON")),
         "unparseable summary kept as a string"
     );
-    assert!(matches!(&t1.turn.events[5].kind, EventKind::SubagentFinished { status, .. } if status == "failed"));
+    assert!(matches!(&t1.turn.events[5].kind, EventKind::SubagentFinished { status, .. } if &**status == "failed"));
     let t2 = &a.sessions[1].turns[0];
     assert_eq!(t2.label.as_deref(), Some("session2/turn1"));
     let kinds: Vec<&str> = t2.turn.events.iter().filter_map(|e| e.type_name()).collect();
@@ -288,7 +288,7 @@ fn fixture_record_assertions_and_verdicts() {
     let session = a.sessions.iter().find(|s| Some(s.index) == r.session_index()).expect("session 2");
     let turn = &session.turns[r.turn_index().unwrap_or(1) as usize - 1];
     let ev = &turn.turn.events[r.event_index().unwrap_or(usize::MAX)];
-    assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if name == "shell"));
+    assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if &**name == "shell"));
 
     // Unavailable required judge → errored, with the judge's reason.
     let j = attempt(&doc, "judge");
@@ -745,7 +745,7 @@ fn shared_kitchen_release_candidate_resolves_to_the_shell_call() {
     let turn = &session.turns[0];
     assert_eq!(turn.label.as_deref(), Some("session2/turn1"));
     let ev = &turn.turn.events[r.event_index().expect("not the user message")];
-    assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if name == "shell"), "{ev:?}");
+    assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if &**name == "shell"), "{ev:?}");
     println!("{} → {:?}", failing.label, ev.raw);
     // The approved call's result is recorded under turn 1 although it arrived in turn 2.
     assert!(a.notices.iter().any(|n| n.message.contains("arrived after a later turn began")));

@@ -384,7 +384,7 @@ fn row_flags(r: &Row) -> u8 {
 
 fn tool_flags(o: &Occurrence) -> u8 {
     let mut f = 0;
-    if matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if status == "failed" || status == "rejected") {
+    if matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if &**status == "failed" || &**status == "rejected") {
         f |= TOOL_FAILED;
     }
     if o.lifecycle == Lifecycle::Pending {

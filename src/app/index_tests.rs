@@ -25,7 +25,7 @@ fn fresh_tools(app: &App) -> Vec<Result<usize, usize>> {
                 && match app.tool_filter {
                     ToolFilter::All => true,
                     ToolFilter::Failed => {
-                        matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if status == "failed" || status == "rejected")
+                        matches!(&o.lifecycle, Lifecycle::Finished { status, .. } if &**status == "failed" || &**status == "rejected")
                     }
                     ToolFilter::Pending => o.lifecycle == Lifecycle::Pending,
                     ToolFilter::Problems => o.ambiguous,

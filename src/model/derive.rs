@@ -75,11 +75,12 @@ pub fn scope_turns(sessions: &[Session]) -> (Vec<ScopeTurn<'_>>, Vec<TurnAddr>) 
     let mut addrs = Vec::new();
     let mut position = 0u64;
     for (si, session) in sessions.iter().enumerate() {
+        let session_name: std::sync::Arc<str> = session.scope_name().into();
         for (ti, record) in session.turns.iter().enumerate() {
             position += 1;
             scope.push(ScopeTurn {
-                session: session.scope_name(),
-                turn: format!("turn-{}", ti + 1),
+                session: session_name.clone(),
+                turn: format!("turn-{}", ti + 1).into(),
                 turn_ordinal: record.ordinal.unwrap_or(position),
                 first_event_ordinal: 1,
                 events: &record.turn.events,
@@ -101,8 +102,8 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
         let run_facts = derive_run_facts(st.events);
         turns.push(DerivedTurn {
             addr: *addr,
-            session_name: st.session.clone(),
-            turn_name: st.turn.clone(),
+            session_name: st.session.to_string(),
+            turn_name: st.turn.to_string(),
             turn_ordinal: st.turn_ordinal,
             o11y: build_o11y_summary_from(st.events, &run_facts),
             run_facts,

@@ -24,23 +24,25 @@ pub enum EventKind {
     Message {
         role: Role,
     },
+    /// The strings are shared (`Arc`) with the occurrences and facts made
+    /// from the event, which every scope keeps.
     ToolStarted {
-        operation_id: String,
-        name: String,
-        tool: Option<String>,
+        operation_id: Arc<str>,
+        name: Arc<str>,
+        tool: Option<Arc<str>>,
     },
     SubagentStarted {
-        operation_id: String,
-        name: String,
+        operation_id: Arc<str>,
+        name: Arc<str>,
     },
     /// `status` is kept as written so derivations see what the adapter sent.
     ToolFinished {
-        operation_id: String,
-        status: String,
+        operation_id: Arc<str>,
+        status: Arc<str>,
     },
     SubagentFinished {
-        operation_id: String,
-        status: String,
+        operation_id: Arc<str>,
+        status: Arc<str>,
     },
     SkillLoaded {
         skill: String,
@@ -270,12 +272,12 @@ fn classify(raw: &Value) -> Result<EventKind, String> {
             let name = need_str(op, "name", "operation.started operation")?;
             match kind.as_str() {
                 "tool" => {
-                    let tool = opt_str(op, "tool", "operation.started operation")?;
-                    Ok(EventKind::ToolStarted { operation_id, name, tool })
+                    let tool = opt_str(op, "tool", "operation.started operation")?.map(Arc::from);
+                    Ok(EventKind::ToolStarted { operation_id: operation_id.into(), name: name.into(), tool })
                 }
                 "subagent" => {
                     opt_str(op, "remoteUrl", "operation.started operation")?;
-                    Ok(EventKind::SubagentStarted { operation_id, name })
+                    Ok(EventKind::SubagentStarted { operation_id: operation_id.into(), name: name.into() })
                 }
                 other => {
                     Err(format!("operation.started: operation kind \"{other}\" is neither \"tool\" nor \"subagent\""))
@@ -287,8 +289,10 @@ fn classify(raw: &Value) -> Result<EventKind, String> {
             let kind = need_str(raw, "kind", ty)?;
             let status = need_str(raw, "status", ty)?;
             match kind.as_str() {
-                "tool" => Ok(EventKind::ToolFinished { operation_id, status }),
-                "subagent" => Ok(EventKind::SubagentFinished { operation_id, status }),
+                "tool" => Ok(EventKind::ToolFinished { operation_id: operation_id.into(), status: status.into() }),
+                "subagent" => {
+                    Ok(EventKind::SubagentFinished { operation_id: operation_id.into(), status: status.into() })
+                }
                 other => Err(format!("operation.finished: kind \"{other}\" is neither \"tool\" nor \"subagent\"")),
             }
         }

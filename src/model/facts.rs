@@ -76,9 +76,9 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
             EventKind::ToolStarted { operation_id, name, tool } => {
                 open_tools.insert(operation_id, facts.tool_calls.len());
                 facts.tool_calls.push(ToolCall {
-                    operation_id: operation_id.clone(),
-                    name: tool.clone().unwrap_or_else(|| "unknown".into()),
-                    original_name: Some(name.clone()),
+                    operation_id: operation_id.to_string(),
+                    name: tool.as_deref().unwrap_or("unknown").to_string(),
+                    original_name: Some(name.to_string()),
                     input: Payload::tool_input(event),
                     output: None,
                     status: "pending".into(),
@@ -89,8 +89,8 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
             EventKind::SubagentStarted { operation_id, name } => {
                 open_subagents.insert(operation_id, facts.subagent_calls.len());
                 facts.subagent_calls.push(SubagentCall {
-                    operation_id: operation_id.clone(),
-                    name: name.clone(),
+                    operation_id: operation_id.to_string(),
+                    name: name.to_string(),
                     remote_url: event.remote_url().map(str::to_string),
                     output: None,
                     status: "pending".into(),
@@ -98,43 +98,41 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                     finish_index: None,
                 });
             }
-            EventKind::ToolFinished { operation_id, status } => match open_tools.remove(operation_id.as_str()) {
+            EventKind::ToolFinished { operation_id, status } => match open_tools.remove(&**operation_id) {
                 Some(at) => {
                     let call = &mut facts.tool_calls[at];
                     call.output = Payload::output(event);
-                    call.status = status.clone();
+                    call.status = status.to_string();
                     call.finish_index = Some(index);
                 }
                 None => facts.tool_calls.push(ToolCall {
-                    operation_id: operation_id.clone(),
+                    operation_id: operation_id.to_string(),
                     name: "unknown".into(),
                     original_name: None,
                     input: Some(Payload::new(Value::Null)),
                     output: Payload::output(event),
-                    status: status.clone(),
+                    status: status.to_string(),
                     start_index: index,
                     finish_index: Some(index),
                 }),
             },
-            EventKind::SubagentFinished { operation_id, status } => {
-                match open_subagents.remove(operation_id.as_str()) {
-                    Some(at) => {
-                        let call = &mut facts.subagent_calls[at];
-                        call.output = Payload::output(event);
-                        call.status = status.clone();
-                        call.finish_index = Some(index);
-                    }
-                    None => facts.subagent_calls.push(SubagentCall {
-                        operation_id: operation_id.clone(),
-                        name: "unknown".into(),
-                        remote_url: None,
-                        output: Payload::output(event),
-                        status: status.clone(),
-                        start_index: index,
-                        finish_index: Some(index),
-                    }),
+            EventKind::SubagentFinished { operation_id, status } => match open_subagents.remove(&**operation_id) {
+                Some(at) => {
+                    let call = &mut facts.subagent_calls[at];
+                    call.output = Payload::output(event);
+                    call.status = status.to_string();
+                    call.finish_index = Some(index);
                 }
-            }
+                None => facts.subagent_calls.push(SubagentCall {
+                    operation_id: operation_id.to_string(),
+                    name: "unknown".into(),
+                    remote_url: None,
+                    output: Payload::output(event),
+                    status: status.to_string(),
+                    start_index: index,
+                    finish_index: Some(index),
+                }),
+            },
             _ => {}
         }
     }

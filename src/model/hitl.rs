@@ -69,7 +69,7 @@ impl HitlRequest {
             && let Some(&i) = self
                 .gated
                 .iter()
-                .find(|&&i| occ(i).is_some_and(|o| !o.operation_id.is_empty() && id.contains(o.operation_id.as_str())))
+                .find(|&&i| occ(i).is_some_and(|o| !o.operation_id.is_empty() && id.contains(&*o.operation_id)))
         {
             return Some(i);
         }

@@ -6,6 +6,7 @@ use super::event::{Event, EventKind};
 use super::payload::Payload;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// `{turnOrdinal, eventOrdinal}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -27,8 +28,8 @@ impl EventPosition {
 /// with the synthetic user message implied at `first_event_ordinal - 1`.
 #[derive(Debug, Clone)]
 pub struct ScopeTurn<'a> {
-    pub session: String,
-    pub turn: String,
+    pub session: Arc<str>,
+    pub turn: Arc<str>,
     pub turn_ordinal: u64,
     /// Ordinal of `events[0]`; 1 when the user message sits at 0.
     pub first_event_ordinal: u64,
@@ -50,7 +51,7 @@ pub enum Evidence {
         reason: PartialReason,
     },
     Unavailable {
-        reason: String,
+        reason: &'static str,
     },
 }
 
@@ -102,7 +103,7 @@ impl Evidence {
                 o.insert("reason".into(), reason.as_str().into());
             }
             Evidence::Unavailable { reason } => {
-                o.insert("reason".into(), reason.clone().into());
+                o.insert("reason".into(), (*reason).into());
             }
         }
         Value::Object(o)
@@ -113,7 +114,7 @@ impl Evidence {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lifecycle {
     Pending,
-    Finished { status: String, finish: EventPosition },
+    Finished { status: Arc<str>, finish: EventPosition },
     Opaque { reason: OpaqueReason },
 }
 
@@ -152,7 +153,7 @@ impl Lifecycle {
             }
             Lifecycle::Finished { status, finish } => {
                 o.insert("state".into(), "available".into());
-                o.insert("status".into(), status.clone().into());
+                o.insert("status".into(), Value::from(&**status));
                 o.insert("finish".into(), finish.to_json());
             }
             Lifecycle::Opaque { reason } => {
@@ -174,12 +175,12 @@ pub struct EventRef {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Occurrence {
-    pub id: String,
-    pub session: String,
-    pub turn: String,
-    pub operation_id: String,
-    pub original_name: String,
-    pub canonical_name: Option<String>,
+    /// Shared by every occurrence of the scope-turn (and with the scope-turn).
+    pub session: Arc<str>,
+    pub turn: Arc<str>,
+    pub operation_id: Arc<str>,
+    pub original_name: Arc<str>,
+    pub canonical_name: Option<Arc<str>>,
     pub input: Evidence,
     pub output: Evidence,
     pub command: Option<Payload>,
@@ -191,6 +192,13 @@ pub struct Occurrence {
 }
 
 impl Occurrence {
+    /// The occurrence id (see [`occurrence_id`]), made when asked: it is
+    /// read for one occurrence at a time, and storing it for every one of
+    /// them in every scope cost as much as the rest of the occurrence.
+    pub fn id(&self) -> String {
+        occurrence_id(&self.session, &self.turn, self.start)
+    }
+
     /// Name a person reads first: canonical when known, else the original.
     pub fn display_name(&self) -> &str {
         match self.canonical_name.as_deref() {
@@ -201,13 +209,13 @@ impl Occurrence {
 
     pub fn to_json(&self) -> Value {
         let mut o = Map::new();
-        o.insert("id".into(), self.id.clone().into());
-        o.insert("session".into(), self.session.clone().into());
-        o.insert("turn".into(), self.turn.clone().into());
+        o.insert("id".into(), self.id().into());
+        o.insert("session".into(), (*self.session).into());
+        o.insert("turn".into(), (*self.turn).into());
         let mut name = Map::new();
-        name.insert("original".into(), self.original_name.clone().into());
+        name.insert("original".into(), Value::from(&*self.original_name));
         if let Some(c) = &self.canonical_name {
-            name.insert("canonical".into(), c.clone().into());
+            name.insert("canonical".into(), Value::from(&**c));
         }
         o.insert("name".into(), Value::Object(name));
         o.insert("input".into(), self.input.to_json());
@@ -223,10 +231,10 @@ impl Occurrence {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrphanFinish {
-    pub session: String,
-    pub turn: String,
-    pub operation_id: String,
-    pub status: String,
+    pub session: Arc<str>,
+    pub turn: Arc<str>,
+    pub operation_id: Arc<str>,
+    pub status: Arc<str>,
     pub position: EventPosition,
     pub event_ref: EventRef,
     /// True when the id was poisoned by ambiguity rather than never started.
@@ -236,10 +244,10 @@ pub struct OrphanFinish {
 impl OrphanFinish {
     pub fn to_json(&self) -> Value {
         let mut o = Map::new();
-        o.insert("session".into(), self.session.clone().into());
-        o.insert("turn".into(), self.turn.clone().into());
-        o.insert("operationId".into(), self.operation_id.clone().into());
-        o.insert("status".into(), self.status.clone().into());
+        o.insert("session".into(), (*self.session).into());
+        o.insert("turn".into(), (*self.turn).into());
+        o.insert("operationId".into(), Value::from(&*self.operation_id));
+        o.insert("status".into(), Value::from(&*self.status));
         o.insert("position".into(), self.position.to_json());
         Value::Object(o)
     }
@@ -321,7 +329,7 @@ pub fn evidence_for(event: &Event, field: &str, value: Option<Payload>) -> Evide
 
 struct Pending {
     occurrence: Occurrence,
-    finish: Option<(String, EventPosition, Evidence, EventRef)>,
+    finish: Option<(Arc<str>, EventPosition, Evidence, EventRef)>,
     last_outcome: Option<String>,
 }
 
@@ -332,9 +340,9 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
     let mut by_session: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, t) in turns.iter().enumerate() {
         by_session
-            .entry(t.session.as_str())
+            .entry(&*t.session)
             .or_insert_with(|| {
-                session_order.push(t.session.as_str());
+                session_order.push(&t.session);
                 Vec::new()
             })
             .push(i);
@@ -357,14 +365,13 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                 match &event.kind {
                     EventKind::ToolStarted { operation_id, name, tool } => {
                         let occurrence = Occurrence {
-                            id: occurrence_id(&turn.session, &turn.turn, position),
                             session: turn.session.clone(),
                             turn: turn.turn.clone(),
                             operation_id: operation_id.clone(),
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
                             input: evidence_for(event, "input", Payload::tool_input(event)),
-                            output: Evidence::Unavailable { reason: "tool-output-not-finished".into() },
+                            output: Evidence::Unavailable { reason: "tool-output-not-finished" },
                             command: Payload::command(event),
                             start: position,
                             lifecycle: Lifecycle::Pending,
@@ -374,9 +381,9 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                         };
                         let index = pending.len();
                         pending.push(Pending { occurrence, finish: None, last_outcome: turn.outcome.clone() });
-                        if ambiguous_ids.contains(operation_id.as_str()) {
+                        if ambiguous_ids.contains(&**operation_id) {
                             pending[index].occurrence.ambiguous = true;
-                        } else if let Some(previous) = open.remove(operation_id.as_str()) {
+                        } else if let Some(previous) = open.remove(&**operation_id) {
                             pending[previous].occurrence.ambiguous = true;
                             pending[index].occurrence.ambiguous = true;
                             ambiguous_ids.insert(operation_id);
@@ -386,13 +393,13 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                     }
                     EventKind::ToolFinished { operation_id, status } => {
                         let output = match Payload::output(event) {
-                            None => Evidence::Unavailable { reason: "tool-output-absent".into() },
+                            None => Evidence::Unavailable { reason: "tool-output-absent" },
                             Some(v) => evidence_for(event, "output", Some(v)),
                         };
-                        let poisoned = ambiguous_ids.contains(operation_id.as_str());
-                        match open.get(operation_id.as_str()).copied().filter(|_| !poisoned) {
+                        let poisoned = ambiguous_ids.contains(&**operation_id);
+                        match open.get(&**operation_id).copied().filter(|_| !poisoned) {
                             Some(index) => {
-                                open.remove(operation_id.as_str());
+                                open.remove(&**operation_id);
                                 pending[index].finish = Some((status.clone(), position, output, here));
                             }
                             None => out.orphan_finishes.push(OrphanFinish {
@@ -423,18 +430,21 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                 }
                 (None, false, true) => {
                     occ.lifecycle = Lifecycle::Pending;
-                    occ.output = Evidence::Unavailable { reason: "tool-output-pending".into() };
+                    occ.output = Evidence::Unavailable { reason: "tool-output-pending" };
                 }
                 (_, _, has_outcome) => {
                     let reason =
                         if has_outcome { OpaqueReason::MissingLifecycleEvidence } else { OpaqueReason::PartialStream };
                     occ.lifecycle = Lifecycle::Opaque { reason };
-                    occ.output = Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence".into() };
+                    occ.output = Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" };
                 }
             }
             out.occurrences.push(occ);
         }
     }
+    // Kept for the whole session by every scope: no spare room.
+    out.occurrences.shrink_to_fit();
+    out.orphan_finishes.shrink_to_fit();
     out
 }
 

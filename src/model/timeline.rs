@@ -293,7 +293,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                 EventKind::SubagentFinished { operation_id, status } => {
                     row.kind = RowKind::SubagentFinish;
                     row.status = Some(finish_status(status));
-                    match open_subagents.remove(operation_id.as_str()) {
+                    match open_subagents.remove(&**operation_id) {
                         Some(start_row) => {
                             timeline.rows[start_row].status = Some(finish_status(status));
                             timeline.rows[start_row].merged_finish = Some(ei);
@@ -452,8 +452,7 @@ fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlReques
     match &event.kind {
         EventKind::Message { .. } | EventKind::Thinking => preview_head(event.text().unwrap_or("")),
         EventKind::ToolStarted { name, tool, .. } => {
-            let canonical =
-                tool.as_deref().filter(|t| *t != name.as_str()).map(|t| format!(" [{t}]")).unwrap_or_default();
+            let canonical = tool.as_deref().filter(|t| *t != &**name).map(|t| format!(" [{t}]")).unwrap_or_default();
             let mut s = format!("{name}{canonical} {}", tool_input_preview(event));
             if let Some(oi) = row.occurrence {
                 let occ = &derived.occurrences.occurrences[oi];

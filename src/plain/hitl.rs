@@ -63,7 +63,7 @@ fn gated_text(o: &Occurrence, state: &HitlState) -> Text {
         Lifecycle::Finished { status, finish } => {
             t.append(status_text(status));
             t.push(format!(" at {}:{}", finish.turn_ordinal, finish.event_ordinal), Tone::Plain);
-            let verdict = match (status.as_str(), state) {
+            let verdict = match (&**status, state) {
                 ("completed", HitlState::Answered { .. }) => " (approved → completed)",
                 ("rejected", HitlState::Answered { .. }) => " (denied → rejected)",
                 ("failed", _) => " (ran and failed)",

@@ -47,7 +47,7 @@ fn evidence_blocks(label: &str, ev: &Evidence, ctx: &Ctx) -> Vec<Block> {
 
 fn occurrence_text(o: &Occurrence) -> String {
     let mut s =
-        format!("{} {} {} {}", o.id, o.operation_id, o.original_name, o.canonical_name.as_deref().unwrap_or(""));
+        format!("{} {} {} {}", o.id(), o.operation_id, o.original_name, o.canonical_name.as_deref().unwrap_or(""));
     s.push(' ');
     s.push_str(o.lifecycle.status_word());
     if let Some(v) = o.input.value() {
@@ -59,7 +59,7 @@ fn occurrence_text(o: &Occurrence) -> String {
 
 pub fn occurrence_section(n: usize, o: &Occurrence, ctx: &Ctx) -> Section {
     let mut body = Vec::new();
-    body.push(kv("id", LABEL_W, Text::toned(clean(&o.id), Tone::Soft)));
+    body.push(kv("id", LABEL_W, Text::toned(clean(&o.id()), Tone::Soft)));
     let canonical = match o.canonical_name.as_deref() {
         Some(c) => Text::plain(clean(c)),
         None => Text::toned("— (no canonical class)", Tone::Soft),
@@ -166,7 +166,7 @@ pub fn section(ctx: &Ctx) -> Section {
         // Ambiguous ids: every start of a poisoned id.
         let mut ids: Vec<&str> = Vec::new();
         for o in ds.occurrences.occurrences.iter().filter(|o| o.ambiguous) {
-            if !ids.contains(&o.operation_id.as_str()) {
+            if !ids.contains(&&*o.operation_id) {
                 ids.push(&o.operation_id);
             }
         }
@@ -178,14 +178,14 @@ pub fn section(ctx: &Ctx) -> Section {
                     .occurrences
                     .occurrences
                     .iter()
-                    .filter(|o| o.operation_id == *id)
+                    .filter(|o| &*o.operation_id == *id)
                     .map(|o| format!("{}:{}", o.start.turn_ordinal, o.start.event_ordinal))
                     .collect();
                 let finishes: Vec<String> = ds
                     .occurrences
                     .orphan_finishes
                     .iter()
-                    .filter(|o| o.operation_id == *id && o.ambiguous_id)
+                    .filter(|o| &*o.operation_id == *id && o.ambiguous_id)
                     .map(|o| format!("{}:{}", o.position.turn_ordinal, o.position.event_ordinal))
                     .collect();
                 let mut t = Text::toned(format!("? {}", clean(id)), Tone::Warn);

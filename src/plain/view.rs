@@ -215,7 +215,7 @@ fn tool_input_summary(ev: &Event) -> String {
 fn tool_name_of(occ: &Occurrence) -> String {
     let name = clean(&occ.original_name);
     match occ.canonical_name.as_deref() {
-        Some(c) if c != occ.original_name => format!("{name} ({})", clean(c)),
+        Some(c) if c != &*occ.original_name => format!("{name} ({})", clean(c)),
         _ => name,
     }
 }
@@ -270,11 +270,11 @@ fn raw_finish_status(ctx: &Ctx, events: &[Event], row: &CoreRow) -> Option<Strin
     };
     match finish_event.and_then(|f| events.get(f)).map(|e| &e.kind) {
         Some(EventKind::ToolFinished { status, .. } | EventKind::SubagentFinished { status, .. }) => {
-            Some(status.clone())
+            Some(status.to_string())
         }
         _ => match &row.occurrence.and_then(|i| ctx.derived.occurrences.occurrences.get(i))?.lifecycle {
             // A start finished in a later turn.
-            Lifecycle::Finished { status, .. } => Some(status.clone()),
+            Lifecycle::Finished { status, .. } => Some(status.to_string()),
             _ => None,
         },
     }

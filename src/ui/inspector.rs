@@ -265,7 +265,7 @@ fn occurrence_lines(app: &App, o: &Occurrence, width: usize, theme: &Theme) -> V
         )),
     }
     out.push(kv("command", sanitize(&describe(o.command.as_deref()), Lines::Single).into_owned(), theme, theme.text));
-    out.push(kv("occurrence", sanitize(&o.id, Lines::Single).into_owned(), theme, theme.dim));
+    out.push(kv("occurrence", sanitize(&o.id(), Lines::Single).into_owned(), theme, theme.dim));
     out.push(Line::raw(""));
     out.extend(evidence_lines("input", &o.input, width, theme));
     out.push(Line::raw(""));

@@ -108,7 +108,7 @@ fn tools(app: &App, theme: &Theme, w: usize, win: Window) -> (String, usize, Vec
                 };
                 let name = match &o.canonical_name {
                     Some(c) if c != &o.original_name => format!("{} [{c}]", o.original_name),
-                    _ => o.original_name.clone(),
+                    _ => o.original_name.to_string(),
                 };
                 let input = attempt_event(app, o.start_ref.scope_turn, o.start_ref.event)
                     .map(crate::model::timeline::tool_input_preview)

@@ -66,7 +66,7 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                 );
             }
             if let Some(tool) = tool
-                && !TOOL_NAMES.contains(&tool.as_str())
+                && !TOOL_NAMES.contains(&&**tool)
             {
                 sink.push(
                     "unknown-canonical-tool",
@@ -76,7 +76,7 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
             }
             check_command(sink, at, operation_id, event.command());
         }
-        EventKind::ToolFinished { operation_id, status } if !TOOL_FINISH_STATUSES.contains(&status.as_str()) => {
+        EventKind::ToolFinished { operation_id, status } if !TOOL_FINISH_STATUSES.contains(&&**status) => {
             sink.push(
                 "invalid-finish-status",
                 at,
@@ -84,13 +84,13 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
             );
         }
         EventKind::SubagentFinished { operation_id, status } => {
-            if status == "rejected" {
+            if &**status == "rejected" {
                 sink.push(
                     "subagent-rejected",
                     at,
                     format!("subagent finish {}: status \"rejected\" does not exist for subagents", q(operation_id)),
                 );
-            } else if !SUBAGENT_FINISH_STATUSES.contains(&status.as_str()) {
+            } else if !SUBAGENT_FINISH_STATUSES.contains(&&**status) {
                 sink.push(
                     "invalid-finish-status",
                     at,

@@ -22,7 +22,7 @@ pub fn started_in(derived: &DerivedAttempt) -> StartedIn<'_> {
     let mut out: StartedIn<'_> = HashMap::new();
     for (si, s) in derived.sessions.iter().enumerate() {
         for o in &s.occurrences.occurrences {
-            out.entry(o.operation_id.as_str())
+            out.entry(&*o.operation_id)
                 .and_modify(|only| {
                     if *only != Some(si) {
                         *only = None;
@@ -83,8 +83,8 @@ pub fn check_session(
                 }
                 EventKind::ToolFinished { operation_id, .. } => {
                     tool_events.entry(operation_id).or_default().push(here);
-                    if open_tool.remove(operation_id.as_str()).is_none()
-                        && let Some(start) = open_sub.get(operation_id.as_str()).copied()
+                    if open_tool.remove(&**operation_id).is_none()
+                        && let Some(start) = open_sub.get(&**operation_id).copied()
                     {
                         kind_mismatch.insert(here);
                         if !skip(ti) {
@@ -101,13 +101,13 @@ pub fn check_session(
                     }
                 }
                 EventKind::SubagentFinished { operation_id, .. } => {
-                    if open_sub.remove(operation_id.as_str()).is_some() {
+                    if open_sub.remove(&**operation_id).is_some() {
                         continue;
                     }
                     if skip(ti) {
                         continue;
                     }
-                    if let Some(start) = open_tool.get(operation_id.as_str()).copied() {
+                    if let Some(start) = open_tool.get(&**operation_id).copied() {
                         kind_mismatch.insert(here);
                         sink.push(
                             "finish-kind-mismatch",
@@ -163,7 +163,7 @@ pub fn check_session(
         if o.ambiguous
             && let Some(at) = at_of(o.start_ref)
         {
-            ambiguous.push((o.operation_id.as_str(), at));
+            ambiguous.push((&*o.operation_id, at));
         }
     }
     let mut first_of: HashMap<&str, At> = HashMap::new();
@@ -204,7 +204,7 @@ pub fn check_session(
         if kind_mismatch.contains(&at) || skip(at.0) {
             continue;
         }
-        let id = orphan.operation_id.as_str();
+        let id = &*orphan.operation_id;
         let message = if orphan.ambiguous_id {
             let first = first_of.get(id).map(|f| pos(f.0, f.1)).unwrap_or_else(|| "?".into());
             let again = poisoned_at.get(id).map(|f| pos(f.0, f.1)).unwrap_or_else(|| "?".into());

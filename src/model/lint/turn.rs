@@ -192,7 +192,7 @@ fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, cove
         .iter()
         .enumerate()
         .filter_map(|(i, e)| match &e.kind {
-            EventKind::ToolStarted { operation_id, .. } => Some((i, operation_id.as_str(), e.command().is_some())),
+            EventKind::ToolStarted { operation_id, .. } => Some((i, &**operation_id, e.command().is_some())),
             _ => None,
         })
         .collect();
