@@ -71,7 +71,7 @@ fn e02_e03_started_only_is_pending_whatever_the_outcome() {
             one(status, vec![s("c1", "calculate", json!({})), json!({"type":"input.requested","request":{"id":"r1"}})]);
         let o = &d.occurrences.occurrences[0];
         assert_eq!(o.lifecycle, Lifecycle::Pending);
-        assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-pending".into() });
+        assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-pending" });
         assert!(d.turns[0].run_facts.parked);
         assert_eq!(d.turns[0].run_facts.tool_calls[0].status, "pending");
     }
@@ -80,7 +80,7 @@ fn e02_e03_started_only_is_pending_whatever_the_outcome() {
 #[test]
 fn e04_e05_absent_output_is_not_null_output() {
     let (_, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", None)]);
-    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Unavailable { reason: "tool-output-absent".into() });
+    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Unavailable { reason: "tool-output-absent" });
     assert_eq!(d.turns[0].run_facts.tool_calls[0].output, None);
     let (_, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", Some(Value::Null))]);
     assert_eq!(d.occurrences.occurrences[0].output, Evidence::Complete { value: Some(Payload::new(Value::Null)) });
@@ -147,7 +147,7 @@ fn e09_e10_overlapping_reuse_is_ambiguous_and_sticky() {
     assert_eq!(d.occurrences.occurrences.len(), 2);
     for o in &d.occurrences.occurrences {
         assert_eq!(o.lifecycle, Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence });
-        assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence".into() });
+        assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" });
     }
     assert_eq!(d.occurrences.orphan_finishes.len(), 2);
     let statuses: Vec<_> = d.turns[0].run_facts.tool_calls.iter().map(|c| c.status.as_str()).collect();
