@@ -11,6 +11,8 @@ use serde_json::{Map, Value};
 
 /// Containers at least this large are split into their children.
 pub const SPLIT_AT_LEAST: usize = 8 << 20;
+/// Parsed text is released in spans of about this size.
+const RELEASE_AT_LEAST: usize = 1 << 20;
 /// Nesting deeper than this is not scanned (serde_json's own limit is 128).
 const MAX_DEPTH: usize = 100;
 
@@ -181,11 +183,18 @@ fn parse_pieces(
         // Released spans are contiguous (structure between the pieces
         // included), so pages that hold the end of one small piece and the
         // start of the next are released too, not kept for the whole load.
+        // They are released a megabyte or so at a time: each release is a
+        // system call that also flushes the other threads' page tables.
         let mut released_to = run.first().map_or(0, |p| p.start);
         for piece in run {
             out.push(super::compact::from_slice(&bytes[piece.start..piece.end]).ok()?);
-            release(released_to, piece.end);
-            released_to = piece.end;
+            if piece.end - released_to >= RELEASE_AT_LEAST {
+                release(released_to, piece.end);
+                released_to = piece.end;
+            }
+        }
+        if let Some(last) = run.last().filter(|p| p.end > released_to) {
+            release(released_to, last.end);
         }
         Some(out)
     };
