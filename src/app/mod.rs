@@ -580,17 +580,22 @@ impl App {
     /// Does timeline row `ri` contain `needle` (lower-cased) in its summary or payload?
     fn row_matches(&self, ri: usize, needle: &str) -> bool {
         let (Some(view), Some(attempt)) = (self.view(), self.attempt()) else { return false };
-        let hay = |s: &str| s.to_lowercase().contains(needle);
         let Some(row) = view.timeline.rows.get(ri) else { return false };
         let summary = crate::model::timeline::row_summary(attempt, &view.derived, &view.requests, row);
-        if hay(&summary) {
+        if folded_contains(needle, |h| h.extend_from_slice(summary.as_bytes())) {
             return true;
         }
         let Some(record) = attempt.sessions.get(row.addr.session).and_then(|s| s.turns.get(row.addr.turn)) else {
             return false;
         };
         let events = row.event.into_iter().chain(row.merged_finish);
-        events.into_iter().any(|e| record.turn.events.get(e).is_some_and(|ev| hay(&ev.raw.to_string())))
+        events.into_iter().any(|e| {
+            record.turn.events.get(e).is_some_and(|ev| {
+                folded_contains(needle, |h| {
+                    let _ = serde_json::to_writer(&mut *h, &*ev.raw);
+                })
+            })
+        })
     }
 
     /// Length of the list shown by the current tab.
@@ -796,5 +801,49 @@ fn assertion_rank(a: &crate::model::document::Assertion) -> u8 {
     }
 }
 
+thread_local! {
+    /// The text a search step looks in, reused row after row.
+    static HAYSTACK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Does the text `fill` writes contain `needle` (already lower-cased),
+/// ignoring case? ASCII text (most JSON) is lower-cased in place in a reused
+/// buffer; other text goes through `str::to_lowercase`, as before.
+fn folded_contains(needle: &str, fill: impl FnOnce(&mut Vec<u8>)) -> bool {
+    HAYSTACK.with(|cell| {
+        let mut hay = cell.borrow_mut();
+        hay.clear();
+        fill(&mut hay);
+        if hay.is_ascii() {
+            hay.make_ascii_lowercase();
+            memchr::memmem::find(&hay, needle.as_bytes()).is_some()
+        } else {
+            String::from_utf8_lossy(&hay).to_lowercase().contains(needle)
+        }
+    })
+}
+
 #[cfg(test)]
 mod index_tests;
+
+#[cfg(test)]
+mod search_tests {
+    use super::folded_contains;
+
+    fn hay(text: &str, needle: &str) -> bool {
+        folded_contains(&needle.to_lowercase(), |h| h.extend_from_slice(text.as_bytes()))
+    }
+
+    #[test]
+    fn case_is_ignored_in_ascii_and_other_text() {
+        assert!(hay(r#"{"type":"Operation.Started","name":"ReadFile"}"#, "readfile"));
+        assert!(hay(r#"{"text":"NEEDLE-42"}"#, "Needle-42"));
+        assert!(!hay(r#"{"text":"needle-4"}"#, "needle-42"));
+        assert!(hay("Café ÉCOLE", "école"));
+        assert!(hay("Café ÉCOLE", "CAFÉ"));
+        assert!(!hay("Café", "cafe"));
+        // The reused buffer holds nothing from the row before.
+        assert!(hay("abc needle", "needle"));
+        assert!(!hay("abc", "needle"));
+    }
+}
