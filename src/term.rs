@@ -64,6 +64,60 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// On a fatal signal, put the terminal back before the process ends: `kill`
+/// (TERM, INT, QUIT), a closed terminal (HUP), and BUS, which is what a
+/// memory-mapped input raises when another program truncates it while it is
+/// read. BUS says so and names the mapped file; the others end the process
+/// as the signal would have, after the terminal is restored.
+#[cfg(unix)]
+pub fn install_signal_handlers() {
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGBUS] {
+        // SAFETY: a plain handler for signals whose default action ends the
+        // process; the handler ends it too (re-raised with the default action,
+        // or _exit for BUS, which must not return to the faulting read).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_fatal_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(not(unix))]
+pub fn install_signal_handlers() {}
+
+/// Exit status after a mapped input changed under the reader (EX_IOERR).
+#[cfg(unix)]
+const EXIT_INPUT_CHANGED: i32 = 74;
+
+#[cfg(unix)]
+extern "C" fn on_fatal_signal(signal: libc::c_int) {
+    // Restoring writes escape sequences and resets the tty mode. Neither is
+    // strictly async-signal-safe (a lock, a buffer), but the process ends
+    // right after, and a terminal left raw is the worse outcome.
+    restore();
+    if signal == libc::SIGBUS {
+        let message = match crate::load::mapped_inputs() {
+            Some(paths) => format!(
+                "niceeval: {paths}: the file changed while it was being read (was it truncated by another program?). Stopped; open it again once it is complete.\n"
+            ),
+            None => "niceeval: bus error (SIGBUS). Stopped.\n".to_string(),
+        };
+        // SAFETY: write(2) and _exit(2) are async-signal-safe.
+        unsafe {
+            libc::write(libc::STDERR_FILENO, message.as_ptr().cast(), message.len());
+            libc::_exit(EXIT_INPUT_CHANGED);
+        }
+    }
+    // SAFETY: back to the default action, then the same signal again, so the
+    // parent sees the process ended by it.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
 /// Something that can bring new content while the viewer runs (`--watch`, `--follow`).
 pub trait Source {
     /// Called about every `interval`; returns true when the app changed.

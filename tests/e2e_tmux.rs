@@ -45,6 +45,11 @@ fn a_large_stream_opens_on_a_preview_then_loads_whole() {
 }
 
 #[test]
+fn fatal_signals_and_a_truncated_mapped_file_leave_a_sane_terminal() {
+    run_script("signals.sh");
+}
+
+#[test]
 fn a_panic_leaves_a_sane_terminal() {
     if !tmux_available() {
         eprintln_uncaptured("e2e panic: skipped (tmux not installed)");

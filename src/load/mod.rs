@@ -236,16 +236,63 @@ fn large_file(path: &str) -> Option<std::fs::File> {
 
 /// A read-only mapping of a large regular file, or `None` (small, not a
 /// regular file, or the mapping failed: the caller reads it instead).
-fn map_input(path: &str) -> Option<memmap2::Mmap> {
+fn map_input(path: &str) -> Option<Mapped> {
     let file = large_file(path)?;
     // SAFETY: the mapping is read-only and never outlives this load. A file
-    // truncated by another process while it is read could fault; inputs of
-    // this size are finished captures, and small or growing files (`--follow`)
-    // are read, not mapped.
+    // truncated by another process while it is read faults (SIGBUS); the
+    // handler installed by `term::install_signal_handlers` then restores the
+    // terminal and names the file (see `mapped_inputs`).
     let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Sequential);
-    Some(map)
+    MAPPED.lock().unwrap_or_else(|e| e.into_inner()).push(path.to_string());
+    Some(Mapped { map, path: path.to_string() })
+}
+
+/// Paths of the files mapped right now, for the SIGBUS message.
+static MAPPED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// The files mapped right now, joined with ", " (for a fatal-signal handler:
+/// `None` rather than waiting when the list is being changed).
+pub fn mapped_inputs() -> Option<String> {
+    let list = MAPPED.try_lock().ok()?;
+    (!list.is_empty()).then(|| list.join(", "))
+}
+
+/// A mapping that is listed in [`MAPPED`] while it lives.
+struct Mapped {
+    map: memmap2::Mmap,
+    path: String,
+}
+
+impl std::ops::Deref for Mapped {
+    type Target = memmap2::Mmap;
+
+    fn deref(&self) -> &memmap2::Mmap {
+        &self.map
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        let mut list = MAPPED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = list.iter().position(|p| *p == self.path) {
+            list.remove(i);
+        }
+    }
+}
+
+/// The system's page size (what `madvise` works in).
+fn page_size() -> usize {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf only reads a system constant.
+        let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        if n > 0 {
+            return n as usize;
+        }
+    }
+    4096
 }
 
 /// Load a mapped file that is not a JSONL stream (the caller routed those).
@@ -259,6 +306,7 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
     if looks_binary(body) {
         return load_bytes(path, map);
     }
+    let page = page_size();
     let release = |start: usize, end: usize| {
         progress::add((end - start) as u64, 0);
         // Spans follow each other, so each releases from the page its start
@@ -266,8 +314,7 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
         // The mapping is read-only: a released page that is read again (a
         // key, or a page shared with a piece on the other thread) is read
         // again from the file.
-        const PAGE: usize = 4096;
-        let (start, end) = ((skipped + start) / PAGE * PAGE, (skipped + end) / PAGE * PAGE);
+        let (start, end) = ((skipped + start) / page * page, (skipped + end) / page * page);
         if end > start {
             // SAFETY: a read-only file mapping: DONTNEED only drops pages
             // from memory, and later reads get the file's bytes again.
