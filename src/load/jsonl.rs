@@ -167,8 +167,9 @@ pub fn parse_final_line(rest: &[u8], line_no: usize) -> Result<Option<Value>, Li
     }
 }
 
-/// Inputs at least this large are parsed on several threads.
-const PARALLEL_AT_LEAST: usize = 8 << 20;
+/// Inputs at least this large are parsed on several threads (a block of a
+/// large file is one such input).
+const PARALLEL_AT_LEAST: usize = 2 << 20;
 
 /// [`parse_complete_lines`] from line 1, over line-aligned chunks on one
 /// thread per core for large inputs. Same result as the sequential parse.
@@ -391,8 +392,11 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     from_parsed(path, parse_all(bytes), || Ok(std::borrow::Cow::Borrowed(bytes)))
 }
 
-/// Blocks a large JSONL file is read and parsed in.
-const BLOCK: usize = 16 << 20;
+/// Blocks a large JSONL file is read and parsed in (a block and its parsed
+/// lines are what is resident beside the lines parsed before).
+const BLOCK: usize = 4 << 20;
+/// A first line longer than this is taken for a one-line document.
+const FIRST_LINE_AT_MOST: usize = 16 << 20;
 /// A file whose first two lines are not within this many bytes is loaded as
 /// one document (mapped), as any small file would be.
 const DETECT_AT_MOST: usize = 64 << 20;
@@ -419,7 +423,7 @@ fn load_in_blocks(path: &str, mut file: impl std::io::Read, block_size: usize) -
         }
         let complete = memchr::memrchr(b'\n', &block).map_or(0, |i| i + 1);
         if block.len() == before
-            || (complete == 0 && block.len() >= BLOCK)
+            || (complete == 0 && block.len() >= FIRST_LINE_AT_MOST)
             || block.len() >= DETECT_AT_MOST
             || first_lines(&block[..complete], 2).len() == 2
         {

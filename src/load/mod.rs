@@ -306,6 +306,11 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
     if looks_binary(body) {
         return load_bytes(path, map);
     }
+    // Deciding the format read every page of a one-line document (looking
+    // for a second line); drop them, so the parse reads each page once more
+    // and releases it behind itself instead of finding the whole file resident.
+    // SAFETY: a read-only file mapping: DONTNEED only drops pages from memory.
+    let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
     let page = page_size();
     let release = |start: usize, end: usize| {
         progress::add((end - start) as u64, 0);
