@@ -102,11 +102,11 @@ impl<'de> Visitor<'de> for CompactValue {
         };
         match first.as_str() {
             NUMBER_KEY => {
-                let written: String = map.next_value()?;
+                let written = map.next_value_seed(MarkedString("string containing a number"))?;
                 return written.parse::<Number>().map(Value::Number).map_err(de::Error::custom);
             }
             RAW_VALUE_KEY => {
-                let raw: String = map.next_value()?;
+                let raw = map.next_value_seed(MarkedString("raw value"))?;
                 return from_str(&raw).map_err(de::Error::custom);
             }
             _ => {}
@@ -122,6 +122,31 @@ impl<'de> Visitor<'de> for CompactValue {
             object.insert(key, value);
         }
         Ok(Value::Object(object))
+    }
+}
+
+/// The string under one of serde_json's marker keys, expected with the same
+/// words serde_json uses, so that a file holding such a key with another
+/// kind of value gets the same error message.
+struct MarkedString(&'static str);
+
+impl<'de> DeserializeSeed<'de> for MarkedString {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MarkedString {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
     }
 }
 
@@ -156,6 +181,9 @@ mod tests {
             r#"  [ {"k" : [ [ ] , { } ] } ]  "#,
             r#"{"$serde_json::private::Number":"12.0"}"#,
             r#"{"$serde_json::private::Number":"x"}"#,
+            r#"{"$serde_json::private::Number":12}"#,
+            r#"{"$serde_json::private::RawValue":12}"#,
+            r#"{"$serde_json::private::RawValue":"[1, 2]"}"#,
             r#"{"a":[1,2}"#,
             r#"{"a":1} x"#,
             r#"{"a":"\ud800"}"#,
