@@ -23,6 +23,8 @@ pub fn restore() {
 }
 
 fn enter() -> io::Result<()> {
+    #[cfg(unix)]
+    signal_restore::save_tty_mode();
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, cursor::Hide)?;
@@ -68,14 +70,18 @@ pub fn install_panic_hook() {
 /// (TERM, INT, QUIT), a closed terminal (HUP), and BUS, which is what a
 /// memory-mapped input raises when another program truncates it while it is
 /// read. BUS says so and names the mapped file; the others end the process
-/// as the signal would have, after the terminal is restored.
+/// as the signal would have, after the terminal is restored. A signal the
+/// parent set to be ignored (`nohup`, `trap '' INT`) stays ignored.
 #[cfg(unix)]
 pub fn install_signal_handlers() {
     for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGBUS] {
-        // SAFETY: a plain handler for signals whose default action ends the
-        // process; the handler ends it too (re-raised with the default action,
-        // or _exit for BUS, which must not return to the faulting read).
+        // SAFETY: sigaction with a zeroed, then filled, struct; the handler
+        // only calls async-signal-safe functions (see `on_fatal_signal`).
         unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, std::ptr::null(), &mut current) != 0 || current.sa_sigaction == libc::SIG_IGN {
+                continue;
+            }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = on_fatal_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
             libc::sigemptyset(&mut action.sa_mask);
@@ -93,11 +99,15 @@ const EXIT_INPUT_CHANGED: i32 = 74;
 
 #[cfg(unix)]
 extern "C" fn on_fatal_signal(signal: libc::c_int) {
-    // Restoring writes escape sequences and resets the tty mode. Neither is
-    // strictly async-signal-safe (a lock, a buffer), but the process ends
-    // right after, and a terminal left raw is the worse outcome.
-    restore();
+    // Not `restore()`: crossterm and std's stdout take locks (and a RefCell)
+    // that the interrupted thread may hold. This writes the reset sequences
+    // and the saved tty mode with write(2) and tcsetattr(3) only.
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        signal_restore::restore_from_handler();
+    }
     if signal == libc::SIGBUS {
+        // Allocates, unlike the rest: a bus error on a mapped input is raised
+        // by the loader thread while it reads the mapping, not inside malloc.
         let message = match crate::load::mapped_inputs() {
             Some(paths) => format!(
                 "niceeval: {paths}: the file changed while it was being read (was it truncated by another program?). Stopped; open it again once it is complete.\n"
@@ -115,6 +125,59 @@ extern "C" fn on_fatal_signal(signal: libc::c_int) {
     unsafe {
         libc::signal(signal, libc::SIG_DFL);
         libc::raise(signal);
+    }
+}
+
+/// The terminal mode from before raw mode, kept where a signal handler can
+/// reach it without a lock.
+#[cfg(unix)]
+mod signal_restore {
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+    /// What `restore()` writes through crossterm: mouse reporting off,
+    /// main screen, cursor shown.
+    const RESET: &[u8] = b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1049l\x1b[?25h";
+
+    static TTY_FD: AtomicI32 = AtomicI32::new(-1);
+    static SAVED: AtomicBool = AtomicBool::new(false);
+    /// Written once before `SAVED` is set, read only after it is.
+    static mut MODE: std::mem::MaybeUninit<libc::termios> = std::mem::MaybeUninit::uninit();
+
+    /// The tty crossterm puts in raw mode (stdin when it is one, else
+    /// /dev/tty), and its mode now.
+    pub fn save_tty_mode() {
+        if SAVED.load(Ordering::SeqCst) {
+            return;
+        }
+        // SAFETY: isatty/open/tcgetattr on a valid fd and a valid pointer;
+        // MODE is written here only, before SAVED is published.
+        unsafe {
+            let fd = if libc::isatty(libc::STDIN_FILENO) == 1 {
+                libc::STDIN_FILENO
+            } else {
+                libc::open(c"/dev/tty".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC)
+            };
+            if fd < 0 {
+                return;
+            }
+            let mode = &raw mut MODE;
+            if libc::tcgetattr(fd, (*mode).as_mut_ptr()) == 0 {
+                TTY_FD.store(fd, Ordering::SeqCst);
+                SAVED.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Async-signal-safe: write(2) and tcsetattr(3).
+    pub fn restore_from_handler() {
+        // SAFETY: write of a static buffer; MODE was initialised before SAVED.
+        unsafe {
+            libc::write(libc::STDOUT_FILENO, RESET.as_ptr().cast(), RESET.len());
+            if SAVED.load(Ordering::SeqCst) {
+                let mode = &raw const MODE;
+                libc::tcsetattr(TTY_FD.load(Ordering::SeqCst), libc::TCSANOW, (*mode).as_ptr());
+            }
+        }
     }
 }
 
