@@ -306,11 +306,14 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
     if looks_binary(body) {
         return load_bytes(path, map);
     }
-    // Deciding the format read every page of a one-line document (looking
-    // for a second line); drop them, so the parse reads each page once more
-    // and releases it behind itself instead of finding the whole file resident.
-    // SAFETY: a read-only file mapping: DONTNEED only drops pages from memory.
-    let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+    // The structure scan reads every page before any piece is parsed; drop
+    // them then, so the pieces read each page once more and release it behind
+    // themselves instead of finding the whole file resident.
+    // SAFETY: a read-only file mapping: DONTNEED only drops pages from
+    // memory, and later reads get the file's bytes again.
+    let scanned = || {
+        let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+    };
     let page = page_size();
     let release = |start: usize, end: usize| {
         progress::add((end - start) as u64, 0);
@@ -326,7 +329,7 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
             let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
         }
     };
-    match split::parse(body, split::SPLIT_AT_LEAST, &release) {
+    match split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release) {
         Some(value) => document_from_value(path, map, single_line, value),
         None => load_bytes(path, map),
     }

@@ -129,21 +129,28 @@ impl Scan<'_> {
 
 /// Parse `bytes` (one JSON document) into the `Value` `from_slice` would
 /// give, splitting containers of at least `split_at_least` bytes, and call
+/// `scanned()` once the structure scan has read the whole text, and
 /// `release(start, end)` for every span of the text that has been parsed
 /// (spans follow each other within a run of pieces; only object keys are
 /// read again, once, when the tree is assembled). The pieces are parsed on one thread per core (each
 /// thread a contiguous run of them, so the text is still released front to
 /// back within each run). `None`: parse the whole text instead (a syntax
 /// error, or nothing to split).
-pub fn parse(bytes: &[u8], split_at_least: usize, release: &(dyn Fn(usize, usize) + Sync)) -> Option<Value> {
+pub fn parse(
+    bytes: &[u8],
+    split_at_least: usize,
+    scanned: &dyn Fn(),
+    release: &(dyn Fn(usize, usize) + Sync),
+) -> Option<Value> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    parse_on(bytes, split_at_least, threads, release)
+    parse_on(bytes, split_at_least, threads, scanned, release)
 }
 
 fn parse_on(
     bytes: &[u8],
     split_at_least: usize,
     threads: usize,
+    scanned: &dyn Fn(),
     release: &(dyn Fn(usize, usize) + Sync),
 ) -> Option<Value> {
     let mut scan = Scan { bytes, nodes: Vec::new(), pending: Vec::new(), split_at_least };
@@ -152,6 +159,9 @@ fn parse_on(
     if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
         return None;
     }
+    // The scan read the whole text; the caller may drop it now (the pieces
+    // read it again, a run at a time).
+    scanned();
     let mut pieces = Vec::new();
     collect_pieces(&scan, root, &mut pieces);
     let mut values = parse_pieces(bytes, &pieces, threads, release)?.into_iter();
@@ -178,6 +188,9 @@ fn parse_pieces(
     threads: usize,
     release: &(dyn Fn(usize, usize) + Sync),
 ) -> Option<Vec<Value>> {
+    // A piece that does not parse sends the whole text to the whole parse:
+    // the other runs stop at their next piece instead of finishing.
+    let failed = std::sync::atomic::AtomicBool::new(false);
     let parse_run = |run: &[Node]| -> Option<Vec<Value>> {
         let mut out = Vec::with_capacity(run.len());
         // Released spans are contiguous (structure between the pieces
@@ -187,7 +200,14 @@ fn parse_pieces(
         // system call that also flushes the other threads' page tables.
         let mut released_to = run.first().map_or(0, |p| p.start);
         for piece in run {
-            out.push(super::compact::from_slice(&bytes[piece.start..piece.end]).ok()?);
+            let parsed = match super::compact::from_slice(&bytes[piece.start..piece.end]) {
+                Ok(v) if !failed.load(std::sync::atomic::Ordering::Relaxed) => v,
+                _ => {
+                    failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return None;
+                }
+            };
+            out.push(parsed);
             if piece.end - released_to >= RELEASE_AT_LEAST {
                 release(released_to, piece.end);
                 released_to = piece.end;
@@ -213,15 +233,18 @@ fn parse_pieces(
     }
     cuts.push(pieces.len());
     cuts.dedup();
-    std::thread::scope(|s| {
+    let parse_run = &parse_run;
+    let runs: Vec<Option<Vec<Value>>> = std::thread::scope(|s| {
         let handles: Vec<_> = cuts.windows(2).map(|w| s.spawn(move || parse_run(&pieces[w[0]..w[1]]))).collect();
-        let mut all = Vec::with_capacity(pieces.len());
-        for h in handles {
-            // A panicking parse thread is a doubt like any other: the caller parses whole.
-            all.extend(h.join().ok()??);
-        }
-        Some(all)
-    })
+        // Every run is joined (a panicked one is a doubt like any other:
+        // the caller parses whole), so the scope itself never panics.
+        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+    });
+    let mut all = Vec::with_capacity(pieces.len());
+    for run in runs {
+        all.extend(run?);
+    }
+    Some(all)
 }
 
 /// Assemble the tree from the parsed pieces, taken in text order.
@@ -261,7 +284,7 @@ mod tests {
         let want: Value = serde_json::from_slice(text.as_bytes()).unwrap();
         for threads in [1, 2, 3] {
             let released = Mutex::new(Vec::new());
-            let got = parse_on(text.as_bytes(), split, threads, &|s, e| released.lock().unwrap().push((s, e)));
+            let got = parse_on(text.as_bytes(), split, threads, &|| {}, &|s, e| released.lock().unwrap().push((s, e)));
             if text.trim().len() < split {
                 assert!(got.is_none(), "too small to split");
                 return;
@@ -291,22 +314,22 @@ mod tests {
     #[test]
     fn bad_or_unsplittable_text_is_left_to_the_whole_parse() {
         let nothing = &|_: usize, _: usize| {};
-        assert!(parse(br#"{"a":[1,2}"#, 1, nothing).is_none(), "a syntax error");
-        assert!(parse(br#"{"a":1} x"#, 1, nothing).is_none(), "trailing text");
-        assert!(parse(br#"{"a":1}"#, 1 << 20, nothing).is_none(), "too small to split");
-        assert!(parse(br#""just a string""#, 1, nothing).is_none());
-        assert!(parse(br#"{"a":[1,2]"#, 1, nothing).is_none(), "unterminated");
+        assert!(parse(br#"{"a":[1,2}"#, 1, &|| {}, nothing).is_none(), "a syntax error");
+        assert!(parse(br#"{"a":1} x"#, 1, &|| {}, nothing).is_none(), "trailing text");
+        assert!(parse(br#"{"a":1}"#, 1 << 20, &|| {}, nothing).is_none(), "too small to split");
+        assert!(parse(br#""just a string""#, 1, &|| {}, nothing).is_none());
+        assert!(parse(br#"{"a":[1,2]"#, 1, &|| {}, nothing).is_none(), "unterminated");
         for threads in [1, 2, 3] {
             let bad_piece = br#"{"a":[1,2,tru],"b":[3,{"c":4}],"d":"e"}"#;
-            assert!(parse_on(bad_piece, 1, threads, nothing).is_none(), "a piece that does not parse");
+            assert!(parse_on(bad_piece, 1, threads, &|| {}, nothing).is_none(), "a piece that does not parse");
         }
-        assert!(parse(br#"{"a" 1}"#, 1, nothing).is_none(), "missing colon");
-        assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, nothing).is_none(), "cut inside an escape");
-        assert!(parse(br#"{"a":"\"#, 1, nothing).is_none(), "cut inside an escape");
+        assert!(parse(br#"{"a" 1}"#, 1, &|| {}, nothing).is_none(), "missing colon");
+        assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, &|| {}, nothing).is_none(), "cut inside an escape");
+        assert!(parse(br#"{"a":"\"#, 1, &|| {}, nothing).is_none(), "cut inside an escape");
         let marker = r#"{"$serde_json::private::Number":"12","pad":"xxxxxxxx"}"#;
-        assert!(parse(marker.as_bytes(), 1, nothing).is_none(), "serde_json's own marker keys");
+        assert!(parse(marker.as_bytes(), 1, &|| {}, nothing).is_none(), "serde_json's own marker keys");
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(parse(deep.as_bytes(), 1, nothing).is_none(), "too deep: the whole parse reports it");
+        assert!(parse(deep.as_bytes(), 1, &|| {}, nothing).is_none(), "too deep: the whole parse reports it");
     }
 
     #[test]
