@@ -215,3 +215,30 @@ fn a_large_document_cut_inside_an_escape_is_a_positioned_error_not_a_crash() {
     assert!(err.contains("cut.json:1:"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_preview_of_one_attempt_replaced_by_several_lists_the_others_collapsed() {
+    let dir = tempdir("attempts");
+    let result = |id: &str, verdict: &str| {
+        format!(
+            r#"{{"id":"{id}","verdict":"{verdict}","events":[{{"type":"message","role":"user","text":"go","loc":{{"line":1}}}},{{"type":"message","role":"assistant","text":"{id} done"}}]}}"#
+        )
+    };
+    let one = write(&dir, "one.json", &format!(r#"{{"results":[{}]}}"#, result("e1", "passed")));
+    let three = write(
+        &dir,
+        "three.json",
+        &format!(r#"{{"results":[{},{},{}]}}"#, result("e1", "passed"), result("e2", "failed"), result("e3", "failed")),
+    );
+    let preview = niceeval::load::load_path(&one).unwrap();
+    let mut app = App::new(preview, None, PriceTable::default());
+    assert_eq!(app.scope.attempt, 0);
+    app.replace_document(niceeval::load::load_path(&three).unwrap());
+    let attempt_rows: Vec<usize> =
+        app.nav.iter().filter(|n| n.scope.session.is_none()).map(|n| n.scope.attempt).collect();
+    assert_eq!(attempt_rows, vec![1, 2, 0], "failed attempts first, every attempt listed");
+    let open: Vec<usize> = app.nav.iter().filter(|n| n.scope.session.is_some()).map(|n| n.scope.attempt).collect();
+    assert!(!open.is_empty() && open.iter().all(|&a| a == 0), "only the attempt being read is open: {open:?}");
+    assert_eq!(app.scope.attempt, 0, "the reader stays on the attempt they were reading");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -365,6 +365,7 @@ impl App {
             Some((row.addr, row.event, row.kind))
         });
         let offset = self.lists[0].offset;
+        let attempts_before = self.doc.attempts.len();
         self.doc = doc;
         self.views = views;
         self.findings = findings;
@@ -381,6 +382,14 @@ impl App {
             && self.attempt().is_none_or(|a| ti >= a.sessions[si].turns.len())
         {
             self.scope.turn = None;
+        }
+        // A preview of a multi-attempt file holds its first attempt only; the
+        // whole file lists the others collapsed, as a fresh open does, and
+        // keeps the attempt being read open.
+        if attempts_before <= 1 && self.doc.attempts.len() > 1 {
+            for i in (0..self.doc.attempts.len()).filter(|&i| i != self.scope.attempt) {
+                self.collapsed.insert(Scope { attempt: i, session: None, turn: None });
+            }
         }
         self.rebuild_nav();
         self.rebuild_visible();
