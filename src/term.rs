@@ -71,20 +71,29 @@ pub fn install_panic_hook() {
 /// memory-mapped input raises when another program truncates it while it is
 /// read. BUS says so and names the mapped file; the others end the process
 /// as the signal would have, after the terminal is restored. A signal the
-/// parent set to be ignored (`nohup`, `trap '' INT`) stays ignored.
+/// parent set to be ignored (`nohup`, `trap '' INT`) stays ignored, except
+/// BUS: the kernel delivers a real bus error even when it is ignored.
 #[cfg(unix)]
 pub fn install_signal_handlers() {
-    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGBUS] {
+    for signal in FATAL_SIGNALS {
         // SAFETY: sigaction with a zeroed, then filled, struct; the handler
         // only calls async-signal-safe functions (see `on_fatal_signal`).
         unsafe {
             let mut current: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut current) != 0 || current.sa_sigaction == libc::SIG_IGN {
+            // An ignored BUS is still delivered for a real bus error (with the
+            // default action), so its handler is always installed.
+            let ignored =
+                libc::sigaction(signal, std::ptr::null(), &mut current) != 0 || current.sa_sigaction == libc::SIG_IGN;
+            if ignored && signal != libc::SIGBUS {
                 continue;
             }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = on_fatal_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            // No second fatal signal may end the process halfway through the restore.
             libc::sigemptyset(&mut action.sa_mask);
+            for other in FATAL_SIGNALS {
+                libc::sigaddset(&mut action.sa_mask, other);
+            }
             libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
@@ -92,6 +101,9 @@ pub fn install_signal_handlers() {
 
 #[cfg(not(unix))]
 pub fn install_signal_handlers() {}
+
+#[cfg(unix)]
+const FATAL_SIGNALS: [libc::c_int; 5] = [libc::SIGTERM, libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGBUS];
 
 /// Exit status after a mapped input changed under the reader (EX_IOERR).
 #[cfg(unix)]

@@ -217,7 +217,7 @@ fn a_large_document_cut_inside_an_escape_is_a_positioned_error_not_a_crash() {
 }
 
 #[test]
-fn a_preview_of_one_attempt_replaced_by_several_lists_the_others_collapsed() {
+fn attempts_the_whole_file_adds_to_a_preview_are_listed_collapsed() {
     let dir = tempdir("attempts");
     let result = |id: &str, verdict: &str| {
         format!(
@@ -240,5 +240,25 @@ fn a_preview_of_one_attempt_replaced_by_several_lists_the_others_collapsed() {
     let open: Vec<usize> = app.nav.iter().filter(|n| n.scope.session.is_some()).map(|n| n.scope.attempt).collect();
     assert!(!open.is_empty() && open.iter().all(|&a| a == 0), "only the attempt being read is open: {open:?}");
     assert_eq!(app.scope.attempt, 0, "the reader stays on the attempt they were reading");
+
+    // A preview that already held two attempts (listed collapsed): the new ones come collapsed too.
+    let two =
+        write(&dir, "two.json", &format!(r#"{{"results":[{},{}]}}"#, result("e1", "passed"), result("e2", "failed")));
+    let four = write(
+        &dir,
+        "four.json",
+        &format!(
+            r#"{{"results":[{},{},{},{}]}}"#,
+            result("e1", "passed"),
+            result("e2", "failed"),
+            result("e3", "failed"),
+            result("e4", "passed")
+        ),
+    );
+    let mut app = App::new(niceeval::load::load_path(&two).unwrap(), None, PriceTable::default());
+    app.replace_document(niceeval::load::load_path(&four).unwrap());
+    let open: Vec<usize> = app.nav.iter().filter(|n| n.scope.session.is_some()).map(|n| n.scope.attempt).collect();
+    assert!(open.is_empty(), "new attempts listed expanded: {open:?}");
+    assert_eq!(app.nav.len(), 4, "the four attempts");
     let _ = std::fs::remove_dir_all(&dir);
 }

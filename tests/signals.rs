@@ -16,7 +16,14 @@ fn an_ignored_hangup_stays_ignored() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start niceeval");
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Wait until the handlers are in place (SIGTERM caught, per /proc), so the
+    // SIGHUP below tests them and not the start-up before them.
+    let status = format!("/proc/{}/status", child.id());
+    let started = std::time::Instant::now();
+    while !catches_sigterm(&status) {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "the handlers never showed in {status}");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     // SAFETY: kill(2) on our own child's pid.
     let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGHUP) };
     assert_eq!(sent, 0, "the child is running");
@@ -34,4 +41,14 @@ fn an_ignored_hangup_stays_ignored() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("still here"), "{stdout}");
+}
+
+/// Does the process whose /proc status file this is catch SIGTERM?
+#[cfg(unix)]
+fn catches_sigterm(status: &str) -> bool {
+    let Ok(text) = std::fs::read_to_string(status) else { return false };
+    text.lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
 }

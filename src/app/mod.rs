@@ -383,11 +383,14 @@ impl App {
         {
             self.scope.turn = None;
         }
-        // A preview of a multi-attempt file holds its first attempt only; the
-        // whole file lists the others collapsed, as a fresh open does, and
-        // keeps the attempt being read open.
-        if attempts_before <= 1 && self.doc.attempts.len() > 1 {
-            for i in (0..self.doc.attempts.len()).filter(|&i| i != self.scope.attempt) {
+        // A preview of a multi-attempt file holds its first attempts only (a
+        // reload may bring more too): attempts new since the last document are
+        // listed collapsed, as a fresh open lists them. From a single attempt
+        // (shown open, unlike a list of several) that is all but the one being
+        // read, which stays open.
+        if self.doc.attempts.len() > 1 {
+            let first_new = if attempts_before <= 1 { 0 } else { attempts_before };
+            for i in (first_new..self.doc.attempts.len()).filter(|&i| i != self.scope.attempt) {
                 self.collapsed.insert(Scope { attempt: i, session: None, turn: None });
             }
         }

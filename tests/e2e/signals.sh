@@ -36,6 +36,11 @@ view "$DIR/small.json"
 wait_for 'Timeline ·' 20
 kill -TERM "$(cat "$DIR/pid")"
 wait_gone 'Timeline ·' 10
+# bash puts the tty mode back itself after a job dies by a signal, so also
+# ask tmux what the program left on: the alternate screen and mouse reporting.
+modes() { T display -p -t e2e '#{alternate_on} #{mouse_any_flag}'; }
+[ "$(modes)" = "0 0" ] || { echo "FAIL: after kill -TERM: alternate screen, mouse = $(modes)" >&2; exit 1; }
+echo "ok: alternate screen left and mouse reporting off"
 assert_sane_terminal
 
 # 2. SIGBUS sent while the whole file loads behind the preview.
