@@ -199,30 +199,9 @@ mod tests {
 
     #[test]
     fn random_documents_match_serde_json() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
-        fn document(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> String {
-            let leaf = ["1", "-0.50", "1e3", "true", "null", r#""a\"b""#, r#""é\u00e9\n""#, "18446744073709551616"];
-            match if depth > 4 { 0 } else { next(3) } {
-                0 => leaf[next(leaf.len() as u64) as usize].to_string(),
-                1 => {
-                    let items: Vec<String> = (0..next(9)).map(|_| document(next, depth + 1)).collect();
-                    format!("[{}]", items.join(","))
-                }
-                _ => {
-                    let items: Vec<String> =
-                        (0..next(9)).map(|i| format!("\"k{}\":{}", i % 5, document(next, depth + 1))).collect();
-                    format!("{{{}}}", items.join(","))
-                }
-            }
-        }
+        let mut random = crate::load::random_json::RandomJson::new(0x9e37_79b9_7f4a_7c15);
         for _ in 0..500 {
-            same(&document(&mut next, 0));
+            same(&random.document());
         }
     }
 }

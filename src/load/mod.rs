@@ -12,6 +12,8 @@ pub mod legacy;
 pub mod locator;
 pub mod preview;
 pub mod progress;
+#[cfg(test)]
+mod random_json;
 pub mod record;
 pub mod repair;
 pub mod show;

@@ -334,32 +334,9 @@ mod tests {
 
     #[test]
     fn random_documents_parse_to_the_same_value() {
-        // A small deterministic generator: nested objects and arrays with
-        // escapes, numbers as written and unicode.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
-        fn document(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> String {
-            let leaf = ["1", "-0.50", "1e3", "true", "null", r#""a\"b""#, r#""é\u00e9\n""#, r#""]}{[""#];
-            match if depth > 4 { 0 } else { next(3) } {
-                0 => leaf[next(leaf.len() as u64) as usize].to_string(),
-                1 => {
-                    let items: Vec<String> = (0..next(5)).map(|_| document(next, depth + 1)).collect();
-                    format!("[ {} ]", items.join(" , "))
-                }
-                _ => {
-                    let items: Vec<String> =
-                        (0..next(5)).map(|i| format!("\"k{}\" : {}", i % 3, document(next, depth + 1))).collect();
-                    format!("{{{}}}", items.join(","))
-                }
-            }
-        }
+        let mut random = crate::load::random_json::RandomJson::new(0x2545_f491_4f6c_dd1d);
         for _ in 0..300 {
-            let doc = format!("{{\"root\":{},\"more\":{}}}", document(&mut next, 0), document(&mut next, 0));
+            let doc = format!("{{\"root\":{},\"more\":{}}}", random.document(), random.document());
             for split in [1, 8, 40] {
                 same_as_from_slice(&doc, split);
             }
