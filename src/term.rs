@@ -148,7 +148,7 @@ mod signal_restore {
 
     /// What `restore()` writes through crossterm: mouse reporting off,
     /// main screen, cursor shown.
-    const RESET: &[u8] = b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1049l\x1b[?25h";
+    pub(super) const RESET: &[u8] = b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1049l\x1b[?25h";
 
     static TTY_FD: AtomicI32 = AtomicI32::new(-1);
     static SAVED: AtomicBool = AtomicBool::new(false);
@@ -394,6 +394,18 @@ mod tests {
         let _ = std::panic::take_hook();
         assert!(caught);
         assert!(still_active, "the hook restored the terminal for a worker thread");
+    }
+
+    /// The signal handler writes these bytes itself (it may not call
+    /// crossterm); they must stay what `restore()` writes through crossterm.
+    #[cfg(unix)]
+    #[test]
+    fn the_signal_reset_is_what_restore_writes() {
+        use crossterm::event::DisableMouseCapture;
+        use crossterm::terminal::LeaveAlternateScreen;
+        let mut written = Vec::new();
+        crossterm::execute!(written, DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show).unwrap();
+        assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(super::signal_restore::RESET));
     }
 
     #[test]
