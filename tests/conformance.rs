@@ -1,6 +1,7 @@
 //! Runs every case in ../shared/conformance (computed by NiceEval's own
-//! derivation code) through `niceeval derive` and the library, when that
-//! folder exists. Prints `conformance: N passed, M failed`.
+//! derivation code) through `niceeval derive`, the library, and the library
+//! over a lazy load (what large files get), when that folder exists. Prints
+//! `conformance: N passed, M failed`.
 
 mod common;
 
@@ -51,6 +52,21 @@ fn conformance_cases_agree_with_niceeval() {
         let attempt = &doc.attempts[0];
         let lib = niceeval::model::derive_attempt(attempt, model, &prices).to_json(attempt);
 
+        // Lazy path: what a large file gets (every eligible payload string
+        // left in the file), and deriving must not need any of them.
+        let lazy_doc = niceeval::load::load_bytes_lazy(&name, input_bytes.clone(), 0, usize::MAX).expect("lazy load");
+        let lazy_attempt = &lazy_doc.attempts[0];
+        let lazy_derived = niceeval::model::derive_attempt(lazy_attempt, model, &prices);
+        let parsed_whole = lazy_attempt
+            .sessions
+            .iter()
+            .flat_map(|s| &s.turns)
+            .flat_map(|t| &t.turn.events)
+            .filter(|e| e.json().parsed_whole())
+            .count();
+        // (The JSON itself shows the payloads: that parses them.)
+        let lazy = lazy_derived.to_json(lazy_attempt);
+
         // CLI path: the contract in the conformance README.
         let input_file = tmp.join(format!("{name}.json"));
         std::fs::write(&input_file, &input_bytes).unwrap();
@@ -66,11 +82,19 @@ fn conformance_cases_agree_with_niceeval() {
         json_diff(expected, &lib, "$", &mut diffs);
         let mut cli_diffs = Vec::new();
         json_diff(expected, &cli, "$", &mut cli_diffs);
-        if diffs.is_empty() && cli_diffs.is_empty() && output.status.success() {
+        let mut lazy_diffs = Vec::new();
+        json_diff(expected, &lazy, "$", &mut lazy_diffs);
+        if parsed_whole > 0 {
+            lazy_diffs.push(format!("deriving parsed {parsed_whole} lazy event(s) whole"));
+        }
+        if diffs.is_empty() && cli_diffs.is_empty() && lazy_diffs.is_empty() && output.status.success() {
             passed += 1;
         } else {
             failed += 1;
             let mut lines: Vec<String> = diffs.into_iter().take(8).collect();
+            if lines.is_empty() {
+                lines = lazy_diffs.into_iter().take(8).map(|d| format!("(lazy) {d}")).collect();
+            }
             if lines.is_empty() {
                 lines = cli_diffs.into_iter().take(8).map(|d| format!("(cli) {d}")).collect();
                 lines.push(format!(

@@ -306,7 +306,7 @@ fn huge_numbers_and_duplicate_keys() {
     // Duplicate keys: the last one wins (serde_json), consistently.
     let events = &doc.attempts[0].sessions[0].turns[0].turn.events;
     assert_eq!(events.len(), 1);
-    assert_eq!(events[0].text(), Some("dup-b"));
+    assert_eq!(events[0].text().as_deref(), Some("dup-b"));
     let data = text.as_bytes().to_vec();
     harness::derive(&data);
     harness::plain(&data);
@@ -337,7 +337,7 @@ fn bom_crlf_empty_and_invalid_utf8() {
     let pretty = serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&turn).unwrap()).unwrap();
     let p = dir.write("crlf.json", pretty.replace('\n', "\r\n").as_bytes());
     let doc = load(&p).expect("CRLF opens");
-    assert_eq!(doc.attempts[0].sessions[0].turns[0].turn.events[0].text(), Some("hello"));
+    assert_eq!(doc.attempts[0].sessions[0].turns[0].turn.events[0].text().as_deref(), Some("hello"));
     // BOM + CRLF + trailing whitespace.
     let mut both = b"\xEF\xBB\xBF".to_vec();
     both.extend_from_slice(pretty.replace('\n', "\r\n").as_bytes());

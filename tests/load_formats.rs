@@ -51,7 +51,7 @@ fn jsonl_stream_events_become_one_turn_without_status() {
     assert_eq!(t.turn.events.len(), 6);
     // The unknown event type is kept, not dropped.
     assert!(matches!(t.turn.events[4].kind, EventKind::Unrecognized { .. }));
-    assert_eq!(t.turn.events[4].raw["pct"], 100);
+    assert_eq!(t.turn.events[4].raw()["pct"], 100);
     assert!(errors(&doc).is_empty());
     assert_eq!(a.events, Some(Completeness::Complete));
 }
@@ -220,7 +220,7 @@ fn invocation_summary_splits_turns_by_runner_messages_and_agent_turn_nodes() {
     assert_eq!(t2.label.as_deref(), Some("turn2"));
     assert_eq!(t2.input_text(), Some("approve"));
     assert_eq!(t2.turn.events.len(), 3);
-    assert_eq!(t2.turn.events[1].raw["text"], "Reminder: keep the lockfile.");
+    assert_eq!(t2.turn.events[1].raw()["text"], "Reminder: keep the lockfile.");
     assert_eq!(t2.turn.usage.and_then(|u| u.cost_usd), Some(0.004));
     let s2 = &a.sessions[1].turns[0];
     assert_eq!(s2.label.as_deref(), Some("session2/turn1"));
@@ -265,7 +265,7 @@ fn legacy_attempt_maps_old_vocabulary_sessions_and_side_files() {
     assert_eq!(t1.turn.events[0].operation_id(), Some("c1"));
     assert!(matches!(t1.turn.events[1].kind, EventKind::ToolFinished { ref status, .. } if &**status == "completed"));
     assert!(matches!(t1.turn.events[3].kind, EventKind::ToolFinished { ref status, .. } if &**status == "failed"));
-    assert_eq!(t1.turn.events[1].output(), Some(&serde_json::json!("README.md\n")));
+    assert_eq!(t1.turn.events[1].output().as_deref(), Some(&serde_json::json!("README.md\n")));
     assert_eq!(t1.trace_id.as_deref(), Some("cafe0001"));
     assert_eq!(t1.turn.usage.and_then(|u| u.input_tokens), Some(70.0));
     assert!(a.notices.iter().any(|n| n.message.contains("4 event(s) used the old action")));

@@ -177,7 +177,7 @@ fn kitchen_coding_split() {
     assert_eq!(t1.turn.usage.and_then(|u| u.cost_usd), None, "absent costUSD stays absent");
     // turn3: the agent-internal user message (no loc) stays an event.
     let t3 = &coding.sessions[0].turns[2];
-    assert!(t3.turn.events.iter().any(|e| e.raw["role"] == "user" && e.raw.get("loc").is_none()));
+    assert!(t3.turn.events.iter().any(|e| e.raw()["role"] == "user" && e.raw().get("loc").is_none()));
     assert_eq!(coding.attempt_number, Some(1));
     assert_eq!(coding.verdict.as_deref(), Some("failed"));
     assert_eq!(coding.locator.as_deref(), Some("@1H5T13YM0H4DW"));

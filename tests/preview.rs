@@ -30,7 +30,7 @@ fn texts(doc: &niceeval::model::document::Document) -> Vec<String> {
         .turn
         .events
         .iter()
-        .map(|e| e.raw["text"].as_str().unwrap_or_default().to_string())
+        .map(|e| e.raw()["text"].as_str().unwrap_or_default().to_string())
         .collect()
 }
 
@@ -70,7 +70,7 @@ fn a_json_document_preview_holds_its_first_whole_turns() {
     for (ps, ws) in preview.doc.attempts[0].sessions.iter().zip(&whole.attempts[0].sessions) {
         for (pt, wt) in ps.turns.iter().zip(&ws.turns) {
             for (pe, we) in pt.turn.events.iter().zip(&wt.turn.events) {
-                assert_eq!(pe.raw, we.raw);
+                assert_eq!(pe.raw(), we.raw());
             }
         }
     }
@@ -155,7 +155,7 @@ fn all_events(doc: &niceeval::model::document::Document) -> Vec<String> {
         .flat_map(|a| &a.sessions)
         .flat_map(|s| &s.turns)
         .flat_map(|t| &t.turn.events)
-        .map(|e| e.raw.to_string())
+        .map(|e| e.raw().to_string())
         .collect()
 }
 

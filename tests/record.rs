@@ -220,10 +220,14 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
     assert!(
         matches!(&started.kind, EventKind::ToolStarted { operation_id, name, .. } if &**operation_id == "call_0001" && &**name == "Read")
     );
-    assert_eq!(started.tool_input(), Some(&serde_json::json!({"path": "a.txt"})), "input parsed from the JSON summary");
+    assert_eq!(
+        started.tool_input().as_deref(),
+        Some(&serde_json::json!({"path": "a.txt"})),
+        "input parsed from the JSON summary"
+    );
     let finished = &t1.turn.events[2];
     assert_eq!(
-        finished.output(),
+        finished.output().as_deref(),
         Some(&serde_json::json!("plain text, not JSON")),
         "unparseable summary kept as a string"
     );
@@ -746,7 +750,7 @@ fn shared_kitchen_release_candidate_resolves_to_the_shell_call() {
     assert_eq!(turn.label.as_deref(), Some("session2/turn1"));
     let ev = &turn.turn.events[r.event_index().expect("not the user message")];
     assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if &**name == "shell"), "{ev:?}");
-    println!("{} → {:?}", failing.label, ev.raw);
+    println!("{} → {:?}", failing.label, ev.raw());
     // The approved call's result is recorded under turn 1 although it arrived in turn 2.
     assert!(a.notices.iter().any(|n| n.message.contains("arrived after a later turn began")));
     // Sandbox-free attempt: file changes not recorded; the trace artifact resolved.

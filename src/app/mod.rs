@@ -604,7 +604,7 @@ impl App {
         events.into_iter().any(|e| {
             record.turn.events.get(e).is_some_and(|ev| {
                 folded_contains(needle, |h| {
-                    let _ = serde_json::to_writer(&mut *h, &*ev.raw);
+                    let _ = serde_json::to_writer(&mut *h, &*ev.raw_once());
                 })
             })
         })

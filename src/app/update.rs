@@ -557,25 +557,25 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
             let event = row.event.and_then(|e| record.turn.events.get(e));
             if app.raw {
-                let mut parts: Vec<String> = event.map(|e| pretty(&e.raw)).into_iter().collect();
+                let mut parts: Vec<String> = event.map(|e| pretty(e.raw())).into_iter().collect();
                 if let Some(f) = row.merged_finish.and_then(|e| record.turn.events.get(e)) {
-                    parts.push(pretty(&f.raw));
+                    parts.push(pretty(f.raw()));
                 }
                 return (!parts.is_empty()).then(|| ("raw event".into(), parts.join("\n")));
             }
             match (row.kind, event) {
                 (RowKind::Input, _) => record.input.as_ref().map(|i| ("input".into(), pretty(i))),
                 (RowKind::ToolStart, Some(e)) => {
-                    let mut text = e.tool_input().map(pretty).unwrap_or_else(|| "(no input)".into());
+                    let mut text = e.tool_input().as_deref().map(pretty).unwrap_or_else(|| "(no input)".into());
                     if let Some(f) = row.merged_finish.and_then(|i| record.turn.events.get(i)) {
                         text.push_str("\n\n");
-                        text.push_str(&f.output().map(pretty).unwrap_or_else(|| "(no output)".into()));
+                        text.push_str(&f.output().as_deref().map(pretty).unwrap_or_else(|| "(no output)".into()));
                     }
                     Some(("tool input and output".into(), text))
                 }
                 (_, Some(e)) => match e.text() {
                     Some(t) => Some(("text".into(), t.to_string())),
-                    None => Some(("event".into(), pretty(&e.raw))),
+                    None => Some(("event".into(), pretty(e.raw()))),
                 },
                 _ => None,
             }
@@ -596,7 +596,7 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             let rows = app.hitl_rows();
             let r = &view.requests[*rows.get(app.lists[2].selected)?];
             let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
-            Some(("input request".into(), pretty(&e.raw)))
+            Some(("input request".into(), pretty(e.raw())))
         }
         Tab::Changes => {
             let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists[6].selected)?;

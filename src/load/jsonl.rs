@@ -683,7 +683,7 @@ mod tests {
                     s.turns
                         .iter()
                         .enumerate()
-                        .flat_map(move |(ti, t)| t.turn.events.iter().map(move |e| (si, ti, e.raw.to_string())))
+                        .flat_map(move |(ti, t)| t.turn.events.iter().map(move |e| (si, ti, e.raw().to_string())))
                 })
                 .collect();
             let notices: Vec<String> = d.notices.iter().map(|n| n.message.clone()).collect();

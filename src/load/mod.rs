@@ -2,12 +2,14 @@
 //! from the file name alone. The viewer never writes to its inputs.
 
 pub mod assertions;
+mod bytes;
 pub mod capture;
 pub mod compact;
 pub mod error;
 pub mod exp;
 pub mod info;
 pub mod jsonl;
+pub mod lazy;
 pub mod legacy;
 pub mod locator;
 pub mod preview;
@@ -211,6 +213,7 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
     if path != "-"
         && let Some(map) = map_input(path)
     {
+        let map = std::sync::Arc::new(map);
         // Mapping costs nothing until pages are read: the format is decided
         // from the first lines without copying the file.
         let single_line = jsonl::single_line(&map);
@@ -220,7 +223,7 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
                 None => load_bytes(path, &map),
             };
         }
-        return load_mapped(path, &map, single_line);
+        return load_mapped(path, map, single_line);
     }
     let bytes = read_input(path)?;
     load_bytes(path, &bytes)
@@ -275,6 +278,12 @@ impl std::ops::Deref for Mapped {
     }
 }
 
+impl AsRef<[u8]> for Mapped {
+    fn as_ref(&self) -> &[u8] {
+        &self.map
+    }
+}
+
 impl Drop for Mapped {
     fn drop(&mut self) {
         let mut list = MAPPED.lock().unwrap_or_else(|e| e.into_inner());
@@ -298,15 +307,16 @@ fn page_size() -> usize {
 }
 
 /// Load a mapped file that is not a JSONL stream (the caller routed those).
-/// A large JSON document is parsed piece by piece (see [`split`]) and the
-/// mapped pages behind the parse are released, so the file and its parsed
-/// tree are not both resident; anything else, or any doubt, goes through
-/// [`load_bytes`].
-fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Document, LoadError> {
-    let body = strip_bom(map);
+/// Its events are lazy (see [`lazy`]): their long payload strings stay in
+/// the mapping, which the document keeps. A large JSON document is parsed
+/// piece by piece (see [`split`]) and the mapped pages behind the parse are
+/// released, so the file and its parsed tree are not both resident; anything
+/// else, or any doubt, goes through [`load_bytes`].
+fn load_mapped(path: &str, map: std::sync::Arc<Mapped>, single_line: bool) -> Result<Document, LoadError> {
+    let body = strip_bom(&map);
     let skipped = map.len() - body.len();
     if looks_binary(body) {
-        return load_bytes(path, map);
+        return load_bytes(path, &map);
     }
     // The structure scan reads every page before any piece is parsed; drop
     // them then, so the pieces read each page once more and release it behind
@@ -322,8 +332,8 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
         // Spans follow each other, so each releases from the page its start
         // is on up to the page its end is on (that one is the next span's).
         // The mapping is read-only: a released page that is read again (a
-        // key, or a page shared with a piece on the other thread) is read
-        // again from the file.
+        // key, a page shared with a piece on the other thread, or a lazy
+        // event shown later) is read again from the file.
         let (start, end) = ((skipped + start) / page * page, (skipped + end) / page * page);
         if end > start {
             // SAFETY: a read-only file mapping: DONTNEED only drops pages
@@ -331,10 +341,79 @@ fn load_mapped(path: &str, map: &memmap2::Mmap, single_line: bool) -> Result<Doc
             let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
         }
     };
-    match split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release) {
-        Some(value) => document_from_value(path, map, single_line, value),
-        None => load_bytes(path, map),
+    let source: crate::model::event::Source = map.clone();
+    let load = lazy::LazyLoad::new(source, lazy::DEFER_AT_LEAST);
+    let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
+    match value.and_then(|v| lazy_document(path, &map, single_line, v, load)) {
+        Some(doc) => doc,
+        None => load_bytes(path, &map),
     }
+}
+
+/// Load `bytes` the way a mapped file is loaded, its strings of at least
+/// `defer_at` bytes deferred and containers of at least `split_at_least`
+/// bytes split: for tests that compare lazy loads with plain ones on small
+/// inputs.
+#[doc(hidden)]
+pub fn load_bytes_lazy(
+    path: &str,
+    bytes: Vec<u8>,
+    defer_at: usize,
+    split_at_least: usize,
+) -> Result<Document, LoadError> {
+    let source: crate::model::event::Source = std::sync::Arc::new(bytes);
+    let all = (*source).as_ref();
+    let single_line = jsonl::single_line(all);
+    if looks_binary(strip_bom(all)) || (!single_line && jsonl::looks_like_jsonl(all)) {
+        return load_bytes(path, all);
+    }
+    let body = strip_bom(all);
+    let load = lazy::LazyLoad::new(source.clone(), defer_at);
+    let value = split::parse(body, split_at_least, &|| {}, &|_, _| {}, Some(&load));
+    match value.and_then(|v| lazy_document(path, all, single_line, v, load)) {
+        Some(doc) => doc,
+        None => load_bytes(path, all),
+    }
+}
+
+/// The document of a value parsed by a lazy load, its lazy events attached;
+/// `None` when the load must be done again without lazy events (a format
+/// whose loader does not take the events as they are, or markers that did
+/// not end up in events).
+fn lazy_document(
+    path: &str,
+    bytes: &[u8],
+    single_line: bool,
+    value: Value,
+    load: lazy::LazyLoad,
+) -> Option<Result<Document, LoadError>> {
+    if load.lazy_events() > 0 && !takes_lazy_events(path, &value) {
+        return None;
+    }
+    let mut doc = match document_from_value(path, bytes, single_line, value) {
+        Ok(doc) => doc,
+        Err(e) => return Some(Err(e)),
+    };
+    lazy::attach(&mut doc, load).then_some(Ok(doc))
+}
+
+/// The formats whose loaders put the events of `value` into turns as they
+/// are (the branches of [`classify`] that reach a capture, a Turn or an
+/// InvocationSummary).
+fn takes_lazy_events(path: &str, value: &Value) -> bool {
+    if show::looks_like(value) {
+        return false;
+    }
+    if summary::looks_like(value) {
+        return true;
+    }
+    if matches!(value.get("format").and_then(Value::as_str), Some("niceeval.record" | "niceeval.results")) {
+        return false;
+    }
+    if info::classify(path, value).is_some() || legacy::attempt_dir_of_file(path, value).is_some() {
+        return false;
+    }
+    capture::looks_like_capture(value) || capture::looks_like_turn(value)
 }
 
 /// Load a buffer that came from `path`.

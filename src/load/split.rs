@@ -7,6 +7,7 @@
 //! the caller is told to parse the whole text instead, which also gives the
 //! exact error position.
 
+use super::lazy::{LazyLoad, Place};
 use serde_json::{Map, Value};
 
 /// Containers at least this large are split into their children.
@@ -25,6 +26,8 @@ struct Node {
     key: Option<(usize, usize)>,
     /// Children in `Scan::nodes[first..first + count]`, for split containers.
     children: Option<(usize, usize)>,
+    /// An element of an `events` array in a lazy load: parsed into a head.
+    event: bool,
 }
 
 struct Scan<'a> {
@@ -34,6 +37,9 @@ struct Scan<'a> {
     /// Direct children of the containers still open (a stack).
     pending: Vec<Node>,
     split_at_least: usize,
+    /// A lazy load: containers on the paths to events are split whatever
+    /// their size, so every event is a piece (made into a head).
+    lazy: bool,
 }
 
 /// Whitespace as JSON defines it.
@@ -51,35 +57,28 @@ impl Scan<'_> {
 
     /// End (exclusive) of the string starting at `i` (a `"`).
     fn string_end(&self, i: usize) -> Option<usize> {
-        let mut j = i + 1;
-        loop {
-            j += memchr::memchr2(b'"', b'\\', &self.bytes[j..])?;
-            if self.bytes[j] == b'\\' {
-                // An escape cut off by the end of the text: not splittable.
-                j = j.checked_add(2).filter(|&next| next <= self.bytes.len())?;
-            } else {
-                return Some(j + 1);
-            }
-        }
+        string_end(self.bytes, i)
     }
 
     /// Scan the value at `i`; returns its node. The children of containers
     /// of at least `split_at_least` bytes are kept in `nodes`; those of
     /// smaller ones are dropped again, so only large containers cost memory.
-    fn value(&mut self, i: usize, key: Option<(usize, usize)>, depth: usize) -> Option<Node> {
+    fn value(&mut self, i: usize, key: Option<(usize, usize)>, depth: usize, place: Place) -> Option<Node> {
         // Deeper documents are left to the whole parse and its recursion limit.
         if depth > MAX_DEPTH {
             return None;
         }
         let b = *self.bytes.get(i)?;
         match b {
-            b'"' => Some(Node { start: i, end: self.string_end(i)?, key, children: None }),
+            b'"' => {
+                Some(Node { start: i, end: self.string_end(i)?, key, children: None, event: place == Place::Event })
+            }
             b'{' | b'[' => {
                 let close = if b == b'{' { b'}' } else { b']' };
                 let mark = self.pending.len();
                 let mut j = self.skip_ws(i + 1);
                 if self.bytes.get(j) == Some(&close) {
-                    return Some(Node { start: i, end: j + 1, key, children: None });
+                    return Some(Node { start: i, end: j + 1, key, children: None, event: place == Place::Event });
                 }
                 loop {
                     let child_key = if b == b'{' {
@@ -97,7 +96,12 @@ impl Scan<'_> {
                     } else {
                         None
                     };
-                    let child = self.value(j, child_key, depth + 1)?;
+                    let child_place = match child_key {
+                        _ if place == Place::Plain => Place::Plain,
+                        Some((ks, ke)) => place.child(Some(&key_text(&self.bytes[ks..ke])?)),
+                        None => place.child(None),
+                    };
+                    let child = self.value(j, child_key, depth + 1, child_place)?;
                     self.pending.push(child);
                     j = self.skip_ws(child.end);
                     match self.bytes.get(j) {
@@ -107,13 +111,14 @@ impl Scan<'_> {
                     }
                 }
                 let end = j + 1;
-                let children = (end - i >= self.split_at_least).then(|| {
+                let on_path = self.lazy && !matches!(place, Place::Plain | Place::Event);
+                let children = (end - i >= self.split_at_least || on_path).then(|| {
                     let first = self.nodes.len();
                     self.nodes.extend_from_slice(&self.pending[mark..]);
                     (first, self.pending.len() - mark)
                 });
                 self.pending.truncate(mark);
-                Some(Node { start: i, end, key, children })
+                Some(Node { start: i, end, key, children, event: place == Place::Event })
             }
             _ => {
                 // A number or a literal: up to the next delimiter.
@@ -121,7 +126,7 @@ impl Scan<'_> {
                 while j < self.bytes.len() && !matches!(self.bytes[j], b',' | b'}' | b']') && !is_ws(self.bytes[j]) {
                     j += 1;
                 }
-                (j > i).then_some(Node { start: i, end: j, key, children: None })
+                (j > i).then_some(Node { start: i, end: j, key, children: None, event: place == Place::Event })
             }
         }
     }
@@ -141,9 +146,10 @@ pub fn parse(
     split_at_least: usize,
     scanned: &dyn Fn(),
     release: &(dyn Fn(usize, usize) + Sync),
+    lazy: Option<&LazyLoad>,
 ) -> Option<Value> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    parse_on(bytes, split_at_least, threads, scanned, release)
+    parse_on(bytes, split_at_least, threads, scanned, release, lazy)
 }
 
 fn parse_on(
@@ -152,10 +158,11 @@ fn parse_on(
     threads: usize,
     scanned: &dyn Fn(),
     release: &(dyn Fn(usize, usize) + Sync),
+    lazy: Option<&LazyLoad>,
 ) -> Option<Value> {
-    let mut scan = Scan { bytes, nodes: Vec::new(), pending: Vec::new(), split_at_least };
+    let mut scan = Scan { bytes, nodes: Vec::new(), pending: Vec::new(), split_at_least, lazy: lazy.is_some() };
     let start = scan.skip_ws(0);
-    let root = scan.value(start, None, 0)?;
+    let root = scan.value(start, None, 0, if lazy.is_some() { Place::Root } else { Place::Plain })?;
     if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
         return None;
     }
@@ -164,7 +171,7 @@ fn parse_on(
     scanned();
     let mut pieces = Vec::new();
     collect_pieces(&scan, root, &mut pieces);
-    let mut values = parse_pieces(bytes, &pieces, threads, release)?.into_iter();
+    let mut values = parse_pieces(bytes, &pieces, threads, release, lazy)?.into_iter();
     build(&scan, root, &mut values)
 }
 
@@ -180,6 +187,33 @@ fn collect_pieces(scan: &Scan<'_>, node: Node, out: &mut Vec<Node>) {
     }
 }
 
+/// End (exclusive) of the JSON string starting at `i` (a `"`) in `bytes`:
+/// the next quote that no backslash escapes. Tool outputs have an escape
+/// every line, so the quotes and backslashes are found a block at a time.
+pub fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut escaped_to = i + 1;
+    super::bytes::find_each(bytes, i + 1, b'"', b'\\', false, |at| {
+        if at < escaped_to {
+            return None;
+        }
+        if bytes[at] == b'"' {
+            return Some(at + 1);
+        }
+        escaped_to = at + 2;
+        None
+    })
+}
+
+/// An object key's text (`bytes` with its quotes).
+fn key_text(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = &bytes[1..bytes.len() - 1];
+    if inner.contains(&b'\\') {
+        serde_json::from_slice::<String>(bytes).ok().map(std::borrow::Cow::Owned)
+    } else {
+        std::str::from_utf8(inner).ok().map(std::borrow::Cow::Borrowed)
+    }
+}
+
 /// Parse every piece, on up to `threads` threads over contiguous runs of
 /// about equal bytes. `None` when any piece does not parse.
 fn parse_pieces(
@@ -187,6 +221,7 @@ fn parse_pieces(
     pieces: &[Node],
     threads: usize,
     release: &(dyn Fn(usize, usize) + Sync),
+    lazy: Option<&LazyLoad>,
 ) -> Option<Vec<Value>> {
     // A piece that does not parse sends the whole text to the whole parse:
     // the other runs stop at their next piece instead of finishing.
@@ -200,7 +235,12 @@ fn parse_pieces(
         // system call that also flushes the other threads' page tables.
         let mut released_to = run.first().map_or(0, |p| p.start);
         for piece in run {
-            let parsed = match super::compact::from_slice(&bytes[piece.start..piece.end]) {
+            let text = &bytes[piece.start..piece.end];
+            let head = match lazy {
+                Some(load) if piece.event => load.event(text).filter(|(_, len)| *len == text.len()),
+                _ => None,
+            };
+            let parsed = match head.map_or_else(|| super::compact::from_slice(text), |(v, _)| Ok(v)) {
                 Ok(v) if !failed.load(std::sync::atomic::Ordering::Relaxed) => v,
                 _ => {
                     failed.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -284,7 +324,8 @@ mod tests {
         let want: Value = serde_json::from_slice(text.as_bytes()).unwrap();
         for threads in [1, 2, 3] {
             let released = Mutex::new(Vec::new());
-            let got = parse_on(text.as_bytes(), split, threads, &|| {}, &|s, e| released.lock().unwrap().push((s, e)));
+            let got =
+                parse_on(text.as_bytes(), split, threads, &|| {}, &|s, e| released.lock().unwrap().push((s, e)), None);
             if text.trim().len() < split {
                 assert!(got.is_none(), "too small to split");
                 return;
@@ -314,22 +355,22 @@ mod tests {
     #[test]
     fn bad_or_unsplittable_text_is_left_to_the_whole_parse() {
         let nothing = &|_: usize, _: usize| {};
-        assert!(parse(br#"{"a":[1,2}"#, 1, &|| {}, nothing).is_none(), "a syntax error");
-        assert!(parse(br#"{"a":1} x"#, 1, &|| {}, nothing).is_none(), "trailing text");
-        assert!(parse(br#"{"a":1}"#, 1 << 20, &|| {}, nothing).is_none(), "too small to split");
-        assert!(parse(br#""just a string""#, 1, &|| {}, nothing).is_none());
-        assert!(parse(br#"{"a":[1,2]"#, 1, &|| {}, nothing).is_none(), "unterminated");
+        assert!(parse(br#"{"a":[1,2}"#, 1, &|| {}, nothing, None).is_none(), "a syntax error");
+        assert!(parse(br#"{"a":1} x"#, 1, &|| {}, nothing, None).is_none(), "trailing text");
+        assert!(parse(br#"{"a":1}"#, 1 << 20, &|| {}, nothing, None).is_none(), "too small to split");
+        assert!(parse(br#""just a string""#, 1, &|| {}, nothing, None).is_none());
+        assert!(parse(br#"{"a":[1,2]"#, 1, &|| {}, nothing, None).is_none(), "unterminated");
         for threads in [1, 2, 3] {
             let bad_piece = br#"{"a":[1,2,tru],"b":[3,{"c":4}],"d":"e"}"#;
-            assert!(parse_on(bad_piece, 1, threads, &|| {}, nothing).is_none(), "a piece that does not parse");
+            assert!(parse_on(bad_piece, 1, threads, &|| {}, nothing, None).is_none(), "a piece that does not parse");
         }
-        assert!(parse(br#"{"a" 1}"#, 1, &|| {}, nothing).is_none(), "missing colon");
-        assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, &|| {}, nothing).is_none(), "cut inside an escape");
-        assert!(parse(br#"{"a":"\"#, 1, &|| {}, nothing).is_none(), "cut inside an escape");
+        assert!(parse(br#"{"a" 1}"#, 1, &|| {}, nothing, None).is_none(), "missing colon");
+        assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, &|| {}, nothing, None).is_none(), "cut inside an escape");
+        assert!(parse(br#"{"a":"\"#, 1, &|| {}, nothing, None).is_none(), "cut inside an escape");
         let marker = r#"{"$serde_json::private::Number":"12","pad":"xxxxxxxx"}"#;
-        assert!(parse(marker.as_bytes(), 1, &|| {}, nothing).is_none(), "serde_json's own marker keys");
+        assert!(parse(marker.as_bytes(), 1, &|| {}, nothing, None).is_none(), "serde_json's own marker keys");
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(parse(deep.as_bytes(), 1, &|| {}, nothing).is_none(), "too deep: the whole parse reports it");
+        assert!(parse(deep.as_bytes(), 1, &|| {}, nothing, None).is_none(), "too deep: the whole parse reports it");
     }
 
     #[test]

@@ -320,7 +320,7 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
             Some((_, count)) => *count += 1,
             None => summary.tool_calls.push((call.name.clone(), 1)),
         }
-        let input = call.input.as_deref();
+        let input = call.input.as_ref().map(Payload::head);
         let finished = call.status != "pending";
         match call.name.as_str() {
             "file_read" => {
@@ -338,7 +338,7 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
                     summary.shell_commands.push(ShellCommand {
                         command,
                         success: finished.then(|| call.status == "completed"),
-                        exit_code: if finished { exit_code(call.output.as_deref()) } else { None },
+                        exit_code: if finished { exit_code(call.output.as_ref().map(Payload::head)) } else { None },
                     });
                 }
             }
@@ -346,7 +346,8 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
                 if let Some(url) = input.and_then(|i| first_string(i, &URL_KEYS)) {
                     let status = call
                         .output
-                        .as_deref()
+                        .as_ref()
+                        .map(Payload::head)
                         .filter(|o| o.is_object())
                         .and_then(|o| numeric(o.get("status")))
                         .cloned();

@@ -10,6 +10,7 @@ pub mod event;
 pub mod evidence;
 pub mod facts;
 pub mod hitl;
+pub mod json_text;
 pub mod lint;
 pub mod occurrence;
 pub mod payload;

@@ -3,12 +3,13 @@
 //! field it is, so the facts, occurrences and summaries of every scope point
 //! into the one parsed document instead of holding deep copies.
 
-use super::event::Event;
+use super::event::{Event, EventJson, EventKind, FIELD_COMMAND, FIELD_INPUT, FIELD_OUTPUT};
 use serde_json::Value;
 use std::sync::Arc;
 
 /// A payload value, shared by the derived facts, occurrences and summaries.
-/// Dereferences to the value.
+/// Dereferences to the value, whole (a lazy event is parsed for it: that is
+/// for the views and JSON output); the derivations read [`Payload::head`].
 #[derive(Clone)]
 pub struct Payload(Place);
 
@@ -17,11 +18,11 @@ enum Place {
     /// A value made by the derivation itself (a placeholder's `null`).
     Made(Arc<Value>),
     /// `operation.input` of a tool start.
-    ToolInput(Arc<Value>),
+    ToolInput(EventJson),
     /// `output` of a tool or subagent finish.
-    Output(Arc<Value>),
+    Output(EventJson),
     /// `operation.command` of a tool start.
-    Command(Arc<Value>),
+    Command(EventJson),
 }
 
 static NULL: Value = Value::Null;
@@ -33,17 +34,38 @@ impl Payload {
 
     /// The start's `operation.input`, when the event has one.
     pub fn tool_input(event: &Event) -> Option<Payload> {
-        event.tool_input().map(|_| Payload(Place::ToolInput(event.raw.clone())))
+        let has = matches!(event.kind, EventKind::ToolStarted { .. }) && event.has(FIELD_INPUT);
+        has.then(|| Payload(Place::ToolInput(event.json().clone())))
     }
 
     /// The finish's `output`, when the event has one.
     pub fn output(event: &Event) -> Option<Payload> {
-        event.output().map(|_| Payload(Place::Output(event.raw.clone())))
+        let finish = matches!(event.kind, EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. });
+        (finish && event.has(FIELD_OUTPUT)).then(|| Payload(Place::Output(event.json().clone())))
     }
 
     /// The start's `operation.command`, when the event has one.
     pub fn command(event: &Event) -> Option<Payload> {
-        event.command().map(|_| Payload(Place::Command(event.raw.clone())))
+        let has = matches!(event.kind, EventKind::ToolStarted { .. }) && event.has(FIELD_COMMAND);
+        has.then(|| Payload(Place::Command(event.json().clone())))
+    }
+
+    /// The payload in its event's head: keys, types, numbers and every string
+    /// the derivations read as written, without parsing a lazy event whole
+    /// (long strings under other keys may be markers, see `LazyJson`).
+    pub fn head(&self) -> &Value {
+        self.pick(|json| json.head())
+    }
+
+    fn pick<'a>(&'a self, json_of: impl Fn(&'a EventJson) -> &'a Value) -> &'a Value {
+        // The field was present when the payload was made, and an event's
+        // JSON is never changed once shared; NULL is only a formality.
+        match &self.0 {
+            Place::Made(v) => v,
+            Place::ToolInput(json) => json_of(json).get("operation").and_then(|o| o.get("input")).unwrap_or(&NULL),
+            Place::Output(json) => json_of(json).get("output").unwrap_or(&NULL),
+            Place::Command(json) => json_of(json).get("operation").and_then(|o| o.get("command")).unwrap_or(&NULL),
+        }
     }
 }
 
@@ -51,14 +73,7 @@ impl std::ops::Deref for Payload {
     type Target = Value;
 
     fn deref(&self) -> &Value {
-        // The field was present when the payload was made, and an event's
-        // JSON is never changed once shared; NULL is only a formality.
-        match &self.0 {
-            Place::Made(v) => v,
-            Place::ToolInput(raw) => raw.get("operation").and_then(|o| o.get("input")).unwrap_or(&NULL),
-            Place::Output(raw) => raw.get("output").unwrap_or(&NULL),
-            Place::Command(raw) => raw.get("operation").and_then(|o| o.get("command")).unwrap_or(&NULL),
-        }
+        self.pick(EventJson::raw)
     }
 }
 
@@ -96,7 +111,7 @@ mod tests {
         let input = Payload::tool_input(&start).expect("an input");
         assert_eq!(input["path"], json!("a.rs"));
         assert_eq!(input.to_string(), r#"{"path":"a.rs","n":2.50}"#, "numbers as written");
-        assert!(std::ptr::eq::<serde_json::Value>(&*input, &start.raw["operation"]["input"]), "no copy");
+        assert!(std::ptr::eq::<serde_json::Value>(&*input, &start.raw()["operation"]["input"]), "no copy");
         let again = Payload::tool_input(&start).unwrap();
         assert!(same(&input, &again));
         assert!(Payload::output(&start).is_none(), "a start has no output");

@@ -203,9 +203,10 @@ impl Row {
 }
 
 fn tool_input_summary(ev: &Event) -> String {
-    match crate::model::facts::shell_command_text(ev.tool_input()) {
+    let input = ev.tool_input();
+    match crate::model::facts::shell_command_text(input.as_deref()) {
         Some(cmd) => format!("$ {}", clean(&cmd)),
-        None => match ev.tool_input() {
+        None => match input.as_deref() {
             Some(v) => one_line_value(v),
             None => "(no input)".into(),
         },
@@ -223,7 +224,7 @@ fn tool_name_of(occ: &Occurrence) -> String {
 fn output_summary(ev: Option<&Event>) -> String {
     match ev.and_then(Event::output) {
         None => "(no output)".into(),
-        Some(v) => one_line_value(v),
+        Some(v) => one_line_value(&v),
     }
 }
 
@@ -297,7 +298,7 @@ pub fn turn_rows(ctx: &Ctx, st: usize) -> Vec<Row> {
             continue;
         }
         let ev = cr.event.and_then(|e| events.get(e));
-        let text_of = |e: &Event| e.text().map(clean).unwrap_or_default();
+        let text_of = |e: &Event| e.text().map(|t| clean(&t)).unwrap_or_default();
         let occ = cr.occurrence.and_then(|i| occurrences.occurrences.get(i));
         let merged = cr.merged_finish.and_then(|f| events.get(f));
         let mut status = match cr.status {
@@ -432,7 +433,7 @@ pub fn turn_rows(ctx: &Ctx, st: usize) -> Vec<Row> {
                 }
                 EventKind::Unrecognized { reason } => {
                     let mut s = Text::toned(clean(reason), Tone::Warn);
-                    s.push(format!(" · {}", one_line_value(&ev.raw)), Tone::Soft);
+                    s.push(format!(" · {}", one_line_value(ev.raw())), Tone::Soft);
                     s
                 }
             },

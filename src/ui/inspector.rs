@@ -325,14 +325,14 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
                         None => lines.push(Line::styled("input not recorded", theme.dim)),
                     },
                     (_, Some(e)) => {
-                        lines.extend(pretty(&e.raw));
+                        lines.extend(pretty(e.raw()));
                         if let Some(f) = row.merged_finish.and_then(|i| record.turn.events.get(i)) {
                             lines.push(Line::raw(""));
                             lines.push(heading(
                                 &format!("finish {}:{}", row.turn_ordinal, row.merged_finish.unwrap_or(0) + 1),
                                 theme,
                             ));
-                            lines.extend(pretty(&f.raw));
+                            lines.extend(pretty(f.raw()));
                         }
                     }
                     _ => {}
@@ -451,7 +451,7 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
                     lines.push(Line::raw(""));
                     lines.push(heading("output", theme));
                     match e.output() {
-                        Some(v) => lines.extend(pretty(v)),
+                        Some(v) => lines.extend(pretty(&v)),
                         None => lines.push(Line::styled("(absent)", theme.dim)),
                     }
                 }
@@ -466,7 +466,7 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
                         ));
                     }
                     lines.push(Line::styled("kept as written (never dropped):", theme.dim));
-                    lines.extend(pretty(&e.raw));
+                    lines.extend(pretty(e.raw()));
                 }
                 (_, Some(e)) => {
                     if let Some(src) = e.source() {
@@ -475,14 +475,14 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
                     if let Some(id) = e.operation_id() {
                         lines.push(kv("id", sanitize(id, Lines::Single).into_owned(), theme, theme.text));
                     }
-                    match e.text().or(e.reason()) {
-                        Some(t) => lines.extend(text_block(t, width, theme.kind(row.kind))),
-                        None => lines.extend(pretty(&e.raw)),
+                    match e.text().or(e.reason().map(std::borrow::Cow::Borrowed)) {
+                        Some(t) => lines.extend(text_block(&t, width, theme.kind(row.kind))),
+                        None => lines.extend(pretty(e.raw())),
                     }
                     if let Some(out) = e.output() {
                         lines.push(Line::raw(""));
                         lines.push(heading("output", theme));
-                        lines.extend(pretty(out));
+                        lines.extend(pretty(&out));
                     }
                 }
                 _ => {}
@@ -523,7 +523,7 @@ fn build(app: &App, theme: &Theme, width: usize) -> Built {
                             .turn
                             .events
                             .get(r.event)
-                            .map(|e| pretty(&e.raw))
+                            .map(|e| pretty(e.raw()))
                             .unwrap_or_default()
                     } else {
                         request_lines(app, i, width, theme)

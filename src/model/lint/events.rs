@@ -32,8 +32,8 @@ pub fn check_turn_events(sink: &mut Sink, here: Location, record: &TurnRecord) {
         let at = Location { event: Some(ei), ..here };
         check_event(sink, at, event);
         if let (EventKind::Message { role: Role::User }, Some(sent)) = (&event.kind, input_text)
-            && event.text().map(str::trim) == Some(sent)
-            && event.raw.get("loc").is_none()
+            && event.text().as_deref().map(str::trim) == Some(sent)
+            && event.head().get("loc").is_none()
         {
             sink.push("user-message-echo", at, format!("user message {} repeats this turn's input text", q(sent)));
         }
@@ -100,12 +100,12 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
         }
         EventKind::InputRequested => check_request(sink, at, event.request()),
         EventKind::Message { .. } => {
-            if let Some(loc) = event.raw.get("loc")
+            if let Some(loc) = event.head().get("loc")
                 && !(loc.get("file").is_some_and(Value::is_string) && loc.get("line").is_some_and(Value::is_number))
             {
                 sink.push("invalid-field", at, "message: `loc` must be {file: string, line: number, …}".into());
             }
-            if let Some(order) = event.raw.get("sourceOrder")
+            if let Some(order) = event.head().get("sourceOrder")
                 && !order.is_number()
             {
                 sink.push(
@@ -138,7 +138,7 @@ fn unrecognized(sink: &mut Sink, at: Location, event: &Event, reason: &str) {
     let renamed = match event.type_name() {
         Some("action.called") => Some("`action.called` was renamed `operation.started` (with `operationId`)"),
         Some("action.result") => Some("`action.result` was renamed `operation.finished` (with `operationId`)"),
-        _ if event.raw.get("callId").is_some() && event.raw.get("operationId").is_none() => {
+        _ if event.head().get("callId").is_some() && event.head().get("operationId").is_none() => {
             Some("`callId` was renamed `operationId`")
         }
         _ => None,
@@ -195,7 +195,7 @@ fn check_request(sink: &mut Sink, at: Location, request: Option<&Value>) {
 
 /// `truncated` / `redacted` shapes and where their paths point.
 fn check_limits(sink: &mut Sink, at: Location, event: &Event) {
-    let Some(obj) = event.raw.as_object() else { return };
+    let Some(obj) = event.head().as_object() else { return };
     let mut paths: Vec<(&str, &str)> = Vec::new();
     match obj.get("truncated") {
         None => {}
@@ -278,8 +278,8 @@ fn unmatched_path(event: &Event, path: &str) -> Option<String> {
         None => path.split('.').collect(),
     };
     let (container, name) = match segments.as_slice() {
-        ["operation", name, ..] => (event.raw.get("operation"), *name),
-        [name, ..] => (Some(&*event.raw), *name),
+        ["operation", name, ..] => (event.head().get("operation"), *name),
+        [name, ..] => (Some(event.head()), *name),
         [] => (None, ""),
     };
     let exists = !name.is_empty() && container.and_then(|c| c.get(name)).is_some();

@@ -227,24 +227,30 @@ fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, cove
 
 fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
     let events = &record.turn.events;
-    // A set: a long turn has many messages and many outputs.
-    let outputs: std::collections::HashSet<Text<'_>> = events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::ToolFinished { .. }))
-        .filter_map(|e| e.output().and_then(Value::as_str))
-        .map(str::trim)
+    // Outputs by the hash of their trimmed text (a long turn has many messages
+    // and many outputs, and a lazy event's texts are not held); texts are
+    // compared whole only when the hashes agree.
+    let mut outputs: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        if !matches!(e.kind, EventKind::ToolFinished { .. }) {
+            continue;
+        }
         // Short outputs ("ok", "done") say too little to tell a wrapped output from a reply.
-        .filter(|s| s.chars().nth(7).is_some())
-        .map(Text)
-        .collect();
-    let mut reply: Option<&str> = None;
+        if let Some(d) = e.output_digest().filter(|d| d.at_least_8_chars) {
+            outputs.entry(d.hash).or_default().push(i);
+        }
+    }
+    let mut reply: Option<usize> = None;
     for (i, e) in events.iter().enumerate() {
         if !matches!(e.kind, EventKind::Message { role: Role::Assistant }) {
             continue;
         }
-        let Some(text) = e.text().map(str::trim).filter(|t| !t.is_empty()) else { continue };
-        reply = Some(text);
-        if outputs.contains(&Text(text)) {
+        let Some(digest) = e.text_digest().filter(|d| !d.blank) else { continue };
+        reply = Some(i);
+        let Some(candidates) = outputs.get(&digest.hash) else { continue };
+        let Some(text) = e.text() else { continue };
+        let text = text.trim();
+        if candidates.iter().any(|&o| events[o].output_text().is_some_and(|out| out.trim() == text)) {
             sink.push(
                 "tool-output-as-message",
                 Location { event: Some(i), ..here },
@@ -252,8 +258,9 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
             );
         }
     }
-    let Some(reply) = reply else { return };
     let Some(data) = &record.turn.data else { return };
+    let Some(reply) = reply.and_then(|i| events[i].text()) else { return };
+    let reply = reply.trim();
     let repeats = match data {
         Value::String(s) => s.trim() == reply,
         Value::Object(o) if o.len() == 1 => {
@@ -267,24 +274,5 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
             here,
             "`data` only repeats the reply text (turn.message already holds it)".into(),
         );
-    }
-}
-
-/// A string in a set, hashed by its length and at most 256 bytes of its ends
-/// (a tool output can be megabytes); equality still compares the whole text.
-#[derive(PartialEq, Eq)]
-struct Text<'a>(&'a str);
-
-impl std::hash::Hash for Text<'_> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let b = self.0.as_bytes();
-        const END: usize = 128;
-        state.write_usize(b.len());
-        if b.len() <= 2 * END {
-            state.write(b);
-        } else {
-            state.write(&b[..END]);
-            state.write(&b[b.len() - END..]);
-        }
     }
 }

@@ -1,0 +1,134 @@
+//! Lazy loads (what a file of 4 MB or more gets: long payload strings left
+//! in the file, read when shown) must show exactly what plain loads show,
+//! and deriving must never need a lazy event parsed whole. Every JSON input
+//! the project and ../shared hold is loaded both ways, with every eligible
+//! string deferred, and the two are compared: events, derived JSON (the
+//! conformance contract), the full plain report (lint findings, timeline,
+//! tools, HITL, assertions) and the rows and searches of the viewer.
+
+mod common;
+
+use niceeval::app::App;
+use niceeval::load::{load_bytes, load_bytes_lazy};
+use niceeval::model::usage::PriceTable;
+use niceeval::model::{Document, derive_document};
+use niceeval::plain::{PlainOptions, render_all};
+use std::path::{Path, PathBuf};
+
+fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            json_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+}
+
+fn inputs() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    json_files(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").as_path(), &mut files);
+    if let Some(shared) = common::shared_dir() {
+        json_files(&shared.join("samples"), &mut files);
+    }
+    files.sort();
+    files
+}
+
+fn events(doc: &Document) -> impl Iterator<Item = &niceeval::model::Event> {
+    doc.attempts.iter().flat_map(|a| &a.sessions).flat_map(|s| &s.turns).flat_map(|t| &t.turn.events)
+}
+
+/// Compare a lazy load with the plain one; returns how many events were lazy.
+fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
+    let prices = PriceTable::default();
+    let (pd, ld) = (derive_document(plain, None, &prices), derive_document(lazy, None, &prices));
+    let (pf, lf) = (niceeval::model::lint::lint_document(plain, &pd), niceeval::model::lint::lint_document(lazy, &ld));
+    assert_eq!(format!("{pf:?}"), format!("{lf:?}"), "{name}: lint findings");
+    let lazy_events = events(lazy).filter(|e| e.json().is_lazy()).count();
+    assert!(!events(lazy).any(|e| e.json().parsed_whole()), "{name}: deriving and linting parsed an event whole");
+    for (a, (pa, la)) in plain.attempts.iter().zip(&lazy.attempts).enumerate() {
+        assert_eq!(pd[a].to_json(pa), ld[a].to_json(la), "{name}: derived JSON of attempt {a}");
+    }
+    let opts = PlainOptions { width: 120, full: true, ..Default::default() };
+    assert_eq!(render_all(plain, &pd, &opts), render_all(lazy, &ld, &opts), "{name}: plain report");
+    let pe: Vec<_> = events(plain).collect();
+    let le: Vec<_> = events(lazy).collect();
+    assert_eq!(pe.len(), le.len(), "{name}: event count");
+    for (i, (p, l)) in pe.iter().zip(&le).enumerate() {
+        assert_eq!(p.kind, l.kind, "{name}: kind of event {i}");
+        assert_eq!(p.text(), l.text(), "{name}: text of event {i}");
+        assert_eq!(p.output(), l.output(), "{name}: output of event {i}");
+        assert_eq!(p.tool_input(), l.tool_input(), "{name}: input of event {i}");
+        assert_eq!(p.raw(), l.raw(), "{name}: JSON of event {i}");
+        assert_eq!(p.raw().to_string(), l.raw().to_string(), "{name}: key order and numbers of event {i}");
+    }
+    lazy_events
+}
+
+#[test]
+fn lazy_loads_show_what_plain_loads_show() {
+    let files = inputs();
+    assert!(files.len() > 20, "inputs found: {}", files.len());
+    let (mut compared, mut lazy_events) = (0usize, 0usize);
+    for path in &files {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).unwrap();
+        let plain = load_bytes(&name, &bytes);
+        // Every eligible string deferred; containers split down to the
+        // events, and (64) split by size as well.
+        for split_at_least in [usize::MAX, 64] {
+            let lazy = load_bytes_lazy(&name, bytes.clone(), 0, split_at_least);
+            match (&plain, &lazy) {
+                (Ok(p), Ok(l)) => {
+                    lazy_events += compare(&name, p, l);
+                    compared += 1;
+                }
+                (Err(p), Err(l)) => assert_eq!(p.to_string(), l.to_string(), "{name}: the error"),
+                (p, l) => panic!("{name}: plain {:?}, lazy {:?}", p.as_ref().err(), l.as_ref().err()),
+            }
+        }
+    }
+    common::report(&format!("lazy loads: {compared} compared with plain loads, {lazy_events} lazy events"));
+    assert!(lazy_events > 100, "the inputs exercise lazy events: {lazy_events}");
+}
+
+/// The viewer over a lazy document: building the views and drawing does not
+/// parse events whole (only the one the inspector shows), and searching
+/// finds text that only the file holds.
+#[test]
+fn the_viewer_reads_lazy_events_without_parsing_them_all() {
+    let long = "x".repeat(600);
+    let mut events = Vec::new();
+    for i in 0..40 {
+        events.push(serde_json::json!({"type": "operation.started", "operationId": format!("t{i}"),
+            "operation": {"kind": "tool", "name": "Write", "input": {"file_path": format!("f{i}.rs"), "content": format!("{long} needle-{i}")}}}));
+        events.push(serde_json::json!({"type": "operation.finished", "operationId": format!("t{i}"), "kind": "tool",
+            "status": "completed", "output": format!("{long} out-{i}\n")}));
+        events.push(serde_json::json!({"type": "message", "role": "assistant", "text": format!("{long} reply-{i}")}));
+    }
+    let turn = serde_json::json!({"events": events, "status": "completed"});
+    let bytes = serde_json::to_vec(&turn).unwrap();
+    let doc = load_bytes_lazy("t.json", bytes, niceeval::load::lazy::DEFER_AT_LEAST, usize::MAX).unwrap();
+    let lazy = doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.json().is_lazy()).count();
+    assert_eq!(lazy, 120, "every event has a string of 600 bytes");
+    let mut app = App::new(doc, None, PriceTable::default());
+    let backend = ratatui::backend::TestBackend::new(160, 50);
+    let mut terminal = ratatui::Terminal::new(backend).unwrap();
+    let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Mono);
+    terminal.draw(|f| niceeval::ui::render(f, &app, &mut cache)).unwrap();
+    let whole = |app: &App| {
+        app.doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.json().parsed_whole()).count()
+    };
+    assert!(whole(&app) <= 1, "drawing parsed {} events whole", whole(&app));
+    let screen = format!("{:?}", terminal.backend().buffer());
+    assert!(screen.contains("f0.rs"), "the first tool call's input path is shown");
+    app.commit_search("needle-37".into());
+    while app.search_pending() {
+        app.search_step();
+    }
+    assert_eq!(app.search.matches.len(), 1, "a string left in the file is searched");
+    assert!(whole(&app) <= 1, "searching parsed events whole");
+}
