@@ -358,7 +358,13 @@ fn main() {
                         .unwrap_or("")
                         .to_string()
                 };
-                eprintln!("{what}: rss {} KB hwm {} KB", f("VmRSS:"), f("VmHWM:"));
+                eprintln!(
+                    "{what}: rss {} KB (heap and other anonymous {} KB, file pages {} KB) hwm {} KB",
+                    f("VmRSS:"),
+                    f("RssAnon:"),
+                    f("RssFile:"),
+                    f("VmHWM:")
+                );
             };
             let doc = niceeval::load::load_path(path).expect("load");
             st("loaded");

@@ -15,26 +15,31 @@ use niceeval::model::{Document, derive_document};
 use niceeval::plain::{PlainOptions, render_all};
 use std::path::{Path, PathBuf};
 
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
+fn files_ending(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
-            json_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
+            files_ending(&p, ext, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
             out.push(p);
         }
     }
 }
 
-fn inputs() -> Vec<PathBuf> {
+/// The project's fixtures and ../shared's samples ending in `.ext`.
+fn inputs_ending(ext: &str) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    json_files(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").as_path(), &mut files);
+    files_ending(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").as_path(), ext, &mut files);
     if let Some(shared) = common::shared_dir() {
-        json_files(&shared.join("samples"), &mut files);
+        files_ending(&shared.join("samples"), ext, &mut files);
     }
     files.sort();
     files
+}
+
+fn inputs() -> Vec<PathBuf> {
+    inputs_ending("json")
 }
 
 fn events(doc: &Document) -> impl Iterator<Item = &niceeval::model::Event> {
@@ -93,6 +98,57 @@ fn lazy_loads_show_what_plain_loads_show() {
     }
     common::report(&format!("lazy loads: {compared} compared with plain loads, {lazy_events} lazy events"));
     assert!(lazy_events > 100, "the inputs exercise lazy events: {lazy_events}");
+}
+
+/// JSONL streams of StreamEvents: the same comparison, line by line.
+#[test]
+fn lazy_jsonl_streams_show_what_plain_loads_show() {
+    let (mut compared, mut lazy_events) = (0usize, 0usize);
+    for path in inputs_ending("jsonl") {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let plain = load_bytes(&name, &bytes);
+        let Some(lazy) = niceeval::load::load_jsonl_bytes_lazy(&name, bytes.clone(), 0) else { continue };
+        match (&plain, &lazy) {
+            (Ok(p), Ok(l)) => {
+                assert_eq!(p.notices, l.notices, "{name}: notices (bad lines, old vocabulary)");
+                lazy_events += compare(&name, p, l);
+                compared += 1;
+            }
+            (Err(p), Err(l)) => assert_eq!(p.to_string(), l.to_string(), "{name}: the error"),
+            (p, l) => panic!("{name}: plain {:?}, lazy {:?}", p.as_ref().err(), l.as_ref().err()),
+        }
+    }
+    // And a stream with what a line reader must get right: a BOM, CRLF,
+    // blank and bad lines, the old vocabulary, no newline at the end.
+    let long = "y\\n".repeat(300);
+    let mut stream = String::from("\u{feff}");
+    for i in 0..30 {
+        stream.push_str(&format!(
+            r#"{{"type":"operation.started","operationId":"t{i}","operation":{{"kind":"tool","name":"Bash","input":{{"command":"ls","description":"{long}"}}}}}}"#
+        ));
+        stream.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
+        stream.push_str(&format!(
+            r#"{{"type":"operation.finished","operationId":"t{i}","kind":"tool","status":"completed","output":"{long}{i}"}}"#
+        ));
+        stream.push_str("\n\n");
+        if i == 7 {
+            stream.push_str("{\"type\": \"message\", oops}\n");
+            stream.push_str(&format!(
+                r#"{{"type":"action.called","callId":"c","name":"Read","input":{{"p":"{long}"}}}}"#
+            ));
+            stream.push('\n');
+        }
+    }
+    stream.push_str(&format!(r#"{{"type":"message","role":"assistant","text":"{long}"}}"#));
+    let name = "made.jsonl";
+    let plain = load_bytes(name, stream.as_bytes()).unwrap();
+    let lazy = niceeval::load::load_jsonl_bytes_lazy(name, stream.clone().into_bytes(), 0).unwrap().unwrap();
+    assert_eq!(plain.notices, lazy.notices, "bad line and old vocabulary notices");
+    let made = compare(name, &plain, &lazy);
+    assert!(made >= 60, "{made} lazy events in the made stream");
+    common::report(&format!("lazy JSONL: {compared} streams compared with plain loads, {lazy_events} lazy events"));
+    assert!(compared >= 3 && lazy_events > 5, "the inputs exercise lazy JSONL: {compared} streams, {lazy_events}");
 }
 
 /// The viewer over a lazy document: building the views and drawing does not

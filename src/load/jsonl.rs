@@ -14,6 +14,7 @@
 //! parser a `--follow` reader feeds with appended bytes.
 
 use super::LoadError;
+use super::lazy::LazyLoad;
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
 use serde_json::Value;
@@ -53,11 +54,21 @@ pub struct ChunkParse {
     pub errors: Vec<LineError>,
 }
 
-fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
+fn parse_line(line: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Option<Value>, LineError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = if line_no == 1 { super::strip_bom(line) } else { line };
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
+    }
+    // A lazy load's event line: its head, or a placeholder for the event
+    // (anything else is parsed as it is, below, with its errors).
+    if let Some(load) = lazy {
+        let text = line.trim_ascii_start();
+        if let Some((v, len)) = load.event(text)
+            && text[len..].iter().all(u8::is_ascii_whitespace)
+        {
+            return Ok(Some(v));
+        }
     }
     // The parser validates UTF-8 itself; the byte offset is only looked for
     // when a line fails.
@@ -83,6 +94,10 @@ fn parse_line(line: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
 /// bytes after it are not consumed, so a follower can feed them again with
 /// whatever is appended later. Blank lines are skipped; CRLF is accepted.
 pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
+    parse_complete_lines_with(bytes, first_line_no, None)
+}
+
+fn parse_complete_lines_with(bytes: &[u8], first_line_no: usize, lazy: Option<&LazyLoad>) -> ChunkParse {
     let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
     let mut start = 0;
     let mut reported = (0usize, 0usize);
@@ -93,7 +108,7 @@ pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
         }
         let end = start + rel;
         let line_no = out.next_line_no;
-        match parse_line(&bytes[start..end], line_no) {
+        match parse_line(&bytes[start..end], line_no, lazy) {
             Ok(Some(v)) => out.values.push((line_no, v)),
             Ok(None) => {}
             Err(e) => out.errors.push(e),
@@ -149,7 +164,11 @@ impl LineFollower {
 /// ended: a complete JSON value is a normal last line; anything else is an
 /// incomplete line, reported (never guessed at).
 pub fn parse_final_line(rest: &[u8], line_no: usize) -> Result<Option<Value>, LineError> {
-    match parse_line(rest, line_no) {
+    parse_final_line_with(rest, line_no, None)
+}
+
+fn parse_final_line_with(rest: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Option<Value>, LineError> {
+    match parse_line(rest, line_no, lazy) {
         Ok(v) => Ok(v),
         Err(mut e) => {
             if e.column.is_some() {
@@ -179,13 +198,17 @@ pub fn parse_complete_lines_parallel(bytes: &[u8]) -> ChunkParse {
 
 /// [`parse_complete_lines_parallel`] for bytes whose first line is `first_line_no`.
 fn parse_complete_lines_parallel_from(bytes: &[u8], first_line_no: usize) -> ChunkParse {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
-    parse_in_chunks(bytes, if bytes.len() < PARALLEL_AT_LEAST { 1 } else { threads }, first_line_no)
+    parse_lines_parallel(bytes, first_line_no, None)
 }
 
-fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize) -> ChunkParse {
+fn parse_lines_parallel(bytes: &[u8], first_line_no: usize, lazy: Option<&LazyLoad>) -> ChunkParse {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    parse_in_chunks(bytes, if bytes.len() < PARALLEL_AT_LEAST { 1 } else { threads }, first_line_no, lazy)
+}
+
+fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize, lazy: Option<&LazyLoad>) -> ChunkParse {
     if threads < 2 {
-        return parse_complete_lines(bytes, first_line_no);
+        return parse_complete_lines_with(bytes, first_line_no, lazy);
     }
     // Chunk starts: 0, then just after a newline near each k/threads point.
     let mut starts = vec![0usize];
@@ -204,13 +227,17 @@ fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize) -> ChunkP
     let parts: Vec<ChunkParse> = std::thread::scope(|s| {
         let handles: Vec<_> = ranges
             .iter()
-            .map(|&(a, b)| s.spawn(move || parse_complete_lines(&bytes[a..b], if a == 0 { first_line_no } else { 2 })))
+            .map(|&(a, b)| {
+                s.spawn(move || parse_complete_lines_with(&bytes[a..b], if a == 0 { first_line_no } else { 2 }, lazy))
+            })
             .collect();
         handles
             .into_iter()
             .zip(&ranges)
             .map(|(h, &(a, b))| {
-                h.join().unwrap_or_else(|_| parse_complete_lines(&bytes[a..b], if a == 0 { first_line_no } else { 2 }))
+                h.join().unwrap_or_else(|_| {
+                    parse_complete_lines_with(&bytes[a..b], if a == 0 { first_line_no } else { 2 }, lazy)
+                })
             })
             .collect()
     });
@@ -355,6 +382,40 @@ pub fn single_line(bytes: &[u8]) -> bool {
     first_lines(bytes, 2).len() == 1
 }
 
+/// [`single_line`] for a mapped file: the text is searched a few megabytes
+/// at a time and each part searched is handed to `searched(start, end)` (to
+/// be dropped from memory: a one-line document is searched to its end).
+pub fn single_line_by_parts(bytes: &[u8], searched: &dyn Fn(usize, usize)) -> bool {
+    const PART: usize = 4 << 20;
+    let start = bytes.len() - super::strip_bom(bytes).len();
+    let (mut line_start, mut pos, mut dropped_to, mut lines) = (start, start, start, 0);
+    let mut count = |line: &[u8]| {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            lines += 1;
+        }
+        lines
+    };
+    loop {
+        let end = (pos + PART).min(bytes.len());
+        match memchr::memchr(b'\n', &bytes[pos..end]) {
+            Some(k) => {
+                if count(&bytes[line_start..pos + k]) == 2 {
+                    return false;
+                }
+                line_start = pos + k + 1;
+                pos = line_start;
+            }
+            None if end == bytes.len() => return count(&bytes[line_start..]) == 1,
+            None => pos = end,
+        }
+        if pos - dropped_to >= PART {
+            searched(dropped_to, pos);
+            dropped_to = pos;
+        }
+    }
+}
+
 /// What a single line must hold to be read as a one-line JSONL stream.
 pub fn is_one_line_stream(v: &Value) -> bool {
     is_stream_event(v) || is_capture_entry(v) || super::exp::looks_like_first_line(v)
@@ -462,11 +523,76 @@ fn load_in_blocks(path: &str, mut file: impl std::io::Read, block_size: usize) -
     Some(from_parsed(path, all, || super::read_input(path).map(std::borrow::Cow::Owned)))
 }
 
+/// Load a mapped JSONL stream of StreamEvents with lazy events (see
+/// [`super::lazy`]): each line's long payload strings stay in the mapping,
+/// which is read a block at a time and dropped behind (`searched`, like the
+/// pages of any mapped input). `None` when the first lines are not a
+/// StreamEvent stream, or the lazy events could not all be placed: the
+/// caller loads the file as before.
+pub fn load_lazy(
+    path: &str,
+    source: crate::model::event::Source,
+    searched: &dyn Fn(usize, usize),
+    defer_at: usize,
+) -> Option<Result<Document, LoadError>> {
+    let bytes = (*source).as_ref();
+    let head = &bytes[..bytes.len().min(DETECT_AT_MOST)];
+    let firsts: Vec<(usize, Value)> =
+        first_lines(head, 50).into_iter().filter_map(|l| serde_json::from_slice(l).ok().map(|v| (0, v))).collect();
+    if detect_kind(&firsts) != Some(Kind::Events) {
+        return None;
+    }
+    let load = LazyLoad::new(source.clone(), defer_at);
+    let mut all = ChunkParse { next_line_no: 1, ..Default::default() };
+    let mut start = 0;
+    while start < bytes.len() {
+        // Whole lines only: up to the last newline of the next BLOCK bytes
+        // (or of the line that is longer than that), the last block the rest.
+        let cut = (start + BLOCK).min(bytes.len());
+        let end = match memchr::memrchr(b'\n', &bytes[start..cut]) {
+            _ if cut == bytes.len() => cut,
+            Some(i) => start + i + 1,
+            None => memchr::memchr(b'\n', &bytes[cut..]).map_or(bytes.len(), |i| cut + i + 1),
+        };
+        let chunk = parse_lines_parallel(&bytes[start..end], all.next_line_no, Some(&load));
+        all.values.extend(chunk.values);
+        all.errors.extend(chunk.errors);
+        all.next_line_no = chunk.next_line_no;
+        let rest = &bytes[start + chunk.consumed_bytes..end];
+        if end == bytes.len() && !rest.is_empty() {
+            match parse_final_line_with(rest, all.next_line_no, Some(&load)) {
+                Ok(Some(v)) => all.values.push((all.next_line_no, v)),
+                Ok(None) => {}
+                Err(e) => all.errors.push(e),
+            }
+            all.next_line_no += 1;
+        }
+        searched(start, end);
+        start = end;
+    }
+    let mut doc = match from_parsed_as(path, all, Some(Kind::Events), || Ok(std::borrow::Cow::Borrowed(bytes))) {
+        Ok(doc) => doc,
+        Err(e) => return Some(Err(e)),
+    };
+    super::lazy::attach(&mut doc, load).then_some(Ok(doc))
+}
+
 /// The document of parsed JSONL lines; `text` gives the whole input for the
 /// formats that read it again.
 fn from_parsed<'a>(
     path: &str,
     chunk: ChunkParse,
+    text: impl FnOnce() -> Result<std::borrow::Cow<'a, [u8]>, LoadError>,
+) -> Result<Document, LoadError> {
+    from_parsed_as(path, chunk, None, text)
+}
+
+/// [`from_parsed`], with the kind when it was decided already (a lazy load's
+/// lines hold placeholders, not the events the kind is read from).
+fn from_parsed_as<'a>(
+    path: &str,
+    chunk: ChunkParse,
+    known: Option<Kind>,
     text: impl FnOnce() -> Result<std::borrow::Cow<'a, [u8]>, LoadError>,
 ) -> Result<Document, LoadError> {
     if chunk.values.is_empty() {
@@ -483,7 +609,7 @@ fn from_parsed<'a>(
         }
         return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
     }
-    let Some(kind) = detect_kind(&chunk.values) else {
+    let Some(kind) = known.or_else(|| detect_kind(&chunk.values)) else {
         let (line, shape) = match chunk.values.first() {
             Some((line, v)) => (*line, super::describe_shape(v)),
             None => (1, "nothing".to_string()),
@@ -637,6 +763,35 @@ pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn single_line_by_parts_agrees_with_single_line() {
+        let cases: [&[u8]; 12] = [
+            b"",
+            b"\n",
+            b"{}",
+            b"{}\n",
+            b"\n\n{}\n  \n",
+            b"{}\n{}",
+            b"{}\r\n{}\r\n",
+            b"  \n{}\n\t\n",
+            b"\xEF\xBB\xBF{}",
+            b"\xEF\xBB\xBF{}\n{}",
+            b"a\n\nb",
+            b"\r\n",
+        ];
+        for bytes in cases {
+            assert_eq!(super::single_line_by_parts(bytes, &|_, _| {}), super::single_line(bytes), "{bytes:?}");
+        }
+        let big = [vec![b'x'; 9 << 20], b"\n  \n".to_vec()].concat();
+        let parts = std::cell::RefCell::new(Vec::new());
+        assert!(super::single_line_by_parts(&big, &|s, e| parts.borrow_mut().push((s, e))));
+        assert_eq!(
+            parts.into_inner(),
+            vec![(0, 4 << 20), (4 << 20, 8 << 20)],
+            "searched parts are handed back in order"
+        );
+    }
+
     use super::*;
 
     #[test]
@@ -653,16 +808,16 @@ mod tests {
         bytes.extend_from_slice(b"{\"tail\":");
         let one = parse_complete_lines(&bytes, 1);
         for threads in [2, 3, 5, 16, 300] {
-            assert_eq!(parse_in_chunks(&bytes, threads, 1), one, "{threads} threads");
+            assert_eq!(parse_in_chunks(&bytes, threads, 1, None), one, "{threads} threads");
         }
         // A later block: numbering continues from its first line.
         let later = parse_complete_lines(&bytes[3..], 40);
         for threads in [2, 5] {
-            assert_eq!(parse_in_chunks(&bytes[3..], threads, 40), later, "{threads} threads from line 40");
+            assert_eq!(parse_in_chunks(&bytes[3..], threads, 40, None), later, "{threads} threads from line 40");
         }
-        assert_eq!(parse_in_chunks(b"", 4, 1), parse_complete_lines(b"", 1));
-        assert_eq!(parse_in_chunks(b"{}", 4, 1), parse_complete_lines(b"{}", 1));
-        assert_eq!(parse_in_chunks(b"\n\n\n", 4, 1), parse_complete_lines(b"\n\n\n", 1));
+        assert_eq!(parse_in_chunks(b"", 4, 1, None), parse_complete_lines(b"", 1));
+        assert_eq!(parse_in_chunks(b"{}", 4, 1, None), parse_complete_lines(b"{}", 1));
+        assert_eq!(parse_in_chunks(b"\n\n\n", 4, 1, None), parse_complete_lines(b"\n\n\n", 1));
     }
 
     #[test]

@@ -113,20 +113,32 @@ impl LazyLoad {
         let event_prefix = format!("{}{number}:", self.prefix);
         let mut deferred = Vec::new();
         let (head, len) = Head { load: self, text, start, prefix: &event_prefix, deferred: &mut deferred }.event()?;
-        if deferred.is_empty() {
+        // User messages stay in the document as they are: loaders read them
+        // (a turn's input, the runner's turn boundaries).
+        if is_user_message(&head) {
             return Some((head, len));
         }
-        // The event is made here (on the parsing thread), and the document
-        // holds a placeholder for it until `attach` puts it in its turn.
-        let lazy = LazyJson::new(self.source.clone(), start..start + len, Arc::from(event_prefix), deferred);
-        self.table.lock().unwrap_or_else(|e| e.into_inner()).insert(number, Event::lazy(head, lazy));
+        // Any other event is made here, on the parsing thread, and the
+        // document holds a placeholder for it until `attach` puts it in its
+        // turn.
+        let event = if deferred.is_empty() {
+            Event::from_value(head)
+        } else {
+            Event::lazy(head, LazyJson::new(self.source.clone(), start..start + len, Arc::from(event_prefix), deferred))
+        };
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).insert(number, event);
         Some((Value::String(format!("{}{number}", self.prefix)), len))
     }
 
-    /// How many events were made lazy.
+    /// How many events the document holds placeholders for.
     pub fn lazy_events(&self) -> usize {
         self.table.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
+}
+
+fn is_user_message(head: &Value) -> bool {
+    head.get("type").and_then(Value::as_str) == Some("message")
+        && head.get("role").and_then(Value::as_str) == Some("user")
 }
 
 /// A per-load random tag, so a file cannot write a marker.

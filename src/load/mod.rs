@@ -215,19 +215,51 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
     {
         let map = std::sync::Arc::new(map);
         // Mapping costs nothing until pages are read: the format is decided
-        // from the first lines without copying the file.
-        let single_line = jsonl::single_line(&map);
+        // from the first lines without copying the file. A first line longer
+        // than a megabyte is read as one document straight away (a JSONL
+        // stream with such a line fails that parse at its second line and
+        // goes through `load_bytes`, which decides again).
+        let head = &map[..map.len().min(LONG_FIRST_LINE)];
+        if map.len() > LONG_FIRST_LINE && memchr::memchr(b'\n', head).is_none() {
+            return load_mapped(path, map);
+        }
+        // Otherwise a one-line document is searched to its end, and dropped
+        // from memory as it goes.
+        let page = page_size();
+        let single_line = jsonl::single_line_by_parts(&map, &|start, end| {
+            let (start, end) = (start / page * page, end / page * page);
+            if end > start {
+                // SAFETY: a read-only file mapping: DONTNEED only drops pages
+                // from memory, and later reads get the file's bytes again.
+                let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+            }
+        });
         if !single_line && jsonl::looks_like_jsonl(&map) {
+            let source: crate::model::event::Source = map.clone();
+            let drop_read = |start: usize, end: usize| {
+                let (start, end) = (start / page * page, end / page * page);
+                if end > start {
+                    // SAFETY: as above.
+                    let _ =
+                        unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+                }
+            };
+            if let Some(doc) = jsonl::load_lazy(path, source, &drop_read, lazy::DEFER_AT_LEAST) {
+                return doc;
+            }
             return match large_file(path).and_then(|file| jsonl::load_file(path, file)) {
                 Some(doc) => doc,
                 None => load_bytes(path, &map),
             };
         }
-        return load_mapped(path, map, single_line);
+        return load_mapped(path, map);
     }
     let bytes = read_input(path)?;
     load_bytes(path, &bytes)
 }
+
+/// A first line at least this long is not looked at for JSONL first.
+const LONG_FIRST_LINE: usize = 1 << 20;
 
 /// Files at least this large are memory-mapped instead of read.
 const MAP_AT_LEAST: u64 = 4 << 20;
@@ -312,21 +344,26 @@ fn page_size() -> usize {
 /// piece by piece (see [`split`]) and the mapped pages behind the parse are
 /// released, so the file and its parsed tree are not both resident; anything
 /// else, or any doubt, goes through [`load_bytes`].
-fn load_mapped(path: &str, map: std::sync::Arc<Mapped>, single_line: bool) -> Result<Document, LoadError> {
+fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, LoadError> {
     let body = strip_bom(&map);
     let skipped = map.len() - body.len();
     if looks_binary(body) {
         return load_bytes(path, &map);
     }
-    // The structure scan reads every page before any piece is parsed; drop
-    // them then, so the pieces read each page once more and release it behind
-    // themselves instead of finding the whole file resident.
-    // SAFETY: a read-only file mapping: DONTNEED only drops pages from
-    // memory, and later reads get the file's bytes again.
-    let scanned = || {
-        let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
-    };
     let page = page_size();
+    // SAFETY (every `advise` here): a read-only file mapping: DONTNEED only
+    // drops pages from memory, and later reads get the file's bytes again.
+    // Deciding the format may have read every page (a one-line file is
+    // searched for its newline): drop them, then drop what the structure
+    // scan has read as it goes, so the pieces read each page once more and
+    // release it behind themselves instead of finding the file resident.
+    let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+    let scanned = |start: usize, end: usize| {
+        let (start, end) = ((skipped + start) / page * page, (skipped + end) / page * page);
+        if end > start {
+            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+        }
+    };
     let release = |start: usize, end: usize| {
         progress::add((end - start) as u64, 0);
         // Spans follow each other, so each releases from the page its start
@@ -344,7 +381,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>, single_line: bool) -> Re
     let source: crate::model::event::Source = map.clone();
     let load = lazy::LazyLoad::new(source, lazy::DEFER_AT_LEAST);
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
-    match value.and_then(|v| lazy_document(path, &map, single_line, v, load)) {
+    match value.and_then(|v| lazy_document(path, &map, v, load)) {
         Some(doc) => doc,
         None => load_bytes(path, &map),
     }
@@ -369,27 +406,36 @@ pub fn load_bytes_lazy(
     }
     let body = strip_bom(all);
     let load = lazy::LazyLoad::new(source.clone(), defer_at);
-    let value = split::parse(body, split_at_least, &|| {}, &|_, _| {}, Some(&load));
-    match value.and_then(|v| lazy_document(path, all, single_line, v, load)) {
+    let value = split::parse(body, split_at_least, &|_, _| {}, &|_, _| {}, Some(&load));
+    match value.and_then(|v| lazy_document(path, all, v, load)) {
         Some(doc) => doc,
         None => load_bytes(path, all),
     }
+}
+
+/// [`load_bytes_lazy`] for a JSONL stream of StreamEvents; `None` for any
+/// other input (tests).
+#[doc(hidden)]
+pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>, defer_at: usize) -> Option<Result<Document, LoadError>> {
+    let source: crate::model::event::Source = std::sync::Arc::new(bytes);
+    let all = (*source).as_ref();
+    if looks_binary(strip_bom(all)) || jsonl::single_line(all) || !jsonl::looks_like_jsonl(all) {
+        return None;
+    }
+    jsonl::load_lazy(path, source.clone(), &|_, _| {}, defer_at)
 }
 
 /// The document of a value parsed by a lazy load, its lazy events attached;
 /// `None` when the load must be done again without lazy events (a format
 /// whose loader does not take the events as they are, or markers that did
 /// not end up in events).
-fn lazy_document(
-    path: &str,
-    bytes: &[u8],
-    single_line: bool,
-    value: Value,
-    load: lazy::LazyLoad,
-) -> Option<Result<Document, LoadError>> {
+fn lazy_document(path: &str, bytes: &[u8], value: Value, load: lazy::LazyLoad) -> Option<Result<Document, LoadError>> {
     if load.lazy_events() > 0 && !takes_lazy_events(path, &value) {
         return None;
     }
+    // Whether the file is one line matters only for a value a one-line
+    // stream could hold (read as that stream then).
+    let single_line = jsonl::is_one_line_stream(&value) && jsonl::single_line(bytes);
     let mut doc = match document_from_value(path, bytes, single_line, value) {
         Ok(doc) => doc,
         Err(e) => return Some(Err(e)),

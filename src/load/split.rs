@@ -34,12 +34,19 @@ struct Scan<'a> {
     bytes: &'a [u8],
     /// Children of the split containers, each container's together.
     nodes: Vec<Node>,
+    /// The keys of `nodes` (`None` for the children of arrays), read while
+    /// the scan has the text at hand: assembling the tree then reads no text
+    /// (each page it read would be mapped again, with its neighbours).
+    keys: Vec<Option<String>>,
     /// Direct children of the containers still open (a stack).
     pending: Vec<Node>,
     split_at_least: usize,
     /// A lazy load: containers on the paths to events are split whatever
     /// their size, so every event is a piece (made into a head).
     lazy: bool,
+    scanned: &'a dyn Fn(usize, usize),
+    /// The text before this was handed to `scanned`.
+    scanned_to: usize,
 }
 
 /// Whitespace as JSON defines it.
@@ -69,6 +76,12 @@ impl Scan<'_> {
             return None;
         }
         let b = *self.bytes.get(i)?;
+        // An event is found by its brackets alone: its head is parsed (and
+        // its text checked) as a piece.
+        if place == Place::Event && self.lazy && b == b'{' {
+            let end = super::bytes::container_end(self.bytes, i)?;
+            return Some(Node { start: i, end, key, children: None, event: true });
+        }
         match b {
             b'"' => {
                 Some(Node { start: i, end: self.string_end(i)?, key, children: None, event: place == Place::Event })
@@ -103,6 +116,10 @@ impl Scan<'_> {
                     };
                     let child = self.value(j, child_key, depth + 1, child_place)?;
                     self.pending.push(child);
+                    if child_place == Place::Event && child.end - self.scanned_to >= RELEASE_AT_LEAST {
+                        (self.scanned)(self.scanned_to, child.end);
+                        self.scanned_to = child.end;
+                    }
                     j = self.skip_ws(child.end);
                     match self.bytes.get(j) {
                         Some(b',') => j = self.skip_ws(j + 1),
@@ -112,11 +129,20 @@ impl Scan<'_> {
                 }
                 let end = j + 1;
                 let on_path = self.lazy && !matches!(place, Place::Plain | Place::Event);
-                let children = (end - i >= self.split_at_least || on_path).then(|| {
+                let children = if end - i >= self.split_at_least || on_path {
                     let first = self.nodes.len();
+                    for child in &self.pending[mark..] {
+                        let key = match child.key {
+                            Some((ks, ke)) => Some(key_text(&self.bytes[ks..ke])?.into_owned()),
+                            None => None,
+                        };
+                        self.keys.push(key);
+                    }
                     self.nodes.extend_from_slice(&self.pending[mark..]);
-                    (first, self.pending.len() - mark)
-                });
+                    Some((first, self.pending.len() - mark))
+                } else {
+                    None
+                };
                 self.pending.truncate(mark);
                 Some(Node { start: i, end, key, children, event: place == Place::Event })
             }
@@ -134,7 +160,9 @@ impl Scan<'_> {
 
 /// Parse `bytes` (one JSON document) into the `Value` `from_slice` would
 /// give, splitting containers of at least `split_at_least` bytes, and call
-/// `scanned()` once the structure scan has read the whole text, and
+/// `scanned(start, end)` for the spans of text the structure scan has read
+/// (as it goes, a megabyte or so at a time, along the paths to events in a
+/// lazy load; the rest at its end), and
 /// `release(start, end)` for every span of the text that has been parsed
 /// (spans follow each other within a run of pieces; only object keys are
 /// read again, once, when the tree is assembled). The pieces are parsed on one thread per core (each
@@ -144,7 +172,7 @@ impl Scan<'_> {
 pub fn parse(
     bytes: &[u8],
     split_at_least: usize,
-    scanned: &dyn Fn(),
+    scanned: &dyn Fn(usize, usize),
     release: &(dyn Fn(usize, usize) + Sync),
     lazy: Option<&LazyLoad>,
 ) -> Option<Value> {
@@ -156,11 +184,20 @@ fn parse_on(
     bytes: &[u8],
     split_at_least: usize,
     threads: usize,
-    scanned: &dyn Fn(),
+    scanned: &dyn Fn(usize, usize),
     release: &(dyn Fn(usize, usize) + Sync),
     lazy: Option<&LazyLoad>,
 ) -> Option<Value> {
-    let mut scan = Scan { bytes, nodes: Vec::new(), pending: Vec::new(), split_at_least, lazy: lazy.is_some() };
+    let mut scan = Scan {
+        bytes,
+        nodes: Vec::new(),
+        keys: Vec::new(),
+        pending: Vec::new(),
+        split_at_least,
+        lazy: lazy.is_some(),
+        scanned,
+        scanned_to: 0,
+    };
     let start = scan.skip_ws(0);
     let root = scan.value(start, None, 0, if lazy.is_some() { Place::Root } else { Place::Plain })?;
     if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
@@ -168,7 +205,7 @@ fn parse_on(
     }
     // The scan read the whole text; the caller may drop it now (the pieces
     // read it again, a run at a time).
-    scanned();
+    scanned(scan.scanned_to, bytes.len());
     let mut pieces = Vec::new();
     collect_pieces(&scan, root, &mut pieces);
     let mut values = parse_pieces(bytes, &pieces, threads, release, lazy)?.into_iter();
@@ -187,22 +224,7 @@ fn collect_pieces(scan: &Scan<'_>, node: Node, out: &mut Vec<Node>) {
     }
 }
 
-/// End (exclusive) of the JSON string starting at `i` (a `"`) in `bytes`:
-/// the next quote that no backslash escapes. Tool outputs have an escape
-/// every line, so the quotes and backslashes are found a block at a time.
-pub fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
-    let mut escaped_to = i + 1;
-    super::bytes::find_each(bytes, i + 1, b'"', b'\\', false, |at| {
-        if at < escaped_to {
-            return None;
-        }
-        if bytes[at] == b'"' {
-            return Some(at + 1);
-        }
-        escaped_to = at + 2;
-        None
-    })
-}
+pub use super::bytes::string_end;
 
 /// An object key's text (`bytes` with its quotes).
 fn key_text(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
@@ -293,7 +315,8 @@ fn build(scan: &Scan<'_>, node: Node, values: &mut std::vec::IntoIter<Value>) ->
         return values.next();
     };
     let children = &scan.nodes[first..first + count];
-    if scan.bytes[node.start] == b'[' {
+    // A split container has children; an array's have no keys.
+    if scan.keys.get(first).is_some_and(Option::is_none) {
         let mut items = Vec::with_capacity(count);
         for child in children {
             items.push(build(scan, *child, values)?);
@@ -301,9 +324,8 @@ fn build(scan: &Scan<'_>, node: Node, values: &mut std::vec::IntoIter<Value>) ->
         return Some(Value::Array(items));
     }
     let mut map = Map::new();
-    for child in children {
-        let (ks, ke) = child.key?;
-        let key: String = serde_json::from_slice(&scan.bytes[ks..ke]).ok()?;
+    for (k, child) in children.iter().enumerate() {
+        let key = scan.keys[first + k].clone()?;
         // serde_json reads objects keyed by its private markers (arbitrary
         // precision numbers, raw values) specially: leave those to it.
         if map.is_empty() && key.starts_with("$serde_json::private::") {
@@ -324,8 +346,14 @@ mod tests {
         let want: Value = serde_json::from_slice(text.as_bytes()).unwrap();
         for threads in [1, 2, 3] {
             let released = Mutex::new(Vec::new());
-            let got =
-                parse_on(text.as_bytes(), split, threads, &|| {}, &|s, e| released.lock().unwrap().push((s, e)), None);
+            let got = parse_on(
+                text.as_bytes(),
+                split,
+                threads,
+                &|_, _| {},
+                &|s, e| released.lock().unwrap().push((s, e)),
+                None,
+            );
             if text.trim().len() < split {
                 assert!(got.is_none(), "too small to split");
                 return;
@@ -355,22 +383,25 @@ mod tests {
     #[test]
     fn bad_or_unsplittable_text_is_left_to_the_whole_parse() {
         let nothing = &|_: usize, _: usize| {};
-        assert!(parse(br#"{"a":[1,2}"#, 1, &|| {}, nothing, None).is_none(), "a syntax error");
-        assert!(parse(br#"{"a":1} x"#, 1, &|| {}, nothing, None).is_none(), "trailing text");
-        assert!(parse(br#"{"a":1}"#, 1 << 20, &|| {}, nothing, None).is_none(), "too small to split");
-        assert!(parse(br#""just a string""#, 1, &|| {}, nothing, None).is_none());
-        assert!(parse(br#"{"a":[1,2]"#, 1, &|| {}, nothing, None).is_none(), "unterminated");
+        assert!(parse(br#"{"a":[1,2}"#, 1, &|_, _| {}, nothing, None).is_none(), "a syntax error");
+        assert!(parse(br#"{"a":1} x"#, 1, &|_, _| {}, nothing, None).is_none(), "trailing text");
+        assert!(parse(br#"{"a":1}"#, 1 << 20, &|_, _| {}, nothing, None).is_none(), "too small to split");
+        assert!(parse(br#""just a string""#, 1, &|_, _| {}, nothing, None).is_none());
+        assert!(parse(br#"{"a":[1,2]"#, 1, &|_, _| {}, nothing, None).is_none(), "unterminated");
         for threads in [1, 2, 3] {
             let bad_piece = br#"{"a":[1,2,tru],"b":[3,{"c":4}],"d":"e"}"#;
-            assert!(parse_on(bad_piece, 1, threads, &|| {}, nothing, None).is_none(), "a piece that does not parse");
+            assert!(
+                parse_on(bad_piece, 1, threads, &|_, _| {}, nothing, None).is_none(),
+                "a piece that does not parse"
+            );
         }
-        assert!(parse(br#"{"a" 1}"#, 1, &|| {}, nothing, None).is_none(), "missing colon");
-        assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, &|| {}, nothing, None).is_none(), "cut inside an escape");
-        assert!(parse(br#"{"a":"\"#, 1, &|| {}, nothing, None).is_none(), "cut inside an escape");
+        assert!(parse(br#"{"a" 1}"#, 1, &|_, _| {}, nothing, None).is_none(), "missing colon");
+        assert!(parse(br#"{"a":[1,2],"b":"xyz\"#, 1, &|_, _| {}, nothing, None).is_none(), "cut inside an escape");
+        assert!(parse(br#"{"a":"\"#, 1, &|_, _| {}, nothing, None).is_none(), "cut inside an escape");
         let marker = r#"{"$serde_json::private::Number":"12","pad":"xxxxxxxx"}"#;
-        assert!(parse(marker.as_bytes(), 1, &|| {}, nothing, None).is_none(), "serde_json's own marker keys");
+        assert!(parse(marker.as_bytes(), 1, &|_, _| {}, nothing, None).is_none(), "serde_json's own marker keys");
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(parse(deep.as_bytes(), 1, &|| {}, nothing, None).is_none(), "too deep: the whole parse reports it");
+        assert!(parse(deep.as_bytes(), 1, &|_, _| {}, nothing, None).is_none(), "too deep: the whole parse reports it");
     }
 
     #[test]

@@ -306,12 +306,12 @@ pub const TOOL_FINISH_STATUSES: [&str; 3] = ["completed", "failed", "rejected"];
 pub const SUBAGENT_FINISH_STATUSES: [&str; 2] = ["completed", "failed"];
 
 fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
+    v.field(key).and_then(Value::as_str)
 }
 
 /// Reason a required string field is missing or of the wrong type.
 fn need_str(v: &Value, key: &str, ty: &str) -> Result<String, String> {
-    match v.get(key) {
+    match v.field(key) {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(other) => Err(format!("{ty}: field `{key}` must be a string, found {}", json_type(other))),
         None => Err(format!("{ty}: missing required field `{key}`")),
@@ -319,7 +319,7 @@ fn need_str(v: &Value, key: &str, ty: &str) -> Result<String, String> {
 }
 
 fn opt_str(v: &Value, key: &str, ty: &str) -> Result<Option<String>, String> {
-    match v.get(key) {
+    match v.field(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(other) => Err(format!("{ty}: field `{key}` must be a string, found {}", json_type(other))),
@@ -417,7 +417,7 @@ impl Event {
     }
 
     pub fn operation(&self) -> Option<&Value> {
-        self.head().get("operation")
+        self.head().field("operation")
     }
 
     /// The head of a tool start's `operation.input` (absent stays `None`):
@@ -425,7 +425,7 @@ impl Event {
     /// derivations do not read may be markers.
     pub fn tool_input_head(&self) -> Option<&Value> {
         match self.kind {
-            EventKind::ToolStarted { .. } if self.has(FIELD_INPUT) => self.operation().and_then(|o| o.get("input")),
+            EventKind::ToolStarted { .. } if self.has(FIELD_INPUT) => self.operation().and_then(|o| o.field("input")),
             _ => None,
         }
     }
@@ -438,7 +438,9 @@ impl Event {
     /// Tool start `operation.command` when present.
     pub fn command(&self) -> Option<&Value> {
         match self.kind {
-            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => self.operation().and_then(|o| o.get("command")),
+            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => {
+                self.operation().and_then(|o| o.field("command"))
+            }
             _ => None,
         }
     }
@@ -455,7 +457,7 @@ impl Event {
     pub fn output_head(&self) -> Option<&Value> {
         match self.kind {
             EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } if self.has(FIELD_OUTPUT) => {
-                self.head().get("output")
+                self.head().field("output")
             }
             _ => None,
         }
@@ -478,7 +480,7 @@ impl Event {
 
     pub fn request(&self) -> Option<&Value> {
         match self.kind {
-            EventKind::InputRequested => self.head().get("request"),
+            EventKind::InputRequested => self.head().field("request"),
             _ => None,
         }
     }
@@ -511,17 +513,17 @@ impl Event {
 
     /// The `redacted` paths that are strings, in order.
     pub fn redacted(&self) -> impl Iterator<Item = &str> {
-        let list = self.has(FIELD_REDACTED).then(|| self.head().get("redacted")).flatten();
+        let list = self.has(FIELD_REDACTED).then(|| self.head().field("redacted")).flatten();
         list.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
     }
 
     /// The `truncated` entries that carry a string `path`, in order.
     pub fn truncated(&self) -> impl Iterator<Item = Truncation> + '_ {
-        let list = self.has(FIELD_TRUNCATED).then(|| self.head().get("truncated")).flatten();
+        let list = self.has(FIELD_TRUNCATED).then(|| self.head().field("truncated")).flatten();
         list.and_then(Value::as_array).into_iter().flatten().filter_map(|t| {
             Some(Truncation {
                 path: str_field(t, "path")?.to_string(),
-                original_bytes: t.get("originalBytes").and_then(Value::as_f64),
+                original_bytes: t.field("originalBytes").and_then(Value::as_f64),
             })
         })
     }
@@ -529,6 +531,27 @@ impl Event {
     /// True when the producer withheld or cut anything in this event.
     pub fn has_evidence_limits(&self) -> bool {
         self.redacted().next().is_some() || self.truncated().next().is_some()
+    }
+}
+
+/// A field of a JSON object by its key. The objects the derivations read
+/// (events, operations, payloads) have a handful of keys, and comparing them
+/// in order is faster than hashing the key, which `Map::get` does.
+pub trait Field {
+    fn field(&self, key: &str) -> Option<&Value>;
+}
+
+impl Field for serde_json::Map<String, Value> {
+    #[inline]
+    fn field(&self, key: &str) -> Option<&Value> {
+        if self.len() <= 12 { self.iter().find_map(|(k, v)| (k == key).then_some(v)) } else { self.get(key) }
+    }
+}
+
+impl Field for Value {
+    #[inline]
+    fn field(&self, key: &str) -> Option<&Value> {
+        self.as_object()?.field(key)
     }
 }
 
@@ -548,7 +571,7 @@ fn fields_of(head: &Value) -> u8 {
             fields |= bit;
         }
     };
-    if let Some(op) = o.get("operation").and_then(Value::as_object) {
+    if let Some(op) = o.field("operation").and_then(Value::as_object) {
         note(op.contains_key("input"), FIELD_INPUT);
         note(op.contains_key("command"), FIELD_COMMAND);
     }
@@ -574,7 +597,7 @@ fn classify(raw: &Value) -> Result<EventKind, String> {
     let Value::Object(_) = raw else {
         return Err(format!("an event must be a JSON object, found {}", json_type(raw)));
     };
-    let ty = match raw.get("type") {
+    let ty = match raw.field("type") {
         Some(Value::String(s)) => s.as_str(),
         Some(other) => return Err(format!("field `type` must be a string, found {}", json_type(other))),
         None => return Err("missing field `type`".to_string()),
@@ -592,7 +615,7 @@ fn classify(raw: &Value) -> Result<EventKind, String> {
         }
         "operation.started" => {
             let operation_id = need_str(raw, "operationId", ty)?;
-            let op = match raw.get("operation") {
+            let op = match raw.field("operation") {
                 Some(op @ Value::Object(_)) => op,
                 Some(other) => {
                     return Err(format!(
@@ -635,7 +658,7 @@ fn classify(raw: &Value) -> Result<EventKind, String> {
             let operation_id = opt_str(raw, "operationId", ty)?;
             Ok(EventKind::SkillLoaded { skill, operation_id })
         }
-        "input.requested" => match raw.get("request") {
+        "input.requested" => match raw.field("request") {
             Some(Value::Object(_)) => Ok(EventKind::InputRequested),
             Some(other) => {
                 Err(format!("input.requested: field `request` must be an object, found {}", json_type(other)))

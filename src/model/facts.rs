@@ -1,7 +1,7 @@
 //! The legacy fold `deriveRunFacts` (spec §2.1) and the human summary
 //! `buildO11ySummary` (spec §2.8).
 
-use super::event::{Event, EventKind, Role};
+use super::event::{Event, EventKind, Field, Role};
 use super::payload::Payload;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -232,7 +232,7 @@ const PATH_KEYS: [&str; 4] = ["path", "file", "file_path", "filename"];
 const URL_KEYS: [&str; 4] = ["url", "uri", "endpoint", "href"];
 
 fn first_string<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
-    keys.iter().find_map(|k| input.get(*k).and_then(Value::as_str).filter(|s| !s.is_empty()))
+    keys.iter().find_map(|k| input.field(k).and_then(Value::as_str).filter(|s| !s.is_empty()))
 }
 
 /// Append `item` unless `seen` (what `list` holds) has it: linear, not quadratic, in the list length.
@@ -260,14 +260,14 @@ pub fn shell_command_text(input: Option<&Value>) -> Option<String> {
     if !input.is_object() {
         return None;
     }
-    let taken = match input.get("command") {
-        None | Some(Value::Null) => input.get("cmd"),
+    let taken = match input.field("command") {
+        None | Some(Value::Null) => input.field("cmd"),
         some => some,
     };
     let text = match taken {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "),
-        _ => match (input.get("program"), input.get("args")) {
+        _ => match (input.field("program"), input.field("args")) {
             (Some(Value::String(program)), Some(Value::Array(args))) => {
                 format!("{program} {}", args.iter().map(js_string).collect::<Vec<_>>().join(" "))
             }
@@ -283,11 +283,11 @@ fn numeric(v: Option<&Value>) -> Option<&Value> {
 
 fn exit_code(output: Option<&Value>) -> Option<Value> {
     let output = output.filter(|o| o.is_object())?;
-    let meta = output.get("metadata");
-    numeric(output.get("exit_code"))
-        .or_else(|| numeric(output.get("exitCode")))
-        .or_else(|| numeric(meta.and_then(|m| m.get("exit_code"))))
-        .or_else(|| numeric(meta.and_then(|m| m.get("exitCode"))))
+    let meta = output.field("metadata");
+    numeric(output.field("exit_code"))
+        .or_else(|| numeric(output.field("exitCode")))
+        .or_else(|| numeric(meta.and_then(|m| m.field("exit_code"))))
+        .or_else(|| numeric(meta.and_then(|m| m.field("exitCode"))))
         .cloned()
 }
 
@@ -349,7 +349,7 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
                         .as_ref()
                         .map(Payload::head)
                         .filter(|o| o.is_object())
-                        .and_then(|o| numeric(o.get("status")))
+                        .and_then(|o| numeric(o.field("status")))
                         .cloned();
                     summary.web_fetches.push(WebFetch {
                         url: url.to_string(),

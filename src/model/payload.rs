@@ -3,7 +3,7 @@
 //! field it is, so the facts, occurrences and summaries of every scope point
 //! into the one parsed document instead of holding deep copies.
 
-use super::event::{Event, EventJson, EventKind, FIELD_COMMAND, FIELD_INPUT, FIELD_OUTPUT};
+use super::event::{Event, EventJson, EventKind, FIELD_COMMAND, FIELD_INPUT, FIELD_OUTPUT, Field};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -62,9 +62,9 @@ impl Payload {
         // JSON is never changed once shared; NULL is only a formality.
         match &self.0 {
             Place::Made(v) => v,
-            Place::ToolInput(json) => json_of(json).get("operation").and_then(|o| o.get("input")).unwrap_or(&NULL),
-            Place::Output(json) => json_of(json).get("output").unwrap_or(&NULL),
-            Place::Command(json) => json_of(json).get("operation").and_then(|o| o.get("command")).unwrap_or(&NULL),
+            Place::ToolInput(json) => json_of(json).field("operation").and_then(|o| o.field("input")).unwrap_or(&NULL),
+            Place::Output(json) => json_of(json).field("output").unwrap_or(&NULL),
+            Place::Command(json) => json_of(json).field("operation").and_then(|o| o.field("command")).unwrap_or(&NULL),
         }
     }
 }
