@@ -12,6 +12,8 @@ use serde_json::{Map, Value};
 
 /// Containers at least this large are split into their children.
 pub const SPLIT_AT_LEAST: usize = 8 << 20;
+/// Runs of pieces per parsing thread (see `parse_pieces`).
+const RUNS_PER_THREAD: usize = 4;
 /// Parsed text is released in spans of about this size.
 const RELEASE_AT_LEAST: usize = 1 << 20;
 /// Nesting deeper than this is not scanned (serde_json's own limit is 128).
@@ -283,25 +285,47 @@ fn parse_pieces(
     if threads < 2 || pieces.len() < 2 {
         return parse_run(pieces);
     }
-    // Cut the list where the running byte count passes each k/threads share.
+    // Cut the list into runs of about equal bytes, several per thread, which
+    // the threads take in turn: a thread slowed down (by another program on
+    // its core) takes fewer runs instead of holding up the others.
+    let shares = threads * RUNS_PER_THREAD;
     let total: usize = pieces.iter().map(|p| p.end - p.start).sum();
     let mut cuts = vec![0];
     let mut seen = 0;
     for (i, p) in pieces.iter().enumerate() {
         seen += p.end - p.start;
-        if cuts.len() < threads && seen >= total / threads * cuts.len() && i + 1 < pieces.len() {
+        if cuts.len() < shares && seen >= total / shares * cuts.len() && i + 1 < pieces.len() {
             cuts.push(i + 1);
         }
     }
     cuts.push(pieces.len());
     cuts.dedup();
-    let parse_run = &parse_run;
-    let runs: Vec<Option<Vec<Value>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = cuts.windows(2).map(|w| s.spawn(move || parse_run(&pieces[w[0]..w[1]]))).collect();
-        // Every run is joined (a panicked one is a doubt like any other:
-        // the caller parses whole), so the scope itself never panics.
-        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (parse_run, cuts, next) = (&parse_run, &cuts, &next);
+    let mut runs: Vec<Option<Vec<Value>>> = vec![None; cuts.len() - 1];
+    let done: Vec<Vec<(usize, Option<Vec<Value>>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(cuts.len() - 1))
+            .map(|_| {
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k + 1 >= cuts.len() {
+                            return mine;
+                        }
+                        mine.push((k, parse_run(&pieces[cuts[k]..cuts[k + 1]])));
+                    }
+                })
+            })
+            .collect();
+        // Every thread is joined (a panicked one leaves its runs missing: a
+        // doubt like any other, the caller parses whole), so the scope
+        // itself never panics.
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
     });
+    for (k, run) in done.into_iter().flatten() {
+        runs[k] = run;
+    }
     let mut all = Vec::with_capacity(pieces.len());
     for run in runs {
         all.extend(run?);
