@@ -1,16 +1,17 @@
 //! Lazy events: a large file's events are parsed into a *head* — every field
 //! the derivations read, exactly as written — while their long payload
 //! strings stay in the file, read again only when shown (see
-//! `model::event::LazyJson`). The text is scanned once; no `Value` of a
-//! long payload string is made, so the file and a tree of it are never both
-//! held, and the parse does less than a `Value` parse of the same bytes.
+//! `model::event::LazyJson`). No `Value` of a long payload string is made,
+//! so the file and a tree of it are never both held, and the parse does less
+//! than a `Value` parse of the same bytes (the structure scan finds each
+//! event by its brackets, then the event is parsed once, on a worker thread).
 //!
 //! Where events are: the parse follows the paths of the formats that hold
 //! StreamEvents ([`Place`]); everything else is parsed as before. Anything
 //! unexpected in an event (a duplicate key, serde_json's private marker keys,
 //! the old `action.*` vocabulary, an unpaired surrogate escape in a long
-//! string) parses that event whole instead; a load whose markers do not all
-//! end up in events is done again without lazy events (see [`attach`]).
+//! string) parses that event whole instead; a load whose placeholders do not
+//! all end up in turns is done again without lazy events (see [`attach`]).
 
 use crate::model::document::Document;
 use crate::model::event::{DeferredString, Event, INPUT_KEYS_READ, LazyJson, Source};
@@ -96,14 +97,11 @@ impl LazyLoad {
         }
     }
 
-    pub fn bytes(&self) -> &[u8] {
-        (*self.source).as_ref()
-    }
-
     /// The element of an `events` array that `text` (a part of the source)
-    /// starts with: the event's head and the length of its JSON, the event
-    /// recorded when it defers anything. `None` when `text` is not a part of
-    /// the source or the event is to be parsed whole.
+    /// starts with, and the length of its JSON: for a user message its head,
+    /// for any other event a placeholder string, the event itself (lazy when
+    /// it defers a string) kept for [`attach`]. `None` when `text` is not a
+    /// part of the source or the event is to be parsed whole.
     pub fn event(&self, text: &[u8]) -> Option<(Value, usize)> {
         let start = (text.as_ptr() as usize).checked_sub(self.base)?;
         if start + text.len() > self.len {
