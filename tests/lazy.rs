@@ -54,6 +54,17 @@ fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
     assert_eq!(format!("{pf:?}"), format!("{lf:?}"), "{name}: lint findings");
     let lazy_events = events(lazy).filter(|e| e.json().is_lazy()).count();
     assert!(!events(lazy).any(|e| e.json().parsed_whole()), "{name}: deriving and linting parsed an event whole");
+    // The viewer's rows (what the timeline shows and the search reads).
+    let (pa, la) = (App::new(plain.clone(), None, PriceTable::default()), App::new(lazy.clone(), None, prices.clone()));
+    assert!(!events(&la.doc).any(|e| e.json().parsed_whole()), "{name}: building the views parsed an event whole");
+    for (a, (pv, lv)) in pa.views.iter().zip(&la.views).enumerate() {
+        for row in &pv.timeline.rows {
+            let p = niceeval::model::timeline::row_summary(&pa.doc.attempts[a], &pv.derived, &pv.requests, row);
+            let l = niceeval::model::timeline::row_summary(&la.doc.attempts[a], &lv.derived, &lv.requests, row);
+            assert_eq!(p, l, "{name}: row {:?} of attempt {a}", row.addr);
+        }
+    }
+    assert!(!events(&la.doc).any(|e| e.json().parsed_whole()), "{name}: the rows parsed an event whole");
     for (a, (pa, la)) in plain.attempts.iter().zip(&lazy.attempts).enumerate() {
         assert_eq!(pd[a].to_json(pa), ld[a].to_json(la), "{name}: derived JSON of attempt {a}");
     }
@@ -149,6 +160,34 @@ fn lazy_jsonl_streams_show_what_plain_loads_show() {
     assert!(made >= 60, "{made} lazy events in the made stream");
     common::report(&format!("lazy JSONL: {compared} streams compared with plain loads, {lazy_events} lazy events"));
     assert!(compared >= 3 && lazy_events > 5, "the inputs exercise lazy JSONL: {compared} streams, {lazy_events}");
+}
+
+/// Lines a lazy JSONL load must treat exactly as the plain one: cut short
+/// after a key (a writer stopped mid-line), a valid event followed by other
+/// text, a form feed around an event (not JSON whitespace). None of them may
+/// make the load give up its lazy events or panic.
+#[test]
+fn bad_lines_of_a_lazy_jsonl_stream_are_reported_as_in_a_plain_load() {
+    let long = "z".repeat(700);
+    let event = |i: usize| format!(r#"{{"type":"message","role":"assistant","text":"{long} {i}"}}"#);
+    let mut stream = String::new();
+    for i in 0..10 {
+        stream.push_str(&event(i));
+        stream.push('\n');
+    }
+    stream.push_str("{\"type\":\"thinking\",\"text\": \n");
+    stream.push_str(&format!("{} x\n", event(10)));
+    stream.push_str(&format!("{}\u{c}\n", event(11)));
+    stream.push_str(&format!("\u{c}{}\n", event(12)));
+    stream.push_str(&format!("{}\n", event(13)));
+    stream.push_str(r#"{"type":"message","role":"assistant","text":"#);
+    let plain = load_bytes("bad.jsonl", stream.as_bytes()).unwrap();
+    let lazy = niceeval::load::load_jsonl_bytes_lazy("bad.jsonl", stream.clone().into_bytes(), 0)
+        .expect("the lazy load keeps its events")
+        .unwrap();
+    assert_eq!(plain.notices, lazy.notices);
+    assert!(plain.notices.iter().filter(|n| n.message.contains("line")).count() >= 5, "{:?}", plain.notices);
+    assert!(compare("bad.jsonl", &plain, &lazy) == 11, "the eleven good events are lazy");
 }
 
 /// The viewer over a lazy document: building the views and drawing does not

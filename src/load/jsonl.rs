@@ -62,13 +62,8 @@ fn parse_line(line: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Op
     }
     // A lazy load's event line: its head, or a placeholder for the event
     // (anything else is parsed as it is, below, with its errors).
-    if let Some(load) = lazy {
-        let text = line.trim_ascii_start();
-        if let Some((v, len)) = load.event(text)
-            && text[len..].iter().all(u8::is_ascii_whitespace)
-        {
-            return Ok(Some(v));
-        }
+    if let Some(v) = lazy.and_then(|load| load.event_line(line)) {
+        return Ok(Some(v));
     }
     // The parser validates UTF-8 itself; the byte offset is only looked for
     // when a line fails.

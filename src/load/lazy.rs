@@ -103,6 +103,20 @@ impl LazyLoad {
     /// it defers a string) kept for [`attach`]. `None` when `text` is not a
     /// part of the source or the event is to be parsed whole.
     pub fn event(&self, text: &[u8]) -> Option<(Value, usize)> {
+        self.event_then(text, |_| true)
+    }
+
+    /// [`LazyLoad::event`] for a whole line of a JSONL stream: only JSON
+    /// whitespace may follow the event (else nothing is recorded, and the
+    /// line is parsed as it is, with its error).
+    pub fn event_line(&self, line: &[u8]) -> Option<Value> {
+        let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+        let start = line.iter().position(|b| !ws(b))?;
+        let text = &line[start..];
+        self.event_then(text, |len| text[len..].iter().all(ws)).map(|(v, _)| v)
+    }
+
+    fn event_then(&self, text: &[u8], accept: impl Fn(usize) -> bool) -> Option<(Value, usize)> {
         let start = (text.as_ptr() as usize).checked_sub(self.base)?;
         if start + text.len() > self.len {
             return None;
@@ -111,6 +125,9 @@ impl LazyLoad {
         let event_prefix = format!("{}{number}:", self.prefix);
         let mut deferred = Vec::new();
         let (head, len) = Head { load: self, text, start, prefix: &event_prefix, deferred: &mut deferred }.event()?;
+        if !accept(len) {
+            return None;
+        }
         // User messages stay in the document as they are: loaders read them
         // (a turn's input, the runner's turn boundaries).
         if is_user_message(&head) {
@@ -307,7 +324,7 @@ impl Head<'_> {
     fn plain(&self, vs: usize) -> Option<(Value, usize)> {
         // Most small values are strings without escapes (types, ids,
         // names, statuses): those are taken as they are.
-        if self.text[vs] == b'"' {
+        if *self.text.get(vs)? == b'"' {
             let ve = self.string_end(vs)?;
             let inner = &self.text[vs + 1..ve - 1];
             if !inner.contains(&b'\\') {
@@ -349,7 +366,7 @@ impl Head<'_> {
     fn payload_object(&mut self, vs: usize, which: Defer) -> Option<(Value, usize)> {
         let (map, end) = self.object_at(vs, |head, key, vs| {
             let may = which == Defer::Any || !INPUT_KEYS_READ.contains(&key);
-            match head.text[vs] {
+            match *head.text.get(vs)? {
                 b'"' if may => head.string_or_marker(vs),
                 _ => head.plain(vs),
             }
@@ -359,7 +376,7 @@ impl Head<'_> {
 
     /// `operation`, with the unread strings of its `input` object deferred.
     fn operation(&mut self, vs: usize) -> Option<(Value, usize)> {
-        let (map, end) = self.object_at(vs, |head, key, vs| match (key, head.text[vs]) {
+        let (map, end) = self.object_at(vs, |head, key, vs| match (key, *head.text.get(vs)?) {
             ("input", b'{') => head.payload_object(vs, Defer::Unread),
             _ => head.plain(vs),
         })?;
@@ -370,7 +387,7 @@ impl Head<'_> {
     /// JSON, or `None` to parse it whole.
     fn event(mut self) -> Option<(Value, usize)> {
         let mut text_at = None;
-        let (mut map, end) = self.object_at(0, |head, key, vs| match (key, head.text[vs]) {
+        let (mut map, end) = self.object_at(0, |head, key, vs| match (key, *head.text.get(vs)?) {
             ("text", b'"') => {
                 // Decided once `type` and `role` are known.
                 let ve = head.string_end(vs)?;

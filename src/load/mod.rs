@@ -216,41 +216,15 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
         let map = std::sync::Arc::new(map);
         // Mapping costs nothing until pages are read: the format is decided
         // from the first lines without copying the file. A first line longer
-        // than a megabyte is read as one document straight away (a JSONL
-        // stream with such a line fails that parse at its second line and
-        // goes through `load_bytes`, which decides again).
+        // than a megabyte is tried as one document straight away (a JSONL
+        // stream with such a line fails that parse at its second line, and
+        // is then looked at as below).
         let head = &map[..map.len().min(LONG_FIRST_LINE)];
-        if map.len() > LONG_FIRST_LINE && memchr::memchr(b'\n', head).is_none() {
-            return load_mapped(path, map);
-        }
-        // Otherwise a one-line document is searched to its end, and dropped
-        // from memory as it goes.
-        let page = page_size();
-        let single_line = jsonl::single_line_by_parts(&map, &|start, end| {
-            let (start, end) = (start / page * page, end / page * page);
-            if end > start {
-                // SAFETY: a read-only file mapping: DONTNEED only drops pages
-                // from memory, and later reads get the file's bytes again.
-                let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
-            }
-        });
-        if !single_line && jsonl::looks_like_jsonl(&map) {
-            let source: crate::model::event::Source = map.clone();
-            let drop_read = |start: usize, end: usize| {
-                let (start, end) = (start / page * page, end / page * page);
-                if end > start {
-                    // SAFETY: as above.
-                    let _ =
-                        unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
-                }
-            };
-            if let Some(doc) = jsonl::load_lazy(path, source, &drop_read, lazy::DEFER_AT_LEAST) {
-                return doc;
-            }
-            return match large_file(path).and_then(|file| jsonl::load_file(path, file)) {
-                Some(doc) => doc,
-                None => load_bytes(path, &map),
-            };
+        if map.len() > LONG_FIRST_LINE
+            && memchr::memchr(b'\n', head).is_none()
+            && let Some(doc) = load_mapped_document(path, &map)
+        {
+            return doc;
         }
         return load_mapped(path, map);
     }
@@ -338,17 +312,46 @@ fn page_size() -> usize {
     4096
 }
 
-/// Load a mapped file that is not a JSONL stream (the caller routed those).
-/// Its events are lazy (see [`lazy`]): their long payload strings stay in
-/// the mapping, which the document keeps. A large JSON document is parsed
-/// piece by piece (see [`split`]) and the mapped pages behind the parse are
-/// released, so the file and its parsed tree are not both resident; anything
+/// Load a mapped file: a JSONL stream (lazy when it holds StreamEvents, else
+/// in blocks), or one JSON document (see [`load_mapped_document`]); anything
 /// else, or any doubt, goes through [`load_bytes`].
 fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, LoadError> {
-    let body = strip_bom(&map);
+    // A one-line document is searched to its end for a second line, and
+    // dropped from memory as it goes.
+    let page = page_size();
+    let drop_read = |start: usize, end: usize| {
+        let (start, end) = (start / page * page, end / page * page);
+        if end > start {
+            // SAFETY: a read-only file mapping: DONTNEED only drops pages
+            // from memory, and later reads get the file's bytes again.
+            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+        }
+    };
+    let single_line = jsonl::single_line_by_parts(&map, &drop_read);
+    if !single_line && jsonl::looks_like_jsonl(&map) {
+        let source: crate::model::event::Source = map.clone();
+        if let Some(doc) = jsonl::load_lazy(path, source, &drop_read, lazy::DEFER_AT_LEAST) {
+            return doc;
+        }
+        return match large_file(path).and_then(|file| jsonl::load_file(path, file)) {
+            Some(doc) => doc,
+            None => load_bytes(path, &map),
+        };
+    }
+    load_mapped_document(path, &map).unwrap_or_else(|| load_bytes(path, &map))
+}
+
+/// Load a mapped file as one JSON document with lazy events (see [`lazy`]):
+/// their long payload strings stay in the mapping, which the document keeps.
+/// The document is parsed piece by piece (see [`split`]) and the mapped
+/// pages behind the parse are released, so the file and its parsed tree are
+/// not both resident. `None` when it is not one document (or the lazy load
+/// gave up): the caller loads it otherwise.
+fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Result<Document, LoadError>> {
+    let body = strip_bom(map);
     let skipped = map.len() - body.len();
     if looks_binary(body) {
-        return load_bytes(path, &map);
+        return None;
     }
     let page = page_size();
     // SAFETY (every `advise` here): a read-only file mapping: DONTNEED only
@@ -381,10 +384,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
     let source: crate::model::event::Source = map.clone();
     let load = lazy::LazyLoad::new(source, lazy::DEFER_AT_LEAST);
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
-    match value.and_then(|v| lazy_document(path, &map, v, load)) {
-        Some(doc) => doc,
-        None => load_bytes(path, &map),
-    }
+    lazy_document(path, map, value?, load)
 }
 
 /// Load `bytes` the way a mapped file is loaded, its strings of at least

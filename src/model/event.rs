@@ -193,6 +193,43 @@ impl EventJson {
         }
     }
 
+    /// A head string's first `max_chars` characters (all of a short one),
+    /// with a marker read from the source only that far (for previews).
+    pub fn string_prefix<'a>(&'a self, s: &'a str, max_chars: usize) -> Cow<'a, str> {
+        match self.lazy.as_ref().and_then(|l| l.deferred_for(s).map(|d| (l, d))) {
+            Some((lazy, d)) => {
+                let text = lazy.bytes(&d.range);
+                let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or_default();
+                Cow::Owned(super::json_text::decode_prefix(inner, max_chars).unwrap_or_else(|| lazy.text_of(d)))
+            }
+            None => Cow::Borrowed(s),
+        }
+    }
+
+    /// [`EventJson::resolve`] with each marker replaced by the first
+    /// `max_chars` characters of its string (for previews that show less).
+    pub fn resolve_prefix<'a>(&'a self, v: &'a Value, max_chars: usize) -> Cow<'a, Value> {
+        let Some(lazy) = &self.lazy else { return Cow::Borrowed(v) };
+        if !has_marker(lazy, v) {
+            return Cow::Borrowed(v);
+        }
+        let mut owned = v.clone();
+        fn walk(json: &EventJson, v: &mut Value, max_chars: usize) {
+            match v {
+                Value::String(s) => {
+                    if let Cow::Owned(text) = json.string_prefix(s, max_chars) {
+                        *s = text;
+                    }
+                }
+                Value::Array(items) => items.iter_mut().for_each(|x| walk(json, x, max_chars)),
+                Value::Object(o) => o.values_mut().for_each(|x| walk(json, x, max_chars)),
+                _ => {}
+            }
+        }
+        walk(self, &mut owned, max_chars);
+        Cow::Owned(owned)
+    }
+
     /// The digest of a head string: a deferred one's is read from its
     /// ends in the source, without decoding it whole (see `json_text`).
     pub fn digest(&self, s: &str) -> TextDigest {
@@ -408,6 +445,21 @@ impl Event {
     /// Text of `message`, `thinking`, `context.injected`; message of `error`.
     pub fn text(&self) -> Option<Cow<'_, str>> {
         self.text_head().map(|t| self.json.string(t))
+    }
+
+    /// The first `max_chars` characters of [`Event::text`] (for previews).
+    pub fn text_prefix(&self, max_chars: usize) -> Option<Cow<'_, str>> {
+        self.text_head().map(|t| self.json.string_prefix(t, max_chars))
+    }
+
+    /// [`Event::output`] with long strings cut to `max_chars` characters.
+    pub fn output_prefix(&self, max_chars: usize) -> Option<Cow<'_, Value>> {
+        self.output_head().map(|v| self.json.resolve_prefix(v, max_chars))
+    }
+
+    /// [`Event::tool_input`] with long strings cut to `max_chars` characters.
+    pub fn tool_input_prefix(&self, max_chars: usize) -> Option<Cow<'_, Value>> {
+        self.tool_input_head().map(|v| self.json.resolve_prefix(v, max_chars))
     }
 
     /// What the text checks need of [`Event::text`], without reading a

@@ -66,6 +66,39 @@ pub fn decode_into(inner: &[u8], from: usize, to: usize, out: &mut String) -> Op
     Some(())
 }
 
+/// The first `max_chars` characters of a string's text, decoded (all of it
+/// when shorter). `None` for an escape the parse would reject.
+pub fn decode_prefix(inner: &[u8], max_chars: usize) -> Option<String> {
+    let mut out = String::new();
+    let (mut i, mut chars) = (0, 0);
+    while i < inner.len() && chars < max_chars {
+        // Up to the next escape, or as many bytes as could still be wanted.
+        let next = memchr::memchr(b'\\', &inner[i..]).map_or(inner.len(), |k| i + k);
+        if next > i {
+            let mut end = next.min(i + 4 * (max_chars - chars));
+            while end < next && inner[end] & 0xC0 == 0x80 {
+                end += 1;
+            }
+            let text = std::str::from_utf8(&inner[i..end]).ok()?;
+            for c in text.chars().take(max_chars - chars) {
+                out.push(c);
+                chars += 1;
+            }
+            i = end;
+            if end < next {
+                continue;
+            }
+        }
+        if i < inner.len() && chars < max_chars {
+            let (len, c) = escape_at(inner, i)?;
+            out.push(c);
+            chars += 1;
+            i += len;
+        }
+    }
+    Some(out)
+}
+
 /// The [`TextDigest`] of a string's text that has escapes, without decoding
 /// it all: one pass over the escapes (checking each as the parse would, and
 /// counting the decoded length), then only the two ends are decoded. A short
@@ -145,6 +178,24 @@ pub fn escaped_digest(inner: &[u8]) -> Option<TextDigest> {
     h.write(&head.as_bytes()[leading..leading + END]);
     h.write(&tail.as_bytes()[kept - END..kept]);
     Some(TextDigest { hash: h.finish(), blank: false, at_least_8_chars: true })
+}
+
+#[cfg(test)]
+mod prefix_tests {
+    use super::decode_prefix;
+
+    #[test]
+    fn a_prefix_is_the_start_of_the_decoded_text() {
+        let texts = ["", "abc", "café\n日本語\t😀 \"q\" \\ end", &"é\nx".repeat(500)];
+        for text in texts {
+            let json = serde_json::to_string(text).unwrap();
+            let inner = &json.as_bytes()[1..json.len() - 1];
+            for n in [0, 1, 2, 5, 13, 100, 10_000] {
+                let want: String = text.chars().take(n).collect();
+                assert_eq!(decode_prefix(inner, n).as_deref(), Some(want.as_str()), "{n} of {text:?}");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

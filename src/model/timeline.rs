@@ -328,6 +328,11 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
 /// on every frame. Search also reads the raw event, so it still finds the rest.
 pub const PREVIEW_MAX_CHARS: usize = 4096;
 
+/// How much of a lazy event's long strings a preview reads: a string cut
+/// here still serializes past what [`value_preview`] keeps, so the preview
+/// is the one of the whole string.
+const PREVIEW_READS_CHARS: usize = PREVIEW_MAX_CHARS * 4 + 1;
+
 /// The first [`PREVIEW_MAX_CHARS`] characters of `s`, with `…` when cut.
 pub fn preview_head(s: &str) -> String {
     match s.char_indices().nth(PREVIEW_MAX_CHARS) {
@@ -378,7 +383,7 @@ pub fn value_preview(v: &Value) -> String {
 
 /// What a tool input says in a few words: the command, the path, the URL, or compact JSON.
 pub fn tool_input_preview(event: &Event) -> String {
-    let input = event.tool_input();
+    let input = event.tool_input_prefix(PREVIEW_READS_CHARS);
     let input = input.as_deref();
     if let Some(cmd) = shell_command_text(input) {
         return cmd;
@@ -451,7 +456,9 @@ pub fn row_summary(attempt: &Attempt, derived: &DerivedAttempt, requests: &[Hitl
 
 fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlRequest], row: &Row) -> String {
     match &event.kind {
-        EventKind::Message { .. } | EventKind::Thinking => preview_head(&event.text().unwrap_or_default()),
+        EventKind::Message { .. } | EventKind::Thinking => {
+            preview_head(&event.text_prefix(PREVIEW_READS_CHARS).unwrap_or_default())
+        }
         EventKind::ToolStarted { name, tool, .. } => {
             let canonical = tool.as_deref().filter(|t| *t != &**name).map(|t| format!(" [{t}]")).unwrap_or_default();
             let mut s = format!("{name}{canonical} {}", tool_input_preview(event));
@@ -468,7 +475,11 @@ fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlReques
             s
         }
         EventKind::ToolFinished { operation_id, status } => {
-            let output = event.output().as_deref().map(value_preview).unwrap_or_else(|| "(no output)".into());
+            let output = event
+                .output_prefix(PREVIEW_READS_CHARS)
+                .as_deref()
+                .map(value_preview)
+                .unwrap_or_else(|| "(no output)".into());
             match (row.occurrence, row.orphan) {
                 (Some(oi), _) => {
                     let occ = &derived.occurrences.occurrences[oi];
@@ -491,7 +502,7 @@ fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlReques
             format!("{name}{url}")
         }
         EventKind::SubagentFinished { operation_id, status } => {
-            let output = event.output().as_deref().map(value_preview).unwrap_or_default();
+            let output = event.output_prefix(PREVIEW_READS_CHARS).as_deref().map(value_preview).unwrap_or_default();
             format!("{operation_id} {status} {output}")
         }
         EventKind::SkillLoaded { skill, operation_id } => match operation_id {
@@ -520,11 +531,15 @@ fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlReques
             None => String::new(),
         },
         EventKind::ContextInjected => match event.source() {
-            Some(src) => format!("[{}] {}", preview_head(src), preview_head(&event.text().unwrap_or_default())),
-            None => preview_head(&event.text().unwrap_or_default()),
+            Some(src) => format!(
+                "[{}] {}",
+                preview_head(src),
+                preview_head(&event.text_prefix(PREVIEW_READS_CHARS).unwrap_or_default())
+            ),
+            None => preview_head(&event.text_prefix(PREVIEW_READS_CHARS).unwrap_or_default()),
         },
         EventKind::Compaction => event.reason().map(str::to_string).unwrap_or_else(|| "(no reason given)".into()),
-        EventKind::Error => preview_head(&event.text().unwrap_or_default()),
+        EventKind::Error => preview_head(&event.text_prefix(PREVIEW_READS_CHARS).unwrap_or_default()),
         EventKind::Unrecognized { reason } => {
             let ty = event.type_name().unwrap_or("?");
             format!("{ty}: {reason}")
