@@ -284,6 +284,23 @@ impl std::ops::Deref for Mapped {
     }
 }
 
+impl Mapped {
+    /// Drop from memory the pages from the one `start` is on up to the one
+    /// `end` is on (spans that follow each other each drop their own pages;
+    /// the page `end` is on is the next span's). The mapping is read-only:
+    /// a dropped page that is read again is read again from the file.
+    fn drop_pages(&self, start: usize, end: usize) {
+        static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let page = *PAGE.get_or_init(page_size);
+        let (start, end) = (start / page * page, (end / page * page).min(self.map.len()));
+        if end > start {
+            // SAFETY: a read-only file mapping: DONTNEED only drops pages
+            // from memory, and later reads get the file's bytes again.
+            let _ = unsafe { self.map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+        }
+    }
+}
+
 impl AsRef<[u8]> for Mapped {
     fn as_ref(&self) -> &[u8] {
         &self.map
@@ -318,15 +335,7 @@ fn page_size() -> usize {
 fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, LoadError> {
     // A one-line document is searched to its end for a second line, and
     // dropped from memory as it goes.
-    let page = page_size();
-    let drop_read = |start: usize, end: usize| {
-        let (start, end) = (start / page * page, end / page * page);
-        if end > start {
-            // SAFETY: a read-only file mapping: DONTNEED only drops pages
-            // from memory, and later reads get the file's bytes again.
-            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
-        }
-    };
+    let drop_read = |start: usize, end: usize| map.drop_pages(start, end);
     let single_line = jsonl::single_line_by_parts(&map, &drop_read);
     if !single_line && jsonl::looks_like_jsonl(&map) {
         let source: crate::model::event::Source = map.clone();
@@ -353,33 +362,18 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
     if looks_binary(body) {
         return None;
     }
-    let page = page_size();
-    // SAFETY (every `advise` here): a read-only file mapping: DONTNEED only
-    // drops pages from memory, and later reads get the file's bytes again.
     // Deciding the format may have read every page (a one-line file is
     // searched for its newline): drop them, then drop what the structure
     // scan has read as it goes, so the pieces read each page once more and
     // release it behind themselves instead of finding the file resident.
-    let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
-    let scanned = |start: usize, end: usize| {
-        let (start, end) = ((skipped + start) / page * page, (skipped + end) / page * page);
-        if end > start {
-            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
-        }
-    };
+    map.drop_pages(0, map.len());
+    let scanned = |start: usize, end: usize| map.drop_pages(skipped + start, skipped + end);
     let release = |start: usize, end: usize| {
         progress::add((end - start) as u64, 0);
-        // Spans follow each other, so each releases from the page its start
-        // is on up to the page its end is on (that one is the next span's).
-        // The mapping is read-only: a released page that is read again (a
-        // key, a page shared with a piece on the other thread, or a lazy
-        // event shown later) is read again from the file.
-        let (start, end) = ((skipped + start) / page * page, (skipped + end) / page * page);
-        if end > start {
-            // SAFETY: a read-only file mapping: DONTNEED only drops pages
-            // from memory, and later reads get the file's bytes again.
-            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
-        }
+        // A released page that is read again (a key, a page shared with a
+        // piece on the other thread, or a lazy event shown later) is read
+        // again from the file.
+        map.drop_pages(skipped + start, skipped + end);
     };
     let source: crate::model::event::Source = map.clone();
     let load = lazy::LazyLoad::new(source, lazy::DEFER_AT_LEAST);
