@@ -392,11 +392,6 @@ impl Event {
         Event { kind, fields, json: EventJson { head: Arc::new(head), lazy: Some(Arc::new(lazy)) } }
     }
 
-    /// This event, made lazy: `lazy` is where the strings its head marks are.
-    pub fn with_lazy(self, lazy: LazyJson) -> Event {
-        Event { json: EventJson { head: self.json.head, lazy: Some(Arc::new(lazy)) }, ..self }
-    }
-
     /// Whether the event has the field `field` (one of the `FIELD_` bits).
     pub fn has(&self, field: u8) -> bool {
         self.fields & field != 0
