@@ -10,3 +10,4 @@ pub mod model;
 pub mod plain;
 pub mod term;
 pub mod ui;
+pub mod view;

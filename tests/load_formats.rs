@@ -168,7 +168,7 @@ fn invocation_summary_attempt_identity_and_review() {
     assert_eq!(a.experiment_id.as_deref(), Some("nightly"));
     assert_eq!(a.attempt_number, Some(2), "0-based attempt 1 is the second attempt");
     assert_eq!(a.locator.as_deref(), Some("@1TESTLOC0001"));
-    assert_eq!(a.verdict.as_deref(), Some("failed"));
+    assert_eq!(a.verdict.map(|v| v.as_str()), Some("failed"));
     assert_eq!(a.agent.as_deref(), Some("claude-code"));
     assert_eq!(a.duration_ms, Some(5120.0));
     assert_eq!(a.started_at.as_deref(), Some("2026-11-30T05:00:00.000Z"));
@@ -195,7 +195,7 @@ fn invocation_summary_attempt_identity_and_review() {
     assert!(a.review.timing.iter().any(|t| t["label"] == "turn2" && t["phase"] == "eval.run"));
     // The skipped result.
     let b = &doc.attempts[1];
-    assert_eq!(b.verdict.as_deref(), Some("skipped"));
+    assert_eq!(b.verdict.map(|v| v.as_str()), Some("skipped"));
     assert!(b.sessions.is_empty());
     assert!(b.notices.iter().any(|n| n.message.contains("not on this platform")));
 }
@@ -253,7 +253,7 @@ fn legacy_project_dir_opens_the_newest_run() {
 fn legacy_attempt_maps_old_vocabulary_sessions_and_side_files() {
     let doc = open("legacy/project");
     let a = &doc.attempts[0];
-    assert_eq!(a.verdict.as_deref(), Some("failed"));
+    assert_eq!(a.verdict.map(|v| v.as_str()), Some("failed"));
     assert_eq!(a.locator.as_deref(), Some("@NEWRUN0001"));
     let shape: Vec<(u64, usize)> = a.sessions.iter().map(|s| (s.index, s.turns.len())).collect();
     assert_eq!(shape, vec![(1, 1), (2, 1)]);
@@ -292,7 +292,7 @@ fn legacy_missing_and_broken_files_are_notices() {
     assert!(a0.notices.iter().any(|n| n.message.contains("no result.json")));
     assert_eq!(a0.sessions[0].turns[0].input_text(), Some("clean"));
     let a1 = &doc.attempts[2];
-    assert_eq!(a1.verdict.as_deref(), Some("errored"));
+    assert_eq!(a1.verdict.map(|v| v.as_str()), Some("errored"));
     assert_eq!(a1.review.diagnostics[0].code, "timeout");
     assert!(a1.review.diagnostics[0].causes[0].contains("60000"));
     let err = a1.notices.iter().find(|n| n.level == NoticeLevel::Error).expect("events.json error");

@@ -37,7 +37,7 @@ fn print_attempts(doc: &Document) {
             "  {} {:<30} verdict={:<8} outcome={:<10} turns={} assertions={} failing={}",
             a.locator.as_deref().unwrap_or("-"),
             format!("{}/{}", a.experiment_id.as_deref().unwrap_or("-"), a.eval_id.as_deref().unwrap_or("-")),
-            a.verdict.as_deref().unwrap_or("?"),
+            a.verdict.map(|v| v.as_str()).unwrap_or("?"),
             a.outcome.as_deref().unwrap_or("?"),
             a.sessions.iter().map(|s| s.turns.len()).sum::<usize>(),
             a.review.assertions.as_ref().map_or(0, Vec::len),
@@ -117,7 +117,7 @@ fn shared_records_open_and_failing_attempts_are_found() {
                 .collect::<Vec<_>>()
                 .join(" | ")
         );
-        assert!(matches!(a.verdict.as_deref(), Some("failed" | "errored")), "{loc}: verdict {:?}", a.verdict);
+        assert!(matches!(a.verdict.map(|v| v.as_str()), Some("failed" | "errored")), "{loc}: verdict {:?}", a.verdict);
         assert!(!failing.is_empty(), "{loc}: no failing assertion");
     }
 }
@@ -165,7 +165,7 @@ fn fixture_record_runs_members_and_drafts() {
     assert_eq!(a.criterion.as_deref(), Some("value-match"));
     assert_eq!(a.checked_value, Some(serde_json::json!({"answer": 42})));
     assert_eq!(a.diagnostic().and_then(|d| d.code).as_deref(), Some("equals-mismatch"));
-    assert_eq!(carried.verdict.as_deref(), Some("failed"));
+    assert_eq!(carried.verdict.map(|v| v.as_str()), Some("failed"));
 
     let skipped = attempt(&doc, "skipped-slot");
     assert_eq!(skipped.verdict, None);
@@ -258,7 +258,7 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
 fn fixture_record_assertions_and_verdicts() {
     let doc = fixture_doc();
     let a = attempt(&doc, "values");
-    assert_eq!(a.verdict.as_deref(), Some("failed"));
+    assert_eq!(a.verdict.map(|v| v.as_str()), Some("failed"));
     let list = a.review.assertions.as_ref().expect("assertions");
     assert_eq!(list.len(), 3);
     assert_eq!(list.iter().filter(|x| x.is_failing()).count(), 2);
@@ -296,7 +296,7 @@ fn fixture_record_assertions_and_verdicts() {
 
     // Unavailable required judge → errored, with the judge's reason.
     let j = attempt(&doc, "judge");
-    assert_eq!(j.verdict.as_deref(), Some("errored"));
+    assert_eq!(j.verdict.map(|v| v.as_str()), Some("errored"));
     let ja = &j.review.assertions.as_ref().expect("assertions")[0];
     assert_eq!(ja.result.as_deref(), Some("unavailable"));
     let judge = ja.judge.as_ref().expect("judge reading");
@@ -310,7 +310,7 @@ fn fixture_record_assertions_and_verdicts() {
     assert!(j.review.trace.as_ref().and_then(|t| t.as_array()).is_some_and(|s| s.len() == 1));
 
     // Empty assertions list with a completed outcome → passed.
-    assert_eq!(attempt(&doc, "files").verdict.as_deref(), Some("passed"));
+    assert_eq!(attempt(&doc, "files").verdict.map(|v| v.as_str()), Some("passed"));
 }
 
 #[test]
@@ -358,7 +358,7 @@ fn fixture_record_file_changes_and_blob_problems() {
     let fc = b.review.file_changes.as_ref().expect("file changes");
     assert_eq!(fc.changes[0].after, None);
     assert!(fc.changes[0].note.as_deref().is_some_and(|n| n.contains("unavailable")));
-    assert_eq!(b.verdict.as_deref(), Some("passed"), "the rest of the attempt still opens");
+    assert_eq!(b.verdict.map(|v| v.as_str()), Some("passed"), "the rest of the attempt still opens");
 }
 
 #[test]
@@ -384,7 +384,7 @@ fn fixture_show_json_attempt_and_merge() {
     assert_eq!(a.locator.as_deref(), Some("@1EPKKSFC052VY"));
     assert_eq!((a.eval_id.as_deref(), a.experiment_id.as_deref()), (Some("broken"), Some("fx")));
     assert_eq!(a.model.as_deref(), Some("fixture-model"));
-    assert_eq!((a.verdict.as_deref(), a.outcome.as_deref()), (Some("failed"), Some("completed")));
+    assert_eq!((a.verdict.map(|v| v.as_str()), a.outcome.as_deref()), (Some("failed"), Some("completed")));
     let x = &a.review.assertions.as_ref().expect("assertions")[0];
     assert_eq!(x.criterion.as_deref(), Some("scope-status"));
     assert_eq!(
@@ -424,7 +424,7 @@ fn fixture_exp_stream() {
     let locs: Vec<_> = doc
         .attempts
         .iter()
-        .map(|a| (a.locator.as_deref().unwrap_or("-"), a.verdict.as_deref().unwrap_or("?")))
+        .map(|a| (a.locator.as_deref().unwrap_or("-"), a.verdict.map(|v| v.as_str()).unwrap_or("?")))
         .collect();
     assert_eq!(locs, [("@1H5T13YM0H4DW", "failed"), ("@11QF4V20M9X1V", "errored"), ("@185JBHE14AE4C", "passed")]);
     let coding = &doc.attempts[0];
@@ -466,8 +466,8 @@ fn shared_show_json_files_open_and_agree_with_the_record_fold() {
         assert!(!doc.attempts.is_empty(), "{}", f.display());
         for a in &doc.attempts {
             assert!(a.locator.is_some());
-            if let Some(v) = &a.verdict {
-                official.push((a.locator.clone().unwrap_or_default(), v.clone()));
+            if let Some(v) = a.verdict.map(|v| v.as_str()) {
+                official.push((a.locator.clone().unwrap_or_default(), v.to_string()));
             }
             if f.to_string_lossy().ends_with(".attempt.json") {
                 assert!(a.review.assertions.is_some(), "{}: assertions", f.display());
@@ -478,7 +478,7 @@ fn shared_show_json_files_open_and_agree_with_the_record_fold() {
                     let failing =
                         a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| x.is_failing()).count();
                     println!("  {loc}: verdict {:?}, {failing} failing assertion(s)", a.verdict);
-                    assert!(matches!(a.verdict.as_deref(), Some("failed" | "errored")));
+                    assert!(matches!(a.verdict.map(|v| v.as_str()), Some("failed" | "errored")));
                     assert!(failing > 0);
                 }
             }
@@ -490,7 +490,7 @@ fn shared_show_json_files_open_and_agree_with_the_record_fold() {
     for root in record_roots(&shared) {
         for a in load::record::load_dir(&root).expect("opens").attempts {
             if let (Some(l), Some(v)) = (a.locator, a.verdict) {
-                ours.insert(l, v);
+                ours.insert(l, v.as_str().to_string());
             }
         }
     }
@@ -521,12 +521,16 @@ fn shared_exp_json_streams_open() {
         for a in &doc.attempts {
             assert_eq!(a.events, Some(Completeness::NotRecorded));
             assert!(a.verdict.is_some(), "{:?} has a verdict", a.locator);
-            seen.push((a.locator.clone().unwrap_or_default(), a.verdict.clone().unwrap_or_default(), a.clone()));
+            seen.push((
+                a.locator.clone().unwrap_or_default(),
+                a.verdict.map(|v| v.as_str()).unwrap_or_default(),
+                a.clone(),
+            ));
         }
     }
     for loc in FAILING {
         let (_, v, a) = seen.iter().find(|(l, _, _)| l == loc).unwrap_or_else(|| panic!("{loc} not in exp streams"));
-        assert!(v == "failed" || v == "errored", "{loc}: {v}");
+        assert!(*v == "failed" || *v == "errored", "{loc}: {v}");
         assert!(a.review.assertions.is_some() || !a.review.diagnostics.is_empty(), "{loc}: a failure or error line");
     }
 }

@@ -56,7 +56,7 @@ fn reviewed() -> (Document, Vec<DerivedAttempt>) {
     let (mut doc, _) = load(MULTI);
     let mut failing = doc.attempts[0].clone();
     failing.locator = Some("@1K1P0VJAPVJ12".into());
-    failing.verdict = Some("failed".into());
+    failing.verdict = Some(niceeval::model::verdict::Verdict::Failed);
     failing.attempt_number = Some(1);
     let tool_ref = json!(["niceeval.logical-tool-occurrence/1", "session-1", "turn-1", 1, 5]);
     failing.review.assertions = Some(vec![
@@ -130,7 +130,7 @@ fn reviewed() -> (Document, Vec<DerivedAttempt>) {
     }];
     let mut passing = doc.attempts[0].clone();
     passing.locator = Some("@2ABCDEFGHJKMN".into());
-    passing.verdict = Some("passed".into());
+    passing.verdict = Some(niceeval::model::verdict::Verdict::Passed);
     passing.attempt_number = Some(2);
     passing.review.assertions = Some(vec![Assertion {
         label: "build succeeds".into(),
@@ -439,9 +439,10 @@ fn failures_resolve_evidence_and_set_the_exit_code() {
 #[test]
 fn binary_exit_codes_and_errors() {
     let run = |args: &[&str]| Command::new(common::bin()).args(args).output().unwrap();
-    let ok = run(&["show", MULTI, "--failures"]);
-    assert_eq!(ok.status.code(), Some(0), "no attempt failed");
-    assert!(String::from_utf8_lossy(&ok.stdout).contains("No failures"));
+    // A capture has no verdict; its status (a failed last turn) makes it a failure to review.
+    let failed = run(&["show", MULTI, "--failures"]);
+    assert_eq!(failed.status.code(), Some(1), "the capture's status is failed");
+    assert!(String::from_utf8_lossy(&failed.stdout).contains("✗ failed (status; no verdict recorded)"));
     let missing = run(&["show", "tests/fixtures/show/does-not-exist.json"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).starts_with("niceeval: "));

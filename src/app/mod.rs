@@ -105,11 +105,12 @@ impl VerdictFilter {
         }
     }
 
-    pub fn keeps(self, verdict: Option<&str>) -> bool {
+    pub fn keeps(self, attempt: &crate::model::document::Attempt) -> bool {
+        let rank = crate::model::verdict::review_rank(attempt);
         match self {
             VerdictFilter::All => true,
-            VerdictFilter::Failing => verdict_rank(verdict) <= 2,
-            VerdictFilter::Passed => verdict_rank(verdict) > 3,
+            VerdictFilter::Failing => rank <= 2,
+            VerdictFilter::Passed => rank > 3,
         }
     }
 }
@@ -457,11 +458,11 @@ impl App {
         let many = self.doc.attempts.len() > 1;
         let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
         // Failed, errored and unavailable attempts first, then the rest.
-        order.sort_by_key(|&i| verdict_rank(self.doc.attempts[i].verdict.as_deref()));
+        order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
         let query = self.nav_query.as_deref().map(str::to_lowercase);
         for ai in order {
             let attempt = &self.doc.attempts[ai];
-            if many && !self.verdict_filter.keeps(attempt.verdict.as_deref()) {
+            if many && !self.verdict_filter.keeps(attempt) {
                 continue;
             }
             if many && let Some(q) = &query {
@@ -787,18 +788,6 @@ fn build_views_timed(
         eprintln!("niceeval: build_views total {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
     }
     (views, findings)
-}
-
-/// Sort key: failed, errored and unavailable attempts first.
-pub fn verdict_rank(verdict: Option<&str>) -> u8 {
-    match verdict {
-        Some("failed") => 0,
-        Some("errored") => 1,
-        Some("unavailable") | None => 2,
-        Some("skipped") => 4,
-        Some("passed") => 5,
-        Some(_) => 3,
-    }
 }
 
 fn assertion_rank(a: &crate::model::document::Assertion) -> u8 {

@@ -7,7 +7,8 @@
 //! value as a fields tree, `expected` the policy condition, `observed` the
 //! evaluation's observed FactValue, `explanation` the retained explanation.
 
-use crate::model::document::{Assertion, Fact, JudgeResult, Score};
+use crate::model::document::{Assertion, Fact, JudgeResult, Notice, NoticeLevel};
+use crate::model::verdict::Verdict;
 use serde_json::Value;
 
 /// A FactValue (`{kind: value|text|list|fields|unavailable, …}`) → [`Fact`].
@@ -361,134 +362,28 @@ fn judge(a: &Assertion, criterion: Option<&Value>, threshold: Option<f64>) -> Op
     })
 }
 
-/// Whether an assertion is required for the verdict fold. v1 entries have no
-/// policy: a gating v1 entry (gate satisfied/failed/unavailable) counts as required.
-pub fn is_required(a: &Assertion) -> bool {
-    match a.requirement.as_deref() {
-        Some(r) => r == "required",
-        None => matches!(a.gate.as_deref(), Some("satisfied" | "failed" | "unavailable")),
-    }
-}
+pub use crate::model::verdict::{fold_verdict, is_required, sum_score};
 
-/// The verdict fold (`eval/record/verdict.ts`, formats.md §2.2):
-/// 1. `errored` if the outcome is errored or interrupted, or a required
-///    assertion is unavailable or errored;
-/// 2. else `failed` if any gate failed;
-/// 3. else `skipped` if the outcome is cancelled;
-/// 4. else `passed`.
-///
-/// `assertions` is None when the assertions attachment was not recorded:
-/// then only an outcome that decides on its own (errored, interrupted,
-/// cancelled) gives a verdict; otherwise the verdict is unknown (None).
-pub fn fold_verdict(outcome: Option<&str>, assertions: Option<&[Assertion]>) -> Option<String> {
-    if matches!(outcome, Some("errored" | "interrupted")) {
-        return Some("errored".into());
+/// A `verdict` as a file writes it: one of NiceEval's words, or a notice
+/// saying the word is unknown (shown as not recorded, never guessed).
+pub fn read_verdict(v: Option<&Value>, notices: &mut Vec<Notice>) -> Option<Verdict> {
+    let word = v?.as_str()?;
+    let verdict = Verdict::parse(word);
+    if verdict.is_none() {
+        notices.push(Notice {
+            level: NoticeLevel::Warning,
+            message: format!(
+                "verdict {} is not one NiceEval writes (passed, failed, errored, skipped, unavailable); shown as not recorded",
+                serde_json::to_string(word).unwrap_or_default()
+            ),
+        });
     }
-    if let Some(list) = assertions {
-        if list.iter().any(|a| is_required(a) && matches!(a.result.as_deref(), Some("unavailable" | "errored"))) {
-            return Some("errored".into());
-        }
-        if list.iter().any(|a| a.gate.as_deref() == Some("failed")) {
-            return Some("failed".into());
-        }
-    }
-    if outcome == Some("cancelled") {
-        return Some("skipped".into());
-    }
-    match (outcome, assertions) {
-        (Some(_), Some(_)) => Some("passed".into()),
-        _ => None,
-    }
-}
-
-/// Sum the score contributions: `earned` entries add `earned` and `points`;
-/// `unavailable` entries add `points` only (their earned is unknown, so the
-/// sum's `earned` stays what is known). None when nothing is scored.
-pub fn sum_score(assertions: &[Assertion]) -> Option<Score> {
-    let mut earned: Option<f64> = None;
-    let mut points: Option<f64> = None;
-    for c in assertions.iter().filter_map(|a| a.contribution.as_ref()) {
-        let state = c.get("state").and_then(Value::as_str);
-        let p = c.get("points").and_then(Value::as_f64);
-        match state {
-            Some("earned") => {
-                if let Some(e) = c.get("earned").and_then(Value::as_f64) {
-                    earned = Some(earned.unwrap_or(0.0) + e);
-                }
-                if let Some(p) = p {
-                    points = Some(points.unwrap_or(0.0) + p);
-                }
-            }
-            Some("unavailable") => {
-                if let Some(p) = p {
-                    points = Some(points.unwrap_or(0.0) + p);
-                }
-            }
-            _ => {}
-        }
-    }
-    (earned.is_some() || points.is_some()).then_some(Score { earned, points })
+    verdict
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    fn a(result: &str, gate: &str, req: Option<&str>) -> Assertion {
-        Assertion {
-            result: Some(result.into()),
-            gate: Some(gate.into()),
-            requirement: req.map(str::to_string),
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    #[allow(clippy::cloned_ref_to_slice_refs)]
-    fn fold_order() {
-        let ok = a("matched", "satisfied", Some("required"));
-        let fail = a("mismatched", "failed", Some("required"));
-        let unavail_req = a("unavailable", "unavailable", Some("required"));
-        let unavail_opt = a("unavailable", "not-gate", Some("optional"));
-        let soft_fail = a("mismatched", "not-gate", Some("optional"));
-        let f = |o: &str, l: &[Assertion]| fold_verdict(Some(o), Some(l));
-        assert_eq!(f("completed", &[ok.clone()]).as_deref(), Some("passed"));
-        assert_eq!(f("completed", &[]).as_deref(), Some("passed"));
-        assert_eq!(f("completed", &[ok.clone(), fail.clone()]).as_deref(), Some("failed"));
-        // errored beats failed
-        assert_eq!(f("completed", &[fail.clone(), unavail_req.clone()]).as_deref(), Some("errored"));
-        assert_eq!(f("interrupted", &[ok.clone()]).as_deref(), Some("errored"));
-        assert_eq!(f("errored", &[]).as_deref(), Some("errored"));
-        // failed beats skipped
-        assert_eq!(f("cancelled", &[fail.clone()]).as_deref(), Some("failed"));
-        assert_eq!(f("cancelled", &[ok.clone()]).as_deref(), Some("skipped"));
-        // optional unavailable and soft mismatches do not decide
-        assert_eq!(f("completed", &[unavail_opt, soft_fail]).as_deref(), Some("passed"));
-        // required errored assertion → errored
-        assert_eq!(f("completed", &[a("errored", "unavailable", Some("required"))]).as_deref(), Some("errored"));
-        // not recorded: unknown unless the outcome decides
-        assert_eq!(fold_verdict(Some("completed"), None), None);
-        assert_eq!(fold_verdict(Some("cancelled"), None).as_deref(), Some("skipped"));
-        assert_eq!(fold_verdict(None, None), None);
-        // v1 (no policy): a gating unavailable entry is required
-        assert_eq!(f("completed", &[a("unavailable", "unavailable", None)]).as_deref(), Some("errored"));
-    }
-
-    #[test]
-    fn score_sum() {
-        let mut x =
-            Assertion { contribution: Some(json!({"state":"earned","points":2,"earned":1.5})), ..Default::default() };
-        let y = Assertion {
-            contribution: Some(json!({"state":"unavailable","points":1,"reason":"x"})),
-            ..Default::default()
-        };
-        let z = Assertion { contribution: Some(json!({"state":"not-scored"})), ..Default::default() };
-        assert_eq!(sum_score(&[x.clone(), y, z.clone()]), Some(Score { earned: Some(1.5), points: Some(3.0) }));
-        assert_eq!(sum_score(&[z]), None);
-        x.contribution = None;
-        assert_eq!(sum_score(&[x]), None);
-    }
 
     #[test]
     fn criterion_names() {

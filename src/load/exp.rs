@@ -14,6 +14,7 @@
 
 use super::LoadError;
 use crate::model::document::{Assertion, Attempt, Completeness, Diagnostic, Document, Fact, Notice, NoticeLevel};
+use crate::model::verdict::Verdict;
 use serde_json::Value;
 
 /// First line of an exp stream.
@@ -80,8 +81,8 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
             (Some("progress"), _) => {}
             (Some("failure"), _) => {
                 let a = attempt_for(&mut attempts, &v);
-                a.verdict = s(v.get("verdict")).or(a.verdict.take());
-                let failed = a.verdict.as_deref() == Some("failed");
+                a.verdict = super::assertions::read_verdict(v.get("verdict"), &mut a.notices).or(a.verdict.take());
+                let failed = a.verdict == Some(Verdict::Failed);
                 let mut explanation = Vec::new();
                 if let Some(m) = v.get("matcher") {
                     explanation.push(("message".to_string(), Fact::Value(m.clone())));
@@ -116,12 +117,12 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
                     causes: Vec::new(),
                 });
                 if a.verdict.is_none() {
-                    a.verdict = Some("errored".into());
+                    a.verdict = Some(Verdict::Errored);
                 }
             }
             (Some("eval"), _) => {
                 let a = attempt_for(&mut attempts, &v);
-                a.verdict = s(v.get("verdict")).or(a.verdict.take());
+                a.verdict = super::assertions::read_verdict(v.get("verdict"), &mut a.notices).or(a.verdict.take());
                 let attempts_n = v.get("attempts").and_then(Value::as_u64);
                 let passed = v.get("passed").and_then(Value::as_u64);
                 if let (Some(n), Some(p)) = (attempts_n, passed)

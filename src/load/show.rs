@@ -147,7 +147,7 @@ fn apply_evidence(attempts: &mut Vec<Attempt>, ev: Option<&Value>) {
         }
         a.review.source_sites.extend(sites.iter().map(super::record::source_site));
         let folded = assertions::fold_verdict(a.outcome.as_deref(), Some(&list));
-        a.verdict = s(d.get("verdict")).or(folded);
+        a.verdict = assertions::read_verdict(d.get("verdict"), &mut a.notices).or(folded);
         a.score = assertions::sum_score(&list);
         a.review.assertions_state = Some(Completeness::Complete);
         a.review.assertions = Some(list);
@@ -236,7 +236,9 @@ fn apply_members(attempts: &mut Vec<Attempt>, members: Option<&Value>) {
         a.experiment_id = a.experiment_id.take().or_else(|| s(m.get("experiment")));
         a.attempt_number = a.attempt_number.or_else(|| m.get("attempt").and_then(Value::as_u64).map(|o| o + 1));
         a.outcome = a.outcome.take().or_else(|| s(m.get("outcome")));
-        a.verdict = a.verdict.take().or_else(|| s(m.get("verdict")));
+        if a.verdict.is_none() {
+            a.verdict = assertions::read_verdict(m.get("verdict"), &mut a.notices);
+        }
         let mem = a.review.membership.get_or_insert_with(Membership::default);
         mem.run_id = mem.run_id.take().or_else(|| s(m.get("selectedRun")));
         mem.slot_id = mem.slot_id.take().or_else(|| s(m.get("slot")));

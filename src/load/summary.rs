@@ -79,7 +79,7 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
     attempt.attempt_number = r.get("attempt").and_then(Value::as_u64).map(|a| a + 1);
     attempt.locator = s(&r, "locator");
     attempt.attempt_id = s(&r, "attemptId");
-    attempt.verdict = s(&r, "verdict");
+    attempt.verdict = super::assertions::read_verdict(r.get("verdict"), &mut attempt.notices);
     attempt.outcome = s(&r, "outcome");
     attempt.model = s(&r, "model");
     attempt.agent = match r.get("agent") {

@@ -228,25 +228,3 @@ pub fn derive_document(
 ) -> Vec<DerivedAttempt> {
     doc.attempts.iter().map(|a| derive_attempt(a, model.or(doc.model.as_deref()), prices)).collect()
 }
-
-/// Scope status of an attempt (spec §5.3): a session's status is its last
-/// turn's; any session waiting → waiting; else any failed → failed; else
-/// completed. `None` when a session has no turns or a status was not recorded.
-pub fn attempt_status(attempt: &Attempt) -> Option<&'static str> {
-    let mut statuses = Vec::new();
-    for s in &attempt.sessions {
-        statuses.push(s.turns.last()?.turn.status.as_deref()?);
-    }
-    if statuses.is_empty() {
-        return None;
-    }
-    if statuses.contains(&"waiting") {
-        Some("waiting")
-    } else if statuses.contains(&"failed") {
-        Some("failed")
-    } else if statuses.iter().all(|s| *s == "completed") {
-        Some("completed")
-    } else {
-        None
-    }
-}

@@ -151,8 +151,8 @@ pub struct Attempt {
     pub attempt_number: Option<u64>,
     pub locator: Option<String>,
     pub attempt_id: Option<String>,
-    /// `passed | failed | errored | skipped` when known.
-    pub verdict: Option<String>,
+    /// NiceEval's verdict, when the file states it or it can be folded.
+    pub verdict: Option<super::verdict::Verdict>,
     /// `completed | errored | cancelled | interrupted` when known.
     pub outcome: Option<String>,
     pub model: Option<String>,

@@ -17,6 +17,7 @@ pub mod payload;
 pub mod text;
 pub mod timeline;
 pub mod usage;
+pub mod verdict;
 
 pub use derive::{DerivedAttempt, TurnAddr, derive_attempt, derive_document};
 pub use document::{Attempt, Document, Session, Turn, TurnRecord};

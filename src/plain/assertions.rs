@@ -1,17 +1,18 @@
 //! `--assertions` and `--failures`, from `attempt.review.assertions`.
 //! Unavailable is distinct from failed and from skipped, with its reason.
 
-use super::layout::{Block, Section, Text, Tone, clean, count, kv};
+use super::layout::{Block, Section, Text, Tone, clean, kv};
 use super::timeline;
 use super::view::{Ctx, Row, cut_count, detail_value, turn_rows, verdict_text};
 use crate::model::document::{Assertion, Attempt, Completeness, Fact};
+use crate::view::format::count;
 use serde_json::Value;
 
 const W: usize = 11;
 
 /// True when the attempt failed, errored, or has a failing or unavailable gate.
 pub fn attempt_fails(a: &Attempt) -> bool {
-    matches!(a.verdict.as_deref(), Some("failed" | "errored"))
+    crate::model::verdict::needs_review(a)
         || a.review.assertions.as_ref().is_some_and(|list| list.iter().any(assertion_fails))
 }
 
@@ -289,7 +290,7 @@ pub fn failures_section(ctx: &Ctx, total: usize) -> Section {
     let mut b = Vec::new();
     b.push(kv("locator", W, Text::toned(a.locator.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Accent)));
     b.push(kv("eval", W, Text::plain(a.eval_id.as_deref().map(clean).unwrap_or_else(|| "—".into()))));
-    b.push(kv("verdict", W, verdict_text(a.verdict.as_deref())));
+    b.push(kv("verdict", W, verdict_text(a)));
     if let Some(s) = assertions_state(ctx) {
         b.push(s);
     }
@@ -335,5 +336,5 @@ pub fn failures_section(ctx: &Ctx, total: usize) -> Section {
         }
     }
     let title = super::header::title(ctx, total);
-    Section::new(format!("FAILED {title}"), verdict_text(a.verdict.as_deref()), b)
+    Section::new(format!("FAILED {title}"), verdict_text(a), b)
 }

@@ -1,10 +1,11 @@
 //! `--diagnostics`: lint findings (`lint_document`) and the attempt's own
 //! review diagnostics.
 
-use super::layout::{Block, Column, Section, Table, Text, Tone, clean, count};
+use super::layout::{Block, Column, Section, Table, Text, Tone, clean};
 use super::view::Ctx;
 use crate::model::derive::TurnAddr;
 use crate::model::diagnostics::{Finding, Severity};
+use crate::view::format::count;
 
 fn where_(ctx: &Ctx, f: &Finding) -> String {
     let Some(turn) = f.location.turn else {

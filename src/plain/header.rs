@@ -1,9 +1,10 @@
 //! The attempt header: where it came from, what it is, how it went, counts,
 //! tokens and the two costs (observed and estimated), and notices.
 
-use super::layout::{Block, Text, Tone, clean, count, kv_lines, opt_count, usd4, usd6};
+use super::layout::{Block, Text, Tone, clean, kv_lines};
 use super::view::{Ctx, turn_status_text, verdict_text};
 use crate::model::document::{Completeness, NoticeLevel};
+use crate::view::format::{count, opt_number, usd};
 
 pub fn title(ctx: &Ctx, total: usize) -> String {
     let eval = ctx.attempt.eval_id.as_deref().map(clean);
@@ -21,7 +22,7 @@ pub fn title(ctx: &Ctx, total: usize) -> String {
 }
 
 pub fn meta(ctx: &Ctx) -> Text {
-    verdict_text(ctx.attempt.verdict.as_deref())
+    verdict_text(ctx.attempt)
 }
 
 pub fn header(ctx: &Ctx) -> Vec<Block> {
@@ -37,7 +38,7 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     rows.push(("format", Text::plain(if ctx.doc.format.is_empty() { "—".into() } else { clean(&ctx.doc.format) })));
     rows.push(("eval", Text::plain(a.eval_id.as_deref().map(clean).unwrap_or_else(|| "—".into()))));
     rows.push(("locator", Text::toned(a.locator.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Accent)));
-    let mut verdict = verdict_text(a.verdict.as_deref());
+    let mut verdict = verdict_text(a);
     if let Some(o) = &a.outcome {
         verdict.push(format!(" · outcome {}", clean(o)), Tone::Soft);
     }
@@ -88,11 +89,11 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     let tokens = match u.billable_tokens() {
         Some(t) => Text::plain(format!(
             "{} (input {} + output {}; cache read {}, cache creation {})",
-            opt_count(Some(t)),
-            opt_count(u.input_tokens),
-            opt_count(u.output_tokens),
-            opt_count(u.cache_read_tokens),
-            opt_count(u.cache_creation_tokens)
+            opt_number(Some(t)),
+            opt_number(u.input_tokens),
+            opt_number(u.output_tokens),
+            opt_number(u.cache_read_tokens),
+            opt_number(u.cache_creation_tokens)
         )),
         None => Text::toned("— (no token counts reported)", Tone::Soft),
     };
@@ -100,18 +101,18 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     rows.push((
         "observed",
         match u.cost_usd {
-            Some(c) => Text::plain(format!("{} (sum of reported costUSD)", usd4(c))),
+            Some(c) => Text::plain(format!("{} (sum of reported costUSD)", usd(c))),
             None => Text::toned("— (no costUSD reported)", Tone::Soft),
         },
     ));
     let mut est = match &d.estimate {
         crate::model::usage::Estimate::Priced { total, hit, .. } => {
-            Text::plain(format!("{} (price key {}, see --usage)", usd6(*total), clean(&hit.key)))
+            Text::plain(format!("{} (price key {}, see --usage)", usd(*total), clean(&hit.key)))
         }
         other => Text::toned(format!("— ({})", other.reason().unwrap_or_default()), Tone::Soft),
     };
     if let Some(r) = a.reported_estimate {
-        est.push(format!(" · file's own estimate {}", usd6(r)), Tone::Soft);
+        est.push(format!(" · file's own estimate {}", usd(r)), Tone::Soft);
     }
     rows.push(("estimated", est));
     let mut blocks = kv_lines(rows);

@@ -2,10 +2,11 @@
 //! `input.responses`) and the tool lifecycle it gated — all read from the
 //! core's [`hitl_requests`](crate::model::hitl::hitl_requests).
 
-use super::layout::{Block, Section, Text, Tone, clean, count, kv};
+use super::layout::{Block, Section, Text, Tone, clean, kv};
 use super::view::{Ctx, cut_count, lifecycle_text, one_line_value, request_text, status_text};
 use crate::model::hitl::{Answer, HitlRequest, HitlState};
 use crate::model::occurrence::{Lifecycle, Occurrence};
+use crate::view::format::count;
 use serde_json::Value;
 
 const W: usize = 8;

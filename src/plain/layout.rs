@@ -6,302 +6,49 @@
 //! through `text::sanitize`; the helpers here ([`clean`]) do that.
 
 use crate::model::text::{self, Lines};
-pub use crate::model::timeline::grouped;
+use crate::model::timeline::RowKind;
+pub use crate::view::blocks::{Align, Block, Column, Overflow, Section, Table, kv, kv_lines};
+pub use crate::view::text::{Text, Tone, clean};
 
-/// Semantic tone of a span. Colour is only a second channel: every tone is
-/// always accompanied by a word or mark that carries the meaning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Tone {
-    #[default]
-    Plain,
-    Good,
-    Bad,
-    Warn,
-    Soft,
-    Accent,
-    Bold,
-}
-
-impl Tone {
-    fn sgr(self) -> Option<&'static str> {
-        match self {
-            Tone::Plain => None,
-            Tone::Good => Some("32"),
-            Tone::Bad => Some("31"),
-            Tone::Warn => Some("33"),
-            Tone::Soft => Some("90"),
-            Tone::Accent => Some("36"),
-            Tone::Bold => Some("1"),
-        }
+/// The SGR code of a tone (`None`: no colour).
+fn sgr(tone: Tone) -> Option<&'static str> {
+    match tone {
+        Tone::Plain | Tone::Pending => None,
+        Tone::Good => Some("32"),
+        Tone::Bad => Some("31"),
+        Tone::Warn => Some("33"),
+        Tone::Soft => Some("90"),
+        Tone::Accent => Some("36"),
+        Tone::Bold => Some("1"),
+        Tone::Hitl => Some("35"),
+        Tone::Kind(kind) => match kind {
+            RowKind::InputRequest => Some("35"),
+            RowKind::Thinking => Some("90"),
+            RowKind::Error => Some("31"),
+            RowKind::Unrecognized => Some("33"),
+            _ => None,
+        },
     }
 }
 
-/// Input text made safe for one line.
-pub fn clean(s: &str) -> String {
-    text::sanitize(s, Lines::Single).into_owned()
-}
-
-/// A line of styled spans. Widths are display widths.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Text {
-    pub spans: Vec<(String, Tone)>,
-}
-
-impl Text {
-    pub fn new() -> Text {
-        Text::default()
-    }
-
-    /// Trusted text (our own words); input-derived text must be [`clean`]ed first.
-    pub fn plain(s: impl Into<String>) -> Text {
-        Text { spans: vec![(s.into(), Tone::Plain)] }
-    }
-
-    pub fn toned(s: impl Into<String>, tone: Tone) -> Text {
-        Text { spans: vec![(s.into(), tone)] }
-    }
-
-    pub fn push(&mut self, s: impl Into<String>, tone: Tone) -> &mut Self {
-        let s = s.into();
-        if !s.is_empty() {
-            self.spans.push((s, tone));
-        }
-        self
-    }
-
-    pub fn with(mut self, s: impl Into<String>, tone: Tone) -> Text {
-        self.push(s, tone);
-        self
-    }
-
-    pub fn append(&mut self, other: Text) {
-        self.spans.extend(other.spans);
-    }
-
-    pub fn width(&self) -> usize {
-        self.spans.iter().map(|(s, _)| text::width(s)).sum()
-    }
-
-    pub fn as_plain(&self) -> String {
-        self.spans.iter().map(|(s, _)| s.as_str()).collect()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.spans.iter().all(|(s, _)| s.is_empty())
-    }
-
-    /// Cut to `width` columns with `…` when anything was cut.
-    pub fn truncate(&self, width: usize) -> Text {
-        if self.width() <= width {
-            return self.clone();
-        }
-        let mut out = Text::new();
-        if width == 0 {
-            return out;
-        }
-        let mut left = width - 1;
-        let mut last_tone = Tone::Plain;
-        for (s, tone) in &self.spans {
-            last_tone = *tone;
-            let w = text::width(s);
-            if w <= left {
-                out.push(s.clone(), *tone);
-                left -= w;
-                continue;
+/// A line as terminal text. Every span is sanitized again here as a
+/// safety net, so no input byte can reach the terminal raw.
+pub fn render_text(line: &Text, color: bool) -> String {
+    let mut out = String::new();
+    for (s, tone) in &line.spans {
+        let s = &text::sanitize(s, Lines::Single);
+        match (color, sgr(*tone)) {
+            (true, Some(code)) => {
+                out.push_str("\u{1b}[");
+                out.push_str(code);
+                out.push('m');
+                out.push_str(s);
+                out.push_str("\u{1b}[0m");
             }
-            let mut cut = String::new();
-            let mut used = 0;
-            for c in s.chars() {
-                let cw = text::width(c.encode_utf8(&mut [0u8; 4]));
-                if used + cw > left {
-                    break;
-                }
-                used += cw;
-                cut.push(c);
-            }
-            out.push(cut, *tone);
-            break;
+            _ => out.push_str(s),
         }
-        out.push("…", last_tone);
-        out
     }
-
-    /// Wrap at spaces to `width` columns; overlong words break by characters.
-    pub fn wrap(&self, width: usize) -> Vec<Text> {
-        let width = width.max(4);
-        if self.width() <= width {
-            return vec![self.clone()];
-        }
-        // Words keep their tone per character.
-        let chars: Vec<(char, Tone)> = self.spans.iter().flat_map(|(s, t)| s.chars().map(move |c| (c, *t))).collect();
-        let mut words: Vec<Vec<(char, Tone)>> = Vec::new();
-        let mut current = Vec::new();
-        for &(c, t) in &chars {
-            current.push((c, t));
-            if c == ' ' {
-                words.push(std::mem::take(&mut current));
-            }
-        }
-        if !current.is_empty() {
-            words.push(current);
-        }
-        let cw = |c: char| text::width(c.encode_utf8(&mut [0u8; 4]));
-        let mut lines: Vec<Vec<(char, Tone)>> = vec![Vec::new()];
-        let mut used = 0usize;
-        for word in words {
-            let trimmed_w: usize = word.iter().filter(|(c, _)| *c != ' ').map(|(c, _)| cw(*c)).sum();
-            let word_w: usize = word.iter().map(|(c, _)| cw(*c)).sum();
-            if used > 0 && used + trimmed_w > width {
-                lines.push(Vec::new());
-                used = 0;
-            }
-            for (c, t) in word {
-                let w = cw(c);
-                if used + w > width && used > 0 {
-                    if c == ' ' {
-                        continue;
-                    }
-                    lines.push(Vec::new());
-                    used = 0;
-                }
-                if let Some(line) = lines.last_mut() {
-                    line.push((c, t));
-                }
-                used += w;
-            }
-            let _ = word_w;
-        }
-        lines
-            .into_iter()
-            .map(|line| {
-                let mut t = Text::new();
-                let mut buf = String::new();
-                let mut tone = None;
-                for (c, tn) in line {
-                    if tone.is_some_and(|x| x != tn) {
-                        t.push(std::mem::take(&mut buf), tone.unwrap_or_default());
-                    }
-                    tone = Some(tn);
-                    buf.push(c);
-                }
-                t.push(buf.trim_end().to_string(), tone.unwrap_or_default());
-                t
-            })
-            .collect()
-    }
-
-    /// Pad with spaces to `width` columns (never cuts).
-    pub fn pad_to(&self, width: usize) -> Text {
-        let w = self.width();
-        let mut t = self.clone();
-        if w < width {
-            t.push(" ".repeat(width - w), Tone::Plain);
-        }
-        t
-    }
-
-    /// The line as terminal text. Every span is sanitized again here as a
-    /// safety net, so no input byte can reach the terminal raw.
-    pub fn render(&self, color: bool) -> String {
-        let mut out = String::new();
-        for (s, tone) in &self.spans {
-            let s = &text::sanitize(s, Lines::Single);
-            match (color, tone.sgr()) {
-                (true, Some(code)) => {
-                    out.push_str("\u{1b}[");
-                    out.push_str(code);
-                    out.push('m');
-                    out.push_str(s);
-                    out.push_str("\u{1b}[0m");
-                }
-                _ => out.push_str(s),
-            }
-        }
-        out
-    }
-}
-
-impl From<&str> for Text {
-    fn from(s: &str) -> Text {
-        Text::plain(s)
-    }
-}
-
-impl From<String> for Text {
-    fn from(s: String) -> Text {
-        Text::plain(s)
-    }
-}
-
-/// Column alignment; right-aligned (numeric) columns never shrink.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Align {
-    Left,
-    Right,
-}
-
-/// What a cell does when its column is narrower than the cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Overflow {
-    Wrap,
-    Cut,
-}
-
-#[derive(Debug, Clone)]
-pub struct Column {
-    pub header: String,
-    pub align: Align,
-    pub overflow: Overflow,
-    /// False for columns that keep their natural width (like numeric ones).
-    pub shrink: bool,
-}
-
-impl Column {
-    pub fn left(h: &str) -> Column {
-        Column { header: h.into(), align: Align::Left, overflow: Overflow::Wrap, shrink: true }
-    }
-    pub fn right(h: &str) -> Column {
-        Column { header: h.into(), align: Align::Right, overflow: Overflow::Cut, shrink: false }
-    }
-    pub fn cut(h: &str) -> Column {
-        Column { header: h.into(), align: Align::Left, overflow: Overflow::Cut, shrink: true }
-    }
-    /// A short left-aligned column that keeps its natural width.
-    pub fn fixed(h: &str) -> Column {
-        Column { header: h.into(), align: Align::Left, overflow: Overflow::Cut, shrink: false }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct Table {
-    pub columns: Vec<Column>,
-    pub rows: Vec<Vec<Text>>,
-    /// Minimum natural widths (so sibling tables can share column widths).
-    pub floor: Vec<usize>,
-}
-
-/// A block of output.
-#[derive(Debug, Clone)]
-pub enum Block {
-    Line(Text),
-    /// "label  value": the value wraps under itself.
-    Kv(Text, Text),
-    Blank,
-    Table(Table),
-    Section(Section),
-}
-
-#[derive(Debug, Clone)]
-pub struct Section {
-    pub title: String,
-    pub meta: Text,
-    pub body: Vec<Block>,
-}
-
-impl Section {
-    pub fn new(title: impl Into<String>, meta: Text, body: Vec<Block>) -> Section {
-        Section { title: clean(&title.into()), meta, body }
-    }
+    out
 }
 
 /// A line of rendered output before it goes into a box.
@@ -321,8 +68,8 @@ pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool) -> Strin
             (b, _) => {
                 for o in render_block(b, width, boxed) {
                     match o {
-                        Out::Body(t) => lines.push(t.truncate(width).render(color)),
-                        Out::Divider(title, meta) => lines.push(rule_line(&title, &meta, width).render(color)),
+                        Out::Body(t) => lines.push(render_text(&t.truncate(width), color)),
+                        Out::Divider(title, meta) => lines.push(render_text(&rule_line(&title, &meta, width), color)),
                     }
                 }
             }
@@ -339,7 +86,7 @@ pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool) -> Strin
 fn render_box(s: &Section, width: usize, color: bool) -> Vec<String> {
     let box_w = width.min(100);
     let content_w = box_w - 4;
-    let mut lines = vec![border_line('╭', '╮', &s.title, &s.meta, box_w).render(color)];
+    let mut lines = vec![render_text(&border_line('╭', '╮', &s.title, &s.meta, box_w), color)];
     let mut body = Vec::new();
     for b in &s.body {
         body.extend(render_block(b, content_w, true));
@@ -348,9 +95,9 @@ fn render_box(s: &Section, width: usize, color: bool) -> Vec<String> {
         match o {
             Out::Body(t) => {
                 let t = t.truncate(content_w).pad_to(content_w);
-                lines.push(format!("│ {} │", t.render(color)));
+                lines.push(format!("│ {} │", render_text(&t, color)));
             }
-            Out::Divider(title, meta) => lines.push(border_line('├', '┤', &title, &meta, box_w).render(color)),
+            Out::Divider(title, meta) => lines.push(render_text(&border_line('├', '┤', &title, &meta, box_w), color)),
         }
     }
     lines.push(format!("╰{}╯", "─".repeat(box_w - 2)));
@@ -458,13 +205,6 @@ fn render_block(block: &Block, width: usize, boxed: bool) -> Vec<Out> {
             }
             out
         }
-    }
-}
-
-impl Text {
-    pub fn with_text(mut self, other: Text) -> Text {
-        self.append(other);
-        self
     }
 }
 
@@ -596,50 +336,6 @@ pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
     out
 }
 
-/// A "label   value" line whose value wraps under itself.
-pub fn kv(label: &str, label_w: usize, value: Text) -> Block {
-    let mut t = Text::toned(text::fit(label, label_w), Tone::Soft);
-    t.push("  ", Tone::Plain);
-    Block::Kv(t, value)
-}
-
-/// Several "label  value" lines with aligned values.
-pub fn kv_lines(rows: Vec<(&str, Text)>) -> Vec<Block> {
-    let w = rows.iter().map(|(l, _)| text::width(l)).max().unwrap_or(0);
-    rows.into_iter().map(|(l, v)| kv(l, w, v)).collect()
-}
-
-/// Optional count: "—" when absent.
-pub fn opt_count(x: Option<f64>) -> String {
-    x.map(grouped).unwrap_or_else(|| "—".into())
-}
-
-/// USD with 4 decimals (the usage grid's observed cost form).
-pub fn usd4(x: f64) -> String {
-    if x < 0.0 { format!("-${:.4}", -x) } else { format!("${x:.4}") }
-}
-
-/// USD with 6 decimals, trailing zeros trimmed to at least 2.
-pub fn usd6(x: f64) -> String {
-    let s = format!("{:.6}", x.abs());
-    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
-    let mut frac = frac.trim_end_matches('0').to_string();
-    while frac.len() < 2 {
-        frac.push('0');
-    }
-    format!("{}${int}.{frac}", if x < 0.0 { "-" } else { "" })
-}
-
-pub fn percent(r: f64) -> String {
-    let p = (r * 1000.0).round() / 10.0;
-    if p.fract() == 0.0 { format!("{p:.0}%") } else { format!("{p:.1}%") }
-}
-
-/// "N things" with a plural.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", grouped(n as f64), if n == 1 { one } else { many })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -661,16 +357,6 @@ mod tests {
         let lines = render_table(&table, 40, false);
         let last = lines.last().unwrap().as_plain();
         assert!(last.contains("more column"), "{last}");
-    }
-
-    #[test]
-    fn numbers() {
-        assert_eq!(grouped(1234567.0), "1,234,567");
-        assert_eq!(grouped(12.0), "12");
-        assert_eq!(usd6(0.00285), "$0.00285");
-        assert_eq!(usd6(4.0), "$4.00");
-        assert_eq!(percent(0.875), "87.5%");
-        assert_eq!(opt_count(None), "—");
     }
 
     #[test]

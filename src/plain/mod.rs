@@ -231,7 +231,10 @@ pub fn render(
     }
     if report.shown > 0 && only_failures && report.failing == 0 {
         blocks.push(Block::Line(Text::toned(
-            format!("No failures: {} shown, none failed.", layout::count(report.shown, "attempt", "attempts")),
+            format!(
+                "No failures: {} shown, none failed.",
+                crate::view::format::count(report.shown, "attempt", "attempts")
+            ),
             Tone::Good,
         )));
     }

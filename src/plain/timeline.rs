@@ -1,8 +1,9 @@
 //! `--timeline`: one row per event, `turnOrdinal:eventOrdinal`, kind,
 //! summary cut by display width, lifecycle status.
 
-use super::layout::{Block, Column, Overflow, Section, Table, Text, Tone, count, natural_widths};
+use super::layout::{Block, Column, Overflow, Section, Table, Text, Tone, natural_widths};
 use super::view::{Ctx, Row, turn_rows, turn_status_text};
+use crate::view::format::count;
 
 pub fn table(rows: Vec<Row>, full: bool) -> Table {
     let mut summary = Column::cut("summary");

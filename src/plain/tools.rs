@@ -1,10 +1,11 @@
 //! `--tools`: logical tool occurrences per session scope, then orphan
 //! finishes and ambiguous ids with what went wrong.
 
-use super::layout::{Block, Column, Section, Table, Text, Tone, clean, count, kv};
+use super::layout::{Block, Column, Section, Table, Text, Tone, clean, kv};
 use super::view::{Ctx, detail_value, lifecycle_text, status_text};
 use crate::model::command::describe;
 use crate::model::occurrence::{Evidence, Lifecycle, Occurrence};
+use crate::view::format::count;
 
 const LABEL_W: usize = 9;
 

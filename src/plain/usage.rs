@@ -1,20 +1,21 @@
 //! `--usage`: per turn, per session and total; absent is "—", never 0.
 //! Then the estimate as a ledger, or why there is none.
 
-use super::layout::{Block, Column, Section, Table, Text, Tone, clean, grouped, opt_count, percent, usd4, usd6};
+use super::layout::{Block, Column, Section, Table, Text, Tone, clean};
 use super::view::Ctx;
 use crate::model::usage::{Estimate, Usage};
+use crate::view::format::{number, opt_number, percent, usd};
 
 fn token_row(scope: Text, u: Option<&Usage>) -> Vec<Text> {
     let d = Usage::default();
     let u = u.unwrap_or(&d);
     vec![
         scope,
-        Text::plain(opt_count(u.input_tokens)),
-        Text::plain(opt_count(u.output_tokens)),
-        Text::plain(opt_count(u.cache_read_tokens)),
-        Text::plain(opt_count(u.cache_creation_tokens)),
-        Text::plain(opt_count(u.reasoning_tokens)),
+        Text::plain(opt_number(u.input_tokens)),
+        Text::plain(opt_number(u.output_tokens)),
+        Text::plain(opt_number(u.cache_read_tokens)),
+        Text::plain(opt_number(u.cache_creation_tokens)),
+        Text::plain(opt_number(u.reasoning_tokens)),
     ]
 }
 
@@ -23,8 +24,8 @@ fn cost_row(scope: Text, u: Option<&Usage>) -> Vec<Text> {
     let u = u.unwrap_or(&d);
     vec![
         scope,
-        Text::plain(opt_count(u.requests)),
-        Text::plain(u.cost_usd.map(usd4).unwrap_or_else(|| "—".into())),
+        Text::plain(opt_number(u.requests)),
+        Text::plain(u.cost_usd.map(usd).unwrap_or_else(|| "—".into())),
         Text::plain(u.cache_hit_ratio().map(percent).unwrap_or_else(|| "—".into())),
     ]
 }
@@ -110,7 +111,7 @@ fn estimate_section(ctx: &Ctx) -> Section {
     let d = ctx.derived;
     let mut body = Vec::new();
     let observed = match d.usage.cost_usd {
-        Some(c) => format!("observed cost {} (reported costUSD; never mixed with the estimate)", usd4(c)),
+        Some(c) => format!("observed cost {} (reported costUSD; never mixed with the estimate)", usd(c)),
         None => "observed cost — (no costUSD reported)".into(),
     };
     body.push(Block::Line(Text::plain(observed)));
@@ -131,7 +132,7 @@ fn estimate_section(ctx: &Ctx) -> Section {
                     }
                     vec![
                         Text::plain(l.bucket),
-                        Text::plain(grouped(l.tokens)),
+                        Text::plain(number(l.tokens)),
                         rate,
                         Text::plain(format!("= ${:.6}", l.amount)),
                     ]
@@ -159,7 +160,7 @@ fn estimate_section(ctx: &Ctx) -> Section {
                     Tone::Soft,
                 )));
             }
-            Text::plain(usd6(*total))
+            Text::plain(usd(*total))
         }
         other => {
             body.push(Block::Line(Text::toned(
@@ -170,7 +171,7 @@ fn estimate_section(ctx: &Ctx) -> Section {
         }
     };
     if let Some(r) = ctx.attempt.reported_estimate {
-        body.push(Block::Line(Text::toned(format!("the file's own estimatedCostUSD: {}", usd6(r)), Tone::Soft)));
+        body.push(Block::Line(Text::toned(format!("the file's own estimatedCostUSD: {}", usd(r)), Tone::Soft)));
     }
     Section::new("Estimate", meta, body)
 }

@@ -2,7 +2,7 @@
 //! plain rendering of the core's timeline rows (also used by `--failures`
 //! to resolve evidence) and HITL request states.
 
-use super::layout::{Text, Tone, clean, grouped};
+use super::layout::{Text, Tone, clean};
 use super::{PlainOptions, Selection};
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
@@ -13,6 +13,7 @@ use crate::model::occurrence::{Lifecycle, Occurrence};
 use crate::model::timeline::{
     Row as CoreRow, RowKind, RowStatus, Timeline, finish_status, lifecycle_status, request_status,
 };
+use crate::view::format::number;
 use serde_json::Value;
 
 /// Everything a section needs to draw one attempt.
@@ -114,7 +115,7 @@ pub fn cut_count(s: &str, limit: usize) -> String {
     }
     let head: String = s.chars().take(limit).collect();
     let more = n - limit;
-    format!("{head}… ({} more character{})", grouped(more as f64), if more == 1 { "" } else { "s" })
+    format!("{head}… ({} more character{})", number(more as f64), if more == 1 { "" } else { "s" })
 }
 
 /// A value for a detail line: pretty multi-line JSON with `--full`, else a cut one-liner.
@@ -145,15 +146,9 @@ pub fn lifecycle_text(o: &Occurrence) -> Text {
     }
 }
 
-pub fn verdict_text(verdict: Option<&str>) -> Text {
-    match verdict {
-        Some("passed") => Text::toned("✓ passed", Tone::Good),
-        Some("failed") => Text::toned("✗ failed", Tone::Bad),
-        Some("errored") => Text::toned("! errored", Tone::Warn),
-        Some("skipped") => Text::toned("– skipped", Tone::Soft),
-        Some(other) => Text::plain(clean(other)),
-        None => Text::toned("— (no verdict recorded)", Tone::Soft),
-    }
+/// The attempt's headline: its verdict, or its status when it has none.
+pub fn verdict_text(attempt: &Attempt) -> Text {
+    crate::view::verdict::headline(attempt.verdict, crate::model::verdict::attempt_status(attempt))
 }
 
 /// Turn status word: completed / failed / waiting / as written / "—".

@@ -1,7 +1,7 @@
 //! Header: file and format, verdict or status, counts, tokens, costs, diagnostics.
 
 use super::cell;
-use super::theme::{Theme, verdict_mark};
+use super::theme::Theme;
 use crate::app::App;
 use crate::model::timeline::{compact_number, usd};
 use ratatui::Frame;
@@ -20,24 +20,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     top.push(Span::styled(cell(&source, width / 2), theme.text));
     top.push(Span::styled(format!("  {}", cell(&app.doc.format, width / 3)), theme.dim));
     if app.doc.attempts.len() > 1 {
-        let failed = app
-            .doc
-            .attempts
-            .iter()
-            .filter(|a| matches!(a.verdict.as_deref(), Some("failed") | Some("errored")))
-            .count();
+        let failed = app.doc.attempts.iter().filter(|a| crate::model::verdict::needs_review(a)).count();
         top.push(Span::styled(format!("  {} attempts, {failed} failed/errored", app.doc.attempts.len()), theme.dim));
     }
     let mut second: Vec<Span> = Vec::new();
     if let (Some(attempt), Some(view)) = (app.attempt(), app.view()) {
         // Verdict (results) or the status of the last turn (captures).
-        let (word, what) = match (&attempt.verdict, crate::model::derive::attempt_status(attempt)) {
-            (Some(v), _) => (v.clone(), "verdict"),
-            (None, Some(s)) => (s.to_string(), "status"),
-            (None, None) => ("status not recorded".into(), "status"),
-        };
-        second.push(Span::styled(format!("{} {} ", verdict_mark(&word), word.to_uppercase()), theme.verdict(&word)));
-        second.push(Span::styled(format!("{what}  "), theme.dim));
+        let headline = crate::view::verdict::headline(attempt.verdict, crate::model::verdict::attempt_status(attempt));
+        second.extend(theme.spans(&headline));
+        second.push(Span::raw("  "));
         if let Some(eval) = &attempt.eval_id {
             second.push(Span::styled(cell(eval, 28), theme.text));
             second.push(Span::raw(" "));

@@ -1064,9 +1064,8 @@ fn scope_summary(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         x.as_deref().map(|v| sanitize(v, Lines::Single).into_owned()).unwrap_or_else(|| "—".into())
     };
     let mut out = Vec::new();
-    let verdict = a.verdict.clone().or_else(|| crate::model::derive::attempt_status(a).map(str::to_string));
-    let v = verdict.clone().unwrap_or_else(|| "unknown".into());
-    out.push(Line::styled(format!("{} {}", verdict_mark(&v), v.to_uppercase()), theme.verdict(&v)));
+    let headline = crate::view::verdict::headline(a.verdict, crate::model::verdict::attempt_status(a));
+    out.push(Line::from(theme.spans(&headline)));
     out.push(kv("eval", s(&a.eval_id), theme, theme.text));
     out.push(kv("experiment", s(&a.experiment_id), theme, theme.text));
     out.push(kv("attempt", a.attempt_number.map(|n| format!("#{n}")).unwrap_or_else(|| "—".into()), theme, theme.text));

@@ -1,6 +1,6 @@
 //! Navigator: attempt → session → turn. Selecting a node scopes the other panels.
 
-use super::theme::{Theme, verdict_mark};
+use super::theme::Theme;
 use super::{cell, panel};
 use crate::app::{App, Focus};
 use crate::model::timeline::{compact_number, turn_status};
@@ -30,15 +30,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let mut spans = vec![Span::raw(format!("{indent}{fold}"))];
         match (node.scope.session, node.scope.turn) {
             (None, _) => {
-                let verdict = attempt.verdict.clone();
-                if let Some(v) = &verdict {
-                    spans.push(Span::styled(format!("{} ", verdict_mark(v)), theme.verdict(v)));
+                let verdict = attempt.verdict;
+                if let Some(v) = verdict {
+                    let mark = crate::view::verdict::verdict_mark(v);
+                    spans.push(Span::styled(format!("{mark} "), theme.tone(crate::view::verdict::verdict_tone(v))));
                 }
                 let name = attempt.eval_id.clone().unwrap_or_else(|| "attempt".into());
                 let n = attempt.attempt_number.map(|n| format!(" #{n}")).unwrap_or_default();
                 spans.push(Span::styled(cell(&format!("{name}{n}"), width.saturating_sub(12)), theme.text));
                 if let Some(v) = verdict {
-                    spans.push(Span::styled(format!(" {v}"), theme.verdict(&v)));
+                    spans.push(Span::styled(
+                        format!(" {}", v.as_str()),
+                        theme.tone(crate::view::verdict::verdict_tone(v)),
+                    ));
                 }
                 if let Some(l) = &attempt.locator {
                     spans.push(Span::styled(format!(" {}", cell(l, 15)), theme.dim));

@@ -2,7 +2,9 @@
 //! Status uses the 16 named ANSI colours so the user's palette applies.
 
 use crate::model::timeline::{RowKind, RowStatus};
+use crate::view::{Text, Tone};
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThemeName {
@@ -120,6 +122,27 @@ impl Theme {
             RowKind::Error => self.err,
             RowKind::Unrecognized => fg(Color::LightRed).add_modifier(Modifier::ITALIC),
         }
+    }
+
+    /// The style of a view tone.
+    pub fn tone(&self, tone: Tone) -> Style {
+        match tone {
+            Tone::Plain => self.text,
+            Tone::Good => self.ok,
+            Tone::Bad => self.err,
+            Tone::Warn => self.warn,
+            Tone::Soft => self.dim,
+            Tone::Accent => self.accent,
+            Tone::Bold => self.title,
+            Tone::Hitl => self.hitl,
+            Tone::Pending => self.pending,
+            Tone::Kind(kind) => self.kind(kind),
+        }
+    }
+
+    /// A view text as styled spans.
+    pub fn spans(&self, text: &Text) -> Vec<Span<'static>> {
+        text.spans.iter().map(|(s, tone)| Span::styled(s.clone(), self.tone(*tone))).collect()
     }
 
     /// Verdict / outcome words.

@@ -1,0 +1,90 @@
+//! Neutral blocks: what a surface shows, before it is laid out. The view
+//! builds them; `plain` lays them out as text (boxed or plain) and `ui`
+//! draws them with ratatui. Nothing here knows a width or a colour.
+
+use super::text::{Text, Tone, clean};
+use crate::model::text;
+
+/// Column alignment; right-aligned (numeric) columns never shrink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// What a cell does when its column is narrower than the cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overflow {
+    Wrap,
+    Cut,
+}
+
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub header: String,
+    pub align: Align,
+    pub overflow: Overflow,
+    /// False for columns that keep their natural width (like numeric ones).
+    pub shrink: bool,
+}
+
+impl Column {
+    pub fn left(h: &str) -> Column {
+        Column { header: h.into(), align: Align::Left, overflow: Overflow::Wrap, shrink: true }
+    }
+    pub fn right(h: &str) -> Column {
+        Column { header: h.into(), align: Align::Right, overflow: Overflow::Cut, shrink: false }
+    }
+    pub fn cut(h: &str) -> Column {
+        Column { header: h.into(), align: Align::Left, overflow: Overflow::Cut, shrink: true }
+    }
+    /// A short left-aligned column that keeps its natural width.
+    pub fn fixed(h: &str) -> Column {
+        Column { header: h.into(), align: Align::Left, overflow: Overflow::Cut, shrink: false }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Text>>,
+    /// Minimum natural widths (so sibling tables can share column widths).
+    pub floor: Vec<usize>,
+}
+
+/// A block of output.
+#[derive(Debug, Clone)]
+pub enum Block {
+    Line(Text),
+    /// "label  value": the value wraps under itself.
+    Kv(Text, Text),
+    Blank,
+    Table(Table),
+    Section(Section),
+}
+
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub title: String,
+    pub meta: Text,
+    pub body: Vec<Block>,
+}
+
+impl Section {
+    pub fn new(title: impl Into<String>, meta: Text, body: Vec<Block>) -> Section {
+        Section { title: clean(&title.into()), meta, body }
+    }
+}
+
+/// A "label   value" line whose value wraps under itself.
+pub fn kv(label: &str, label_w: usize, value: Text) -> Block {
+    let mut t = Text::toned(text::fit(label, label_w), Tone::Soft);
+    t.push("  ", Tone::Plain);
+    Block::Kv(t, value)
+}
+
+/// Several "label  value" lines with aligned values.
+pub fn kv_lines(rows: Vec<(&str, Text)>) -> Vec<Block> {
+    let w = rows.iter().map(|(l, _)| text::width(l)).max().unwrap_or(0);
+    rows.into_iter().map(|(l, v)| kv(l, w, v)).collect()
+}

@@ -1,0 +1,200 @@
+//! Every number a user reads is written here, once: counts, tokens, USD,
+//! percentages, durations and scores. Missing is "—", never 0.
+
+/// What an absent value reads as.
+pub const MISSING: &str = "—";
+
+/// Integers with thousands separators ("1,234,567"); other numbers with at
+/// most two decimals ("34.11"); beyond 10^15 in scientific form ("1.0e308"),
+/// because such a count is a defect in the input, not a quantity to read.
+pub fn number(x: f64) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "not a number".into()
+        } else if x > 0.0 {
+            "∞".into()
+        } else {
+            "-∞".into()
+        };
+    }
+    if x.abs() >= 1e15 {
+        return format!("{x:.1e}");
+    }
+    let rounded = (x * 100.0).round() / 100.0;
+    if rounded.fract() != 0.0 {
+        let s = format!("{rounded:.2}");
+        let s = s.trim_end_matches('0');
+        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+        return format!("{}.{frac}", grouped_int(int));
+    }
+    grouped_int(&format!("{rounded:.0}"))
+}
+
+/// Thousands separators on an integer written in decimal (with an optional `-`).
+fn grouped_int(digits: &str) -> String {
+    let (sign, digits) = digits.strip_prefix('-').map(|d| ("-", d)).unwrap_or(("", digits));
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if sign.is_empty() || out.chars().all(|c| c == '0') { out } else { format!("-{out}") }
+}
+
+/// [`number`], or "—" when absent.
+pub fn opt_number(x: Option<f64>) -> String {
+    x.map(number).unwrap_or_else(|| MISSING.into())
+}
+
+/// A short form for dense rows: "950", "1.2k", "88k", "1.2M", "3.4B".
+pub fn compact(x: f64) -> String {
+    let a = x.abs();
+    if !x.is_finite() || a >= 1e15 {
+        number(x)
+    } else if a >= 1e9 {
+        format!("{:.1}B", x / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.1}M", x / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.0}k", x / 1e3)
+    } else if a >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        number(x)
+    }
+}
+
+/// USD, one rule everywhere: "$0" for zero; two decimals from a dollar up
+/// ("$12.40", "$1,234.56"); four under a dollar ("$0.0196"); and under a
+/// cent, as many as it takes to show two significant digits ("$0.0042",
+/// "$0.00002"), so a non-zero amount never reads "$0.0000".
+pub fn usd(x: f64) -> String {
+    if !x.is_finite() || x.abs() >= 1e15 {
+        return format!("${}", number(x));
+    }
+    if x == 0.0 {
+        return "$0".into();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let a = x.abs();
+    let decimals = if a >= 1.0 {
+        2
+    } else if a >= 0.01 {
+        4
+    } else {
+        // Two significant digits: the first non-zero digit sits at 10^-k.
+        let k = (-a.log10()).ceil() as usize;
+        (k + 1).max(4)
+    };
+    let s = format!("{a:.decimals$}");
+    let s = if a < 0.01 { s.trim_end_matches('0').to_string() } else { s };
+    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+    if frac.is_empty() { format!("{sign}${}", grouped_int(int)) } else { format!("{sign}${}.{frac}", grouped_int(int)) }
+}
+
+/// [`usd`], or "—" when absent.
+pub fn opt_usd(x: Option<f64>) -> String {
+    x.map(usd).unwrap_or_else(|| MISSING.into())
+}
+
+/// A price per million tokens: "$3/MTok", "$0.3/MTok", "$3.75/MTok".
+pub fn rate(x: f64) -> String {
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("${s}/MTok")
+}
+
+/// A ratio as a percentage with at most one decimal: "87%", "87.5%".
+pub fn percent(r: f64) -> String {
+    if !r.is_finite() {
+        return MISSING.into();
+    }
+    let p = (r * 1000.0).round() / 10.0;
+    if p.fract() == 0.0 { format!("{p:.0}%") } else { format!("{p:.1}%") }
+}
+
+/// Milliseconds as a person reads them (the official `formatDurationMs`):
+/// "850ms", "1.2s", "12.0s", "4m 20s", "1h 4m".
+pub fn duration_ms(ms: f64) -> String {
+    if !ms.is_finite() || ms < 0.0 {
+        return MISSING.into();
+    }
+    if ms < 1000.0 {
+        return format!("{}ms", ms.round() as u64);
+    }
+    let s = ms / 1000.0;
+    if s < 60.0 {
+        return format!("{s:.1}s");
+    }
+    let total = s.round() as u64;
+    if total < 3600 {
+        return format!("{}m {}s", total / 60, total % 60);
+    }
+    format!("{}h {}m", total / 3600, (total % 3600) / 60)
+}
+
+/// "1 turn", "3 turns", "1,024 events".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", number(n as f64), if n == 1 { one } else { many })
+}
+
+/// A score or a points total: at most two decimals ("34.11", "2").
+pub fn score(x: f64) -> String {
+    number(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(number(1234567.0), "1,234,567");
+        assert_eq!(number(12.0), "12");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(-1234.0), "-1,234");
+        assert_eq!(number(34.111111111111114), "34.11");
+        assert_eq!(number(1.5), "1.5");
+        assert_eq!(number(1e308), "1.0e308");
+        assert_eq!(number(f64::INFINITY), "∞");
+        assert_eq!(opt_number(None), "—");
+        assert_eq!(compact(88_000.0), "88k");
+        assert_eq!(compact(1234.0), "1.2k");
+        assert_eq!(compact(950.0), "950");
+        assert_eq!(compact(2_500_000.0), "2.5M");
+    }
+
+    #[test]
+    fn usd_never_reads_zero_for_a_non_zero_amount() {
+        assert_eq!(usd(0.0), "$0");
+        assert_eq!(usd(0.00002), "$0.00002");
+        assert_eq!(usd(0.0042), "$0.0042");
+        assert_eq!(usd(0.0196), "$0.0196");
+        assert_eq!(usd(0.08663), "$0.0866");
+        assert_eq!(usd(12.4), "$12.40");
+        assert_eq!(usd(1234.567), "$1,234.57");
+        assert_eq!(usd(-0.5), "-$0.5000");
+        assert_eq!(usd(0.000_001_234), "$0.0000012");
+        for x in [1e-12, 3e-9, 0.000_49, 0.009_99, 0.5, 7.0] {
+            assert!(usd(x).chars().any(|c| c.is_ascii_digit() && c != '0'), "{x} → {}", usd(x));
+        }
+        assert_eq!(usd(1e308), "$1.0e308");
+        assert_eq!(rate(3.0), "$3/MTok");
+        assert_eq!(rate(3.75), "$3.75/MTok");
+    }
+
+    #[test]
+    fn durations_and_percentages() {
+        assert_eq!(duration_ms(850.0), "850ms");
+        assert_eq!(duration_ms(1234.0), "1.2s");
+        assert_eq!(duration_ms(12_000.0), "12.0s");
+        assert_eq!(duration_ms(260_000.0), "4m 20s");
+        assert_eq!(duration_ms(3_840_000.0), "1h 4m");
+        assert_eq!(percent(0.875), "87.5%");
+        assert_eq!(percent(0.87), "87%");
+        assert_eq!(count(1, "turn", "turns"), "1 turn");
+        assert_eq!(count(1024, "event", "events"), "1,024 events");
+    }
+}

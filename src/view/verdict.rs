@@ -1,0 +1,201 @@
+//! Words, marks and tones of every status a user reads: verdicts, scope and
+//! turn statuses, tool lifecycles, HITL states, assertion outcomes and
+//! finding severities. A mark always goes with its word, so monochrome
+//! output reads the same.
+
+use super::text::{Text, Tone, clean};
+use crate::model::diagnostics::Severity;
+use crate::model::timeline::RowStatus;
+use crate::model::verdict::{AssertionOutcome, ScopeStatus, Verdict};
+
+/// Mark of a verdict (the official marks; `?` for unavailable).
+pub fn verdict_mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Passed => "✓",
+        Verdict::Failed => "✗",
+        Verdict::Errored => "!",
+        Verdict::Skipped => "–",
+        Verdict::Unavailable => "?",
+    }
+}
+
+pub fn verdict_tone(v: Verdict) -> Tone {
+    match v {
+        Verdict::Passed => Tone::Good,
+        Verdict::Failed => Tone::Bad,
+        Verdict::Errored | Verdict::Unavailable => Tone::Warn,
+        Verdict::Skipped => Tone::Soft,
+    }
+}
+
+/// "✗ failed".
+pub fn verdict_text(v: Verdict) -> Text {
+    Text::toned(format!("{} {}", verdict_mark(v), v.as_str()), verdict_tone(v))
+}
+
+pub fn scope_status_mark(s: ScopeStatus) -> &'static str {
+    match s {
+        ScopeStatus::Completed => "✓",
+        ScopeStatus::Failed => "✗",
+        ScopeStatus::Waiting => "⏸",
+    }
+}
+
+pub fn scope_status_tone(s: ScopeStatus) -> Tone {
+    match s {
+        ScopeStatus::Completed => Tone::Good,
+        ScopeStatus::Failed => Tone::Bad,
+        ScopeStatus::Waiting => Tone::Hitl,
+    }
+}
+
+/// How an attempt went, in one phrase: its verdict; or, without one (a
+/// capture), its scope status and that no verdict was recorded.
+pub fn headline(verdict: Option<Verdict>, status: Option<ScopeStatus>) -> Text {
+    match (verdict, status) {
+        (Some(v), _) => verdict_text(v),
+        (None, Some(s)) => Text::toned(format!("{} {}", scope_status_mark(s), s.as_str()), scope_status_tone(s))
+            .with(" (status; no verdict recorded)", Tone::Soft),
+        (None, None) => Text::toned("— (no verdict or status recorded)", Tone::Soft),
+    }
+}
+
+/// A turn's `status` as written: completed / failed / waiting, another
+/// word as written, or missing.
+pub fn turn_status_text(status: Option<&str>) -> Text {
+    match status.map(|s| (s, ScopeStatus::parse(s))) {
+        Some((_, Some(s))) => Text::toned(format!("{} {}", scope_status_mark(s), s.as_str()), scope_status_tone(s)),
+        Some((other, None)) => Text::toned(format!("? {}", clean(other)), Tone::Warn),
+        None => Text::toned("— (no status)", Tone::Soft),
+    }
+}
+
+/// Mark of a row status (tool lifecycles, HITL requests, turns).
+pub fn row_status_mark(s: RowStatus) -> &'static str {
+    match s {
+        RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => "✓",
+        RowStatus::Failed | RowStatus::TurnFailed => "✗",
+        RowStatus::Rejected => "⊘",
+        RowStatus::Pending | RowStatus::Open => "…",
+        RowStatus::Ambiguous | RowStatus::Orphan | RowStatus::Other | RowStatus::TurnUnknown => "?",
+        RowStatus::Waiting | RowStatus::TurnWaiting => "⏸",
+        RowStatus::Unanswered => "!",
+    }
+}
+
+/// Word of a row status.
+pub fn row_status_word(s: RowStatus) -> &'static str {
+    match s {
+        RowStatus::Completed | RowStatus::TurnCompleted => "completed",
+        RowStatus::Failed | RowStatus::TurnFailed => "failed",
+        RowStatus::Rejected => "rejected",
+        RowStatus::Pending => "pending",
+        RowStatus::Open => "open (no turn status)",
+        RowStatus::Ambiguous => "ambiguous",
+        RowStatus::Orphan => "orphan",
+        RowStatus::Other => "unknown status",
+        RowStatus::Waiting | RowStatus::TurnWaiting => "waiting",
+        RowStatus::Answered => "answered",
+        RowStatus::Unanswered => "unanswered",
+        RowStatus::TurnUnknown => "status not recorded",
+    }
+}
+
+pub fn row_status_tone(s: RowStatus) -> Tone {
+    match s {
+        RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => Tone::Good,
+        RowStatus::Failed | RowStatus::TurnFailed => Tone::Bad,
+        RowStatus::Pending | RowStatus::Open => Tone::Pending,
+        RowStatus::Waiting | RowStatus::TurnWaiting => Tone::Hitl,
+        RowStatus::Rejected
+        | RowStatus::Ambiguous
+        | RowStatus::Orphan
+        | RowStatus::Other
+        | RowStatus::TurnUnknown
+        | RowStatus::Unanswered => Tone::Warn,
+    }
+}
+
+/// "✓ completed"; a finish status outside the enum reads as written (`raw`).
+pub fn row_status_text(s: RowStatus, raw: Option<&str>) -> Text {
+    match (s, raw) {
+        (RowStatus::Other, Some(raw)) => Text::toned(format!("? {}", clean(raw)), Tone::Warn),
+        _ => Text::toned(format!("{} {}", row_status_mark(s), row_status_word(s)), row_status_tone(s)),
+    }
+}
+
+pub fn outcome_mark(o: AssertionOutcome) -> &'static str {
+    match o {
+        AssertionOutcome::Passed => "✓",
+        AssertionOutcome::Failed | AssertionOutcome::FailedSoft => "✗",
+        AssertionOutcome::Errored => "!",
+        AssertionOutcome::Unavailable => "?",
+        AssertionOutcome::NotApplicable => "–",
+        AssertionOutcome::Undecided => "—",
+    }
+}
+
+pub fn outcome_word(o: AssertionOutcome) -> &'static str {
+    match o {
+        AssertionOutcome::Passed => "passed",
+        AssertionOutcome::Failed => "failed",
+        AssertionOutcome::FailedSoft => "failed (not a gate)",
+        AssertionOutcome::Errored => "errored",
+        AssertionOutcome::Unavailable => "unavailable",
+        AssertionOutcome::NotApplicable => "not applicable",
+        AssertionOutcome::Undecided => "no decision recorded",
+    }
+}
+
+pub fn outcome_tone(o: AssertionOutcome) -> Tone {
+    match o {
+        AssertionOutcome::Passed => Tone::Good,
+        AssertionOutcome::Failed => Tone::Bad,
+        AssertionOutcome::FailedSoft | AssertionOutcome::Errored | AssertionOutcome::Unavailable => Tone::Warn,
+        AssertionOutcome::NotApplicable | AssertionOutcome::Undecided => Tone::Soft,
+    }
+}
+
+/// "✗ failed", "? unavailable".
+pub fn outcome_text(o: AssertionOutcome) -> Text {
+    Text::toned(format!("{} {}", outcome_mark(o), outcome_word(o)), outcome_tone(o))
+}
+
+/// Tone of a matcher decision word (`matched`, `mismatched`, `unavailable`, …).
+pub fn decision_tone(word: &str) -> Tone {
+    match word {
+        "matched" | "satisfied" | "passed" | "completed" => Tone::Good,
+        "mismatched" | "failed" => Tone::Bad,
+        "unavailable" | "errored" => Tone::Warn,
+        _ => Tone::Soft,
+    }
+}
+
+pub fn severity_mark(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "✗",
+        Severity::Warning => "▲",
+    }
+}
+
+pub fn severity_tone(s: Severity) -> Tone {
+    match s {
+        Severity::Error => Tone::Bad,
+        Severity::Warning => Tone::Warn,
+    }
+}
+
+/// "✗ error", "▲ warning".
+pub fn severity_text(s: Severity) -> Text {
+    Text::toned(format!("{} {}", severity_mark(s), s.as_str()), severity_tone(s))
+}
+
+/// "A", "M", "D" of a file change, with its word and tone.
+pub fn change_kind(kind: char) -> (&'static str, Tone) {
+    match kind {
+        'A' => ("added", Tone::Good),
+        'D' => ("deleted", Tone::Bad),
+        'M' => ("modified", Tone::Warn),
+        _ => ("changed", Tone::Warn),
+    }
+}
