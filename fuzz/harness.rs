@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use niceeval::app::{Action, App, Focus, Mode, Tab, update};
-use niceeval::plain::{PlainOptions, render_all};
-use niceeval::ui::{RenderCache, ThemeName, render};
+use niceeval::plain::{PlainOptions, SectionKind, Selection};
+use niceeval::ui::{RenderCache, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -55,13 +55,15 @@ pub fn derive(data: &[u8]) {
 pub fn plain(data: &[u8]) {
     let Ok(doc) = niceeval::load::load_bytes("fuzz.json", data) else { return };
     let prices = niceeval::model::usage::builtin_prices();
-    let derived = niceeval::model::derive_document(&doc, None, &prices);
-    for opts in [
-        PlainOptions::default(),
-        PlainOptions { width: 20, boxed: true, color: false, full: true },
-        PlainOptions { width: 200, boxed: false, color: true, full: false },
+    let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+    let all = SectionKind::ALL;
+    for (opts, full) in [
+        (PlainOptions::default(), false),
+        (PlainOptions { width: 20, boxed: true, color: false }, true),
+        (PlainOptions { width: 200, boxed: false, color: true }, false),
     ] {
-        let text = render_all(&doc, &derived, &opts);
+        let sel = Selection { full, ..Default::default() };
+        let text = niceeval::plain::render(&doc, &views, &findings, &all, &sel, &opts).text;
         if !opts.color {
             assert!(!text.contains('\u{1b}'), "ESC in uncoloured plain output");
         }
@@ -87,7 +89,7 @@ pub fn set_viewport(app: &mut App, width: u16, height: u16) {
 /// Draw and check that no cell holds a control, bidi or zero-width character.
 /// Returns the screen as text (one line per row).
 pub fn draw(terminal: &mut Terminal<TestBackend>, app: &App, cache: &mut RenderCache) -> String {
-    terminal.draw(|f| render(f, app, cache)).expect("draw");
+    terminal.draw(|f| niceeval::ui::render(f, app, cache)).expect("draw");
     let buffer = terminal.backend().buffer();
     let mut screen = String::new();
     for (i, cell) in buffer.content().iter().enumerate() {

@@ -162,7 +162,7 @@ fn invocation_summary_attempt_identity_and_review() {
     let doc = open("summary/summary-two-sessions.json");
     assert_eq!(doc.format, "InvocationSummary");
     assert_eq!(doc.attempts.len(), 2);
-    assert_eq!(doc.model.as_deref(), Some("claude-sonnet-4-5"));
+    assert_eq!(doc.attempts[0].model.as_deref(), Some("claude-sonnet-4-5"));
     let a = &doc.attempts[0];
     assert_eq!(a.eval_id.as_deref(), Some("release/cleanup"));
     assert_eq!(a.experiment_id.as_deref(), Some("nightly"));
@@ -246,7 +246,7 @@ fn legacy_project_dir_opens_the_newest_run() {
         vec![(Some("greet"), Some(1)), (Some("release/cleanup"), Some(1)), (Some("release/cleanup"), Some(2))]
     );
     assert!(doc.attempts.iter().all(|a| a.experiment_id.as_deref() == Some("release")));
-    assert_eq!(doc.model.as_deref(), Some("claude-sonnet-4-5"));
+    assert_eq!(doc.attempts[0].model.as_deref(), Some("claude-sonnet-4-5"));
 }
 
 #[test]

@@ -3,38 +3,42 @@
 
 mod common;
 
-use niceeval::model::derive::DerivedAttempt;
 use niceeval::model::document::{Assertion, Diagnostic, Document, Fact};
 use niceeval::plain::{self, PlainOptions, Report, SectionKind, Selection, TurnSelector};
+use niceeval::view::AttemptView;
 use serde_json::json;
 use std::process::Command;
 
 const MULTI: &str = "tests/fixtures/show/multiturn.json";
 const HOSTILE: &str = "tests/fixtures/show/hostile.json";
 
-fn load(path: &str) -> (Document, Vec<DerivedAttempt>) {
+fn load(path: &str) -> (Document, Vec<AttemptView>) {
     let doc = niceeval::load::load_paths(&[path.to_string()]).expect("fixture loads");
     let derived = derive(&doc);
     (doc, derived)
 }
 
-fn derive(doc: &Document) -> Vec<DerivedAttempt> {
-    niceeval::model::derive_document(doc, None, &niceeval::model::usage::builtin_prices())
+fn derive(doc: &Document) -> Vec<AttemptView> {
+    niceeval::view::build_views(doc, None, &niceeval::model::usage::builtin_prices()).0
 }
 
 fn opts(width: usize, boxed: bool) -> PlainOptions {
-    PlainOptions { width, boxed, color: false, full: false }
+    PlainOptions { width, boxed, color: false }
 }
 
 fn show(
     doc: &Document,
-    derived: &[DerivedAttempt],
+    derived: &[AttemptView],
     sections: &[SectionKind],
     sel: &Selection,
     o: &PlainOptions,
 ) -> Report {
-    let findings = niceeval::model::lint::lint_document(doc, derived);
-    plain::render(doc, derived, &findings, sections, sel, o)
+    plain::render(doc, derived, &findings_of(doc, derived), sections, sel, o)
+}
+
+fn findings_of(doc: &Document, views: &[AttemptView]) -> Vec<niceeval::model::diagnostics::Finding> {
+    let derived: Vec<_> = views.iter().map(|v| v.derived.clone()).collect();
+    niceeval::model::lint::lint_document(doc, &derived)
 }
 
 /// Golden text. Lint findings are left out on purpose: `lint_document` is
@@ -43,7 +47,7 @@ fn show(
 /// stable when the lint rules land.
 fn text(
     doc: &Document,
-    derived: &[DerivedAttempt],
+    derived: &[AttemptView],
     sections: &[SectionKind],
     sel: &Selection,
     o: &PlainOptions,
@@ -52,7 +56,7 @@ fn text(
 }
 
 /// The multi-turn fixture as a reviewed, failing attempt plus a passing twin.
-fn reviewed() -> (Document, Vec<DerivedAttempt>) {
+fn reviewed() -> (Document, Vec<AttemptView>) {
     let (mut doc, _) = load(MULTI);
     let mut failing = doc.attempts[0].clone();
     failing.locator = Some("@1K1P0VJAPVJ12".into());
@@ -202,7 +206,7 @@ fn golden_hostile_input() {
 fn render_all_is_show_all() {
     let (doc, derived) = load(MULTI);
     let o = opts(80, false);
-    let all = plain::render_all(&doc, &derived, &o);
+    let all = plain::render_all(&doc, &derived, &findings_of(&doc, &derived), &o);
     assert_eq!(all, show(&doc, &derived, &SectionKind::ALL, &Selection::default(), &o).text);
     for heading in ["Timeline", "Tools", "Human input (HITL)", "Usage", "Assertions", "Diagnostics"] {
         assert!(all.contains(heading), "render_all lacks {heading}");
@@ -260,10 +264,10 @@ fn no_escape_bytes_without_colour_even_for_hostile_input() {
     let (doc, derived) = load(HOSTILE);
     for boxed in [false, true] {
         for full in [false, true] {
-            let o = PlainOptions { width: 100, boxed, color: false, full };
+            let o = PlainOptions { width: 100, boxed, color: false };
             let mut sections = SectionKind::ALL.to_vec();
             sections.push(SectionKind::Failures);
-            let out = text(&doc, &derived, &sections, &Selection::default(), &o);
+            let out = text(&doc, &derived, &sections, &Selection { full, ..Default::default() }, &o);
             assert!(!out.contains('\u{1b}'), "ESC in output (boxed={boxed}, full={full})");
             assert!(!out.contains('\u{7}') && !out.contains('\u{9b}') && !out.contains('\u{202e}'));
             assert!(out.contains("␛[31m"), "escapes are shown visibly");
@@ -286,7 +290,7 @@ fn colour_is_only_sgr_around_the_same_text() {
         &derived,
         &SectionKind::ALL,
         &Selection::default(),
-        &PlainOptions { width: 100, boxed: true, color: true, full: false },
+        &PlainOptions { width: 100, boxed: true, color: true },
     );
     assert!(colored.contains("\u{1b}[31m"), "failed rows are red");
     let stripped = regex::Regex::new("\u{1b}\\[[0-9;]*m").unwrap().replace_all(&colored, "");
@@ -300,8 +304,8 @@ fn lines_fit_the_width() {
         for width in [60, 61, 79, 80, 99, 100, 120, 130] {
             for boxed in [false, true] {
                 for full in [false, true] {
-                    let o = PlainOptions { width, boxed, color: false, full };
-                    let out = text(&doc, &derived, &SectionKind::ALL, &Selection::default(), &o);
+                    let o = PlainOptions { width, boxed, color: false };
+                    let out = text(&doc, &derived, &SectionKind::ALL, &Selection { full, ..Default::default() }, &o);
                     for line in out.lines() {
                         let w = niceeval::model::text::width(line);
                         assert!(w <= width, "{path} width {width} boxed {boxed}: {w} > {width}: {line}");
@@ -334,8 +338,8 @@ fn full_prints_complete_payloads() {
         &doc,
         &derived,
         &[SectionKind::Tools],
-        &Selection::default(),
-        &PlainOptions { width: 100, boxed: false, color: false, full: true },
+        &Selection { full: true, ..Default::default() },
+        &PlainOptions { width: 100, boxed: false, color: false },
     );
     assert!(!full.contains("more characters"));
     assert!(full.contains("\"exitCode\": 1"), "pretty JSON");
@@ -355,7 +359,10 @@ fn selection_by_turn_session_and_label() {
     assert!(side.contains("5:0") && !side.contains("1:0"));
     let session2 = t(Selection { session: Some(2), ..Default::default() });
     assert_eq!(session2, side);
-    assert_eq!(TurnSelector::parse("session2/turn1"), Some(TurnSelector { session: Some(2), turn: 1 }));
+    assert_eq!(TurnSelector::parse("session2/turn1"), Some(TurnSelector::Label { session: Some(2), turn: 1 }));
+    // A bare number is the attempt-wide turn number every surface prints (5 in `5:0`).
+    let five = t(Selection { turn: TurnSelector::parse("5"), ..Default::default() });
+    assert_eq!(five, side, "--turn 5 is session2/turn1, the fifth turn of the attempt");
     let nothing = show(
         &doc,
         &derived,
@@ -442,7 +449,7 @@ fn binary_exit_codes_and_errors() {
     // A capture has no verdict; its status (a failed last turn) makes it a failure to review.
     let failed = run(&["show", MULTI, "--failures"]);
     assert_eq!(failed.status.code(), Some(1), "the capture's status is failed");
-    assert!(String::from_utf8_lossy(&failed.stdout).contains("✗ failed (status; no verdict recorded)"));
+    assert!(String::from_utf8_lossy(&failed.stdout).contains("✗ failed (status)"));
     let missing = run(&["show", "tests/fixtures/show/does-not-exist.json"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).starts_with("niceeval: "));
@@ -497,7 +504,7 @@ fn shared_hitl_sample_reads_as_approved_and_denied() {
     let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
     assert!(out.contains("approval-call_rm_1"), "{out}");
     assert!(out.contains("approved → completed") || out.contains("denied → rejected"), "{out}");
-    let all = plain::render_all(&doc, &derived, &opts(80, false));
+    let all = plain::render_all(&doc, &derived, &findings_of(&doc, &derived), &opts(80, false));
     assert!(!all.contains('\u{1b}'));
 }
 
@@ -529,11 +536,11 @@ fn hitl_gated_call_is_the_cores_primary_gated() {
     std::fs::write(&path, src).expect("temp fixture");
     let (doc, derived) = load(path.to_str().expect("utf-8 temp path"));
     let _ = std::fs::remove_file(&path);
-    let requests = hitl_requests(&doc.attempts[0], &derived[0]);
+    let requests = hitl_requests(&doc.attempts[0], &derived[0].derived);
     let r = requests.iter().find(|r| r.id.as_deref() == Some("ask-1")).expect("the request");
-    let primary = r.primary_gated(&derived[0]).expect("a primary gated call");
+    let primary = r.primary_gated(&derived[0].derived).expect("a primary gated call");
     assert!(r.gated.contains(&primary), "the primary call is one the viewer lists");
-    assert_eq!(derived[0].occurrences.occurrences[primary].operation_id.as_ref(), "call_rm_1");
+    assert_eq!(derived[0].derived.occurrences.occurrences[primary].operation_id.as_ref(), "call_rm_1");
     let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
     assert!(out.contains("gated     shell call_rm_1 started 2:2"), "{out}");
     assert!(out.contains("! never answered — turn3 carries no response for this id"), "{out}");
@@ -573,13 +580,14 @@ fn diagnostics_show_findings_with_where_and_fix() {
     });
 }
 
-fn check_render(doc: &Document, derived: &[DerivedAttempt], what: &str) {
-    let findings = niceeval::model::lint::lint_document(doc, derived);
+fn check_render(doc: &Document, derived: &[AttemptView], what: &str) {
+    let findings = findings_of(doc, derived);
     let mut sections = SectionKind::ALL.to_vec();
     sections.push(SectionKind::Failures);
     for (width, boxed, full) in [(80, false, false), (100, true, true), (61, true, false)] {
-        let o = PlainOptions { width, boxed, color: false, full };
-        let out = plain::render(doc, derived, &findings, &sections, &Selection::default(), &o).text;
+        let o = PlainOptions { width, boxed, color: false };
+        let sel = Selection { full, ..Default::default() };
+        let out = plain::render(doc, derived, &findings, &sections, &sel, &o).text;
         assert!(!out.contains('\u{1b}'), "{what}: ESC in output");
         for line in out.lines() {
             assert!(niceeval::model::text::width(line) <= width, "{what} at {width}: {line}");

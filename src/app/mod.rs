@@ -11,26 +11,12 @@ pub use index::ListIndex;
 pub use keymap::Mode;
 pub use update::update;
 
-use crate::model::derive::{DerivedAttempt, TurnAddr};
+use crate::model::derive::TurnAddr;
 use crate::model::diagnostics::Finding;
 use crate::model::document::Document;
-use crate::model::hitl::{HitlRequest, hitl_requests};
-use crate::model::timeline::{Timeline, build_timeline};
 use crate::model::usage::PriceTable;
+use crate::view::attempt::{AttemptView, build_views, build_views_timed};
 use std::collections::{HashMap, HashSet};
-
-/// Everything derived once for one attempt.
-#[derive(Debug, Clone)]
-pub struct AttemptView {
-    pub derived: DerivedAttempt,
-    pub requests: Vec<HitlRequest>,
-    pub timeline: Timeline,
-    /// Assertions (indices) that point at a (turn, event) of the transcript;
-    /// event `None` is the runner's user message.
-    pub badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>>,
-    /// (turn, event) positions that a diagnostic finding points at.
-    pub flagged: HashSet<(TurnAddr, Option<usize>)>,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Focus {
@@ -569,7 +555,7 @@ impl App {
                 let found = self.search.matches.len();
                 let pct = scan.next * 100 / self.visible.len().max(1);
                 self.flash(if c.jumped || found > 0 {
-                    format!("searching… {found} matches so far ({pct}%)")
+                    format!("searching… {} so far ({pct}%)", crate::view::format::count(found, "match", "matches"))
                 } else {
                     format!("searching… ({pct}%)")
                 });
@@ -585,7 +571,7 @@ impl App {
                 if !c.jumped {
                     self.select_row(self.search.matches[0]);
                 }
-                self.flash(format!("{} matches", self.search.matches.len()));
+                self.flash(crate::view::format::count(self.search.matches.len(), "match", "matches"));
             }
         }
     }
@@ -692,102 +678,6 @@ pub enum JumpTo {
     Failure,
     Waiting,
     Finding,
-}
-
-/// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
-fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec<AttemptView>, Vec<Finding>) {
-    build_views_timed(doc, model, prices, false)
-}
-
-/// [`build_views`], printing the time of each phase on stderr when `timing`
-/// (`NICEEVAL_TIMING`, before the terminal is taken over).
-///
-/// Two threads: the per-turn lint rules run while the document is derived;
-/// then the pairing rules run while the HITL requests, timelines and badges
-/// are built. The findings are merged in the order a sequential lint gives.
-fn build_views_timed(
-    doc: &Document,
-    model: Option<&str>,
-    prices: &PriceTable,
-    timing: bool,
-) -> (Vec<AttemptView>, Vec<Finding>) {
-    use std::time::{Duration, Instant};
-    let started = Instant::now();
-    let report = |name: &str, d: Duration| {
-        if timing {
-            eprintln!("niceeval: build_views {name} {:.1} ms", d.as_secs_f64() * 1e3);
-        }
-    };
-    fn join<T>(h: std::thread::ScopedJoinHandle<'_, (T, Duration)>) -> (T, Duration) {
-        h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
-    }
-    let ((derived, derive_time), (turn_findings, turn_lint_time)) = std::thread::scope(|s| {
-        let lint = s.spawn(|| {
-            let t = Instant::now();
-            (crate::model::lint::lint_turns(doc), t.elapsed())
-        });
-        let t = Instant::now();
-        let derived = crate::model::derive_document(doc, model, prices);
-        ((derived, t.elapsed()), join(lint))
-    });
-    report("derive", derive_time);
-    report("lint turns (in parallel with derive)", turn_lint_time);
-    let ((parts, parts_time), (session_findings, pairing_time)) = std::thread::scope(|s| {
-        let lint = s.spawn(|| {
-            let t = Instant::now();
-            (crate::model::lint::lint_sessions(doc, &derived), t.elapsed())
-        });
-        let t = Instant::now();
-        let parts: Vec<_> = doc
-            .attempts
-            .iter()
-            .zip(&derived)
-            .map(|(attempt, derived)| {
-                let requests = hitl_requests(attempt, derived);
-                let timeline = build_timeline(attempt, derived, &requests);
-                let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
-                for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
-                    for id in crate::model::evidence::occurrence_locators(a) {
-                        if let Some(t) = crate::model::evidence::resolve(derived, &id) {
-                            let list = badges.entry((t.addr, t.event)).or_default();
-                            if !list.contains(&i) {
-                                list.push(i);
-                            }
-                        }
-                    }
-                }
-                (requests, timeline, badges)
-            })
-            .collect();
-        ((parts, t.elapsed()), join(lint))
-    });
-    report("lint pairing", pairing_time);
-    report("hitl+timeline+badges (in parallel with pairing)", parts_time);
-    let t = Instant::now();
-    let findings = crate::model::lint::merge(turn_findings, session_findings);
-    let mut flagged: Vec<HashSet<(TurnAddr, Option<usize>)>> = vec![HashSet::new(); doc.attempts.len()];
-    for f in &findings {
-        if let (Some(set), Some(turn)) = (flagged.get_mut(f.location.attempt), f.location.turn) {
-            set.insert((TurnAddr { session: f.location.session, turn }, f.location.event));
-        }
-    }
-    let views = derived
-        .into_iter()
-        .zip(parts)
-        .zip(flagged)
-        .map(|((derived, (requests, timeline, badges)), flagged)| AttemptView {
-            derived,
-            requests,
-            timeline,
-            badges,
-            flagged,
-        })
-        .collect();
-    report("merge findings+views", t.elapsed());
-    if timing {
-        eprintln!("niceeval: build_views total {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
-    }
-    (views, findings)
 }
 
 fn assertion_rank(a: &crate::model::document::Assertion) -> u8 {

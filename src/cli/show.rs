@@ -42,7 +42,7 @@ pub struct ShowArgs {
     /// Only this session (sessionIndex, 1 = primary).
     #[arg(long, value_name = "N")]
     pub session: Option<u64>,
-    /// Only this turn: a number (of the primary session, or of --session), `turnN` or `sessionK/turnN`.
+    /// Only this turn: its number as every surface prints it (`6` in `6:3`), `turnN` or `sessionK/turnN`.
     #[arg(long, value_name = "N|LABEL")]
     pub turn: Option<String>,
     /// Only rows matching this regular expression.
@@ -115,13 +115,13 @@ pub fn run(args: &ShowArgs) -> i32 {
         Some((_, Some(t))) => Some(t),
         Some((raw, None)) => {
             return usage_error(&format!(
-                "--turn {}: expected a number, `turnN` or `sessionK/turnN`",
+                "--turn {}: expected a turn number (as printed, e.g. 6), `turnN` or `sessionK/turnN`",
                 crate::plain::layout::clean(raw)
             ));
         }
     };
-    if let (Some(s), Some(TurnSelector { session: Some(k), .. })) = (args.session, &turn)
-        && s != *k
+    if let (Some(s), Some(k)) = (args.session, turn.as_ref().and_then(TurnSelector::session))
+        && s != k
     {
         return usage_error(&format!("--session {s} contradicts --turn session{k}/…"));
     }
@@ -138,16 +138,10 @@ pub fn run(args: &ShowArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return super::report_error(&e),
     };
-    for n in &doc.notices {
-        let level = match n.level {
-            crate::model::document::NoticeLevel::Error => "error",
-            crate::model::document::NoticeLevel::Warning => "warning",
-            crate::model::document::NoticeLevel::Info => "note",
-        };
-        let _ = writeln!(std::io::stderr(), "niceeval: {level}: {}", crate::plain::layout::clean(&n.message));
+    for line in crate::view::summary::notice_lines(&doc) {
+        let _ = writeln!(std::io::stderr(), "niceeval: {line}");
     }
-    let derived = crate::model::derive_document(&doc, args.opts.model.as_deref(), &prices);
-    let findings = crate::model::lint::lint_document(&doc, &derived);
+    let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
     let tty = std::io::stdout().is_terminal();
     let width = args
         .width
@@ -159,10 +153,10 @@ pub fn run(args: &ShowArgs) -> i32 {
         ColorChoice::Auto => tty && !no_color_env,
     };
     let boxed = if args.plain { false } else { args.boxed || tty };
-    let opts = PlainOptions { width, boxed: boxed && width >= 60, color, full: args.full };
-    let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep };
+    let opts = PlainOptions { width, boxed: boxed && width >= 60, color };
+    let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep, full: args.full };
     let sections = args.sections();
-    let report = crate::plain::render(&doc, &derived, &findings, &sections, &sel, &opts);
+    let report = crate::plain::render(&doc, &views, &findings, &sections, &sel, &opts);
     for note in &report.notes {
         let _ = writeln!(std::io::stderr(), "niceeval show: {note}");
     }

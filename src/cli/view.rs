@@ -68,8 +68,8 @@ pub fn run(args: &ViewArgs) -> i32 {
         Err(e) => return report_error(&e),
     };
     if !interactive {
-        let derived = crate::model::derive_document(&doc, args.opts.model.as_deref(), &prices);
-        let text = crate::plain::render_all(&doc, &derived, &crate::plain::PlainOptions::default());
+        let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
+        let text = crate::plain::render_all(&doc, &views, &findings, &crate::plain::PlainOptions::default());
         return super::print_stdout(&text);
     }
     let theme = theme(args);

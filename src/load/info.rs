@@ -11,7 +11,6 @@ fn info_doc(path: &str, format: &str, message: String) -> Document {
     Document {
         format: format.to_string(),
         sources: vec![path.to_string()],
-        model: None,
         attempts: Vec::new(),
         notices: vec![Notice { level: NoticeLevel::Info, message }],
     }

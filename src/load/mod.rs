@@ -164,25 +164,10 @@ fn unknown_shape(value: &Value) -> String {
     )
 }
 
-/// Wrap attempts into a document; attempt notices are repeated at document
-/// level (prefixed with the attempt when there are several).
+/// Wrap attempts into a document. Notices about one attempt stay on that
+/// attempt (each surface shows them with it, never with another attempt).
 pub fn document_from_attempts(path: &str, format: String, attempts: Vec<Attempt>) -> Document {
-    let model = attempts.iter().find_map(|a| a.model.clone());
-    let mut notices = Vec::new();
-    let several = attempts.len() > 1;
-    for a in &attempts {
-        let prefix = match (several, &a.eval_id) {
-            (true, Some(id)) => match a.attempt_number {
-                Some(n) => format!("{id} #{n}: "),
-                None => format!("{id}: "),
-            },
-            _ => String::new(),
-        };
-        for n in &a.notices {
-            notices.push(Notice { level: n.level, message: format!("{prefix}{}", n.message) });
-        }
-    }
-    Document { format, sources: vec![path.to_string()], model, attempts, notices }
+    Document { format, sources: vec![path.to_string()], attempts, notices: Vec::new() }
 }
 
 /// `dir` or `dir/.niceeval/record` when it holds a `record.json` (a fallback
@@ -596,7 +581,6 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
             formats.push(d.format.clone());
         }
         out.sources.extend(d.sources);
-        out.model = out.model.or(d.model);
         out.attempts.extend(d.attempts);
         out.notices.extend(d.notices);
     }
@@ -608,5 +592,5 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
 
 /// Severity helper for callers that only want errors.
 pub fn has_errors(doc: &Document) -> bool {
-    doc.notices.iter().any(|n| n.level == NoticeLevel::Error)
+    doc.all_notices().any(|n| n.level == NoticeLevel::Error)
 }

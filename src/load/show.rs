@@ -310,7 +310,6 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
             doc.notices.push(notice(n.level, format!("{}: {}", a.locator.as_deref().unwrap_or("-"), n.message)));
         }
     }
-    doc.model = attempts.iter().find_map(|a| a.model.clone());
     if attempts.is_empty() {
         doc.notices.push(notice(NoticeLevel::Info, "this show document names no attempts"));
     }

@@ -220,11 +220,13 @@ impl DerivedAttempt {
     }
 }
 
-/// Derive every attempt of a document once, at load.
+/// Derive every attempt of a document once, at load. Each attempt is priced
+/// with its own model (its run's `context.execution.model`, a capture's
+/// `model`), unless `model` (`--model`) overrides them all.
 pub fn derive_document(
     doc: &super::document::Document,
     model: Option<&str>,
     prices: &PriceTable,
 ) -> Vec<DerivedAttempt> {
-    doc.attempts.iter().map(|a| derive_attempt(a, model.or(doc.model.as_deref()), prices)).collect()
+    doc.attempts.iter().map(|a| derive_attempt(a, model, prices)).collect()
 }

@@ -557,12 +557,16 @@ pub struct Document {
     pub format: String,
     /// Paths (or `-`) the document came from.
     pub sources: Vec<String>,
-    pub model: Option<String>,
     pub attempts: Vec<Attempt>,
     pub notices: Vec<Notice>,
 }
 
 impl Document {
+    /// Every notice: the document's own, then each attempt's.
+    pub fn all_notices(&self) -> impl Iterator<Item = &Notice> {
+        self.notices.iter().chain(self.attempts.iter().flat_map(|a| &a.notices))
+    }
+
     pub fn event_count(&self) -> usize {
         self.attempts.iter().flat_map(|a| &a.sessions).flat_map(|s| &s.turns).map(|t| t.turn.events.len()).sum()
     }

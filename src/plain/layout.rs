@@ -265,17 +265,6 @@ fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
     }
 }
 
-/// Natural width of each column (header and cells).
-pub fn natural_widths(table: &Table) -> Vec<usize> {
-    let mut natural: Vec<usize> = table.columns.iter().map(|c| text::width(&c.header)).collect();
-    for row in &table.rows {
-        for (i, cell) in row.iter().enumerate().take(natural.len()) {
-            natural[i] = natural[i].max(cell.width());
-        }
-    }
-    natural
-}
-
 /// Render a table at most `avail` columns wide.
 pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
     let sep = if boxed { " │ " } else { "   " };

@@ -3,7 +3,7 @@
 use super::cell;
 use super::theme::Theme;
 use crate::app::App;
-use crate::model::timeline::{compact_number, usd};
+use crate::view::Text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -20,65 +20,52 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     top.push(Span::styled(cell(&source, width / 2), theme.text));
     top.push(Span::styled(format!("  {}", cell(&app.doc.format, width / 3)), theme.dim));
     if app.doc.attempts.len() > 1 {
-        let failed = app.doc.attempts.iter().filter(|a| crate::model::verdict::needs_review(a)).count();
-        top.push(Span::styled(format!("  {} attempts, {failed} failed/errored", app.doc.attempts.len()), theme.dim));
+        let to_review = app.views.iter().filter(|v| v.summary.to_review).count();
+        top.push(Span::styled(
+            format!(
+                "  {} · {to_review} to review",
+                crate::view::format::count(app.doc.attempts.len(), "attempt", "attempts")
+            ),
+            theme.dim,
+        ));
     }
     let mut second: Vec<Span> = Vec::new();
     if let (Some(attempt), Some(view)) = (app.attempt(), app.view()) {
-        // Verdict (results) or the status of the last turn (captures).
-        let headline = crate::view::verdict::headline(attempt.verdict, crate::model::verdict::attempt_status(attempt));
-        second.extend(theme.spans(&headline));
-        second.push(Span::raw("  "));
-        if let Some(eval) = &attempt.eval_id {
-            second.push(Span::styled(cell(eval, 28), theme.text));
-            second.push(Span::raw(" "));
-        }
-        if let Some(n) = attempt.attempt_number {
-            second.push(Span::styled(format!("#{n} "), theme.dim));
-        }
-        if let Some(l) = &attempt.locator {
-            second.push(Span::styled(format!("{} ", cell(l, 16)), theme.accent));
-        }
-        let turns: usize = attempt.sessions.iter().map(|s| s.turns.len()).sum();
-        let events: usize = attempt.sessions.iter().flat_map(|s| &s.turns).map(|t| t.turn.events.len()).sum();
-        second.push(Span::styled(
-            format!(
-                "│ {} sess · {turns} turns · {events} events · {} tools ",
-                attempt.sessions.len(),
-                view.derived.occurrences.occurrences.len()
-            ),
-            theme.text,
-        ));
-        let usage = attempt.reported_usage.unwrap_or(view.derived.usage);
-        let tokens = usage.total_tokens().map(compact_number).unwrap_or_else(|| "—".into());
-        let observed = usage.cost_usd.map(usd).unwrap_or_else(|| "—".into());
-        let estimate = match view.derived.estimate.total() {
-            Some(t) => usd(t),
-            None if view.derived.model.is_none() => "— (no model)".into(),
-            None => "—".into(),
-        };
-        second.push(Span::styled(format!("│ {tokens} tok · cost {observed} · est {estimate} "), theme.text));
-        let (errors, warnings) = app.finding_counts();
-        if errors + warnings > 0 {
-            second.push(Span::styled(
-                format!("│ ⚑ {errors} err {warnings} warn "),
-                if errors > 0 { theme.err } else { theme.warn },
-            ));
-        }
-        let waiting = view.requests.iter().filter(|r| r.state == crate::model::hitl::HitlState::Waiting).count();
-        if waiting > 0 {
-            second.push(Span::styled(
-                format!(" ⏸ WAITING FOR INPUT ({waiting}) "),
-                theme.hitl.add_modifier(ratatui::style::Modifier::REVERSED),
-            ));
-        }
-        let notices = app.doc.notices.len()
-            + attempt.notices.iter().filter(|n| !app.doc.notices.iter().any(|d| d.message == n.message)).count();
-        if notices > 0 {
-            second.push(Span::styled(format!(" ! {notices} notices"), theme.warn));
+        let notices = crate::view::summary::notices(&app.doc, attempt).len();
+        let parts = crate::view::header::header_parts(&view.summary, notices);
+        for (i, part) in fit_by_priority(parts, width).into_iter().enumerate() {
+            if i > 0 {
+                second.push(Span::styled(" │ ", theme.dim));
+            }
+            second.extend(theme.spans(&part));
         }
     }
     frame.render_widget(Paragraph::new(vec![Line::from(top), Line::from(second)]), area);
+}
+
+/// Keep the parts that fit in `width` (separated by " │ "), dropping the
+/// least important first, in their original order.
+fn fit_by_priority(parts: Vec<(u8, Text)>, width: usize) -> Vec<Text> {
+    let mut keep: Vec<bool> = vec![true; parts.len()];
+    let total = |keep: &[bool]| {
+        let shown: Vec<usize> = parts.iter().zip(keep).filter(|(_, k)| **k).map(|((_, t), _)| t.width()).collect();
+        shown.iter().sum::<usize>() + 3 * shown.len().saturating_sub(1)
+    };
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(parts[i].0));
+    for i in order {
+        if total(&keep) <= width {
+            break;
+        }
+        if keep.iter().filter(|k| **k).count() > 1 {
+            keep[i] = false;
+        }
+    }
+    let mut out: Vec<Text> = parts.into_iter().zip(keep).filter(|(_, k)| *k).map(|((_, t), _)| t).collect();
+    if let [only] = out.as_mut_slice() {
+        *only = only.truncate(width);
+    }
+    out
 }
 
 /// `⟳ preview of 4.2 MB · loading 312.4 of 1000.0 MB, 53210 events · 2.3 s`.

@@ -88,3 +88,14 @@ pub fn kv_lines(rows: Vec<(&str, Text)>) -> Vec<Block> {
     let w = rows.iter().map(|(l, _)| text::width(l)).max().unwrap_or(0);
     rows.into_iter().map(|(l, v)| kv(l, w, v)).collect()
 }
+
+/// Natural width of each column (header and cells).
+pub fn natural_widths(table: &Table) -> Vec<usize> {
+    let mut natural: Vec<usize> = table.columns.iter().map(|c| text::width(&c.header)).collect();
+    for row in &table.rows {
+        for (i, cell) in row.iter().enumerate().take(natural.len()) {
+            natural[i] = natural[i].max(cell.width());
+        }
+    }
+    natural
+}

@@ -2,10 +2,23 @@
 //! once. It depends on `model` only; `plain` (text) and `ui` (ratatui) draw
 //! what it gives, and `show --json` is its data serialised.
 
+pub mod address;
+pub mod assertions;
+pub mod attempt;
 pub mod blocks;
+pub mod context;
+pub mod findings;
 pub mod format;
+pub mod header;
+pub mod hitl;
+pub mod report;
+pub mod summary;
 pub mod text;
+pub mod timeline;
+pub mod tools;
+pub mod usage;
 pub mod verdict;
 
+pub use attempt::{AttemptView, build_views};
 pub use blocks::{Align, Block, Column, Overflow, Section, Table};
 pub use text::{Text, Tone, clean};

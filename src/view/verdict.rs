@@ -50,12 +50,13 @@ pub fn scope_status_tone(s: ScopeStatus) -> Tone {
 }
 
 /// How an attempt went, in one phrase: its verdict; or, without one (a
-/// capture), its scope status and that no verdict was recorded.
+/// capture), its scope status, marked as a status so it is never read as a
+/// verdict.
 pub fn headline(verdict: Option<Verdict>, status: Option<ScopeStatus>) -> Text {
     match (verdict, status) {
         (Some(v), _) => verdict_text(v),
         (None, Some(s)) => Text::toned(format!("{} {}", scope_status_mark(s), s.as_str()), scope_status_tone(s))
-            .with(" (status; no verdict recorded)", Tone::Soft),
+            .with(" (status)", Tone::Soft),
         (None, None) => Text::toned("— (no verdict or status recorded)", Tone::Soft),
     }
 }

@@ -21,10 +21,10 @@ keys "NICEEVAL_TIMING=1 $BIN view $F 2>$DIR/timing.txt" Enter
 wait_for 'preview of the first 4\.[0-9] MB' 20
 check "the preview shows the first events" 'event 1 xxxx'
 wait_for 'loaded all [0-9.]+ MB: 120001 events' 120
-check "the header counts every event of the whole file" '1 turns · 120001 events'
+check "the header counts every event of the whole file" '1 turn · 120,001 events'
 check "the inspector shows the whole turn, not the preview's" 'events +120001'
 keys / 'the-very-last-event' Enter
-wait_for '1 matches' 20
+wait_for '1 match\b' 20
 check "an event only in the whole file is found" 'the-very-last-event'
 keys q
 wait_gone 'Timeline ·' 10

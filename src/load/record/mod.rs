@@ -354,13 +354,6 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
         }
     }
 
-    for a in &doc.attempts {
-        let who = format!("{} {}", a.locator.as_deref().unwrap_or("(no attempt)"), a.eval_id.as_deref().unwrap_or(""));
-        for n in a.notices.iter().filter(|n| n.level >= NoticeLevel::Warning) {
-            doc.notices.push(notice(n.level, format!("{}: {}", who.trim_end(), n.message)));
-        }
-    }
-    doc.model = doc.attempts.iter().find_map(|a| a.model.clone());
     if doc.attempts.is_empty() {
         doc.notices.push(notice(NoticeLevel::Info, "the Record has no published attempts"));
     }

@@ -1,11 +1,12 @@
 //! `--tools`: logical tool occurrences per session scope, then orphan
 //! finishes and ambiguous ids with what went wrong.
 
-use super::layout::{Block, Column, Section, Table, Text, Tone, clean, kv};
-use super::view::{Ctx, detail_value, lifecycle_text, status_text};
+use super::blocks::{Block, Column, Section, Table, kv};
+use super::context::{Ctx, detail_value, lifecycle_text, status_text};
+use super::format::count;
+use super::text::{Text, Tone, clean};
 use crate::model::command::describe;
 use crate::model::occurrence::{Evidence, Lifecycle, Occurrence};
-use crate::view::format::count;
 
 const LABEL_W: usize = 9;
 

@@ -1,11 +1,12 @@
 //! `--diagnostics`: lint findings (`lint_document`) and the attempt's own
 //! review diagnostics.
 
-use super::layout::{Block, Column, Section, Table, Text, Tone, clean};
-use super::view::Ctx;
+use super::blocks::{Block, Column, Section, Table};
+use super::context::Ctx;
+use super::format::count;
+use super::text::{Text, Tone, clean};
 use crate::model::derive::TurnAddr;
 use crate::model::diagnostics::{Finding, Severity};
-use crate::view::format::count;
 
 fn where_(ctx: &Ctx, f: &Finding) -> String {
     let Some(turn) = f.location.turn else {

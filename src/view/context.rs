@@ -2,18 +2,17 @@
 //! plain rendering of the core's timeline rows (also used by `--failures`
 //! to resolve evidence) and HITL request states.
 
-use super::layout::{Text, Tone, clean};
-use super::{PlainOptions, Selection};
+use super::attempt::AttemptView;
+use super::format::number;
+use super::report::Selection;
+use super::text::{Text, Tone, clean};
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document};
 use crate::model::event::{Event, EventKind};
 use crate::model::hitl::{HitlRequest, HitlState};
 use crate::model::occurrence::{Lifecycle, Occurrence};
-use crate::model::timeline::{
-    Row as CoreRow, RowKind, RowStatus, Timeline, finish_status, lifecycle_status, request_status,
-};
-use crate::view::format::number;
+use crate::model::timeline::{Row as CoreRow, RowKind, RowStatus, finish_status, lifecycle_status, request_status};
 use serde_json::Value;
 
 /// Everything a section needs to draw one attempt.
@@ -22,11 +21,8 @@ pub struct Ctx<'a> {
     pub attempt: &'a Attempt,
     pub index: usize,
     pub derived: &'a DerivedAttempt,
-    /// The core's HITL requests of this attempt (`model::hitl`).
-    pub requests: Vec<HitlRequest>,
-    /// The core's timeline rows of this attempt (`model::timeline`).
-    pub timeline: Timeline,
-    pub opts: &'a PlainOptions,
+    /// Requests, timeline rows, badges: built once for every surface.
+    pub view: &'a AttemptView,
     pub sel: &'a Selection,
     pub findings: Vec<&'a Finding>,
 }
@@ -49,22 +45,8 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn turn_selected(&self, addr: TurnAddr) -> bool {
-        if !self.session_selected(addr.session) {
-            return false;
-        }
-        match self.sel.turn_number() {
-            Some(n) => {
-                // A bare turn number names a turn of the primary session (sessionIndex 1).
-                if self.sel.session_index().is_none() {
-                    let primary: usize = self.attempt.sessions.iter().position(|s| s.index == 1).unwrap_or_default();
-                    if addr.session != primary {
-                        return false;
-                    }
-                }
-                addr.turn as u64 + 1 == n
-            }
-            None => true,
-        }
+        self.session_selected(addr.session)
+            && self.sel.turn.as_ref().is_none_or(|t| t.matches(self.attempt, self.derived, addr))
     }
 
     pub fn grep(&self, s: &str) -> bool {
@@ -79,24 +61,11 @@ impl<'a> Ctx<'a> {
 
     /// Cap for previews outside `--full`.
     pub fn limit(&self) -> usize {
-        if self.opts.full { usize::MAX } else { 160 }
+        if self.sel.full { usize::MAX } else { 160 }
     }
 }
 
-/// `turnN` for the primary session, `sessionK/turnN` for others (or the file's own label).
-pub fn turn_label(attempt: &Attempt, addr: TurnAddr) -> String {
-    let Some(session) = attempt.sessions.get(addr.session) else {
-        return format!("turn{}", addr.turn + 1);
-    };
-    if let Some(l) = session.turns.get(addr.turn).and_then(|r| r.label.as_deref()) {
-        return clean(l);
-    }
-    if session.index == 1 || (addr.session == 0 && attempt.sessions.len() == 1) {
-        format!("turn{}", addr.turn + 1)
-    } else {
-        format!("session{}/turn{}", session.index, addr.turn + 1)
-    }
-}
+pub use super::address::turn_label;
 
 /// Compact one-line JSON (strings as they are), sanitized.
 pub fn one_line_value(v: &Value) -> String {
@@ -120,7 +89,7 @@ pub fn cut_count(s: &str, limit: usize) -> String {
 
 /// A value for a detail line: pretty multi-line JSON with `--full`, else a cut one-liner.
 pub fn detail_value(v: &Value, ctx: &Ctx) -> Vec<String> {
-    if ctx.opts.full {
+    if ctx.sel.full {
         let text = match v {
             Value::String(s) => s.clone(),
             other => serde_json::to_string_pretty(other).unwrap_or_default(),
@@ -176,7 +145,7 @@ pub fn request_text(state: &HitlState) -> Text {
 impl Ctx<'_> {
     /// The core request for `input.requested` event `event` of the turn at `addr`.
     pub fn request_at(&self, addr: TurnAddr, event: usize) -> Option<&HitlRequest> {
-        self.requests.iter().find(|r| r.addr == addr && r.event == event)
+        self.view.requests.iter().find(|r| r.addr == addr && r.event == event)
     }
 }
 
@@ -284,11 +253,13 @@ pub fn turn_rows(ctx: &Ctx, st: usize) -> Vec<Row> {
     let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
         return Vec::new();
     };
-    let Some(&first) = ctx.timeline.by_turn.get(&addr) else { return Vec::new() };
+    let Some(&first) = ctx.view.timeline.by_turn.get(&addr) else { return Vec::new() };
     let events = &record.turn.events;
     let occurrences = &ctx.derived.occurrences;
     let mut rows = Vec::new();
-    for cr in ctx.timeline.rows.iter().skip(first + 1).take_while(|r| r.addr == addr && r.kind != RowKind::TurnHeader) {
+    for cr in
+        ctx.view.timeline.rows.iter().skip(first + 1).take_while(|r| r.addr == addr && r.kind != RowKind::TurnHeader)
+    {
         if cr.merged_away {
             continue;
         }
@@ -349,7 +320,7 @@ pub fn turn_rows(ctx: &Ctx, st: usize) -> Vec<Row> {
                 }
                 EventKind::InputRequested => {
                     let mut s = Text::new();
-                    let req = cr.request.and_then(|i| ctx.requests.get(i));
+                    let req = cr.request.and_then(|i| ctx.view.requests.get(i));
                     if let Some(r) = req {
                         status = request_text(&r.state);
                     }

@@ -1,10 +1,11 @@
 //! `--usage`: per turn, per session and total; absent is "—", never 0.
 //! Then the estimate as a ledger, or why there is none.
 
-use super::layout::{Block, Column, Section, Table, Text, Tone, clean};
-use super::view::Ctx;
+use super::blocks::{Block, Column, Section, Table};
+use super::context::Ctx;
+use super::format::{number, opt_number, percent, usd};
+use super::text::{Text, Tone, clean};
 use crate::model::usage::{Estimate, Usage};
-use crate::view::format::{number, opt_number, percent, usd};
 
 fn token_row(scope: Text, u: Option<&Usage>) -> Vec<Text> {
     let d = Usage::default();

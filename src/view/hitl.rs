@@ -2,11 +2,12 @@
 //! `input.responses`) and the tool lifecycle it gated — all read from the
 //! core's [`hitl_requests`](crate::model::hitl::hitl_requests).
 
-use super::layout::{Block, Section, Text, Tone, clean, kv};
-use super::view::{Ctx, cut_count, lifecycle_text, one_line_value, request_text, status_text};
+use super::blocks::{Block, Section, kv};
+use super::context::{Ctx, cut_count, lifecycle_text, one_line_value, request_text, status_text};
+use super::format::count;
+use super::text::{Text, Tone, clean};
 use crate::model::hitl::{Answer, HitlRequest, HitlState};
 use crate::model::occurrence::{Lifecycle, Occurrence};
-use crate::view::format::count;
 use serde_json::Value;
 
 const W: usize = 8;
@@ -80,7 +81,7 @@ fn gated_text(o: &Occurrence, state: &HitlState) -> Text {
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let mut n = 0usize;
-    for r in &ctx.requests {
+    for r in &ctx.view.requests {
         if !ctx.turn_selected(r.addr) {
             continue;
         }

@@ -1,9 +1,10 @@
 //! `--timeline`: one row per event, `turnOrdinal:eventOrdinal`, kind,
 //! summary cut by display width, lifecycle status.
 
-use super::layout::{Block, Column, Overflow, Section, Table, Text, Tone, natural_widths};
-use super::view::{Ctx, Row, turn_rows, turn_status_text};
-use crate::view::format::count;
+use super::blocks::{Block, Column, Overflow, Section, Table, natural_widths};
+use super::context::{Ctx, Row, turn_rows, turn_status_text};
+use super::format::count;
+use super::text::{Text, Tone};
 
 pub fn table(rows: Vec<Row>, full: bool) -> Table {
     let mut summary = Column::cut("summary");
@@ -42,7 +43,7 @@ pub fn section(ctx: &Ctx) -> Section {
         if record.turn.events.is_empty() {
             turn_body.push(Block::Line(Text::toned("No events captured for this turn.", Tone::Soft)));
         }
-        turn_body.push(Block::Table(table(rows, ctx.opts.full)));
+        turn_body.push(Block::Table(table(rows, ctx.sel.full)));
         tables.push((body.len(), turn_body.len() - 1));
         body.push(Block::Section(Section::new(ctx.label(addr), meta, turn_body)));
     }

@@ -1,11 +1,12 @@
 //! `--assertions` and `--failures`, from `attempt.review.assertions`.
 //! Unavailable is distinct from failed and from skipped, with its reason.
 
-use super::layout::{Block, Section, Text, Tone, clean, kv};
+use super::blocks::{Block, Section, kv};
+use super::context::{Ctx, Row, cut_count, detail_value, turn_rows, verdict_text};
+use super::format::count;
+use super::text::{Text, Tone, clean};
 use super::timeline;
-use super::view::{Ctx, Row, cut_count, detail_value, turn_rows, verdict_text};
 use crate::model::document::{Assertion, Attempt, Completeness, Fact};
-use crate::view::format::count;
 use serde_json::Value;
 
 const W: usize = 11;
@@ -45,7 +46,7 @@ fn fact_lines(f: &Fact, ctx: &Ctx) -> Vec<String> {
     match f {
         Fact::Value(v) => detail_value(v, ctx),
         Fact::Text(t) => {
-            if ctx.opts.full {
+            if ctx.sel.full {
                 crate::model::text::sanitize(t, crate::model::text::Lines::Multi)
                     .split('\n')
                     .map(str::to_string)
@@ -275,8 +276,8 @@ pub fn resolve(ctx: &Ctx, r: &EvidenceRef) -> Option<Row> {
         return rows.into_iter().find(|row| row.event.is_none());
     };
     // A finish the core merged into its start row resolves to that row.
-    let core = &ctx.timeline.rows;
-    let cr = core.get(ctx.timeline.row_of_event(addr, e)?)?;
+    let core = &ctx.view.timeline.rows;
+    let cr = core.get(ctx.view.timeline.row_of_event(addr, e)?)?;
     let shown = if cr.merged_away {
         core.iter().find(|s| s.addr == addr && s.merged_finish == Some(e)).and_then(|s| s.event)?
     } else {
@@ -285,7 +286,7 @@ pub fn resolve(ctx: &Ctx, r: &EvidenceRef) -> Option<Row> {
     rows.into_iter().find(|row| row.event == Some(shown))
 }
 
-pub fn failures_section(ctx: &Ctx, total: usize) -> Section {
+pub fn failures_section(ctx: &Ctx) -> Section {
     let a = ctx.attempt;
     let mut b = Vec::new();
     b.push(kv("locator", W, Text::toned(a.locator.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Accent)));
@@ -322,7 +323,7 @@ pub fn failures_section(ctx: &Ctx, total: usize) -> Section {
                     }
                     s.body.push(Block::Line(Text::toned("evidence", Tone::Soft)));
                     if !rows.is_empty() {
-                        s.body.push(Block::Table(timeline::table(rows, ctx.opts.full)));
+                        s.body.push(Block::Table(timeline::table(rows, ctx.sel.full)));
                     }
                     for m in missing {
                         s.body.push(Block::Line(Text::toned(
@@ -335,6 +336,6 @@ pub fn failures_section(ctx: &Ctx, total: usize) -> Section {
             }
         }
     }
-    let title = super::header::title(ctx, total);
+    let title = super::header::title(ctx);
     Section::new(format!("FAILED {title}"), verdict_text(a), b)
 }

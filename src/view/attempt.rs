@@ -1,0 +1,152 @@
+//! The view of one attempt, built once at load (off the UI thread for large
+//! inputs) and read by every surface: derived facts, HITL requests, timeline
+//! rows, which rows assertions point at, and which rows findings flag.
+
+use super::summary::Summary;
+use crate::model::derive::{DerivedAttempt, TurnAddr};
+use crate::model::diagnostics::Finding;
+use crate::model::document::Document;
+use crate::model::hitl::{HitlRequest, hitl_requests};
+use crate::model::timeline::{Timeline, build_timeline};
+use crate::model::usage::PriceTable;
+use std::collections::{HashMap, HashSet};
+
+/// Everything derived once for one attempt.
+#[derive(Debug, Clone)]
+pub struct AttemptView {
+    pub derived: DerivedAttempt,
+    pub requests: Vec<HitlRequest>,
+    pub timeline: Timeline,
+    /// Assertions (indices) that point at a (turn, event) of the transcript;
+    /// event `None` is the runner's user message.
+    pub badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>>,
+    /// (turn, event) positions that a diagnostic finding points at.
+    pub flagged: HashSet<(TurnAddr, Option<usize>)>,
+    /// The header facts every surface shows.
+    pub summary: Summary,
+}
+
+/// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
+pub fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec<AttemptView>, Vec<Finding>) {
+    build_views_timed(doc, model, prices, false)
+}
+
+/// [`build_views`], printing the time of each phase on stderr when `timing`
+/// (`NICEEVAL_TIMING`, before the terminal is taken over).
+///
+/// Two threads: the per-turn lint rules run while the document is derived;
+/// then the pairing rules run while the HITL requests, timelines and badges
+/// are built. The findings are merged in the order a sequential lint gives.
+pub fn build_views_timed(
+    doc: &Document,
+    model: Option<&str>,
+    prices: &PriceTable,
+    timing: bool,
+) -> (Vec<AttemptView>, Vec<Finding>) {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    let report = |name: &str, d: Duration| {
+        if timing {
+            eprintln!("niceeval: build_views {name} {:.1} ms", d.as_secs_f64() * 1e3);
+        }
+    };
+    fn join<T>(h: std::thread::ScopedJoinHandle<'_, (T, Duration)>) -> (T, Duration) {
+        h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+    }
+    let ((derived, derive_time), (turn_findings, turn_lint_time)) = std::thread::scope(|s| {
+        let lint = s.spawn(|| {
+            let t = Instant::now();
+            (crate::model::lint::lint_turns(doc), t.elapsed())
+        });
+        let t = Instant::now();
+        let derived = crate::model::derive_document(doc, model, prices);
+        ((derived, t.elapsed()), join(lint))
+    });
+    report("derive", derive_time);
+    report("lint turns (in parallel with derive)", turn_lint_time);
+    let ((parts, parts_time), (session_findings, pairing_time)) = std::thread::scope(|s| {
+        let lint = s.spawn(|| {
+            let t = Instant::now();
+            (crate::model::lint::lint_sessions(doc, &derived), t.elapsed())
+        });
+        let t = Instant::now();
+        let parts: Vec<_> = doc
+            .attempts
+            .iter()
+            .zip(&derived)
+            .map(|(attempt, derived)| {
+                let requests = hitl_requests(attempt, derived);
+                let timeline = build_timeline(attempt, derived, &requests);
+                let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
+                for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
+                    for id in crate::model::evidence::occurrence_locators(a) {
+                        if let Some(t) = crate::model::evidence::resolve(derived, &id) {
+                            let list = badges.entry((t.addr, t.event)).or_default();
+                            if !list.contains(&i) {
+                                list.push(i);
+                            }
+                        }
+                    }
+                }
+                (requests, timeline, badges)
+            })
+            .collect();
+        ((parts, t.elapsed()), join(lint))
+    });
+    report("lint pairing", pairing_time);
+    report("hitl+timeline+badges (in parallel with pairing)", parts_time);
+    let t = Instant::now();
+    let findings = crate::model::lint::merge(turn_findings, session_findings);
+    let mut flagged: Vec<HashSet<(TurnAddr, Option<usize>)>> = vec![HashSet::new(); doc.attempts.len()];
+    for f in &findings {
+        if let (Some(set), Some(turn)) = (flagged.get_mut(f.location.attempt), f.location.turn) {
+            set.insert((TurnAddr { session: f.location.session, turn }, f.location.event));
+        }
+    }
+    let numbers = attempt_numbers(doc);
+    let mut counts = vec![(0usize, 0usize); doc.attempts.len()];
+    for f in &findings {
+        if let Some(c) = counts.get_mut(f.location.attempt) {
+            match f.severity {
+                crate::model::diagnostics::Severity::Error => c.0 += 1,
+                crate::model::diagnostics::Severity::Warning => c.1 += 1,
+            }
+        }
+    }
+    let views = derived
+        .into_iter()
+        .zip(parts)
+        .zip(flagged)
+        .enumerate()
+        .map(|(i, ((derived, (requests, timeline, badges)), flagged))| {
+            let summary = Summary::new(&doc.attempts[i], &derived, &requests, numbers[i], counts[i]);
+            AttemptView { derived, requests, timeline, badges, flagged, summary }
+        })
+        .collect();
+    report("merge findings+views", t.elapsed());
+    if timing {
+        eprintln!("niceeval: build_views total {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+    }
+    (views, findings)
+}
+
+/// Each attempt's number among the attempts of its eval (and experiment),
+/// 1-based: the file's own number when it states one (a Record's attempt
+/// ordinal), else its position among the attempts of that eval in the file.
+/// `None` for an attempt that is the only one of its eval and has no number.
+fn attempt_numbers(doc: &Document) -> Vec<Option<u64>> {
+    let key = |a: &crate::model::document::Attempt| (a.experiment_id.clone(), a.eval_id.clone());
+    let mut seen: HashMap<(Option<String>, Option<String>), u64> = HashMap::new();
+    let mut totals: HashMap<(Option<String>, Option<String>), u64> = HashMap::new();
+    for a in &doc.attempts {
+        *totals.entry(key(a)).or_default() += 1;
+    }
+    doc.attempts
+        .iter()
+        .map(|a| {
+            let n = seen.entry(key(a)).or_default();
+            *n += 1;
+            a.attempt_number.or((totals[&key(a)] > 1).then_some(*n))
+        })
+        .collect()
+}

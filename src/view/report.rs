@@ -1,0 +1,181 @@
+//! The report `show` prints: for each selected attempt, its header and the
+//! chosen sections, as neutral blocks (`plain` lays them out as text).
+
+use super::attempt::AttemptView;
+use super::blocks::{Block, Section};
+use super::context::Ctx;
+use super::text::{Text, Tone, clean};
+use super::{assertions, findings, header, hitl, timeline, tools, usage};
+use crate::model::diagnostics::Finding;
+use crate::model::document::Document;
+
+/// The sections `show` can print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionKind {
+    Timeline,
+    Tools,
+    Hitl,
+    Usage,
+    Assertions,
+    Failures,
+    Diagnostics,
+}
+
+impl SectionKind {
+    /// What `--all` prints (failures are a subset of assertions and have their own mode).
+    pub const ALL: [SectionKind; 6] = [
+        SectionKind::Timeline,
+        SectionKind::Tools,
+        SectionKind::Hitl,
+        SectionKind::Usage,
+        SectionKind::Assertions,
+        SectionKind::Diagnostics,
+    ];
+}
+
+pub use super::address::TurnSelector;
+
+/// Rows and turns to show.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    pub session: Option<u64>,
+    pub turn: Option<TurnSelector>,
+    /// Attempt locator, with or without the leading `@`.
+    pub locator: Option<String>,
+    pub grep: Option<regex::Regex>,
+    /// Whole payloads (pretty JSON) instead of cut one-line previews.
+    pub full: bool,
+}
+
+impl Selection {
+    pub fn session_index(&self) -> Option<u64> {
+        self.session.or(self.turn.as_ref().and_then(TurnSelector::session))
+    }
+
+    fn locator_matches(&self, locator: Option<&str>) -> bool {
+        match &self.locator {
+            None => true,
+            Some(want) => {
+                let want = want.strip_prefix('@').unwrap_or(want);
+                locator.is_some_and(|l| l.strip_prefix('@').unwrap_or(l) == want)
+            }
+        }
+    }
+}
+
+/// What [`build`] produced.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub blocks: Vec<Block>,
+    /// Attempts (of those shown) that failed, errored or have an unavailable gate.
+    pub failing: usize,
+    /// Attempts shown.
+    pub shown: usize,
+    /// Messages for stderr (selection that matched nothing, …).
+    pub notes: Vec<String>,
+}
+
+/// The chosen sections for every selected attempt.
+pub fn build(
+    doc: &Document,
+    views: &[AttemptView],
+    findings: &[Finding],
+    sections: &[SectionKind],
+    sel: &Selection,
+) -> Report {
+    let mut report = Report::default();
+    let mut blocks = Vec::new();
+    let only_failures = sections.iter().all(|s| *s == SectionKind::Failures);
+    let mut selected_turns = 0usize;
+    for (index, (attempt, view)) in doc.attempts.iter().zip(views).enumerate() {
+        if !sel.locator_matches(attempt.locator.as_deref()) {
+            continue;
+        }
+        report.shown += 1;
+        let ctx = Ctx {
+            doc,
+            attempt,
+            index,
+            derived: &view.derived,
+            view,
+            sel,
+            findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
+        };
+        selected_turns += ctx.addrs().filter(|(_, a)| ctx.turn_selected(*a)).count();
+        let failing = assertions::attempt_fails(attempt);
+        if failing {
+            report.failing += 1;
+        }
+        if only_failures {
+            if failing {
+                blocks.push(Block::Section(assertions::failures_section(&ctx)));
+                blocks.push(Block::Blank);
+            }
+            continue;
+        }
+        let mut body = header::header(&ctx);
+        for kind in sections {
+            let section = match kind {
+                SectionKind::Timeline => timeline::section(&ctx),
+                SectionKind::Tools => tools::section(&ctx),
+                SectionKind::Hitl => hitl::section(&ctx),
+                SectionKind::Usage => usage::section(&ctx),
+                SectionKind::Assertions => assertions::section(&ctx),
+                SectionKind::Failures => {
+                    if !failing {
+                        Section::new(
+                            "Failures",
+                            Text::new(),
+                            vec![Block::Line(Text::toned("none: this attempt did not fail", Tone::Soft))],
+                        )
+                    } else {
+                        let mut s = assertions::failures_section(&ctx);
+                        s.title = "Failures".into();
+                        s
+                    }
+                }
+                SectionKind::Diagnostics => findings::section(&ctx),
+            };
+            body.push(Block::Blank);
+            body.push(Block::Section(section));
+        }
+        blocks.push(Block::Section(Section::new(header::title(&ctx), header::meta(&ctx), body)));
+        blocks.push(Block::Blank);
+    }
+    if blocks.last().is_some_and(|b| matches!(b, Block::Blank)) {
+        blocks.pop();
+    }
+    if report.shown == 0 {
+        if let Some(l) = &sel.locator {
+            let known: Vec<String> = doc.attempts.iter().filter_map(|a| a.locator.clone()).map(|l| clean(&l)).collect();
+            report.notes.push(format!(
+                "no attempt with locator {} (known: {})",
+                clean(l),
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ));
+        } else if doc.attempts.is_empty() {
+            // Not a conversation: say what the file is, on stdout, so `show FILE` always answers.
+            blocks.push(Block::Line(Text::plain(format!(
+                "{}  {}",
+                clean(&doc.sources.join(", ")),
+                clean(&doc.format)
+            ))));
+            for n in &doc.notices {
+                blocks.push(Block::Line(Text::toned(format!("! {}", clean(&n.message)), Tone::Warn)));
+            }
+            blocks.push(Block::Line(Text::plain("(no attempts, sessions or turns in this input)".to_string())));
+        } else {
+            report.notes.push("the input holds no attempt".into());
+        }
+    } else if (sel.session.is_some() || sel.turn.is_some()) && selected_turns == 0 {
+        report.notes.push("no turn matches --session/--turn".into());
+    }
+    if report.shown > 0 && only_failures && report.failing == 0 {
+        blocks.push(Block::Line(Text::toned(
+            format!("No failures: {} shown, none failed.", super::format::count(report.shown, "attempt", "attempts")),
+            Tone::Good,
+        )));
+    }
+    report.blocks = blocks;
+    report
+}

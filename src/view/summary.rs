@@ -1,0 +1,292 @@
+//! What an attempt is and how it went, as every header reads it: identity,
+//! verdict or status, model, counts, tokens, observed cost and the estimate.
+//! The viewer's header, `show`'s header, the attempts list and `show --json`
+//! all read this one summary.
+
+use super::format::{MISSING, count, number, usd};
+use super::text::{Text, Tone, clean};
+use crate::model::derive::DerivedAttempt;
+use crate::model::document::{Attempt, Document, NoticeLevel};
+use crate::model::hitl::{HitlRequest, HitlState};
+use crate::model::usage::{Estimate, Usage};
+use crate::model::verdict::{ScopeStatus, Verdict, attempt_status, needs_review};
+
+/// Where the attempt's usage comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageSource {
+    /// The file states the usage of the whole attempt (a Record's usage
+    /// observations, an InvocationSummary's `usage`): NiceEval's own figure.
+    StatedByFile,
+    /// The sum of the turns' own `usage`.
+    Turns,
+    /// Neither: no usage was reported.
+    None,
+}
+
+/// The attempt's observed cost (`costUSD`), and how much of it is known.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Observed {
+    pub usd: Option<f64>,
+    /// Turns whose usage reports `costUSD`, of `turns`.
+    pub turns_reporting: usize,
+    pub turns: usize,
+    pub source: UsageSource,
+}
+
+/// Every fact of an attempt's header.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub eval: Option<String>,
+    pub experiment: Option<String>,
+    /// 1-based, counted per eval (and experiment).
+    pub attempt_number: Option<u64>,
+    pub locator: Option<String>,
+    pub verdict: Option<Verdict>,
+    pub status: Option<ScopeStatus>,
+    /// The verdict, or the status when there is none, as a phrase.
+    pub headline: Text,
+    pub to_review: bool,
+    pub model: Option<String>,
+    pub sessions: usize,
+    pub turns: usize,
+    pub events: usize,
+    pub tool_calls: usize,
+    pub orphan_finishes: usize,
+    pub waiting: usize,
+    pub usage: Usage,
+    pub usage_source: UsageSource,
+    pub observed: Observed,
+    pub estimate: Estimate,
+    /// `estimatedCostUSD` as the file states it (NiceEval's own estimate).
+    pub stated_estimate: Option<f64>,
+    pub score: Option<(Option<f64>, Option<f64>)>,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Summary {
+    pub fn new(
+        attempt: &Attempt,
+        d: &DerivedAttempt,
+        requests: &[HitlRequest],
+        attempt_number: Option<u64>,
+        findings: (usize, usize),
+    ) -> Summary {
+        let (usage, usage_source) = match (&attempt.reported_usage, d.usage.is_empty()) {
+            (Some(stated), _) => (*stated, UsageSource::StatedByFile),
+            (None, false) => (d.usage, UsageSource::Turns),
+            (None, true) => (Usage::default(), UsageSource::None),
+        };
+        let records = attempt.sessions.iter().flat_map(|s| &s.turns);
+        let turns_reporting = records.clone().filter(|r| r.turn.usage.is_some_and(|u| u.cost_usd.is_some())).count();
+        let turns = records.clone().count();
+        let status = attempt_status(attempt);
+        Summary {
+            eval: attempt.eval_id.clone(),
+            experiment: attempt.experiment_id.clone(),
+            attempt_number,
+            locator: attempt.locator.clone(),
+            verdict: attempt.verdict,
+            status,
+            headline: super::verdict::headline(attempt.verdict, status),
+            to_review: needs_review(attempt),
+            model: d.model.clone(),
+            sessions: attempt.sessions.len(),
+            turns,
+            events: records.map(|r| r.turn.events.len()).sum(),
+            tool_calls: d.occurrences.occurrences.len(),
+            orphan_finishes: d.occurrences.orphan_finishes.len(),
+            waiting: requests.iter().filter(|r| r.state == HitlState::Waiting).count(),
+            usage,
+            usage_source,
+            observed: Observed { usd: usage.cost_usd, turns_reporting, turns, source: usage_source },
+            estimate: d.estimate.clone(),
+            stated_estimate: attempt.reported_estimate,
+            score: attempt.score.as_ref().map(|s| (s.earned, s.points)),
+            errors: findings.0,
+            warnings: findings.1,
+        }
+    }
+
+    /// Input + output tokens: the figure NiceEval's `show` calls "Tokens"
+    /// (cache buckets are their own input; reasoning is inside output).
+    pub fn tokens(&self) -> Option<f64> {
+        self.usage.billable_tokens()
+    }
+
+    /// "7,872 tokens" or "— tokens".
+    pub fn tokens_short(&self) -> String {
+        match self.tokens() {
+            Some(t) => format!("{} tokens", number(t)),
+            None => format!("{MISSING} tokens"),
+        }
+    }
+
+    /// "7,872 (input 6,384 + output 1,488; cache read 73,728, cache creation 6,144) · stated by the file".
+    pub fn tokens_long(&self) -> Text {
+        let u = &self.usage;
+        let Some(t) = self.tokens() else {
+            return Text::toned(format!("{MISSING} (no input or output token counts reported)"), Tone::Soft);
+        };
+        let mut text = Text::plain(format!(
+            "{} (input {} + output {}; cache read {}, cache creation {})",
+            number(t),
+            super::format::opt_number(u.input_tokens),
+            super::format::opt_number(u.output_tokens),
+            super::format::opt_number(u.cache_read_tokens),
+            super::format::opt_number(u.cache_creation_tokens)
+        ));
+        if let Some(note) = self.usage_note() {
+            text.push(format!(" · {note}"), Tone::Soft);
+        }
+        text
+    }
+
+    /// Where the usage figures come from, when it is not the sum of every turn.
+    pub fn usage_note(&self) -> Option<String> {
+        match self.usage_source {
+            UsageSource::StatedByFile => Some("stated by the file for the whole attempt".into()),
+            _ => None,
+        }
+    }
+
+    /// "$0.0654" or "—".
+    pub fn observed_short(&self) -> String {
+        self.observed.usd.map(usd).unwrap_or_else(|| MISSING.into())
+    }
+
+    /// "$0.0196 (2 of 7 turns report costUSD)", "$0.0654 (every turn reports costUSD)", "— (no costUSD reported)".
+    pub fn observed_long(&self) -> Text {
+        let o = &self.observed;
+        match (o.usd, o.source) {
+            (None, _) => Text::toned(format!("{MISSING} (no costUSD reported)"), Tone::Soft),
+            (Some(c), UsageSource::StatedByFile) => {
+                Text::plain(usd(c)).with(" (costUSD stated by the file for the whole attempt)", Tone::Soft)
+            }
+            (Some(c), _) if o.turns_reporting < o.turns => Text::plain(usd(c)).with(
+                format!(
+                    " (sum of costUSD; only {} of {} report it)",
+                    o.turns_reporting,
+                    count(o.turns, "turn", "turns")
+                ),
+                Tone::Warn,
+            ),
+            (Some(c), _) => Text::plain(usd(c)).with(" (sum of costUSD)", Tone::Soft),
+        }
+    }
+
+    /// "k of n turns" when the observed cost covers only some turns.
+    pub fn observed_partial(&self) -> Option<String> {
+        let o = &self.observed;
+        (o.usd.is_some() && o.source == UsageSource::Turns && o.turns_reporting < o.turns)
+            .then(|| format!("{} of {} turns", o.turns_reporting, o.turns))
+    }
+
+    /// "$0.0866" or "—".
+    pub fn estimate_short(&self) -> String {
+        self.estimate.total().map(usd).unwrap_or_else(|| MISSING.into())
+    }
+
+    /// "$0.0866 (claude-sonnet-4-5 × tokens, see the Usage tab)" or "— (why)".
+    pub fn estimate_long(&self) -> Text {
+        let mut text = match &self.estimate {
+            Estimate::Priced { total, hit, .. } => {
+                Text::plain(usd(*total)).with(format!(" (price key {} × tokens)", clean(&hit.key)), Tone::Soft)
+            }
+            other => Text::toned(format!("{MISSING} ({})", other.reason().unwrap_or_default()), Tone::Soft),
+        };
+        if let Some(r) = self.stated_estimate {
+            text.push(format!(" · the file's own estimatedCostUSD {}", usd(r)), Tone::Soft);
+        }
+        text
+    }
+
+    /// "3 sessions · 8 turns · 37 events · 9 tool calls" (+ orphan finishes).
+    pub fn counts(&self) -> Text {
+        let mut t = Text::plain(format!(
+            "{} · {} · {} · {}",
+            count(self.sessions, "session", "sessions"),
+            count(self.turns, "turn", "turns"),
+            count(self.events, "event", "events"),
+            count(self.tool_calls, "tool call", "tool calls"),
+        ));
+        if self.orphan_finishes > 0 {
+            t.push(format!(" · {}", count(self.orphan_finishes, "orphan finish", "orphan finishes")), Tone::Warn);
+        }
+        t
+    }
+
+    /// "classic/tool-note · baseline · attempt 1": eval, experiment and the
+    /// attempt's number among the attempts of that eval.
+    pub fn title(&self) -> String {
+        let mut parts = Vec::new();
+        parts.push(self.eval.as_deref().map(clean).unwrap_or_else(|| "Attempt".into()));
+        if let Some(x) = &self.experiment {
+            parts.push(clean(x));
+        }
+        if let Some(n) = self.attempt_number {
+            parts.push(format!("attempt {n}"));
+        }
+        parts.join(" · ")
+    }
+
+    /// "score 1.5 of 3 pts".
+    pub fn score_text(&self) -> Option<String> {
+        let (earned, points) = self.score?;
+        Some(format!("score {} of {} pts", super::format::opt_number(earned), super::format::opt_number(points)))
+    }
+
+    /// "⚑ 1 error · 2 warnings" when the attempt has findings.
+    pub fn findings_text(&self) -> Option<Text> {
+        if self.errors + self.warnings == 0 {
+            return None;
+        }
+        let tone = if self.errors > 0 { Tone::Bad } else { Tone::Warn };
+        Some(Text::toned(
+            format!("⚑ {} · {}", count(self.errors, "error", "errors"), count(self.warnings, "warning", "warnings")),
+            tone,
+        ))
+    }
+
+    /// "⏸ WAITING FOR INPUT (1)": requests no later turn answers.
+    pub fn waiting_text(&self) -> Option<Text> {
+        (self.waiting > 0).then(|| Text::toned(format!("⏸ WAITING FOR INPUT ({})", self.waiting), Tone::Hitl))
+    }
+}
+
+/// The notices that belong with an attempt: its own, then the document's
+/// (about the input as a whole). Never another attempt's.
+pub fn notices(doc: &Document, attempt: &Attempt) -> Vec<(NoticeLevel, String)> {
+    attempt.notices.iter().chain(&doc.notices).map(|n| (n.level, clean(&n.message))).collect()
+}
+
+/// Every notice of a document for stderr: the document's own, then each
+/// attempt's warnings and errors, prefixed with the attempt they are about.
+pub fn notice_lines(doc: &Document) -> Vec<String> {
+    let word = |l: NoticeLevel| match l {
+        NoticeLevel::Error => "error",
+        NoticeLevel::Warning => "warning",
+        NoticeLevel::Info => "note",
+    };
+    let mut out: Vec<String> =
+        doc.notices.iter().map(|n| format!("{}: {}", word(n.level), clean(&n.message))).collect();
+    let several = doc.attempts.len() > 1;
+    for a in &doc.attempts {
+        for n in a.notices.iter().filter(|n| n.level >= NoticeLevel::Warning) {
+            let who = if several { format!("{}: ", attempt_name(a)) } else { String::new() };
+            out.push(format!("{}: {who}{}", word(n.level), clean(&n.message)));
+        }
+    }
+    out
+}
+
+/// A short name for an attempt in lists and prefixes: its locator, else
+/// "eval #n".
+pub fn attempt_name(a: &Attempt) -> String {
+    match (&a.locator, &a.eval_id, a.attempt_number) {
+        (Some(l), _, _) => clean(l),
+        (None, Some(e), Some(n)) => format!("{} #{n}", clean(e)),
+        (None, Some(e), None) => clean(e),
+        (None, None, _) => "attempt".into(),
+    }
+}
