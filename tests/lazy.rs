@@ -58,9 +58,9 @@ fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
     let (pa, la) = (App::new(plain.clone(), None, PriceTable::default()), App::new(lazy.clone(), None, prices.clone()));
     assert!(!events(&la.doc).any(|e| e.json().parsed_whole()), "{name}: building the views parsed an event whole");
     for (a, (pv, lv)) in pa.views.iter().zip(&la.views).enumerate() {
-        for row in &pv.timeline.rows {
-            let p = niceeval::model::timeline::row_summary(&pa.doc.attempts[a], &pv.derived, &pv.requests, row);
-            let l = niceeval::model::timeline::row_summary(&la.doc.attempts[a], &lv.derived, &lv.requests, row);
+        for (ri, row) in pv.timeline.rows.iter().enumerate() {
+            let p = niceeval::view::timeline::row_view(&pa.doc.attempts[a], pv, ri);
+            let l = niceeval::view::timeline::row_view(&la.doc.attempts[a], lv, ri);
             assert_eq!(p, l, "{name}: row {:?} of attempt {a}", row.addr);
         }
     }

@@ -27,7 +27,7 @@ fn fail(rel: &str) -> LoadError {
 }
 
 fn errors(doc: &Document) -> Vec<&str> {
-    doc.notices.iter().filter(|n| n.level == NoticeLevel::Error).map(|n| n.message.as_str()).collect()
+    doc.all_notices().filter(|n| n.level == NoticeLevel::Error).map(|n| n.message.as_str()).collect()
 }
 
 fn types(doc: &Document) -> Vec<String> {
@@ -333,7 +333,7 @@ fn standalone_old_vocabulary_event_array_is_mapped() {
     let ev = &doc.attempts[0].sessions[0].turns[0].turn.events;
     assert!(matches!(ev[1].kind, EventKind::ToolStarted { ref name, .. } if &**name == "Bash"));
     assert!(matches!(ev[2].kind, EventKind::ToolFinished { ref operation_id, .. } if &**operation_id == "c9"));
-    assert!(doc.notices.iter().any(|n| n.message.contains("2 event(s) used the old")));
+    assert!(doc.all_notices().any(|n| n.message.contains("2 event(s) used the old")));
 }
 
 // ---------------------------------------------------------------- non-conversation files

@@ -14,7 +14,7 @@ fn attempt<'a>(doc: &'a Document, eval: &str) -> &'a Attempt {
 }
 
 fn notices(doc: &Document) -> String {
-    doc.notices.iter().map(|n| format!("{:?}: {}\n", n.level, n.message)).collect()
+    doc.all_notices().map(|n| format!("{:?}: {}\n", n.level, n.message)).collect()
 }
 
 fn all_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -132,7 +132,7 @@ fn fixture_doc() -> Document {
 }
 
 fn has_notice(doc: &Document, level: NoticeLevel, parts: &[&str]) -> bool {
-    doc.notices.iter().any(|n| n.level == level && parts.iter().all(|p| n.message.contains(p)))
+    doc.all_notices().any(|n| n.level == level && parts.iter().all(|p| n.message.contains(p)))
 }
 
 #[test]

@@ -115,8 +115,12 @@ fn absent_usage_is_a_dash_and_zero_is_zero() {
     let mut app = app_for("tests/fixtures/ui/usage-absent-zero.json");
     update(&mut app, Action::ShowTab(Tab::Usage));
     let text = screen(&mut app, 160, 48);
-    let turn1 = text.lines().find(|l| l.contains("turn 1")).unwrap();
-    let turn2 = text.lines().find(|l| l.contains("turn 2")).unwrap();
+    // The Usage list is the middle panel of each screen line.
+    let usage_row = |label: &str| {
+        let line = text.lines().find(|l| l.split('│').any(|cell| cell.starts_with(label))).unwrap();
+        line.split('│').find(|cell| cell.starts_with(label)).unwrap().to_string()
+    };
+    let (turn1, turn2) = (usage_row("turn 1 "), usage_row("turn 2 "));
     assert!(turn1.contains(" 0 "), "zero stays zero: {turn1}");
     assert!(!turn2.contains(" 0 ") && turn2.contains('—'), "absent is a dash: {turn2}");
     insta::assert_snapshot!("usage_absent_zero_160x48", text);
@@ -163,7 +167,7 @@ fn failed_eval_review_attempts_list_and_assertions() {
     let mut app = app_for("assets/demo/record");
     assert_eq!(app.tab, Tab::Assertions);
     let text = screen(&mut app, 160, 48);
-    assert!(text.contains("Attempts (2)") && text.contains("Diff (expected → received)"), "{text}");
+    assert!(text.contains("Attempts · 2 of 2") && text.contains("Diff (expected → received)"), "{text}");
     insta::assert_snapshot!("record_assertions_160x48", text);
     insta::assert_snapshot!("record_assertions_80x24", screen(&mut app, 80, 24));
     app.focus = Focus::Nav;
@@ -179,11 +183,13 @@ fn assertion_locator_jumps_to_the_exact_event() {
     assert_eq!(app.tab, Tab::Timeline);
     let view = app.view().unwrap();
     let row = &view.timeline.rows[app.selected_row().unwrap()];
-    assert_eq!(row.position(), "1:2");
+    assert_eq!(niceeval::view::address::event_address(row.turn_ordinal, row.event), "1:2");
     assert_eq!(row.kind, niceeval::model::timeline::RowKind::ToolStart);
+    // Every part of the id matched (session, turn, ordinal, a tool start at the event): not approximate.
     assert!(
-        app.flash.as_ref().is_some_and(|f| f.text.contains("approximate")),
-        "a lossy Record says the jump is approximate"
+        !app.flash.as_ref().is_some_and(|f| f.text.contains("approximate")),
+        "an exact match does not say approximate: {:?}",
+        app.flash
     );
     // The row carries a badge back to the assertion.
     assert_eq!(view.badges.get(&(row.addr, row.event)).map(Vec::len), Some(1));

@@ -11,7 +11,7 @@
 //! - per scope (and tool filter and sort): tools, HITL requests, findings,
 //!   usage turns. These passes read the small per-attempt arrays.
 
-use super::{App, JumpTo, Scope, ToolFilter, assertion_rank};
+use super::{App, JumpTo, Scope, ToolFilter};
 use crate::model::TurnAddr;
 use crate::model::occurrence::{Lifecycle, Occurrence};
 use crate::model::timeline::{Row, RowKind, RowStatus};
@@ -136,15 +136,16 @@ fn build_attempt_index(
     finding_rows.dedup();
     let (mut assertions, mut failing_gates) = (Vec::new(), 0);
     if let Some(list) = &attempt.review.assertions {
-        assertions = (0..list.len()).collect();
-        assertions.sort_by_key(|&i| assertion_rank(&list[i]));
-        failing_gates = list.iter().filter(|a| a.is_failing_gate()).count();
+        assertions = crate::view::assertions::ordered(list);
+        failing_gates = list.iter().filter(|a| crate::model::verdict::assertion_outcome(a).is_failing()).count();
     }
     let max_turn_tokens = view
         .derived
         .turns
         .iter()
-        .filter_map(|t| attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens()))
+        .filter_map(|t| {
+            attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.billable_tokens())
+        })
         .fold(0.0, f64::max);
     AttemptIndex {
         row_flags,

@@ -50,9 +50,7 @@ fn fresh_hitl(app: &App) -> Vec<usize> {
 
 fn fresh_assertions(app: &App) -> Vec<usize> {
     let Some(list) = app.attempt().and_then(|a| a.review.assertions.as_ref()) else { return Vec::new() };
-    let mut idx: Vec<usize> = (0..list.len()).collect();
-    idx.sort_by_key(|&i| assertion_rank(&list[i]));
-    idx
+    crate::view::assertions::ordered(list)
 }
 
 fn fresh_findings(app: &App) -> Vec<usize> {
@@ -68,9 +66,16 @@ fn fresh_findings(app: &App) -> Vec<usize> {
 }
 
 fn fresh_usage_rows(app: &App) -> usize {
-    let Some(view) = app.view() else { return 0 };
-    let turns = view.derived.turns.iter().filter(|t| app.scope.contains(t.addr)).count();
-    turns + app.attempt().map(|a| a.sessions.len()).unwrap_or(0) + 1
+    let (Some(view), Some(attempt)) = (app.view(), app.attempt()) else { return 0 };
+    let turns: Vec<usize> =
+        (0..view.derived.turns.len()).filter(|&i| app.scope.contains(view.derived.turns[i].addr)).collect();
+    let sessions = if attempt.sessions.len() > 1 {
+        (0..attempt.sessions.len()).filter(|&s| turns.iter().any(|&i| view.derived.turns[i].addr.session == s)).count()
+    } else {
+        0
+    };
+    // Header, turns, session totals, the total, and the file's own usage.
+    1 + turns.len() + sessions + 1 + usize::from(attempt.reported_usage.is_some())
 }
 
 fn assert_fresh(app: &App, when: &str) {
@@ -83,9 +88,10 @@ fn assert_fresh(app: &App, when: &str) {
     let waiting = app.view().map(|v| hitl.iter().filter(|&&i| v.requests[i].state == HitlState::Waiting).count());
     assert_eq!(app.hitl_waiting(), waiting.unwrap_or(0), "hitl waiting after {when}");
     assert_eq!(app.assertion_rows(), fresh_assertions(app).as_slice(), "assertion rows after {when}");
-    let gates = app.attempt().and_then(|a| a.review.assertions.as_ref()).map(|l| {
-        l.iter().filter(|a| a.is_failing_gate()).count() //
-    });
+    let gates = app
+        .attempt()
+        .and_then(|a| a.review.assertions.as_ref())
+        .map(|l| l.iter().filter(|a| crate::model::verdict::assertion_outcome(a).is_failing()).count());
     assert_eq!(app.failing_gates(), gates.unwrap_or(0), "failing gates after {when}");
     assert_eq!(app.scoped_findings(), fresh_findings(app).as_slice(), "findings after {when}");
     let errors = app.findings.iter().filter(|f| f.severity == crate::model::diagnostics::Severity::Error).count();
@@ -97,7 +103,7 @@ fn assert_fresh(app: &App, when: &str) {
             .turns
             .iter()
             .filter_map(|t| {
-                attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.total_tokens())
+                attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.billable_tokens())
             })
             .fold(0.0, f64::max);
         assert_eq!(app.max_turn_tokens(), max, "max turn tokens after {when}");

@@ -4,6 +4,7 @@
 pub mod action;
 mod index;
 pub mod keymap;
+mod selection;
 pub mod update;
 
 pub use action::{Action, Tab};
@@ -580,7 +581,7 @@ impl App {
     fn row_matches(&self, ri: usize, needle: &str) -> bool {
         let (Some(view), Some(attempt)) = (self.view(), self.attempt()) else { return false };
         let Some(row) = view.timeline.rows.get(ri) else { return false };
-        let summary = crate::model::timeline::row_summary(attempt, &view.derived, &view.requests, row);
+        let summary = crate::view::timeline::row_view(attempt, view, ri).map(|r| r.plain()).unwrap_or_default();
         if folded_contains(needle, |h| h.extend_from_slice(summary.as_bytes())) {
             return true;
         }
@@ -616,11 +617,10 @@ impl App {
 
     /// Turns in scope (one usage row each) plus session and total rows.
     pub fn usage_row_count(&self) -> usize {
-        if self.view().is_none() {
-            return 0;
-        }
-        let sessions = self.attempt().map(|a| a.sessions.len()).unwrap_or(0);
-        self.usage_turns().len() + sessions + 1
+        let sel = crate::view::report::Selection::default();
+        let rows = self.context(&sel).map(|c| crate::view::usage::rows(&c, self.usage_turns(), true).len());
+        // The column header is the first line.
+        rows.map(|n| n + 1).unwrap_or(0)
     }
 
     /// The timeline row currently selected.
@@ -678,18 +678,6 @@ pub enum JumpTo {
     Failure,
     Waiting,
     Finding,
-}
-
-fn assertion_rank(a: &crate::model::document::Assertion) -> u8 {
-    match (a.gate.as_deref(), a.result.as_deref()) {
-        (Some("failed"), _) => 0,
-        (Some("unavailable"), _) => 1,
-        (_, Some("errored")) => 1,
-        (_, Some("mismatched")) => 2,
-        (_, Some("unavailable")) => 3,
-        (_, Some("matched")) => 5,
-        _ => 4,
-    }
 }
 
 thread_local! {

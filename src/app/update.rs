@@ -350,34 +350,26 @@ pub fn jump_to_location(app: &mut App, session: usize, turn: Option<usize>, even
     }
 }
 
-/// Follow the first tool-occurrence locator of the selected assertion to its row.
+/// Follow the first evidence link of the selected assertion to its row.
 fn jump_to_assertion_evidence(app: &mut App) {
     let rows = app.assertion_rows();
     let Some(&ai) = rows.get(app.lists[4].selected) else { return };
-    let Some(assertion) = app.attempt().and_then(|a| a.review.assertions.as_ref()).and_then(|l| l.get(ai)) else {
-        return;
-    };
-    let ids = crate::model::evidence::occurrence_locators(assertion);
-    let Some(id) = ids.first() else {
+    let (Some(attempt), Some(view)) = (app.attempt(), app.view()) else { return };
+    let Some(assertion) = attempt.review.assertions.as_ref().and_then(|l| l.get(ai)) else { return };
+    let links = crate::view::assertions::evidence_links(attempt, view, assertion);
+    let Some(link) = links.first() else {
         app.flash("this assertion points at no transcript row");
         return;
     };
-    match app.view().and_then(|v| crate::model::evidence::resolve(&v.derived, id)) {
-        Some(target) => {
-            let exact = app.attempt().is_some_and(|a| a.events_exact);
-            let row = app.view().and_then(|v| match target.event {
-                Some(e) => v.timeline.row_of_event(target.addr, e),
-                None => v.timeline.by_turn.get(&target.addr).map(|h| h + 1),
-            });
-            if let Some(row) = row {
-                app.select_row(row);
-                app.focus = Focus::List;
-                if !exact {
-                    app.flash("approximate: this Record keeps a lossy conversation, the row is the best match");
-                }
+    match (link.row, link.target) {
+        (Some(row), Some(target)) => {
+            app.select_row(row);
+            app.focus = Focus::List;
+            if !target.exact {
+                app.flash("approximate: the evidence's turn or event was not found exactly; this is the best match");
             }
         }
-        None => app.flash_error(format!("evidence {id} is not in this transcript")),
+        _ => app.flash_error(format!("evidence {} is not in this transcript", crate::view::clean(&link.evidence.id))),
     }
 }
 

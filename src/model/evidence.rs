@@ -1,76 +1,188 @@
-//! Links between assertions and the transcript: tool-occurrence locators
-//! (`["niceeval.logical-tool-occurrence/1", session, turn, turnOrdinal, eventOrdinal]`)
-//! found anywhere in an assertion, resolved to a turn and event.
+//! Links between assertions and the transcript: the ids NiceEval writes
+//! into an assertion's diagnostics (`["niceeval.logical-tool-occurrence/1",
+//! session, turn, turnOrdinal, eventOrdinal]` and the same shape for
+//! `niceeval.assertion-event/1`), found anywhere in the assertion — as JSON
+//! arrays or inside strings like `candidate [...]` — and resolved to a turn
+//! and event. One finder and one resolver for every surface.
 
 use super::derive::{DerivedAttempt, TurnAddr};
-use super::document::Assertion;
+use super::document::{Assertion, Attempt};
+use super::event::EventKind;
 use serde_json::Value;
 
-pub const OCCURRENCE_PREFIX: &str = "[\"niceeval.logical-tool-occurrence/1\"";
+/// What an id names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefKind {
+    ToolOccurrence,
+    AssertionEvent,
+}
 
-/// Every tool-occurrence id mentioned by an assertion, in order, without duplicates.
-pub fn occurrence_locators(assertion: &Assertion) -> Vec<String> {
+impl RefKind {
+    fn from_tag(tag: &str) -> Option<RefKind> {
+        match tag {
+            "niceeval.logical-tool-occurrence/1" => Some(RefKind::ToolOccurrence),
+            "niceeval.assertion-event/1" => Some(RefKind::AssertionEvent),
+            _ => None,
+        }
+    }
+}
+
+/// An evidence id as written, and its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EvidenceRef {
+    /// The compact JSON array, as NiceEval writes it.
+    pub id: String,
+    pub kind: RefKind,
+    pub session: String,
+    pub turn: String,
+    pub turn_ordinal: u64,
+    /// 0 is the runner's user message; adapter event `i` is `i + 1`.
+    pub event_ordinal: u64,
+}
+
+impl EvidenceRef {
+    fn from_array(items: &[Value]) -> Option<EvidenceRef> {
+        let [tag, session, turn, turn_ordinal, event_ordinal] = items else { return None };
+        let kind = RefKind::from_tag(tag.as_str()?)?;
+        Some(EvidenceRef {
+            id: serde_json::to_string(items).ok()?,
+            kind,
+            session: session.as_str()?.to_string(),
+            turn: turn.as_str()?.to_string(),
+            turn_ordinal: turn_ordinal.as_u64()?,
+            event_ordinal: event_ordinal.as_u64()?,
+        })
+    }
+
+    /// Parse an id (a JSON array); text before the first `[` is ignored.
+    pub fn parse(s: &str) -> Option<EvidenceRef> {
+        let at = s.find('[')?;
+        let mut stream = serde_json::Deserializer::from_str(&s[at..]).into_iter::<Value>();
+        match stream.next()?.ok()? {
+            Value::Array(items) => EvidenceRef::from_array(&items),
+            _ => None,
+        }
+    }
+}
+
+/// Every evidence id an assertion mentions (in its whole recorded entry),
+/// in order, without duplicates.
+pub fn evidence_refs(assertion: &Assertion) -> Vec<EvidenceRef> {
     let mut out = Vec::new();
-    collect(&assertion.raw, &mut out);
+    collect(&assertion.raw, &mut out, 0);
     out
 }
 
-fn collect(v: &Value, out: &mut Vec<String>) {
+fn push(out: &mut Vec<EvidenceRef>, r: EvidenceRef) {
+    if !out.contains(&r) {
+        out.push(r);
+    }
+}
+
+fn collect(v: &Value, out: &mut Vec<EvidenceRef>, depth: usize) {
+    if depth > 128 {
+        return;
+    }
     match v {
+        Value::Array(items) => match EvidenceRef::from_array(items) {
+            Some(r) => push(out, r),
+            None => items.iter().for_each(|x| collect(x, out, depth + 1)),
+        },
+        Value::Object(map) => map.values().for_each(|x| collect(x, out, depth + 1)),
         Value::String(s) => {
             let mut rest = s.as_str();
-            while let Some(at) = rest.find(OCCURRENCE_PREFIX) {
+            while let Some(at) = rest.find("[\"niceeval.") {
                 let tail = &rest[at..];
-                let end = tail.find(']').map(|e| e + 1).unwrap_or(tail.len());
-                let id = &tail[..end];
-                if !out.iter().any(|x| x == id) {
-                    out.push(id.to_string());
+                let mut stream = serde_json::Deserializer::from_str(tail).into_iter::<Value>();
+                let parsed = stream.next().and_then(Result::ok);
+                let used = stream.byte_offset().max(1);
+                if let Some(Value::Array(items)) = parsed
+                    && let Some(r) = EvidenceRef::from_array(&items)
+                {
+                    push(out, r);
                 }
-                rest = &tail[end..];
+                rest = &tail[used.min(tail.len())..];
             }
         }
-        Value::Array(items) => items.iter().for_each(|x| collect(x, out)),
-        Value::Object(map) => map.values().for_each(|x| collect(x, out)),
         _ => {}
     }
 }
 
-/// A transcript position: `event` is `None` for the runner's user message (ordinal 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A transcript position an id resolves to: `event` is `None` for the
+/// runner's user message (ordinal 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EvidenceTarget {
     pub addr: TurnAddr,
     pub event: Option<usize>,
+    /// True when every part of the id matched: its session, turn and turn
+    /// ordinal, and an event of the right kind at its ordinal. False when
+    /// the turn was found by part of the id only, or the event is not there.
+    pub exact: bool,
 }
 
-/// Resolve an occurrence id against the attempt's scope names and ordinals.
-pub fn resolve(derived: &DerivedAttempt, id: &str) -> Option<EvidenceTarget> {
-    let parts: Vec<Value> = serde_json::from_str(id).ok()?;
-    let session = parts.get(1)?.as_str()?;
-    let turn = parts.get(2)?.as_str()?;
-    let turn_ordinal = parts.get(3)?.as_u64()?;
-    let event_ordinal = parts.get(4)?.as_u64()?;
-    let t = derived
-        .turns
-        .iter()
-        .find(|t| t.session_name == session && t.turn_name == turn)
-        .or_else(|| derived.turns.iter().find(|t| t.turn_ordinal == turn_ordinal))?;
-    let event = match event_ordinal {
-        0 => None,
-        n => Some(usize::try_from(n - 1).ok()?),
+/// Resolve an id against the attempt's scope names and ordinals.
+pub fn resolve(attempt: &Attempt, derived: &DerivedAttempt, r: &EvidenceRef) -> Option<EvidenceTarget> {
+    let turns = &derived.turns;
+    let full =
+        turns.iter().find(|t| t.session_name == r.session && t.turn_name == r.turn && t.turn_ordinal == r.turn_ordinal);
+    let (t, turn_exact) = match full {
+        Some(t) => (t, true),
+        None => {
+            let by_name = turns.iter().find(|t| t.session_name == r.session && t.turn_name == r.turn);
+            (by_name.or_else(|| turns.iter().find(|t| t.turn_ordinal == r.turn_ordinal))?, false)
+        }
     };
-    Some(EvidenceTarget { addr: t.addr, event })
+    let events = &attempt.sessions.get(t.addr.session)?.turns.get(t.addr.turn)?.turn.events;
+    let Some(index) = usize::try_from(r.event_ordinal).ok().and_then(|o| o.checked_sub(1)) else {
+        return Some(EvidenceTarget { addr: t.addr, event: None, exact: turn_exact });
+    };
+    match events.get(index) {
+        Some(e) => {
+            let right_kind = match r.kind {
+                RefKind::ToolOccurrence => matches!(e.kind, EventKind::ToolStarted { .. }),
+                RefKind::AssertionEvent => true,
+            };
+            Some(EvidenceTarget { addr: t.addr, event: Some(index), exact: turn_exact && right_kind })
+        }
+        // The event is not in this transcript (a lossy one): point at its turn.
+        None => Some(EvidenceTarget { addr: t.addr, event: None, exact: false }),
+    }
 }
 
-/// Indices of assertions that point at `target`.
-pub fn assertions_pointing_at(
-    assertions: &[Assertion],
-    derived: &DerivedAttempt,
-    target: EvidenceTarget,
-) -> Vec<usize> {
-    assertions
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| occurrence_locators(a).iter().any(|id| resolve(derived, id) == Some(target)))
-        .map(|(i, _)| i)
-        .collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ids_are_found_as_arrays_and_inside_strings() {
+        let raw = json!({
+            "explanation": {"children": [
+                {"label": "candidate [\"niceeval.logical-tool-occurrence/1\",\"session-1\",\"turn-2\",2,3]"},
+                {"locator": {"kind": "tool-occurrence", "id": "[\"niceeval.logical-tool-occurrence/1\",\"session-1\",\"turn-1\",1,1]"}}
+            ]},
+            "event": ["niceeval.assertion-event/1", "session-2", "turn-1", 3, 0],
+            "again": "[\"niceeval.logical-tool-occurrence/1\",\"session-1\",\"turn-1\",1,1] twice",
+            "odd": "a ] bracket [\"niceeval.logical-tool-occurrence/1\",\"s]\",\"t\",1,2] then [\"niceeval.other/1\",1]"
+        });
+        let a = Assertion { raw, ..Default::default() };
+        let refs = evidence_refs(&a);
+        let ids: Vec<(&str, u64, u64, RefKind)> =
+            refs.iter().map(|r| (r.turn.as_str(), r.turn_ordinal, r.event_ordinal, r.kind)).collect();
+        assert_eq!(
+            ids,
+            vec![
+                ("turn-2", 2, 3, RefKind::ToolOccurrence),
+                ("turn-1", 1, 1, RefKind::ToolOccurrence),
+                ("turn-1", 3, 0, RefKind::AssertionEvent),
+                ("t", 1, 2, RefKind::ToolOccurrence),
+            ]
+        );
+        assert_eq!(refs[3].session, "s]");
+        assert_eq!(
+            EvidenceRef::parse("candidate [\"niceeval.logical-tool-occurrence/1\",\"session-1\",\"turn-1\",1,4]")
+                .map(|r| r.event_ordinal),
+            Some(4)
+        );
+    }
 }

@@ -26,17 +26,6 @@ pub enum HitlState {
     Unanswered { turn_status: Option<String> },
 }
 
-impl HitlState {
-    pub fn word(&self) -> &'static str {
-        match self {
-            HitlState::Waiting => "waiting",
-            HitlState::Answered { .. } => "answered",
-            HitlState::NeverAnswered { .. } => "never answered",
-            HitlState::Unanswered { .. } => "unanswered",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct HitlRequest {
     pub addr: TurnAddr,

@@ -148,6 +148,26 @@ fn rule_line(title: &str, meta: &Text, w: usize) -> Text {
 fn render_block(block: &Block, width: usize, boxed: bool) -> Vec<Out> {
     match block {
         Block::Line(t) => t.wrap(width).into_iter().map(Out::Body).collect(),
+        Block::Body(s, tone) => multi_line(s, *tone, width),
+        Block::Json(v) => multi_line(&serde_json::to_string_pretty(v).unwrap_or_default(), Tone::Plain, width),
+        Block::Field { label, lead, value } => {
+            let lw = label.width();
+            let mut out: Vec<Out> = vec![Out::Body(label.clone().with_text(lead.clone()).truncate(width))];
+            let pad = Text::plain(" ".repeat(lw));
+            for b in crate::view::payload::blocks(value) {
+                for o in render_block(&b, width.saturating_sub(lw).max(10), boxed) {
+                    out.push(match o {
+                        Out::Body(t) if t.is_empty() => Out::Body(t),
+                        Out::Body(t) => Out::Body(pad.clone().with_text(t)),
+                        d => d,
+                    });
+                }
+            }
+            out
+        }
+        Block::Diff { expected, received } | Block::Patch { before: expected, after: received } => {
+            diff_lines(expected, received).into_iter().flat_map(|t| t.wrap(width)).map(Out::Body).collect()
+        }
         Block::Kv(label, value) => {
             let lw = label.width();
             if lw + 12 > width {
@@ -321,6 +341,30 @@ pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
     if dropped > 0 {
         let s = if dropped == 1 { "column" } else { "columns" };
         out.push(Text::toned(format!("({dropped} more {s} not shown)"), Tone::Soft));
+    }
+    out
+}
+
+/// Text from a file on its own lines, each wrapped at words.
+fn multi_line(s: &str, tone: Tone, width: usize) -> Vec<Out> {
+    text::sanitize(s, Lines::Multi)
+        .split('\n')
+        .flat_map(|line| Text::toned(line, tone).wrap(width))
+        .map(Out::Body)
+        .collect()
+}
+
+/// Expected against received, line by line: `- expected`, `+ received`.
+fn diff_lines(expected: &str, received: &str) -> Vec<Text> {
+    let diff = similar::TextDiff::from_lines(expected, received);
+    let mut out = Vec::new();
+    for change in diff.iter_all_changes() {
+        let line = text::sanitize(change.value().trim_end_matches('\n'), Lines::Single).into_owned();
+        out.push(match change.tag() {
+            similar::ChangeTag::Delete => Text::toned(format!("- {line}"), Tone::Bad),
+            similar::ChangeTag::Insert => Text::toned(format!("+ {line}"), Tone::Good),
+            similar::ChangeTag::Equal => Text::toned(format!("  {line}"), Tone::Soft),
+        });
     }
     out
 }

@@ -1,5 +1,6 @@
 //! Widgets that only read state. One file per panel, one theme module.
 
+pub mod blocks;
 pub mod diff;
 pub mod header;
 pub mod highlight;

@@ -1,9 +1,8 @@
 //! Navigator: attempt → session → turn. Selecting a node scopes the other panels.
 
+use super::panel;
 use super::theme::Theme;
-use super::{cell, panel};
 use crate::app::{App, Focus};
-use crate::model::timeline::{compact_number, turn_status};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -12,7 +11,8 @@ use ratatui::widgets::Paragraph;
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::Nav;
     let title = if app.doc.attempts.len() > 1 {
-        format!(" Attempts ({}) ", app.doc.attempts.len())
+        let shown = app.nav.iter().filter(|n| n.scope.session.is_none()).count();
+        format!(" Attempts · {shown} of {} ", app.doc.attempts.len())
     } else {
         " Sessions & turns ".into()
     };
@@ -28,48 +28,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let fold =
             if node.has_children { if app.collapsed.contains(&node.scope) { "▸ " } else { "▾ " } } else { "  " };
         let mut spans = vec![Span::raw(format!("{indent}{fold}"))];
-        match (node.scope.session, node.scope.turn) {
-            (None, _) => {
-                let verdict = attempt.verdict;
-                if let Some(v) = verdict {
-                    let mark = crate::view::verdict::verdict_mark(v);
-                    spans.push(Span::styled(format!("{mark} "), theme.tone(crate::view::verdict::verdict_tone(v))));
-                }
-                let name = attempt.eval_id.clone().unwrap_or_else(|| "attempt".into());
-                let n = attempt.attempt_number.map(|n| format!(" #{n}")).unwrap_or_default();
-                spans.push(Span::styled(cell(&format!("{name}{n}"), width.saturating_sub(12)), theme.text));
-                if let Some(v) = verdict {
-                    spans.push(Span::styled(
-                        format!(" {}", v.as_str()),
-                        theme.tone(crate::view::verdict::verdict_tone(v)),
-                    ));
-                }
-                if let Some(l) = &attempt.locator {
-                    spans.push(Span::styled(format!(" {}", cell(l, 15)), theme.dim));
-                }
-            }
-            (Some(si), None) => {
-                let session = &attempt.sessions[si];
-                let id = session.id.as_deref().map(|i| format!(" {}", cell(i, 16))).unwrap_or_default();
-                spans.push(Span::styled(format!("{}{id}", session.scope_name()), theme.title));
-                spans.push(Span::styled(format!(" {} turns", session.turns.len()), theme.dim));
-            }
+        let Some(view) = app.views.get(node.scope.attempt) else { continue };
+        let text = match (node.scope.session, node.scope.turn) {
+            (None, _) => crate::view::nav::attempt_line(view),
+            (Some(si), None) => crate::view::nav::session_line(attempt, si),
             (Some(si), Some(ti)) => {
-                let record = &attempt.sessions[si].turns[ti];
-                let status = turn_status(record.turn.status.as_deref());
-                spans.push(Span::styled(format!("{} ", status.mark()), theme.status(status)));
-                let label = record.label.clone().unwrap_or_else(|| format!("turn {}", ti + 1));
-                spans.push(Span::styled(cell(&label, 16), theme.status(status)));
-                let tools = app
-                    .view()
-                    .and_then(|v| v.derived.turn(crate::model::TurnAddr { session: si, turn: ti }))
-                    .map(|t| t.occurrences.occurrences.len())
-                    .unwrap_or(0);
-                let tokens =
-                    record.turn.usage.and_then(|u| u.total_tokens()).map(compact_number).unwrap_or_else(|| "—".into());
-                spans.push(Span::styled(format!(" {}ev {tools}⚙ {tokens}t", record.turn.events.len()), theme.dim));
+                crate::view::nav::turn_line(attempt, view, crate::model::TurnAddr { session: si, turn: ti })
             }
-        }
+        };
+        let room = width.saturating_sub(indent.len() + 2);
+        spans.extend(theme.spans(&text.truncate(room)));
         let mut line = Line::from(spans);
         if i == app.nav_state.selected {
             line = line.style(if focused { theme.selected } else { theme.selected_unfocused });

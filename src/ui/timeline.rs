@@ -1,20 +1,25 @@
-//! Timeline: one row per event for the selected scope. Only visible rows are built.
+//! Timeline: one row per event for the selected scope. Only visible rows are
+//! built; what each says is the view's (`view::timeline::row_view`).
 
-use super::theme::{Theme, kind_marker};
-use super::{cell, panel};
+use super::panel;
+use super::theme::Theme;
 use crate::app::{App, Focus};
 use crate::model::text::{fit, truncate, width};
-use crate::model::timeline::{RowKind, row_summary};
+use crate::model::timeline::RowKind;
+use crate::view::timeline::{kind_marker, kind_word, row_view};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+/// Columns of the position field (`12:104→105` is cut with `…`).
+const POS_W: usize = 9;
+
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::List;
     let mode = if app.merge { "merged" } else { "raw events" };
-    let title = format!(" Timeline · {} rows · {mode} ", app.visible.len());
+    let title = format!(" Timeline · {} · {mode} ", crate::view::format::count(app.visible.len(), "row", "rows"));
     let block = panel(Line::styled(title, theme.title), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -29,35 +34,33 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
     let mut lines = Vec::with_capacity(inner.height as usize);
     for (pos, &ri) in app.visible.iter().enumerate().skip(list.offset).take(inner.height as usize) {
-        let row = &view.timeline.rows[ri];
+        let Some(row) = row_view(attempt, view, ri) else { continue };
         let selected = pos == list.selected;
         let is_match = app.search.matches.binary_search(&ri).is_ok();
         let mut spans: Vec<Span> = Vec::new();
         if row.kind == RowKind::TurnHeader {
-            let status = row.status.unwrap_or(crate::model::timeline::RowStatus::TurnUnknown);
-            spans.push(Span::styled(format!("▌ turn {:<4}", row.position()), theme.title));
-            spans.push(Span::styled(format!("{} ", status.mark()), theme.status(status)));
-            let summary = row_summary(attempt, &view.derived, &view.requests, row);
-            spans.push(Span::styled(truncate(&summary, w.saturating_sub(14)), theme.title));
+            spans.push(Span::styled("▌ ", theme.title));
+            let summary = row.summary.truncate(w.saturating_sub(2));
+            spans.extend(theme.spans(&summary));
         } else {
-            spans.push(Span::styled(fit(&row.position(), 7), theme.dim));
-            match row.status {
-                Some(s) => spans.push(Span::styled(format!("{} ", s.mark()), theme.status(s))),
+            spans.push(Span::styled(fit(&truncate(&row.pos, POS_W), POS_W), theme.dim));
+            // The status mark only: the word is in the inspector and in `show`.
+            match &row.status {
+                Some(s) => {
+                    let mark = s.as_plain().chars().next().unwrap_or(' ');
+                    let tone = s.spans.first().map(|(_, t)| *t).unwrap_or_default();
+                    spans.push(Span::styled(format!("{mark} "), theme.tone(tone)));
+                }
                 None => spans.push(Span::raw("  ")),
             }
-            spans
-                .push(Span::styled(format!("{} {:<9} ", kind_marker(row.kind), row.kind.word()), theme.kind(row.kind)));
-            let mut badges = String::new();
-            if view.flagged.contains(&(row.addr, row.event)) {
-                badges.push('⚑');
-            }
-            let asserted = view.badges.get(&(row.addr, row.event)).map(Vec::len).unwrap_or(0);
-            if asserted > 0 {
-                badges.push_str(&format!("◆{asserted}"));
-            }
-            let used = 7 + 2 + 12 + if badges.is_empty() { 0 } else { width(&badges) + 1 };
+            spans.push(Span::styled(
+                format!("{} {:<10} ", kind_marker(row.kind), kind_word(row.kind)),
+                theme.kind(row.kind),
+            ));
+            let badges = row.badges();
+            let used = POS_W + 2 + 13 + if badges.is_empty() { 0 } else { width(&badges) + 1 };
             let budget = w.saturating_sub(used);
-            let summary = truncate(&row_summary(attempt, &view.derived, &view.requests, row), budget);
+            let summary = truncate(&row.summary.as_plain(), budget);
             let style = match row.kind {
                 RowKind::Error | RowKind::Unrecognized | RowKind::Thinking | RowKind::InputRequest => {
                     theme.kind(row.kind)
@@ -79,7 +82,6 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         lines.push(line);
     }
-    let _ = cell;
     frame.render_widget(Paragraph::new(lines), inner);
 }
 

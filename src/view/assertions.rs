@@ -1,106 +1,65 @@
-//! `--assertions` and `--failures`, from `attempt.review.assertions`.
-//! Unavailable is distinct from failed and from skipped, with its reason.
+//! Assertions: what each one checked, how it came out and why, and where its
+//! evidence is in the transcript. Unavailable is distinct from failed and
+//! from skipped, with its reason. One detail, shown by `show --assertions`,
+//! `--failures` and the viewer's inspector; one list row.
 
-use super::blocks::{Block, Section, kv};
-use super::context::{Ctx, Row, cut_count, detail_value, turn_rows, verdict_text};
-use super::format::count;
+use super::attempt::AttemptView;
+use super::blocks::{Block, Column, Section, kv};
+use super::context::Ctx;
+use super::format::{count, number};
+use super::preview::value_preview;
 use super::text::{Text, Tone, clean};
-use super::timeline;
-use crate::model::document::{Assertion, Attempt, Completeness, Fact};
+use super::timeline::row_view;
+use super::verdict::{decision_tone, outcome_text};
+use crate::model::document::{Assertion, Attempt, Completeness, DiagnosticLocator, Fact, MatchDiagnostic};
+use crate::model::evidence::{EvidenceRef, EvidenceTarget, evidence_refs, resolve};
+use crate::model::verdict::assertion_outcome;
 use serde_json::Value;
 
-const W: usize = 11;
+const W: usize = 10;
 
-/// True when the attempt failed, errored, or has a failing or unavailable gate.
-pub fn attempt_fails(a: &Attempt) -> bool {
-    crate::model::verdict::needs_review(a)
-        || a.review.assertions.as_ref().is_some_and(|list| list.iter().any(assertion_fails))
-}
-
-fn assertion_fails(a: &Assertion) -> bool {
-    a.is_failing_gate() || a.result.as_deref() == Some("errored")
-}
-
-/// The outcome a person reads, with mark and word.
-pub fn outcome(a: &Assertion) -> Text {
-    let gate = a.gate.as_deref();
-    match (a.result.as_deref(), gate) {
-        (Some("errored"), _) => Text::toned("! errored", Tone::Warn),
-        (Some("unavailable"), _) | (_, Some("unavailable")) => Text::toned("? unavailable", Tone::Warn),
-        (Some("mismatched"), Some("failed")) | (_, Some("failed")) => Text::toned("✗ failed", Tone::Bad),
-        (Some("mismatched"), _) => Text::toned("✗ failed (not a gate)", Tone::Warn),
-        (Some("not-applicable"), _) | (_, Some("not-applicable")) => Text::toned("– not applicable", Tone::Soft),
-        (Some("matched"), _) | (_, Some("satisfied")) => Text::toned("✓ passed", Tone::Good),
-        (Some(other), _) => Text::plain(clean(other)),
-        (None, _) => Text::toned("— (no decision recorded)", Tone::Soft),
-    }
-}
-
-fn title(a: &Assertion) -> String {
+/// "group › label": the assertion's label (its entry id when unlabelled, as NiceEval titles it).
+pub fn title(a: &Assertion) -> String {
     let mut parts: Vec<String> = a.group_path.iter().map(|g| clean(g)).collect();
     parts.push(if a.label.is_empty() { "(unlabelled)".into() } else { clean(&a.label) });
     parts.join(" › ")
 }
 
-fn fact_lines(f: &Fact, ctx: &Ctx) -> Vec<String> {
-    match f {
-        Fact::Value(v) => detail_value(v, ctx),
-        Fact::Text(t) => {
-            if ctx.sel.full {
-                crate::model::text::sanitize(t, crate::model::text::Lines::Multi)
-                    .split('\n')
-                    .map(str::to_string)
-                    .collect()
-            } else {
-                vec![cut_count(&clean(t), ctx.limit())]
-            }
-        }
-        Fact::Unavailable(r) => vec![format!("unavailable ({})", clean(r))],
-        Fact::List(items) => {
-            if items.is_empty() {
-                return vec!["(empty list)".into()];
-            }
-            items
-                .iter()
-                .flat_map(|i| {
-                    let lines = fact_lines(i, ctx);
-                    lines.into_iter().enumerate().map(|(n, l)| if n == 0 { format!("- {l}") } else { format!("  {l}") })
-                })
-                .collect()
-        }
-        Fact::Fields(fields) => {
-            if fields.is_empty() {
-                return vec!["(no fields)".into()];
-            }
-            fields
-                .iter()
-                .flat_map(|(k, v)| {
-                    let lines = fact_lines(v, ctx);
-                    let k = clean(k);
-                    lines
-                        .into_iter()
-                        .enumerate()
-                        .map(move |(n, l)| if n == 0 { format!("{k}: {l}") } else { format!("  {l}") })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        }
-    }
+/// What the matcher said, when it said something.
+pub fn message(a: &Assertion) -> Option<String> {
+    a.diagnostic().and_then(|d| d.message).map(|m| clean(&m))
 }
 
-fn fact_blocks(label: &str, f: &Fact, ctx: &Ctx) -> Vec<Block> {
-    let tone = if matches!(f, Fact::Unavailable(_)) { Tone::Warn } else { Tone::Plain };
-    let mut out = Vec::new();
-    for (i, l) in fact_lines(f, ctx).into_iter().enumerate() {
-        if i == 0 {
-            out.push(kv(label, W, Text::toned(l, tone)));
-        } else {
-            out.push(kv("", W, Text::toned(l, tone)));
-        }
-    }
-    out
+/// Failing gates first, then the rest, each in source order (indices into the list).
+pub fn ordered(list: &[Assertion]) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..list.len()).collect();
+    v.sort_by_key(|&i| {
+        let a = &list[i];
+        (assertion_outcome(a).rank(), a.source_order.unwrap_or(u64::MAX), i)
+    });
+    v
 }
 
+/// One list row: outcome, required or optional, criterion, title (and the matcher's message).
+pub fn row(a: &Assertion) -> Vec<Text> {
+    let mut t = Text::plain(title(a));
+    if let Some(m) = message(a).filter(|m| *m != a.label) {
+        t.push(format!(" — {m}"), Tone::Soft);
+    }
+    vec![
+        outcome_text(assertion_outcome(a)),
+        Text::toned(if a.requirement.as_deref() == Some("optional") { "optional" } else { "required" }, Tone::Soft),
+        Text::toned(a.criterion.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Soft),
+        t,
+    ]
+}
+
+/// The columns of the assertion list.
+pub fn list_columns() -> Vec<Column> {
+    vec![Column::fixed("outcome"), Column::fixed("gate"), Column::fixed("criterion"), Column::cut("assertion")]
+}
+
+/// What `--grep` looks in.
 fn assertion_text(a: &Assertion) -> String {
     format!(
         "{} {} {} {} {} {}",
@@ -109,50 +68,322 @@ fn assertion_text(a: &Assertion) -> String {
         a.result.as_deref().unwrap_or(""),
         a.gate.as_deref().unwrap_or(""),
         a.reason.as_deref().unwrap_or(""),
-        outcome(a).as_plain()
+        outcome_text(assertion_outcome(a)).as_plain()
     )
 }
 
-pub fn assertion_section(a: &Assertion, ctx: &Ctx) -> Section {
+/// A fact tree (FactValue) as blocks: fields as `label: value`, lists as
+/// `- item`, scalars on one line, larger values as JSON.
+fn fact_blocks(ctx: &Ctx, f: &Fact) -> Vec<Block> {
+    let mut out = Vec::new();
+    fact_into(ctx, f, "", &mut out);
+    out
+}
+
+fn fact_into(ctx: &Ctx, f: &Fact, lead: &str, out: &mut Vec<Block>) {
+    let line = |t: Text| Block::Line(Text::toned(lead.to_string(), Tone::Soft).with_text(t));
+    match f {
+        Fact::Value(v @ (Value::Object(_) | Value::Array(_))) => {
+            out.push(ctx.field(Text::toned(lead.to_string(), Tone::Soft), Text::new(), v))
+        }
+        Fact::Value(Value::String(s)) => out.push(line(Text::plain(ctx.line_text(&format!("{s:?}"))))),
+        Fact::Value(v) => out.push(line(Text::plain(clean(&v.to_string())))),
+        Fact::Text(t) => out.push(line(Text::plain(ctx.line_text(t)))),
+        Fact::Unavailable(r) => out.push(line(Text::toned(format!("unavailable ({})", clean(r)), Tone::Warn))),
+        Fact::List(items) if items.is_empty() => out.push(line(Text::toned("(empty list)", Tone::Soft))),
+        Fact::List(items) => {
+            for item in items {
+                fact_into(ctx, item, &format!("{lead}- "), out);
+            }
+        }
+        Fact::Fields(fields) if fields.is_empty() => out.push(line(Text::toned("(no fields)", Tone::Soft))),
+        Fact::Fields(fields) => {
+            for (label, value) in fields {
+                fact_into(ctx, value, &format!("{lead}{}: ", clean(label)), out);
+            }
+        }
+    }
+}
+
+/// Text of a fact for a diff (strings as they are, JSON pretty).
+fn fact_text(f: &Fact) -> String {
+    match f {
+        Fact::Value(Value::String(s)) | Fact::Text(s) => s.clone(),
+        Fact::Value(v) => serde_json::to_string_pretty(v).unwrap_or_default(),
+        other => other.to_line(),
+    }
+}
+
+/// The matcher's diagnostic tree: code, message, expected, received, reason,
+/// where it looked, and its children.
+fn diagnostic_tree(d: &MatchDiagnostic, depth: usize, out: &mut Vec<Block>) {
+    let pad = "  ".repeat(depth);
+    let code = d.code.as_deref().map(clean).unwrap_or_else(|| "—".into());
+    let tone = if code.ends_with("mismatch") {
+        Tone::Bad
+    } else if code.contains("unavailable") {
+        Tone::Warn
+    } else {
+        Tone::Accent
+    };
+    let mut head = Text::toned(format!("{pad}▸ "), Tone::Soft).with(code, tone);
+    if !d.path.is_empty() {
+        head.push(format!("  at /{}", clean(&d.path.join("/"))), Tone::Soft);
+    }
+    out.push(Block::Line(head));
+    let row =
+        |label: &str, value: Text| Block::Line(Text::toned(format!("{pad}  {label:<9}"), Tone::Soft).with_text(value));
+    if let Some(m) = &d.message {
+        out.push(Block::Line(Text::plain(format!("{pad}  {}", clean(m)))));
+    }
+    if let Some(e) = &d.expected {
+        out.push(row("expected", Text::plain(clean(&e.to_line()))));
+    }
+    if let Some(r) = &d.received {
+        out.push(row("received", Text::plain(clean(&r.to_line()))));
+    }
+    if let Some(r) = &d.reason {
+        out.push(row("reason", Text::toned(clean(r), Tone::Warn)));
+    }
+    match &d.locator {
+        Some(DiagnosticLocator::JsonPointer(p)) => out.push(row("at value", Text::toned(clean(p), Tone::Accent))),
+        Some(DiagnosticLocator::ToolOccurrence { id, .. }) => {
+            out.push(row("call", Text::toned(clean(id), Tone::Accent)))
+        }
+        Some(DiagnosticLocator::Other(f)) => out.push(row("locator", Text::plain(clean(&f.to_line())))),
+        None => {}
+    }
+    for child in &d.children {
+        let state = child.state.as_deref().map(clean).unwrap_or_default();
+        let mut line =
+            Text::toned(format!("{pad}  [{}] ", child.index.map(|i| i.to_string()).unwrap_or_default()), Tone::Soft);
+        line.push(format!("{state} "), decision_tone(&state));
+        line.push(child.label.as_deref().map(clean).unwrap_or_default(), Tone::Plain);
+        out.push(Block::Line(line));
+        if let Some(cd) = &child.diagnostic {
+            diagnostic_tree(cd, depth + 2, out);
+        }
+    }
+}
+
+/// What an LLM judge measured, or why it could not.
+fn judge_blocks(ctx: &Ctx, j: &crate::model::document::JudgeResult) -> Vec<Block> {
     let mut b = Vec::new();
+    let threshold = j.threshold.map(|t| format!(" (passes at ≥ {})", number(t))).unwrap_or_default();
+    match (&j.unavailable_reason, j.score) {
+        (Some(reason), _) => b.push(kv(
+            "score",
+            W,
+            Text::toned(format!("unavailable: {}", clean(reason)), Tone::Warn).with(threshold, Tone::Soft),
+        )),
+        (None, Some(score)) => b.push(kv("score", W, Text::plain(number(score)).with(threshold, Tone::Soft))),
+        (None, None) => b.push(kv("score", W, Text::toned("— (not recorded)", Tone::Soft))),
+    }
+    if let Some(r) = &j.recipe {
+        b.push(kv("recipe", W, Text::plain(clean(r))));
+    }
+    for (label, fact) in [("rationale", &j.rationale), ("citations", &j.citations)] {
+        if let Some(f) = fact {
+            b.push(Block::Section(Section::new(label, Text::new(), fact_blocks(ctx, f))));
+        }
+    }
+    b
+}
+
+/// The eval source around the assertion, with gutter marks for sends and
+/// every assertion on a line (by outcome).
+fn source_blocks(attempt: &Attempt, a: &Assertion) -> Vec<Block> {
+    let review = &attempt.review;
+    let Some(site) = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id) else {
+        return Vec::new();
+    };
+    let file = review.sources.iter().find(|f| f.id.is_some() && f.id == site.source_id);
+    let Some(content) = file.and_then(|f| f.content.as_deref()) else {
+        return vec![Block::Line(Text::toned(
+            format!("line {} of a source that was not recorded", site.line),
+            Tone::Soft,
+        ))];
+    };
+    let path = file.map(|f| clean(&f.path)).unwrap_or_default();
+    let mut out = vec![Block::Line(Text::toned(format!("{path}:{}", site.line), Tone::Accent))];
+    let lines: Vec<&str> = content.lines().collect();
+    let at = site.line as usize;
+    let assertions = review.assertions.as_deref().unwrap_or(&[]);
+    for n in at.saturating_sub(3).max(1)..=(at + 3).min(lines.len()) {
+        let mark = review
+            .source_sites
+            .iter()
+            .filter(|s| s.line as usize == n && s.source_id == site.source_id)
+            .map(|s| {
+                if s.role.as_deref() == Some("send") {
+                    return ("→".to_string(), Tone::Accent);
+                }
+                match assertions.iter().find(|x| x.entry_id.is_some() && x.entry_id == s.entry_id) {
+                    Some(x) => {
+                        let o = assertion_outcome(x);
+                        (super::verdict::outcome_mark(o).to_string(), super::verdict::outcome_tone(o))
+                    }
+                    None => ("·".to_string(), Tone::Soft),
+                }
+            })
+            .next()
+            .unwrap_or((" ".to_string(), Tone::Soft));
+        let code = clean(lines.get(n - 1).copied().unwrap_or(""));
+        out.push(Block::Line(
+            Text::toned(mark.0, mark.1)
+                .with(format!("{n:>4} │ "), Tone::Soft)
+                .with(code, if n == at { Tone::Bold } else { Tone::Plain }),
+        ));
+    }
+    out
+}
+
+/// Where one evidence id of an assertion leads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvidenceLink {
+    pub evidence: EvidenceRef,
+    pub target: Option<EvidenceTarget>,
+    /// The timeline row it selects (a finish merged into its start: the start's row).
+    pub row: Option<usize>,
+}
+
+/// Every evidence id of an assertion, resolved to a timeline row.
+pub fn evidence_links(attempt: &Attempt, view: &AttemptView, a: &Assertion) -> Vec<EvidenceLink> {
+    evidence_refs(a)
+        .into_iter()
+        .map(|evidence| {
+            let target = resolve(attempt, &view.derived, &evidence);
+            let row = target.and_then(|t| target_row(view, t));
+            EvidenceLink { evidence, target, row }
+        })
+        .collect()
+}
+
+/// The timeline row of a transcript position.
+pub fn target_row(view: &AttemptView, t: EvidenceTarget) -> Option<usize> {
+    let timeline = &view.timeline;
+    let Some(e) = t.event else { return timeline.by_turn.get(&t.addr).map(|h| h + 1) };
+    let ri = timeline.row_of_event(t.addr, e)?;
+    if !timeline.rows[ri].merged_away {
+        return Some(ri);
+    }
+    let first = *timeline.by_turn.get(&t.addr)?;
+    (first..ri).rev().find(|&s| timeline.rows[s].merged_finish == Some(e))
+}
+
+/// "6:3 (exact)", "6:0 (approximate: …)" or "not in this transcript".
+pub fn link_text(ctx: &Ctx, l: &EvidenceLink) -> Text {
+    match l.target {
+        Some(t) => {
+            let at = ctx.at(t.addr, t.event);
+            if t.exact {
+                Text::plain(format!("row {at}"))
+            } else {
+                Text::plain(format!("row {at}"))
+                    .with(" (approximate: the id's turn or event was not found exactly in this transcript)", Tone::Warn)
+            }
+        }
+        None => Text::toned("not in this transcript", Tone::Warn),
+    }
+}
+
+/// Everything known about one assertion.
+pub fn detail(ctx: &Ctx, a: &Assertion) -> Vec<Block> {
+    let mut b = Vec::new();
+    b.push(kv("outcome", W, outcome_text(assertion_outcome(a))));
+    if let Some(m) = message(a) {
+        b.push(kv("message", W, Text::plain(m)));
+    }
     b.push(kv("criterion", W, Text::plain(a.criterion.as_deref().map(clean).unwrap_or_else(|| "—".into()))));
-    let mut decision = Text::plain(a.result.as_deref().map(clean).unwrap_or_else(|| "—".into()));
+    let result = a.result.as_deref().map(clean).unwrap_or_else(|| "—".into());
+    let mut decision = Text::toned(result.clone(), decision_tone(&result));
     if let Some(r) = &a.reason {
         decision.push(format!(" ({})", clean(r)), Tone::Soft);
     }
     b.push(kv("decision", W, decision));
-    let gate = match a.gate.as_deref() {
-        Some("failed") => Text::toned("failed", Tone::Bad),
-        Some("unavailable") => Text::toned("unavailable", Tone::Warn),
-        Some(g) => Text::plain(clean(g)),
-        None => Text::toned("—", Tone::Soft),
-    };
-    let mut gate = gate;
+    let gate = a.gate.as_deref().map(clean).unwrap_or_else(|| "—".into());
+    let mut gate = Text::toned(gate.clone(), decision_tone(&gate));
     gate.push(
         format!(" · {}", a.requirement.as_deref().map(clean).unwrap_or_else(|| "requirement —".into())),
         Tone::Soft,
     );
     b.push(kv("gate", W, gate));
-    for (label, f) in
-        [("check", &a.check), ("expected", &a.expected), ("observed", &a.observed), ("explanation", &a.explanation)]
+    if let Some(id) = &a.entry_id {
+        b.push(kv("entry", W, Text::toned(clean(id), Tone::Soft)));
+    }
+    if let Some(j) = &a.judge {
+        b.push(Block::Section(Section::new("Judge", Text::new(), judge_blocks(ctx, j))));
+    }
+    let diagnostic = a.diagnostic();
+    if let Some(d) = &diagnostic
+        && let (Some(e), Some(r)) = (&d.expected, &d.received)
+        && a.result.as_deref() == Some("mismatched")
     {
-        if let Some(f) = f {
-            b.extend(fact_blocks(label, f, ctx));
-        }
+        let diff = Block::Diff { expected: fact_text(e), received: fact_text(r) };
+        b.push(Block::Section(Section::new("Diff (expected → received)", Text::new(), vec![diff])));
+    }
+    // Check is the condition; Expected and Observed are the values it compared.
+    for (label, fact) in [("Check (the condition)", &a.check), ("Expected", &a.expected), ("Observed", &a.observed)] {
+        let body = match fact {
+            Some(f) => fact_blocks(ctx, f),
+            None => vec![Block::Line(Text::toned("— not recorded", Tone::Soft))],
+        };
+        b.push(Block::Section(Section::new(label, Text::new(), body)));
+    }
+    let mut explanation = Vec::new();
+    match (&diagnostic, &a.explanation) {
+        (Some(d), _) => diagnostic_tree(d, 0, &mut explanation),
+        (None, Some(f)) => explanation = fact_blocks(ctx, f),
+        (None, None) => explanation.push(Block::Line(Text::toned("— not recorded", Tone::Soft))),
+    }
+    b.push(Block::Section(Section::new("Explanation", Text::new(), explanation)));
+    if let Some(r) = &a.receipt {
+        let n = |k: &str| r.get(k).map(value_preview).unwrap_or_else(|| "—".into());
+        b.push(kv(
+            "receipt",
+            W,
+            Text::plain(format!(
+                "examined {} · matched {} · mismatched {} · unavailable {}",
+                n("examined"),
+                n("matched"),
+                n("mismatched"),
+                n("unavailable")
+            )),
+        ));
     }
     if let Some(v) = &a.checked_value {
-        b.extend(fact_blocks("value", &Fact::Value(v.clone()), ctx));
+        let mut body = Vec::new();
+        if let Some(DiagnosticLocator::JsonPointer(p)) = diagnostic.as_ref().and_then(|d| d.locator.clone()) {
+            let at = v.pointer(&p).map(value_preview).unwrap_or_else(|| "(not in the value)".into());
+            body.push(Block::Line(Text::toned(format!("▶ {} = {}", clean(&p), clean(&at)), Tone::Warn)));
+        }
+        body.push(ctx.field(Text::new(), Text::new(), v));
+        b.push(Block::Section(Section::new("Checked value", Text::new(), body)));
     }
-    Section::new(title(a), outcome(a), b)
+    let source = source_blocks(ctx.attempt, a);
+    if !source.is_empty() {
+        b.push(Block::Section(Section::new("Eval source", Text::new(), source)));
+    }
+    let links = evidence_links(ctx.attempt, ctx.view, a);
+    if !links.is_empty() {
+        let lines = links
+            .iter()
+            .map(|l| {
+                Block::Line(
+                    Text::toned(format!("{} → ", clean(&l.evidence.id)), Tone::Soft).with_text(link_text(ctx, l)),
+                )
+            })
+            .collect();
+        b.push(Block::Section(Section::new(
+            "Evidence in the transcript",
+            Text::toned(count(links.len(), "link", "links"), Tone::Soft),
+            lines,
+        )));
+    }
+    b
 }
 
-/// Failing gates first, then the rest, each in source order.
-fn ordered(list: &[Assertion]) -> Vec<&Assertion> {
-    let mut v: Vec<(usize, &Assertion)> = list.iter().enumerate().collect();
-    v.sort_by_key(|(i, a)| (!assertion_fails(a), a.source_order.unwrap_or(u64::MAX), *i));
-    v.into_iter().map(|(_, a)| a).collect()
-}
-
+/// A partial or missing assertions collection, said once.
 fn assertions_state(ctx: &Ctx) -> Option<Block> {
     match &ctx.attempt.review.assertions_state {
         Some(Completeness::Partial(why)) => Some(Block::Line(Text::toned(
@@ -164,11 +395,9 @@ fn assertions_state(ctx: &Ctx) -> Option<Block> {
     }
 }
 
+/// `--assertions`: every assertion, failing gates first.
 pub fn section(ctx: &Ctx) -> Section {
-    let mut body = Vec::new();
-    if let Some(b) = assertions_state(ctx) {
-        body.push(b);
-    }
+    let mut body: Vec<Block> = assertions_state(ctx).into_iter().collect();
     let Some(list) = &ctx.attempt.review.assertions else {
         body.push(Block::Line(Text::toned("unavailable: this input carries no assertion results", Tone::Soft)));
         return Section::new("Assertions", Text::toned("unavailable", Tone::Soft), body);
@@ -177,14 +406,11 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned("No assertions (the eval declared none).", Tone::Soft)));
     }
     let mut shown = 0;
-    for a in ordered(list) {
-        if !ctx.grep(&assertion_text(a)) {
-            continue;
-        }
+    for a in ordered(list).into_iter().map(|i| &list[i]).filter(|a| ctx.grep(&assertion_text(a))) {
         shown += 1;
-        body.push(Block::Section(assertion_section(a, ctx)));
+        body.push(Block::Section(Section::new(title(a), outcome_text(assertion_outcome(a)), detail(ctx, a))));
     }
-    let failing = list.iter().filter(|a| assertion_fails(a)).count();
+    let failing = list.iter().filter(|a| assertion_outcome(a).is_failing()).count();
     let mut meta = Text::toned(count(shown, "shown", "shown"), Tone::Soft);
     if failing > 0 {
         meta = Text::toned(format!("{failing} failing · "), Tone::Bad).with_text(meta);
@@ -192,150 +418,86 @@ pub fn section(ctx: &Ctx) -> Section {
     Section::new("Assertions", meta, body)
 }
 
-/// An evidence reference found inside an assertion.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EvidenceRef {
-    pub raw: String,
-    pub session: String,
-    pub turn: String,
-    pub turn_ordinal: u64,
-    pub event_ordinal: u64,
-}
-
-fn as_ref(v: &Value) -> Option<EvidenceRef> {
-    let arr = v.as_array()?;
-    let kind = arr.first()?.as_str()?;
-    if !(kind == "niceeval.logical-tool-occurrence/1" || kind == "niceeval.assertion-event/1") || arr.len() != 5 {
-        return None;
-    }
-    Some(EvidenceRef {
-        raw: serde_json::to_string(v).unwrap_or_default(),
-        session: arr[1].as_str()?.to_string(),
-        turn: arr[2].as_str()?.to_string(),
-        turn_ordinal: arr[3].as_u64()?,
-        event_ordinal: arr[4].as_u64()?,
-    })
-}
-
-/// Every occurrence / assertion-event id inside `v` (as arrays or as their JSON strings).
-pub fn find_refs(v: &Value, out: &mut Vec<EvidenceRef>, depth: usize) {
-    if depth > 64 {
-        return;
-    }
-    if let Some(r) = as_ref(v) {
-        if !out.contains(&r) {
-            out.push(r);
-        }
-        return;
-    }
-    match v {
-        Value::String(s) if s.starts_with("[\"niceeval.") => {
-            if let Ok(parsed) = serde_json::from_str::<Value>(s) {
-                find_refs(&parsed, out, depth + 1);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|i| find_refs(i, out, depth + 1)),
-        Value::Object(o) => o.values().for_each(|i| find_refs(i, out, depth + 1)),
-        _ => {}
-    }
-}
-
-fn fact_refs(f: &Fact, out: &mut Vec<EvidenceRef>) {
-    match f {
-        Fact::Value(v) => find_refs(v, out, 0),
-        Fact::Text(t) => find_refs(&Value::String(t.clone()), out, 0),
-        Fact::List(items) => items.iter().for_each(|i| fact_refs(i, out)),
-        Fact::Fields(fields) => fields.iter().for_each(|(_, v)| fact_refs(v, out)),
-        Fact::Unavailable(_) => {}
-    }
-}
-
-pub fn assertion_refs(a: &Assertion) -> Vec<EvidenceRef> {
-    let mut out = Vec::new();
-    find_refs(&a.raw, &mut out, 0);
-    for v in [&a.checked_value, &a.receipt, &a.contribution].into_iter().flatten() {
-        find_refs(v, &mut out, 0);
-    }
-    for f in [&a.check, &a.expected, &a.observed, &a.explanation].into_iter().flatten() {
-        fact_refs(f, &mut out);
-    }
-    out
-}
-
-/// The timeline row an evidence reference points at.
-pub fn resolve(ctx: &Ctx, r: &EvidenceRef) -> Option<Row> {
-    let st = ctx
-        .derived
-        .turns
-        .iter()
-        .position(|t| t.session_name == r.session && t.turn_name == r.turn && t.turn_ordinal == r.turn_ordinal)
-        .or_else(|| ctx.derived.turns.iter().position(|t| t.session_name == r.session && t.turn_name == r.turn))?;
-    let addr = ctx.derived.turns.get(st)?.addr;
-    let rows = turn_rows(ctx, st);
-    let Some(e) = r.event_ordinal.checked_sub(1).map(|e| e as usize) else {
-        return rows.into_iter().find(|row| row.event.is_none());
-    };
-    // A finish the core merged into its start row resolves to that row.
-    let core = &ctx.view.timeline.rows;
-    let cr = core.get(ctx.view.timeline.row_of_event(addr, e)?)?;
-    let shown = if cr.merged_away {
-        core.iter().find(|s| s.addr == addr && s.merged_finish == Some(e)).and_then(|s| s.event)?
-    } else {
-        e
-    };
-    rows.into_iter().find(|row| row.event == Some(shown))
-}
-
+/// `--failures` for one attempt to review: why it failed. Its failing
+/// assertions with the rows their evidence points at; an errored attempt's
+/// execution errors; a capture's failed turns with their error events.
 pub fn failures_section(ctx: &Ctx) -> Section {
     let a = ctx.attempt;
+    let s = &ctx.view.summary;
     let mut b = Vec::new();
-    b.push(kv("locator", W, Text::toned(a.locator.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Accent)));
-    b.push(kv("eval", W, Text::plain(a.eval_id.as_deref().map(clean).unwrap_or_else(|| "—".into()))));
-    b.push(kv("verdict", W, verdict_text(a)));
-    if let Some(s) = assertions_state(ctx) {
-        b.push(s);
+    b.push(kv("locator", W, Text::toned(s.locator.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Accent)));
+    b.push(kv("eval", W, Text::plain(s.eval.as_deref().map(clean).unwrap_or_else(|| "—".into()))));
+    b.push(kv(if s.verdict.is_some() { "verdict" } else { "status" }, W, s.headline.clone()));
+    b.extend(super::findings::execution_errors(ctx));
+    b.extend(failed_turns(ctx));
+    if let Some(state) = assertions_state(ctx) {
+        b.push(state);
     }
     match &a.review.assertions {
-        None => b.push(Block::Line(Text::toned(
+        None if s.verdict.is_some() => b.push(Block::Line(Text::toned(
             "assertions unavailable: this input carries no assertion results",
             Tone::Soft,
         ))),
+        None => {}
         Some(list) => {
             let failing: Vec<&Assertion> = ordered(list)
                 .into_iter()
-                .filter(|x| assertion_fails(x))
+                .map(|i| &list[i])
+                .filter(|x| assertion_outcome(x).is_failing())
                 .filter(|x| ctx.grep(&assertion_text(x)))
                 .collect();
             if failing.is_empty() {
                 b.push(Block::Line(Text::toned("no failing assertion recorded", Tone::Soft)));
             }
             for x in failing {
-                let mut s = assertion_section(x, ctx);
-                let refs = assertion_refs(x);
-                if !refs.is_empty() {
-                    let mut rows = Vec::new();
-                    let mut missing = Vec::new();
-                    for r in &refs {
-                        match resolve(ctx, r) {
-                            Some(row) => rows.push(row),
-                            None => missing.push(r.raw.clone()),
-                        }
-                    }
-                    s.body.push(Block::Line(Text::toned("evidence", Tone::Soft)));
-                    if !rows.is_empty() {
-                        s.body.push(Block::Table(timeline::table(rows, ctx.sel.full)));
-                    }
-                    for m in missing {
-                        s.body.push(Block::Line(Text::toned(
-                            format!("! evidence {} is not in this file", clean(&m)),
-                            Tone::Warn,
-                        )));
-                    }
+                let mut sec = Section::new(title(x), outcome_text(assertion_outcome(x)), detail(ctx, x));
+                let rows: Vec<_> = evidence_links(a, ctx.view, x)
+                    .iter()
+                    .filter_map(|l| l.row.and_then(|ri| row_view(a, ctx.view, ri)))
+                    .collect();
+                if !rows.is_empty() {
+                    sec.body.push(Block::Section(Section::new(
+                        "Evidence rows",
+                        Text::new(),
+                        vec![Block::Table(super::timeline::table(rows, ctx.sel.full))],
+                    )));
                 }
-                b.push(Block::Section(s));
+                b.push(Block::Section(sec));
             }
         }
     }
-    let title = super::header::title(ctx);
-    Section::new(format!("FAILED {title}"), verdict_text(a), b)
+    Section::new(format!("FAILED {}", s.title()), s.headline.clone(), b)
+}
+
+/// A capture's failed turns (no verdict: its status is what failed), each
+/// with its error events.
+fn failed_turns(ctx: &Ctx) -> Vec<Block> {
+    if ctx.attempt.verdict.is_some() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (st, addr) in ctx.addrs() {
+        let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
+            continue;
+        };
+        if record.turn.status.as_deref() != Some("failed") {
+            continue;
+        }
+        let rows: Vec<_> = super::timeline::turn_rows(ctx.attempt, ctx.view, st)
+            .into_iter()
+            .map(|(_, r)| r)
+            .filter(|r| {
+                matches!(r.kind, crate::model::timeline::RowKind::Error)
+                    || r.status.as_ref().is_some_and(|s| s.as_plain().starts_with('✗'))
+            })
+            .collect();
+        let (title, meta) = super::timeline::turn_header(ctx.attempt, ctx.view, addr);
+        let body = if rows.is_empty() {
+            vec![Block::Line(Text::toned("the turn failed without an error event or a failed tool call", Tone::Soft))]
+        } else {
+            vec![Block::Table(super::timeline::table(rows, ctx.sel.full))]
+        };
+        out.push(Block::Section(Section::new(format!("failed {title}"), meta, body)));
+    }
+    out
 }

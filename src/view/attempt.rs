@@ -79,8 +79,8 @@ pub fn build_views_timed(
                 let timeline = build_timeline(attempt, derived, &requests);
                 let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
                 for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
-                    for id in crate::model::evidence::occurrence_locators(a) {
-                        if let Some(t) = crate::model::evidence::resolve(derived, &id) {
+                    for r in crate::model::evidence::evidence_refs(a) {
+                        if let Some(t) = crate::model::evidence::resolve(attempt, derived, &r) {
                             let list = badges.entry((t.addr, t.event)).or_default();
                             if !list.contains(&i) {
                                 list.push(i);

@@ -61,6 +61,29 @@ pub enum Block {
     Blank,
     Table(Table),
     Section(Section),
+    /// Text from a file, on as many lines as it has, wrapped at words.
+    Body(String, Tone),
+    /// A JSON value: pretty and highlighted on screen; in text one line, or
+    /// pretty with `--full`.
+    Json(serde_json::Value),
+    /// "label  lead" and a payload: on screen the payload's blocks follow
+    /// ([`super::payload::blocks`]); in text it is one line after the lead,
+    /// or its blocks with `--full`.
+    Field {
+        label: Text,
+        lead: Text,
+        value: serde_json::Value,
+    },
+    /// Expected against received: a word diff for one line, a line diff otherwise.
+    Diff {
+        expected: String,
+        received: String,
+    },
+    /// A file's content before and after, as a unified diff.
+    Patch {
+        before: String,
+        after: String,
+    },
 }
 
 #[derive(Debug, Clone)]

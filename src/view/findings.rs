@@ -1,29 +1,111 @@
-//! `--diagnostics`: lint findings (`lint_document`) and the attempt's own
-//! review diagnostics.
+//! Findings (`niceeval check`'s lint rules) and the diagnostics an input
+//! records (execution errors, advisories): where each points (`N:i`), what
+//! is wrong and how to fix it. One row and one detail for every surface.
 
-use super::blocks::{Block, Column, Section, Table};
+use super::blocks::{Block, Column, Section, Table, kv};
 use super::context::Ctx;
 use super::format::count;
 use super::text::{Text, Tone, clean};
-use crate::model::derive::TurnAddr;
-use crate::model::diagnostics::{Finding, Severity};
+use super::verdict::severity_text;
+use crate::model::derive::{DerivedAttempt, TurnAddr};
+use crate::model::diagnostics::{Finding, Location, Severity};
+use crate::model::document::{Attempt, Diagnostic};
 
-fn where_(ctx: &Ctx, f: &Finding) -> String {
-    let Some(turn) = f.location.turn else {
-        return match ctx.attempt.sessions.get(f.location.session) {
+const W: usize = 9;
+
+/// Where a finding points: `6:3` (attempt-wide turn : event), `turn 6`, a
+/// session, or the attempt — with the turn's label beside it.
+pub fn place(attempt: &Attempt, derived: &DerivedAttempt, loc: &Location) -> String {
+    let Some(turn) = loc.turn else {
+        return match attempt.sessions.get(loc.session) {
             Some(s) => format!("session-{}", s.index),
             None => "attempt".into(),
         };
     };
-    let addr = TurnAddr { session: f.location.session, turn };
-    let label = ctx.label(addr);
-    match (f.location.event, ctx.derived.scope_index(addr)) {
-        (Some(e), Some(st)) => format!("{label} {}", ctx.pos(st, Some(e))),
-        (Some(e), None) => format!("{label} event {}", e + 1),
-        (None, _) => label,
+    let addr = TurnAddr { session: loc.session, turn };
+    let label = super::address::turn_label(attempt, addr);
+    let n = super::address::turn_number(derived, addr);
+    let label = if label == format!("turn{n}") { String::new() } else { format!(" {label}") };
+    match loc.event {
+        Some(e) => format!("{}{label}", super::address::event_address(n, Some(e))),
+        None => format!("turn {n}{label}"),
     }
 }
 
+/// One list row: severity, where, code, message.
+pub fn finding_row(ctx: &Ctx, f: &Finding) -> Vec<Text> {
+    vec![
+        severity_text(f.severity),
+        Text::toned(place(ctx.attempt, ctx.derived, &f.location), Tone::Soft),
+        Text::toned(f.code, Tone::Accent),
+        Text::plain(clean(&f.message)),
+    ]
+}
+
+/// The columns of the findings list.
+pub fn list_columns() -> Vec<Column> {
+    vec![Column::fixed("severity"), Column::fixed("where"), Column::fixed("code"), Column::cut("finding")]
+}
+
+/// Everything about one finding: what is wrong, where, how to fix it, the rule.
+pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
+    vec![
+        kv("severity", W, severity_text(f.severity)),
+        kv("code", W, Text::toned(f.code, Tone::Accent)),
+        kv("where", W, Text::plain(place(ctx.attempt, ctx.derived, &f.location))),
+        kv("rule", W, Text::plain(f.rule)),
+        Block::Section(Section::new("What is wrong", Text::new(), vec![Block::Body(f.message.clone(), Tone::Plain)])),
+        Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.clone(), Tone::Plain)])),
+    ]
+}
+
+/// A recorded diagnostic's row: kind, phase, code, message.
+pub fn diagnostic_row(d: &Diagnostic) -> Vec<Text> {
+    let tone = if d.kind == "execution-error" { Tone::Bad } else { Tone::Warn };
+    vec![
+        Text::toned(format!("‼ {}", clean(&d.kind)), tone),
+        Text::toned(d.phase.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Soft),
+        Text::toned(clean(&d.code), Tone::Accent),
+        Text::plain(clean(&d.message)),
+    ]
+}
+
+/// Everything about a recorded diagnostic.
+pub fn diagnostic_detail(d: &Diagnostic) -> Vec<Block> {
+    let mut b = vec![
+        kv("kind", W, Text::plain(clean(&d.kind))),
+        kv("code", W, Text::toned(clean(&d.code), Tone::Accent)),
+        kv("phase", W, Text::plain(d.phase.as_deref().map(clean).unwrap_or_else(|| "—".into()))),
+        Block::Body(d.message.clone(), Tone::Plain),
+    ];
+    for c in &d.causes {
+        b.push(kv("caused by", W, Text::plain(clean(c))));
+    }
+    b
+}
+
+/// Why an errored attempt errored: its execution errors (phase and message).
+pub fn execution_errors(ctx: &Ctx) -> Vec<Block> {
+    ctx.attempt
+        .review
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == "execution-error")
+        .map(|d| {
+            let mut t = Text::toned("error", Tone::Bad);
+            if let Some(p) = &d.phase {
+                t.push(format!(" in {}", clean(p)), Tone::Soft);
+            }
+            if !d.code.is_empty() {
+                t.push(format!(" ({})", clean(&d.code)), Tone::Soft);
+            }
+            t.push(format!(": {}", clean(&d.message)), Tone::Plain);
+            Block::Line(t)
+        })
+        .collect()
+}
+
+/// `--diagnostics`: the findings of the selected turns, then recorded diagnostics.
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let findings: Vec<&&Finding> = ctx
@@ -38,20 +120,18 @@ pub fn section(ctx: &Ctx) -> Section {
         })
         .collect();
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    if !findings.is_empty() {
+    if findings.is_empty() {
+        body.push(Block::Line(Text::toned("No lint findings.", Tone::Soft)));
+    } else {
         let rows = findings
             .iter()
             .map(|f| {
-                let sev = match f.severity {
-                    Severity::Error => Text::toned("✗ error", Tone::Bad),
-                    Severity::Warning => Text::toned("! warning", Tone::Warn),
-                };
                 let mut msg = Text::plain(clean(&f.message));
                 if !f.hint.is_empty() {
                     msg.push(format!(" — fix: {}", clean(&f.hint)), Tone::Soft);
                 }
                 msg.push(format!(" ({}, {})", f.code, f.rule), Tone::Soft);
-                vec![sev, Text::plain(where_(ctx, f)), msg]
+                vec![severity_text(f.severity), Text::plain(place(ctx.attempt, ctx.derived, &f.location)), msg]
             })
             .collect();
         body.push(Block::Table(Table {
@@ -59,20 +139,18 @@ pub fn section(ctx: &Ctx) -> Section {
             rows,
             floor: vec![],
         }));
-    } else {
-        body.push(Block::Line(Text::toned("No lint findings.", Tone::Soft)));
     }
-    let review: Vec<_> = ctx
+    let recorded: Vec<&Diagnostic> = ctx
         .attempt
         .review
         .diagnostics
         .iter()
         .filter(|d| ctx.grep(&format!("{} {} {}", d.kind, d.code, d.message)))
         .collect();
-    if !review.is_empty() {
+    if !recorded.is_empty() {
         let mut rb = Vec::new();
-        for d in &review {
-            let mut t = Text::toned(format!("! {} {}", clean(&d.kind), clean(&d.code)), Tone::Warn);
+        for d in &recorded {
+            let mut t = Text::toned(format!("‼ {} {}", clean(&d.kind), clean(&d.code)), Tone::Warn);
             if let Some(p) = &d.phase {
                 t.push(format!(" [{}]", clean(p)), Tone::Soft);
             }
@@ -84,7 +162,7 @@ pub fn section(ctx: &Ctx) -> Section {
         }
         body.push(Block::Section(Section::new(
             "Recorded diagnostics",
-            Text::toned(count(review.len(), "diagnostic", "diagnostics"), Tone::Soft),
+            Text::toned(count(recorded.len(), "diagnostic", "diagnostics"), Tone::Soft),
             rb,
         )));
     }

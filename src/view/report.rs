@@ -102,7 +102,7 @@ pub fn build(
             findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
         };
         selected_turns += ctx.addrs().filter(|(_, a)| ctx.turn_selected(*a)).count();
-        let failing = assertions::attempt_fails(attempt);
+        let failing = view.summary.to_review;
         if failing {
             report.failing += 1;
         }

@@ -1,23 +1,396 @@
-//! `--timeline`: one row per event, `turnOrdinal:eventOrdinal`, kind,
-//! summary cut by display width, lifecycle status.
+//! What a timeline row says: its `N:i` address, kind, one-line summary,
+//! status and marks. The viewer draws the rows on screen, `show --timeline`
+//! all of them, `--failures` the rows evidence points at: one row builder.
 
+use super::address::{event_address, turn_number, turn_title};
+use super::attempt::AttemptView;
 use super::blocks::{Block, Column, Overflow, Section, Table, natural_widths};
-use super::context::{Ctx, Row, turn_rows, turn_status_text};
-use super::format::count;
-use super::text::{Text, Tone};
+use super::context::Ctx;
+use super::format::{compact, count};
+use super::hitl::{answer_text, request_state_text};
+use super::preview::{PREVIEW_MAX_CHARS, preview_head, tool_input_preview, value_preview};
+use super::text::{Text, Tone, clean};
+use super::verdict::{row_status_text, turn_status_text};
+use crate::model::derive::TurnAddr;
+use crate::model::document::{Attempt, TurnRecord};
+use crate::model::event::{Event, EventKind};
+use crate::model::occurrence::{Lifecycle, Occurrence};
+use crate::model::timeline::{Row, RowKind, finish_status};
+use serde_json::Value;
 
-pub fn table(rows: Vec<Row>, full: bool) -> Table {
+/// How much of a long string a summary reads (a lazy event's string is read
+/// from the file only this far).
+const READS_CHARS: usize = PREVIEW_MAX_CHARS * 4 + 1;
+
+/// Everything a timeline row shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowView {
+    /// `6:3`, `6:3→4` (a start with its finish merged in), `turn 6` (a header).
+    pub pos: String,
+    pub kind: RowKind,
+    /// Mark and word; `None` where a row has no status.
+    pub status: Option<Text>,
+    /// One line, sanitized, cut at [`PREVIEW_MAX_CHARS`] characters.
+    pub summary: Text,
+    /// A diagnostic finding points at this row.
+    pub flagged: bool,
+    /// How many assertions point at this row.
+    pub asserted: usize,
+}
+
+impl RowView {
+    /// The row as one line of plain text (what search and `--grep` look in).
+    pub fn plain(&self) -> String {
+        let status = self.status.as_ref().map(Text::as_plain).unwrap_or_default();
+        format!("{} {} {} {status}", self.pos, kind_word(self.kind), self.summary.as_plain())
+    }
+
+    /// `⚑`, `◆2`, `⚑◆1` or empty.
+    pub fn badges(&self) -> String {
+        let mut b = String::new();
+        if self.flagged {
+            b.push('⚑');
+        }
+        if self.asserted > 0 {
+            b.push_str(&format!("◆{}", self.asserted));
+        }
+        b
+    }
+}
+
+/// The kind of a row in one short word.
+pub fn kind_word(kind: RowKind) -> &'static str {
+    match kind {
+        RowKind::TurnHeader => "turn",
+        RowKind::Input => "input",
+        RowKind::UserMessage => "user",
+        RowKind::AssistantMessage => "assistant",
+        RowKind::ToolStart => "tool",
+        RowKind::ToolFinish => "tool end",
+        RowKind::SubagentStart => "subagent",
+        RowKind::SubagentFinish => "agent end",
+        RowKind::Skill => "skill",
+        RowKind::InputRequest => "input req",
+        RowKind::Thinking => "thinking",
+        RowKind::Context => "context",
+        RowKind::Compaction => "compaction",
+        RowKind::Error => "error",
+        RowKind::Unrecognized => "unknown",
+    }
+}
+
+/// The lane glyph of a row kind (the viewer's kind column).
+pub fn kind_marker(kind: RowKind) -> &'static str {
+    match kind {
+        RowKind::TurnHeader => "▌",
+        RowKind::Input => "»",
+        RowKind::UserMessage => "u",
+        RowKind::AssistantMessage => "◆",
+        RowKind::ToolStart => "⚙",
+        RowKind::ToolFinish => "⤶",
+        RowKind::SubagentStart | RowKind::SubagentFinish => "⧉",
+        RowKind::Skill => "✦",
+        RowKind::InputRequest => "⁇",
+        RowKind::Thinking => "∴",
+        RowKind::Context => "⊕",
+        RowKind::Compaction => "⇊",
+        RowKind::Error => "‼",
+        RowKind::Unrecognized => "¿",
+    }
+}
+
+/// The kind word in its lane's tone.
+pub fn kind_text(kind: RowKind) -> Text {
+    Text::toned(kind_word(kind), Tone::Kind(kind))
+}
+
+/// `N:i` of a row; `N:i→j` when a finish is merged into it; `turn N` for a header.
+pub fn position(row: &Row) -> String {
+    match (row.kind, row.merged_finish) {
+        (RowKind::TurnHeader, _) => format!("turn {}", row.turn_ordinal),
+        (_, Some(f)) => format!("{}→{}", event_address(row.turn_ordinal, row.event), f + 1),
+        (_, None) => event_address(row.turn_ordinal, row.event),
+    }
+}
+
+/// A turn's title and what it came to: "turn 6 · session2/turn1" and
+/// "⏸ waiting · 3 events · 1 tool call · 4.0k tokens".
+pub fn turn_header(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> (String, Text) {
+    let title = turn_title(attempt, &view.derived, addr);
+    let Some(record) = attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
+        return (title, Text::new());
+    };
+    let mut meta = turn_status_text(record.turn.status.as_deref());
+    let tools = view.derived.turn(addr).map(|t| t.occurrences.occurrences.len()).unwrap_or(0);
+    meta.push(
+        format!(
+            " · {} · {}",
+            count(record.turn.events.len(), "event", "events"),
+            count(tools, "tool call", "tool calls")
+        ),
+        Tone::Soft,
+    );
+    let tokens = record.turn.usage.and_then(|u| u.billable_tokens());
+    meta.push(format!(" · {} tokens", tokens.map(compact).unwrap_or_else(|| "—".into())), Tone::Soft);
+    if let Some(ms) = record.duration_ms {
+        meta.push(format!(" · {}", super::format::duration_ms(ms)), Tone::Soft);
+    }
+    (title, meta)
+}
+
+/// The view of timeline row `ri` of an attempt.
+pub fn row_view(attempt: &Attempt, view: &AttemptView, ri: usize) -> Option<RowView> {
+    let row = view.timeline.rows.get(ri)?;
+    let record = attempt.sessions.get(row.addr.session)?.turns.get(row.addr.turn)?;
+    let event = row.event.and_then(|e| record.turn.events.get(e));
+    let key = (row.addr, row.event);
+    let (summary, status) = match (row.kind, event) {
+        (RowKind::TurnHeader, _) => {
+            let (title, meta) = turn_header(attempt, view, row.addr);
+            (Text::toned(title, Tone::Bold).with("  ", Tone::Plain).with_text(meta), None)
+        }
+        (RowKind::Input, _) => (input_summary(record), None),
+        (_, Some(ev)) => event_summary(view, row, record, ev),
+        (_, None) => (Text::new(), None),
+    };
+    Some(RowView {
+        pos: position(row),
+        kind: row.kind,
+        status,
+        summary: cut(summary),
+        flagged: view.flagged.contains(&key),
+        asserted: view.badges.get(&key).map(Vec::len).unwrap_or(0),
+    })
+}
+
+/// A summary cut at [`PREVIEW_MAX_CHARS`] characters (each span sanitized already).
+fn cut(summary: Text) -> Text {
+    let chars: usize = summary.spans.iter().map(|(s, _)| s.chars().count()).sum();
+    if chars <= PREVIEW_MAX_CHARS {
+        return summary;
+    }
+    let mut out = Text::new();
+    let mut left = PREVIEW_MAX_CHARS;
+    for (s, tone) in summary.spans {
+        if left == 0 {
+            break;
+        }
+        let piece: String = s.chars().take(left).collect();
+        left -= piece.chars().count();
+        out.push(piece, tone);
+    }
+    out.push("…", Tone::Soft);
+    out
+}
+
+/// The eval's input (the runner's user message, `N:0`) and any HITL answers it carries.
+fn input_summary(record: &TurnRecord) -> Text {
+    let mut summary = match record.input_text() {
+        Some(t) => Text::plain(clean(&preview_head(t))),
+        None => Text::toned("— (input text not recorded)", Tone::Soft),
+    };
+    let answers: Vec<String> = record.responses().iter().map(answer_text).collect();
+    if !answers.is_empty() {
+        summary.push(format!(" · answers: {}", answers.join(", ")), Tone::Soft);
+    }
+    summary
+}
+
+fn text_of(ev: &Event) -> String {
+    clean(&preview_head(&ev.text_prefix(READS_CHARS).unwrap_or_default()))
+}
+
+fn output_of(ev: &Event) -> String {
+    match ev.output_prefix(READS_CHARS) {
+        None => "(no output)".into(),
+        Some(v) => clean(&value_preview(&v)),
+    }
+}
+
+/// "Read (file_read)": the tool's own name and its canonical class when it differs.
+pub fn tool_name(o: &Occurrence) -> String {
+    let name = clean(&o.original_name);
+    match o.canonical_name.as_deref() {
+        Some(c) if c != &*o.original_name => format!("{name} ({})", clean(c)),
+        _ => name,
+    }
+}
+
+/// What a tool input says in a few words: `$ command`, the path or URL, or compact JSON.
+pub fn tool_input_words(ev: &Event) -> String {
+    let input = ev.tool_input_prefix(READS_CHARS);
+    match crate::model::facts::shell_command_text(input.as_deref()) {
+        Some(cmd) => format!("$ {}", clean(&preview_head(&cmd))),
+        None => clean(&tool_input_preview(ev)),
+    }
+}
+
+/// The finish status as written that decided a row's status, if any.
+fn raw_finish_status(view: &AttemptView, events: &[Event], row: &Row) -> Option<String> {
+    let finish_event = match row.event.and_then(|e| events.get(e)).map(|e| &e.kind) {
+        Some(EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. }) => row.event,
+        _ => row.merged_finish,
+    };
+    match finish_event.and_then(|f| events.get(f)).map(|e| &e.kind) {
+        Some(EventKind::ToolFinished { status, .. } | EventKind::SubagentFinished { status, .. }) => {
+            Some(status.to_string())
+        }
+        _ => match &row.occurrence.and_then(|i| view.derived.occurrences.occurrences.get(i))?.lifecycle {
+            // A start finished in a later turn.
+            Lifecycle::Finished { status, .. } => Some(status.to_string()),
+            _ => None,
+        },
+    }
+}
+
+/// Summary and status of an event row.
+fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event) -> (Text, Option<Text>) {
+    let events = &record.turn.events;
+    let occurrences = &view.derived.occurrences;
+    let occ = row.occurrence.and_then(|i| occurrences.occurrences.get(i));
+    let merged = row.merged_finish.and_then(|f| events.get(f));
+    let status = row.status.map(|s| row_status_text(s, raw_finish_status(view, events, row).as_deref()));
+    let summary = match &ev.kind {
+        EventKind::Message { .. } | EventKind::Thinking | EventKind::Error => Text::plain(text_of(ev)),
+        EventKind::ContextInjected => {
+            let mut s = Text::new();
+            if let Some(src) = ev.source() {
+                s.push(format!("[{}] ", clean(&preview_head(src))), Tone::Soft);
+            }
+            s.push(text_of(ev), Tone::Plain);
+            s
+        }
+        EventKind::Compaction => match ev.reason() {
+            Some(r) => Text::plain(clean(&preview_head(r))),
+            None => Text::toned("(no reason given)", Tone::Soft),
+        },
+        EventKind::SkillLoaded { skill, operation_id } => {
+            let mut s = Text::plain(clean(skill));
+            if let Some(id) = operation_id {
+                s.push(format!(" (via tool call {})", clean(id)), Tone::Soft);
+            }
+            s
+        }
+        EventKind::InputRequested => {
+            let req = row.request.and_then(|i| view.requests.get(i));
+            let Some(r) = req else { return (Text::toned("(request not read)", Tone::Soft), status) };
+            return (super::hitl::request_line(r), Some(request_state_text(&r.state)));
+        }
+        EventKind::ToolStarted { .. } => match occ {
+            Some(o) => {
+                let mut s = Text::plain(tool_name(o));
+                s.push(format!(" {}", tool_input_words(ev)), Tone::Plain);
+                match (merged, &o.lifecycle) {
+                    (Some(f), _) => s.push(format!(" → {}", output_of(f)), Tone::Soft),
+                    (None, Lifecycle::Finished { finish, .. }) => s.push(
+                        format!(
+                            " (finished at {})",
+                            event_address(finish.turn_ordinal, event_of(finish.event_ordinal))
+                        ),
+                        Tone::Soft,
+                    ),
+                    _ => &mut s,
+                };
+                if o.ambiguous {
+                    s.push(format!(" (id {} reused while open)", clean(&o.operation_id)), Tone::Warn);
+                }
+                s
+            }
+            None => Text::plain(tool_input_words(ev)),
+        },
+        EventKind::ToolFinished { operation_id, status: st } => match occ {
+            Some(o) => {
+                let mut s = Text::plain(tool_name(o));
+                s.push(format!(" → {}", output_of(ev)), Tone::Plain);
+                s.push(
+                    format!(" (started at {})", event_address(o.start.turn_ordinal, event_of(o.start.event_ordinal))),
+                    Tone::Soft,
+                );
+                s
+            }
+            None => {
+                let ambiguous =
+                    row.orphan.and_then(|i| occurrences.orphan_finishes.get(i)).is_some_and(|o| o.ambiguous_id);
+                let why = if ambiguous {
+                    format!("id {} is ambiguous in this session", clean(operation_id))
+                } else {
+                    format!("no open start for id {}", clean(operation_id))
+                };
+                Text::plain(format!("{} · {why}", clean(st))).with(format!(" → {}", output_of(ev)), Tone::Soft)
+            }
+        },
+        EventKind::SubagentStarted { name, .. } => {
+            let mut s = Text::plain(clean(name));
+            if let Some(url) = ev.remote_url() {
+                s.push(format!(" {}", clean(url)), Tone::Soft);
+            }
+            if let Some(f) = merged {
+                s.push(format!(" → {}", output_of(f)), Tone::Soft);
+            }
+            s
+        }
+        EventKind::SubagentFinished { operation_id, status: st } => {
+            Text::plain(format!("{} · no open start for id {}", clean(st), clean(operation_id)))
+                .with(format!(" → {}", output_of(ev)), Tone::Soft)
+        }
+        EventKind::Unrecognized { reason } => {
+            let ty = ev.type_name().map(clean).unwrap_or_else(|| "?".into());
+            Text::toned(format!("{ty}: {}", clean(reason)), Tone::Warn)
+                .with(format!(" · {}", clean(&value_preview(ev.raw()))), Tone::Soft)
+        }
+    };
+    let status = match (status, row.kind) {
+        (Some(s), _) => Some(s),
+        (None, RowKind::Error) => Some(Text::toned("✗ error", Tone::Bad)),
+        (None, RowKind::Unrecognized) => Some(Text::toned("? kept as written", Tone::Warn)),
+        (None, RowKind::ToolStart | RowKind::ToolFinish) => Some(row_status_text(finish_status("?"), Some("?"))),
+        (None, _) => None,
+    };
+    (summary, status)
+}
+
+/// Adapter event index of an event ordinal (ordinal 0 is the input).
+fn event_of(ordinal: u64) -> Option<usize> {
+    usize::try_from(ordinal).ok()?.checked_sub(1)
+}
+
+/// The rows of the turn at scope index `st` (no header; rows merged into
+/// their start left out), with their indices into the timeline.
+pub fn turn_rows(attempt: &Attempt, view: &AttemptView, st: usize) -> Vec<(usize, RowView)> {
+    let Some(addr) = view.derived.turns.get(st).map(|t| t.addr) else { return Vec::new() };
+    let Some(&first) = view.timeline.by_turn.get(&addr) else { return Vec::new() };
+    let rows = &view.timeline.rows;
+    (first + 1..rows.len())
+        .take_while(|&i| rows[i].addr == addr && rows[i].kind != RowKind::TurnHeader)
+        .filter(|&i| !rows[i].merged_away)
+        .filter_map(|i| Some((i, row_view(attempt, view, i)?)))
+        .collect()
+}
+
+/// The text table of some rows: pos, kind, summary, status.
+pub fn table(rows: Vec<RowView>, full: bool) -> Table {
     let mut summary = Column::cut("summary");
     if full {
         summary.overflow = Overflow::Wrap;
     }
     Table {
         columns: vec![Column::fixed("pos"), Column::fixed("kind"), summary, Column::fixed("status")],
-        rows: rows.into_iter().map(|r| vec![Text::plain(r.pos), r.kind, r.summary, r.status]).collect(),
+        rows: rows
+            .into_iter()
+            .map(|r| {
+                let mut summary = r.summary.clone();
+                let badges = r.badges();
+                if !badges.is_empty() {
+                    summary = Text::toned(format!("{badges} "), Tone::Warn).with_text(summary);
+                }
+                vec![Text::plain(r.pos), kind_text(r.kind), summary, r.status.unwrap_or_default()]
+            })
+            .collect(),
         floor: vec![],
     }
 }
 
+/// `--timeline`: every row of every selected turn.
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let mut shown_rows = 0usize;
@@ -31,21 +404,21 @@ pub fn section(ctx: &Ctx) -> Section {
         let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
             continue;
         };
-        let rows: Vec<Row> = turn_rows(ctx, st).into_iter().filter(|r| ctx.grep(&r.plain())).collect();
+        let rows: Vec<RowView> =
+            turn_rows(ctx.attempt, ctx.view, st).into_iter().map(|(_, r)| r).filter(|r| ctx.grep(&r.plain())).collect();
         if rows.is_empty() && ctx.sel.grep.is_some() {
             continue;
         }
         shown_turns += 1;
         shown_rows += rows.len();
-        let mut meta = turn_status_text(record.turn.status.as_deref());
-        meta.push(format!(" · {}", count(record.turn.events.len(), "event", "events")), Tone::Soft);
+        let (title, meta) = turn_header(ctx.attempt, ctx.view, addr);
         let mut turn_body = Vec::new();
         if record.turn.events.is_empty() {
             turn_body.push(Block::Line(Text::toned("No events captured for this turn.", Tone::Soft)));
         }
         turn_body.push(Block::Table(table(rows, ctx.sel.full)));
         tables.push((body.len(), turn_body.len() - 1));
-        body.push(Block::Section(Section::new(ctx.label(addr), meta, turn_body)));
+        body.push(Block::Section(Section::new(title, meta, turn_body)));
     }
     // Sibling turn tables share their column widths, so rows line up across turns.
     let mut floor = vec![0usize; 4];
@@ -76,4 +449,14 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned(why, Tone::Soft)));
     }
     Section::new("Timeline", Text::toned(count(shown_rows, "row", "rows"), Tone::Soft), body)
+}
+
+/// The turn number a row belongs to (for headers and jumps).
+pub fn row_turn(view: &AttemptView, row: &Row) -> u64 {
+    turn_number(&view.derived, row.addr)
+}
+
+/// A JSON value as one short line (strings as they are), sanitized.
+pub fn one_line(v: &Value) -> String {
+    clean(&value_preview(v))
 }

@@ -1,52 +1,170 @@
-//! `--tools`: logical tool occurrences per session scope, then orphan
-//! finishes and ambiguous ids with what went wrong.
+//! Tool calls: logical occurrences per session scope, orphan finishes and
+//! ambiguous ids, with what went wrong. One detail for an occurrence, shown
+//! by `show --tools` and by the viewer's inspector; one list row.
 
 use super::blocks::{Block, Column, Section, Table, kv};
-use super::context::{Ctx, detail_value, lifecycle_text, status_text};
+use super::context::{Ctx, lifecycle_text, status_text};
 use super::format::count;
 use super::text::{Text, Tone, clean};
+use super::timeline::{tool_input_words, tool_name};
 use crate::model::command::describe;
-use crate::model::occurrence::{Evidence, Lifecycle, Occurrence};
+use crate::model::event::Event;
+use crate::model::occurrence::{Evidence, Lifecycle, Occurrence, OpaqueReason, OrphanFinish};
 
-const LABEL_W: usize = 9;
+const W: usize = 10;
 
-/// A label with a value of one or more lines (continuations indented under the value).
-pub fn kv_multi(label: &str, lead: Text, lines: Vec<String>) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut first = lead;
-    let mut rest = lines.into_iter();
-    if let Some(l) = rest.next() {
-        first.push(l, Tone::Plain);
-    }
-    out.push(kv(label, LABEL_W, first));
-    for l in rest {
-        out.push(kv("", LABEL_W, Text::plain(l)));
-    }
-    out
+fn label(l: &str) -> Text {
+    Text::toned(crate::model::text::fit(l, W), Tone::Soft).with("  ", Tone::Plain)
 }
 
-fn evidence_blocks(label: &str, ev: &Evidence, ctx: &Ctx) -> Vec<Block> {
+/// An input or output as evidence: complete, partial (what was withheld) or unavailable (why).
+fn evidence_block(ctx: &Ctx, name: &str, ev: &Evidence) -> Block {
     match ev {
-        Evidence::Complete { value: Some(v) } => {
-            kv_multi(label, Text::toned("complete · ", Tone::Soft), detail_value(v, ctx))
-        }
+        Evidence::Complete { value: Some(v) } => ctx.field(label(name), Text::toned("complete", Tone::Soft), v),
         Evidence::Complete { value: None } => {
-            vec![kv(label, LABEL_W, Text::toned("complete · (key absent on the event)", Tone::Soft))]
+            kv(name, W, Text::toned("complete · (key absent on the event)", Tone::Soft))
         }
         Evidence::Partial { value, opaque_pointers, reason } => {
             let ptrs: Vec<String> = opaque_pointers.iter().map(|p| clean(p)).collect();
-            let lead = Text::toned(format!("partial ({} at {}) · ", reason.as_str(), ptrs.join(", ")), Tone::Warn);
+            let lead = Text::toned(format!("partial ({} at {})", reason.as_str(), ptrs.join(", ")), Tone::Warn);
             match value {
-                Some(v) => kv_multi(label, lead, detail_value(v, ctx)),
-                None => kv_multi(label, lead, vec!["(no value)".into()]),
+                Some(v) => ctx.field(label(name), lead, v),
+                None => kv(name, W, lead.with(" · (no value)", Tone::Soft)),
             }
         }
         Evidence::Unavailable { reason } => {
-            vec![kv(label, LABEL_W, Text::toned(format!("unavailable ({})", clean(reason)), Tone::Soft))]
+            kv(name, W, Text::toned(format!("unavailable ({})", clean(reason)), Tone::Soft))
         }
     }
 }
 
+/// Why an unfinished or untrusted lifecycle is what it is.
+fn lifecycle_note(o: &Occurrence) -> Option<String> {
+    match &o.lifecycle {
+        Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence } => Some(format!(
+            "id {} was started again while open: which finish belongs to which start is unknowable",
+            clean(&o.operation_id)
+        )),
+        Lifecycle::Opaque { reason: OpaqueReason::PartialStream } => {
+            Some("no turn status: the stream may not be finished".into())
+        }
+        Lifecycle::Pending => Some("started, never finished: no output exists".into()),
+        Lifecycle::Finished { .. } => None,
+    }
+}
+
+/// Everything known about one logical tool occurrence.
+pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
+    let mut body = Vec::new();
+    let mut status = lifecycle_text(o);
+    if let Some(note) = lifecycle_note(o) {
+        status.push(format!(" — {note}"), Tone::Soft);
+    }
+    body.push(kv("status", W, status));
+    let canonical = match o.canonical_name.as_deref() {
+        Some(c) => Text::plain(clean(c)),
+        None => Text::toned("— (no canonical class)", Tone::Soft),
+    };
+    body.push(kv("name", W, Text::plain(format!("{} → ", clean(&o.original_name))).with_text(canonical)));
+    body.push(kv("call id", W, Text::plain(clean(&o.operation_id))));
+    let start_turn = ctx.derived.turns.get(o.start_ref.scope_turn).map(|t| t.addr);
+    let started = match start_turn {
+        Some(addr) => format!("{} ({})", ctx.at(addr, Some(o.start_ref.event)), ctx.turn_title(addr)),
+        None => format!("{}:{}", o.start.turn_ordinal, o.start.event_ordinal),
+    };
+    body.push(kv("started", W, Text::plain(started)));
+    let finished = match (&o.lifecycle, o.finish_ref) {
+        (Lifecycle::Finished { .. }, Some(f)) => match ctx.derived.turns.get(f.scope_turn).map(|t| t.addr) {
+            Some(addr) => Text::plain(format!("{} ({})", ctx.at(addr, Some(f.event)), ctx.turn_title(addr))),
+            None => Text::plain("—"),
+        },
+        _ => Text::toned("— (never finished)", Tone::Soft),
+    };
+    body.push(kv("finished", W, finished));
+    body.push(evidence_block(ctx, "input", &o.input));
+    body.push(evidence_block(ctx, "output", &o.output));
+    body.push(kv("command", W, Text::plain(clean(&describe(o.command.as_deref())))));
+    body.push(kv("occurrence", W, Text::toned(clean(&o.id()), Tone::Soft)));
+    let key = (ctx.derived.turns.get(o.start_ref.scope_turn).map(|t| t.addr), Some(o.start_ref.event));
+    if let (Some(addr), Some(list)) = (key.0, key.0.and_then(|a| ctx.view.badges.get(&(a, key.1))))
+        && let Some(assertions) = ctx.attempt.review.assertions.as_ref()
+    {
+        let lines: Vec<Block> = list
+            .iter()
+            .filter_map(|&i| assertions.get(i))
+            .map(|a| Block::Line(Text::plain(super::assertions::title(a))))
+            .collect();
+        let _ = addr;
+        body.push(Block::Section(Section::new(
+            format!("◆ asserted by {}", count(lines.len(), "assertion", "assertions")),
+            Text::new(),
+            lines,
+        )));
+    }
+    body
+}
+
+/// Why a finish has no start, and what it carried.
+pub fn orphan_detail(ctx: &Ctx, o: &OrphanFinish, event: Option<&Event>) -> Vec<Block> {
+    let why = if o.ambiguous_id {
+        "this id was reused while open earlier in the session (ambiguous), so no finish of it can be trusted"
+    } else {
+        "no open start with this id in its session (pairing never crosses sessions)"
+    };
+    let mut body = vec![
+        kv("status", W, Text::toned("? orphan", Tone::Warn).with(format!(" — {why}"), Tone::Soft)),
+        kv("call id", W, Text::plain(clean(&o.operation_id))),
+        kv(
+            "finished",
+            W,
+            status_text(&o.status)
+                .with(format!(" at {}:{}", o.position.turn_ordinal, o.position.event_ordinal), Tone::Plain),
+        ),
+    ];
+    match event.and_then(Event::output) {
+        Some(v) => body.push(ctx.field(label("output"), Text::new(), &v)),
+        None => body.push(kv("output", W, Text::toned("— (absent)", Tone::Soft))),
+    }
+    body
+}
+
+/// One tool list row: status, name, where it started → finished, what it was given.
+pub fn occurrence_row(ctx: &Ctx, o: &Occurrence) -> Vec<Text> {
+    let finish = match (&o.lifecycle, o.finish_ref) {
+        (Lifecycle::Finished { finish, .. }, Some(_)) => format!("{}:{}", finish.turn_ordinal, finish.event_ordinal),
+        _ => "—".into(),
+    };
+    let input = start_event(ctx, o).map(tool_input_words).unwrap_or_default();
+    vec![
+        lifecycle_text(o),
+        Text::plain(tool_name(o)),
+        Text::toned(format!("{}:{} → {finish}", o.start.turn_ordinal, o.start.event_ordinal), Tone::Soft),
+        Text::plain(input),
+    ]
+}
+
+/// One list row of an orphan finish.
+pub fn orphan_row(o: &OrphanFinish) -> Vec<Text> {
+    let why = if o.ambiguous_id { "finish of an ambiguous id" } else { "finish without a start" };
+    vec![
+        Text::toned("? orphan", Tone::Warn),
+        Text::plain(clean(&o.operation_id)),
+        Text::toned(format!("{}:{}", o.position.turn_ordinal, o.position.event_ordinal), Tone::Soft),
+        Text::plain(format!("{why} ({})", clean(&o.status))),
+    ]
+}
+
+/// The columns of the tool list.
+pub fn list_columns() -> Vec<Column> {
+    vec![Column::fixed("status"), Column::cut("tool"), Column::fixed("start → finish"), Column::cut("input")]
+}
+
+fn start_event<'a>(ctx: &Ctx<'a>, o: &Occurrence) -> Option<&'a Event> {
+    let addr = ctx.derived.turns.get(o.start_ref.scope_turn)?.addr;
+    ctx.attempt.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(o.start_ref.event)
+}
+
+/// What `--grep` looks in for an occurrence.
 fn occurrence_text(o: &Occurrence) -> String {
     let mut s =
         format!("{} {} {} {}", o.id(), o.operation_id, o.original_name, o.canonical_name.as_deref().unwrap_or(""));
@@ -59,52 +177,7 @@ fn occurrence_text(o: &Occurrence) -> String {
     s
 }
 
-pub fn occurrence_section(n: usize, o: &Occurrence, ctx: &Ctx) -> Section {
-    let mut body = Vec::new();
-    body.push(kv("id", LABEL_W, Text::toned(clean(&o.id()), Tone::Soft)));
-    let canonical = match o.canonical_name.as_deref() {
-        Some(c) => Text::plain(clean(c)),
-        None => Text::toned("— (no canonical class)", Tone::Soft),
-    };
-    body.push(kv("name", LABEL_W, Text::plain(format!("{} → ", clean(&o.original_name))).with_text(canonical)));
-    body.push(kv("operation", LABEL_W, Text::plain(clean(&o.operation_id))));
-    let finish = match &o.lifecycle {
-        Lifecycle::Finished { finish, .. } => format!("{}:{}", finish.turn_ordinal, finish.event_ordinal),
-        _ => "—".into(),
-    };
-    body.push(kv(
-        "position",
-        LABEL_W,
-        Text::plain(format!(
-            "start {}:{} · finish {finish} · {}",
-            o.start.turn_ordinal,
-            o.start.event_ordinal,
-            clean(&o.turn)
-        )),
-    ));
-    let mut status = lifecycle_text(o);
-    match &o.lifecycle {
-        Lifecycle::Opaque { reason } => {
-            status.push(format!(" ({})", reason.as_str()), Tone::Soft);
-            if o.ambiguous {
-                status.push(
-                    format!(" — id {} was started again while open; pairing is unknowable", clean(&o.operation_id)),
-                    Tone::Soft,
-                );
-            }
-        }
-        Lifecycle::Pending => {
-            status.push(" (no finish yet; the last turn it survived into has an outcome)", Tone::Soft);
-        }
-        Lifecycle::Finished { .. } => {}
-    }
-    body.push(kv("status", LABEL_W, status));
-    body.extend(evidence_blocks("input", &o.input, ctx));
-    body.extend(evidence_blocks("output", &o.output, ctx));
-    body.push(kv("command", LABEL_W, Text::plain(clean(&describe(o.command.as_deref())))));
-    Section::new(format!("#{n} {}", o.display_name()), lifecycle_text(o), body)
-}
-
+/// `--tools`: occurrences per session scope, then orphan finishes and ambiguous ids.
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let mut shown = 0usize;
@@ -115,18 +188,17 @@ pub fn section(ctx: &Ctx) -> Section {
             continue;
         }
         let mut sbody = Vec::new();
-        let mut n = 0usize;
-        for o in &ds.occurrences.occurrences {
-            n += 1;
+        for (n, o) in ds.occurrences.occurrences.iter().enumerate() {
             let touches = in_selected_turn(o.start_ref.scope_turn)
                 || o.finish_ref.is_some_and(|f| in_selected_turn(f.scope_turn));
             if !touches || !ctx.grep(&occurrence_text(o)) {
                 continue;
             }
             shown += 1;
-            sbody.push(Block::Section(occurrence_section(n, o, ctx)));
+            let title = format!("#{} {}", n + 1, tool_name(o));
+            sbody.push(Block::Section(Section::new(title, lifecycle_text(o), occurrence_detail(ctx, o))));
         }
-        let orphans: Vec<_> = ds
+        let orphans: Vec<&OrphanFinish> = ds
             .occurrences
             .orphan_finishes
             .iter()
@@ -134,78 +206,23 @@ pub fn section(ctx: &Ctx) -> Section {
             .filter(|o| ctx.grep(&format!("{} {} orphan", o.operation_id, o.status)))
             .collect();
         if !orphans.is_empty() {
-            let rows = orphans
-                .iter()
-                .map(|o| {
-                    let why = if o.ambiguous_id {
-                        "id is ambiguous in this session (reused while open)"
-                    } else {
-                        "no open start with this id in this session"
-                    };
-                    vec![
-                        Text::plain(format!("{}:{}", o.position.turn_ordinal, o.position.event_ordinal)),
-                        Text::plain(clean(&o.operation_id)),
-                        status_text(&o.status),
-                        Text::plain(why),
-                    ]
-                })
-                .collect();
             sbody.push(Block::Section(Section::new(
                 "Orphan finishes",
                 Text::toned(count(orphans.len(), "finish", "finishes"), Tone::Warn),
                 vec![Block::Table(Table {
                     columns: vec![
-                        Column::fixed("pos"),
-                        Column::left("operation"),
                         Column::fixed("status"),
+                        Column::left("operation"),
+                        Column::fixed("pos"),
                         Column::left("what went wrong"),
                     ],
-                    rows,
+                    rows: orphans.iter().map(|o| orphan_row(o)).collect(),
                     floor: vec![],
                 })],
             )));
         }
-        // Ambiguous ids: every start of a poisoned id.
-        let mut ids: Vec<&str> = Vec::new();
-        for o in ds.occurrences.occurrences.iter().filter(|o| o.ambiguous) {
-            if !ids.contains(&&*o.operation_id) {
-                ids.push(&o.operation_id);
-            }
-        }
-        let ids: Vec<&str> = ids.into_iter().filter(|id| ctx.grep(id)).collect();
-        if !ids.is_empty() {
-            let mut ab = Vec::new();
-            for id in &ids {
-                let starts: Vec<String> = ds
-                    .occurrences
-                    .occurrences
-                    .iter()
-                    .filter(|o| &*o.operation_id == *id)
-                    .map(|o| format!("{}:{}", o.start.turn_ordinal, o.start.event_ordinal))
-                    .collect();
-                let finishes: Vec<String> = ds
-                    .occurrences
-                    .orphan_finishes
-                    .iter()
-                    .filter(|o| &*o.operation_id == *id && o.ambiguous_id)
-                    .map(|o| format!("{}:{}", o.position.turn_ordinal, o.position.event_ordinal))
-                    .collect();
-                let mut t = Text::toned(format!("? {}", clean(id)), Tone::Warn);
-                t.push(
-                    format!(
-                        " started at {} with an earlier start still open; every later start is ambiguous and every later finish an orphan{}",
-                        starts.join(", "),
-                        if finishes.is_empty() { String::new() } else { format!(" (orphaned finishes at {})", finishes.join(", ")) }
-                    ),
-                    Tone::Plain,
-                );
-                ab.push(Block::Line(t));
-            }
-            sbody.push(Block::Section(Section::new(
-                "Ambiguous ids",
-                Text::toned(count(ids.len(), "id", "ids"), Tone::Warn),
-                ab,
-            )));
+        if let Some(b) = ambiguous_ids(ctx, &ds.occurrences) {
+            sbody.push(b);
         }
         if sbody.is_empty() {
             sbody.push(Block::Line(Text::toned(
@@ -224,4 +241,40 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned("No session matches the selection.", Tone::Soft)));
     }
     Section::new("Tools", Text::toned(count(shown, "shown", "shown"), Tone::Soft), body)
+}
+
+/// Every id that was started again while open: where, and what that poisoned.
+fn ambiguous_ids(ctx: &Ctx, set: &crate::model::occurrence::OccurrenceSet) -> Option<Block> {
+    let mut ids: Vec<&str> = Vec::new();
+    for o in set.occurrences.iter().filter(|o| o.ambiguous) {
+        if !ids.contains(&&*o.operation_id) && ctx.grep(&o.operation_id) {
+            ids.push(&o.operation_id);
+        }
+    }
+    if ids.is_empty() {
+        return None;
+    }
+    let mut lines = Vec::new();
+    for id in &ids {
+        let at = |p: &crate::model::occurrence::EventPosition| format!("{}:{}", p.turn_ordinal, p.event_ordinal);
+        let starts: Vec<String> =
+            set.occurrences.iter().filter(|o| &*o.operation_id == *id).map(|o| at(&o.start)).collect();
+        let finishes: Vec<String> = set
+            .orphan_finishes
+            .iter()
+            .filter(|o| &*o.operation_id == *id && o.ambiguous_id)
+            .map(|o| at(&o.position))
+            .collect();
+        let mut t = Text::toned(format!("? {}", clean(id)), Tone::Warn);
+        t.push(
+            format!(
+                " started at {} with an earlier start still open; every later start is ambiguous and every later finish an orphan{}",
+                starts.join(", "),
+                if finishes.is_empty() { String::new() } else { format!(" (orphaned finishes at {})", finishes.join(", ")) }
+            ),
+            Tone::Plain,
+        );
+        lines.push(Block::Line(t));
+    }
+    Some(Block::Section(Section::new("Ambiguous ids", Text::toned(count(ids.len(), "id", "ids"), Tone::Warn), lines)))
 }

@@ -1,141 +1,186 @@
-//! `--usage`: per turn, per session and total; absent is "—", never 0.
-//! Then the estimate as a ledger, or why there is none.
+//! Usage per turn, session and attempt (absent is "—", never 0), and the
+//! cost: the observed `costUSD` and the estimate as a ledger, never mixed.
+//! One row builder for the viewer's Usage tab and `show --usage`; one cost
+//! detail for the viewer's inspector and `show`'s Estimate section.
 
-use super::blocks::{Block, Column, Section, Table};
+use super::blocks::{Block, Column, Section, Table, kv};
 use super::context::Ctx;
-use super::format::{number, opt_number, percent, usd};
+use super::format::{compact, number, opt_number, opt_usd, percent, rate, usd};
+use super::summary::UsageSource;
 use super::text::{Text, Tone, clean};
 use crate::model::usage::{Estimate, Usage};
 
-fn token_row(scope: Text, u: Option<&Usage>) -> Vec<Text> {
-    let d = Usage::default();
-    let u = u.unwrap_or(&d);
-    vec![
-        scope,
-        Text::plain(opt_number(u.input_tokens)),
-        Text::plain(opt_number(u.output_tokens)),
-        Text::plain(opt_number(u.cache_read_tokens)),
-        Text::plain(opt_number(u.cache_creation_tokens)),
-        Text::plain(opt_number(u.reasoning_tokens)),
-    ]
+/// What a usage row totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowScope {
+    /// A turn (its scope index).
+    Turn(usize),
+    /// A session (its index).
+    Session(usize),
+    /// The sum over every turn.
+    Total,
+    /// The usage the file states for the whole attempt.
+    Stated,
 }
 
-fn cost_row(scope: Text, u: Option<&Usage>) -> Vec<Text> {
+/// One row of a usage table.
+#[derive(Debug, Clone)]
+pub struct UsageRow {
+    pub scope: RowScope,
+    pub label: Text,
+    /// `None`: the turn reported no usage at all.
+    pub usage: Option<Usage>,
+}
+
+/// The rows of the usage table for the turns in scope: each turn, then each
+/// session's sum (with several sessions), the total and the file's own.
+pub fn rows(ctx: &Ctx, turns: &[usize], with_totals: bool) -> Vec<UsageRow> {
+    let mut out = Vec::new();
+    let several = ctx.attempt.sessions.len() > 1;
+    for (si, ds) in ctx.derived.sessions.iter().enumerate() {
+        let mut any = false;
+        for &st in turns.iter().filter(|&&st| ctx.derived.turns.get(st).is_some_and(|t| t.addr.session == si)) {
+            let addr = ctx.derived.turns[st].addr;
+            let record = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn));
+            let label = format!("turn {}", super::address::turn_ref(ctx.attempt, ctx.derived, addr));
+            out.push(UsageRow {
+                scope: RowScope::Turn(st),
+                label: Text::plain(label),
+                usage: record.and_then(|r| r.turn.usage),
+            });
+            any = true;
+        }
+        if with_totals && several && any {
+            let label = Text::toned(format!("{} total", clean(&ds.name)), Tone::Bold);
+            out.push(UsageRow { scope: RowScope::Session(si), label, usage: Some(ds.usage) });
+        }
+    }
+    if with_totals {
+        out.push(UsageRow {
+            scope: RowScope::Total,
+            label: Text::toned("turns total", Tone::Bold),
+            usage: Some(ctx.derived.usage),
+        });
+        if let Some(r) = &ctx.attempt.reported_usage {
+            out.push(UsageRow {
+                scope: RowScope::Stated,
+                label: Text::toned("stated by file", Tone::Accent),
+                usage: Some(*r),
+            });
+        }
+    }
+    out
+}
+
+/// The token cells of a row: input, output, cache read, cache creation, reasoning.
+pub fn token_cells(u: Option<&Usage>) -> Vec<Text> {
+    let d = Usage::default();
+    let u = u.unwrap_or(&d);
+    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_creation_tokens, u.reasoning_tokens]
+        .into_iter()
+        .map(|x| Text::plain(opt_number(x)))
+        .collect()
+}
+
+/// The cost cells of a row: requests, costUSD, cache hit ratio.
+pub fn cost_cells(u: Option<&Usage>) -> Vec<Text> {
     let d = Usage::default();
     let u = u.unwrap_or(&d);
     vec![
-        scope,
         Text::plain(opt_number(u.requests)),
-        Text::plain(u.cost_usd.map(usd).unwrap_or_else(|| "—".into())),
+        Text::plain(opt_usd(u.cost_usd)),
         Text::plain(u.cache_hit_ratio().map(percent).unwrap_or_else(|| "—".into())),
     ]
 }
 
+/// The header of the token columns.
+pub const TOKEN_COLUMNS: [&str; 5] = ["input", "output", "cache read", "cache write", "reasoning"];
+/// The header of the cost columns.
+pub const COST_COLUMNS: [&str; 3] = ["requests", "costUSD", "cache hit"];
+
+/// "4.0k": input + output tokens of a turn, for a bar or a dense list.
+pub fn turn_tokens_short(u: Option<&Usage>) -> String {
+    u.and_then(Usage::billable_tokens).map(compact).unwrap_or_else(|| "—".into())
+}
+
+/// `--usage`: tokens and costs per turn, session and attempt, then the estimate.
 pub fn section(ctx: &Ctx) -> Section {
-    let mut tokens = Table {
-        columns: vec![
-            Column::left("scope"),
-            Column::right("input"),
-            Column::right("output"),
-            Column::right("cache read"),
-            Column::right("cache creation"),
-            Column::right("reasoning"),
-        ],
-        rows: Vec::new(),
+    let turns: Vec<usize> = ctx
+        .addrs()
+        .filter(|(_, a)| ctx.turn_selected(*a))
+        .map(|(i, _)| i)
+        .filter(|&i| ctx.grep(&label_of(ctx, i)))
+        .collect();
+    let whole = ctx.sel.turn.is_none() && ctx.sel.session.is_none();
+    let rows = rows(ctx, &turns, whole);
+    let mut columns = vec![Column::left("scope")];
+    columns.extend(TOKEN_COLUMNS.iter().map(|h| Column::right(h)));
+    let tokens = Table {
+        columns,
+        rows: rows.iter().map(|r| [vec![r.label.clone()], token_cells(r.usage.as_ref())].concat()).collect(),
         floor: vec![],
     };
-    let mut costs = Table {
-        columns: vec![
-            Column::left("scope"),
-            Column::right("requests"),
-            Column::right("costUSD"),
-            Column::right("cache hit"),
-        ],
-        rows: Vec::new(),
+    let mut columns = vec![Column::left("scope")];
+    columns.extend(COST_COLUMNS.iter().map(|h| Column::right(h)));
+    let costs = Table {
+        columns,
+        rows: rows.iter().map(|r| [vec![r.label.clone()], cost_cells(r.usage.as_ref())].concat()).collect(),
         floor: vec![],
     };
-    let mut absent_turns = Vec::new();
-    let multi_session = ctx.attempt.sessions.len() > 1;
-    for (si, ds) in ctx.derived.sessions.iter().enumerate() {
-        if !ctx.session_selected(si) {
-            continue;
-        }
-        for (_, addr) in ctx.addrs().filter(|(_, a)| a.session == si) {
-            if !ctx.turn_selected(addr) {
-                continue;
-            }
-            let label = ctx.label(addr);
-            if !ctx.grep(&label) {
-                continue;
-            }
-            let u = ctx
-                .attempt
-                .sessions
-                .get(addr.session)
-                .and_then(|s| s.turns.get(addr.turn))
-                .and_then(|r| r.turn.usage.as_ref());
-            if u.is_none() {
-                absent_turns.push(label.clone());
-            }
-            tokens.rows.push(token_row(Text::plain(label.clone()), u));
-            costs.rows.push(cost_row(Text::plain(label), u));
-        }
-        if multi_session && ctx.sel.turn.is_none() {
-            let name = Text::toned(format!("{} total", clean(&ds.name)), Tone::Bold);
-            tokens.rows.push(token_row(name.clone(), Some(&ds.usage)));
-            costs.rows.push(cost_row(name, Some(&ds.usage)));
-        }
-    }
-    if ctx.sel.turn.is_none() && ctx.sel.session.is_none() {
-        let name = Text::toned("attempt total", Tone::Bold);
-        tokens.rows.push(token_row(name.clone(), Some(&ctx.derived.usage)));
-        costs.rows.push(cost_row(name, Some(&ctx.derived.usage)));
-        if let Some(r) = &ctx.attempt.reported_usage {
-            let name = Text::toned("stated by file", Tone::Soft);
-            tokens.rows.push(token_row(name.clone(), Some(r)));
-            costs.rows.push(cost_row(name, Some(r)));
-        }
-    }
     let mut body = vec![Block::Table(tokens), Block::Blank, Block::Table(costs)];
-    if !absent_turns.is_empty() {
+    let absent: Vec<String> = rows
+        .iter()
+        .filter(|r| matches!(r.scope, RowScope::Turn(_)) && r.usage.is_none())
+        .map(|r| r.label.as_plain())
+        .collect();
+    if !absent.is_empty() {
         body.push(Block::Line(Text::toned(
-            format!("! no usage reported for {} (shown as —, not 0)", absent_turns.join(", ")),
+            format!("! no usage reported for {} (shown as —, not 0)", absent.join(", ")),
             Tone::Warn,
         )));
     }
     body.push(Block::Blank);
-    body.push(Block::Section(estimate_section(ctx)));
+    body.push(Block::Section(Section::new("Cost", cost_meta(ctx), cost_detail(ctx))));
     Section::new("Usage", Text::toned("absent = —", Tone::Soft), body)
 }
 
-fn estimate_section(ctx: &Ctx) -> Section {
-    let d = ctx.derived;
-    let mut body = Vec::new();
-    let observed = match d.usage.cost_usd {
-        Some(c) => format!("observed cost {} (reported costUSD; never mixed with the estimate)", usd(c)),
-        None => "observed cost — (no costUSD reported)".into(),
-    };
-    body.push(Block::Line(Text::plain(observed)));
-    let meta = match &d.estimate {
+fn label_of(ctx: &Ctx, st: usize) -> String {
+    ctx.derived.turns.get(st).map(|t| super::address::turn_ref(ctx.attempt, ctx.derived, t.addr)).unwrap_or_default()
+}
+
+/// The estimate in a few characters, for a section's meta.
+pub fn cost_meta(ctx: &Ctx) -> Text {
+    let s = &ctx.view.summary;
+    Text::plain(format!("observed {} · estimated {}", s.observed_short(), s.estimate_short()))
+}
+
+/// The observed cost, the estimate as a ledger (tokens × rate = amount) or
+/// why there is none, which price table and key, and the cache hit ratio.
+pub fn cost_detail(ctx: &Ctx) -> Vec<Block> {
+    let s = &ctx.view.summary;
+    let mut body = vec![kv("observed", 9, s.observed_long())];
+    body.push(kv(
+        "model",
+        9,
+        s.model.as_deref().map(|m| Text::plain(clean(m))).unwrap_or_else(|| Text::toned("— (use --model)", Tone::Soft)),
+    ));
+    match &s.estimate {
         Estimate::Priced { total, hit, lines } => {
-            let src = if hit.from_override { "override".to_string() } else { "catalog".to_string() };
-            body.push(Block::Line(Text::plain(format!(
-                "model {} · price key {} ({src})",
-                d.model.as_deref().map(clean).unwrap_or_else(|| "—".into()),
-                clean(&hit.key)
-            ))));
+            let table = if hit.from_override { "your --prices override" } else { "the price table" };
+            body.push(kv("estimated", 9, Text::plain(usd(*total))));
+            body.push(kv("price key", 9, Text::plain(format!("{} (from {table})", clean(&hit.key)))));
             let mut rows: Vec<Vec<Text>> = lines
                 .iter()
                 .map(|l| {
-                    let mut rate = Text::plain(format!("× ${}/MTok", trim_rate(l.rate)));
+                    let mut r = Text::plain(format!("× {}", rate(l.rate)));
                     if l.rate_from_input {
-                        rate.push(" (input price)", Tone::Soft);
+                        r.push(" (input price: no own rate)", Tone::Soft);
                     }
                     vec![
                         Text::plain(l.bucket),
                         Text::plain(number(l.tokens)),
-                        rate,
-                        Text::plain(format!("= ${:.6}", l.amount)),
+                        r,
+                        Text::plain(format!("= {}", usd(l.amount))),
                     ]
                 })
                 .collect();
@@ -143,7 +188,7 @@ fn estimate_section(ctx: &Ctx) -> Section {
                 Text::toned("total", Tone::Bold),
                 Text::new(),
                 Text::new(),
-                Text::toned(format!("= ${total:.6}"), Tone::Bold),
+                Text::toned(format!("= {}", usd(*total)), Tone::Bold),
             ]);
             body.push(Block::Table(Table {
                 columns: vec![
@@ -155,31 +200,26 @@ fn estimate_section(ctx: &Ctx) -> Section {
                 rows,
                 floor: vec![],
             }));
-            if d.usage.reasoning_tokens.is_some() {
-                body.push(Block::Line(Text::toned(
-                    "reasoning tokens are inside output and are not priced twice",
-                    Tone::Soft,
-                )));
-            }
-            Text::plain(usd(*total))
-        }
-        other => {
             body.push(Block::Line(Text::toned(
-                format!("no estimate: {}", other.reason().unwrap_or_default()),
+                "reasoning tokens are inside output and requests are never priced",
                 Tone::Soft,
             )));
-            Text::toned("—", Tone::Soft)
         }
-    };
-    if let Some(r) = ctx.attempt.reported_estimate {
-        body.push(Block::Line(Text::toned(format!("the file's own estimatedCostUSD: {}", usd(r)), Tone::Soft)));
+        other => body.push(kv(
+            "estimated",
+            9,
+            Text::toned(format!("— ({})", other.reason().unwrap_or_default()), Tone::Soft),
+        )),
     }
-    Section::new("Estimate", meta, body)
-}
-
-fn trim_rate(r: f64) -> String {
-    let s = format!("{r:.4}");
-    let s = s.trim_end_matches('0');
-    let s = s.strip_suffix('.').map(|x| format!("{x}.00")).unwrap_or_else(|| s.to_string());
-    if s.split_once('.').is_some_and(|(_, f)| f.len() == 1) { format!("{s}0") } else { s }
+    if let Some(r) = s.stated_estimate {
+        body.push(kv("NiceEval", 9, Text::plain(format!("estimatedCostUSD {} (stated by the file)", usd(r)))));
+    }
+    if s.usage_source == UsageSource::StatedByFile {
+        body.push(Block::Line(Text::toned(
+            "the estimate prices the usage the file states for the whole attempt",
+            Tone::Soft,
+        )));
+    }
+    body.push(kv("cache hit", 9, Text::plain(s.usage.cache_hit_ratio().map(percent).unwrap_or_else(|| "—".into()))));
+    body
 }

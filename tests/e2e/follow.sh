@@ -15,7 +15,7 @@ keys "$BIN view --follow $F" Enter
 wait_for 'starting the export' 20
 
 printf '%s\n' '{"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"Bash","input":{"command":"make export"},"tool":"shell"}}' >> "$F"
-wait_for 'Bash \[shell\] make export' 10
+wait_for 'Bash \(shell\) \$ make export' 10
 check "appended tool start is shown, pending" '… ⚙ tool +Bash'
 
 printf '%s\n' '{"type":"operation.finished","operationId":"c1","kind":"tool","status":"failed","output":{"exit_code":2,"stdout":"","stderr":"boom"}}' >> "$F"

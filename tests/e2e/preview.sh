@@ -22,7 +22,7 @@ wait_for 'preview of the first 4\.[0-9] MB' 20
 check "the preview shows the first events" 'event 1 xxxx'
 wait_for 'loaded all [0-9.]+ MB: 120001 events' 120
 check "the header counts every event of the whole file" '1 turn · 120,001 events'
-check "the inspector shows the whole turn, not the preview's" 'events +120001'
+check "the inspector shows the whole turn, not the preview's" '120,001 events'
 keys / 'the-very-last-event' Enter
 wait_for '1 match\b' 20
 check "an event only in the whole file is found" 'the-very-last-event'

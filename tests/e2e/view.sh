@@ -18,18 +18,18 @@ check "search found matches" '[0-9]+ matches'
 
 # Jump to the first failure: the failing test run and its output.
 keys Escape g e
-wait_for 'exit code 1' 10
+wait_for 'exit code +1' 10
 check "inspector shows the failed tool's output" 'AssertionError: expected 2 rows'
 
 # HITL tab: the waiting request.
 keys 3
 wait_for 'HITL · 3 requests · 1 waiting' 10
-check "waiting request listed" 'WAITING +[0-9]+:[0-9]+ +confirm-rotate'
+check "waiting request listed" '⏸ waiting +[0-9]+:[0-9]+ +confirm-rotate'
 
 # Usage tab shows the estimate ledger.
 keys 4
-wait_for 'estimated cost' 10
-check "ledger line" 'input +[0-9,]+ × \$3/M'
+wait_for 'price key' 10
+check "ledger line" 'input +[0-9,]+ +× \$3/MTok'
 
 # Help overlay from the key table.
 keys '?'
