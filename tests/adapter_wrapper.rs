@@ -137,8 +137,9 @@ fn docs_wrapper_runs_under_node_and_check_reads_its_file() {
             )
         })
         .collect();
-    // The HITL approval pairs across turns (silent); the second session's finish is an orphan.
-    assert_eq!(findings, vec![("orphan-finish".to_string(), "session-2".to_string(), "1:1".to_string())]);
+    // The HITL approval pairs across turns (silent); the second session's finish is an orphan, at
+    // the attempt-wide turn 3 (the first turn of session 2), as every surface says.
+    assert_eq!(findings, vec![("orphan-finish".to_string(), "session-2".to_string(), "3:1".to_string())]);
 
     // The JSONL log must say the same once the JSONL reader reads it.
     let out = Command::new(bin()).args(["check", "--format", "json"]).arg(&jsonl_path).output().unwrap();

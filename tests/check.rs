@@ -478,7 +478,7 @@ fn reconstructed_attempts_are_skipped_and_said_so() {
     let derived = niceeval::model::derive_document(&doc, None, &niceeval::model::usage::builtin_prices());
     let findings = lint_document(&doc, &derived);
     assert_eq!(findings.iter().map(|f| (f.code, f.location.attempt)).collect::<Vec<_>>(), vec![("usage-negative", 1)]);
-    let report = niceeval::cli::check::Report::new(&doc, findings, false);
+    let report = niceeval::cli::check::Report::new(&doc, &derived, findings, false);
     assert_eq!(report.skipped, vec![0]);
     assert_eq!(report.checked.attempts, 1);
     let text = report.text();

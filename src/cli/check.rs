@@ -50,7 +50,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     };
     let derived = crate::model::derive_document(&doc, None, &crate::model::usage::builtin_prices());
     let findings = lint_document(&doc, &derived);
-    let report = Report::new(&doc, findings, args.deny_warnings);
+    let report = Report::new(&doc, &derived, findings, args.deny_warnings);
     if report.checked.attempts == 0 {
         let sources: Vec<String> = doc.sources.iter().map(|s| clean(s)).collect();
         eprintln!(
@@ -98,6 +98,7 @@ pub struct Counts {
 
 pub struct Report<'a> {
     doc: &'a Document,
+    derived: &'a [crate::model::derive::DerivedAttempt],
     pub findings: Vec<Finding>,
     pub checked: Counts,
     /// Attempt indices whose events are not the adapter's own.
@@ -106,7 +107,12 @@ pub struct Report<'a> {
 }
 
 impl<'a> Report<'a> {
-    pub fn new(doc: &'a Document, findings: Vec<Finding>, deny_warnings: bool) -> Report<'a> {
+    pub fn new(
+        doc: &'a Document,
+        derived: &'a [crate::model::derive::DerivedAttempt],
+        findings: Vec<Finding>,
+        deny_warnings: bool,
+    ) -> Report<'a> {
         let mut checked = Counts::default();
         let mut skipped = Vec::new();
         for (i, a) in doc.attempts.iter().enumerate() {
@@ -122,7 +128,7 @@ impl<'a> Report<'a> {
                     s.turns.iter().filter(|t| !t.reconstructed).map(|t| t.turn.events.len()).sum::<usize>();
             }
         }
-        Report { doc, findings, checked, skipped, deny_warnings }
+        Report { doc, derived, findings, checked, skipped, deny_warnings }
     }
 
     pub fn errors(&self) -> usize {
@@ -146,6 +152,44 @@ impl<'a> Report<'a> {
             plural(c.turns, "turn"),
             plural(c.events, "event")
         )
+    }
+
+    /// `N:i` of a finding (the attempt-wide turn number and the event
+    /// ordinal), `turn N` for a whole-turn one, `-` for a session's.
+    pub fn position(&self, f: &Finding) -> String {
+        let l = f.location;
+        let number = |turn| {
+            self.derived
+                .get(l.attempt)
+                .map(|d| crate::view::address::turn_number(d, crate::model::TurnAddr { session: l.session, turn }))
+                .unwrap_or(0)
+        };
+        match (l.turn, l.event) {
+            (Some(t), e @ Some(_)) => crate::view::address::event_address(number(t), e),
+            (Some(t), None) => format!("turn {}", number(t)),
+            _ => "-".into(),
+        }
+    }
+
+    /// "session-2 (thread_x) › turn 6 · session2/turn1".
+    fn group_title(&self, l: crate::model::diagnostics::Location) -> String {
+        let Some(attempt) = self.doc.attempts.get(l.attempt) else { return String::new() };
+        let session = attempt.sessions.get(l.session);
+        let mut head = match session {
+            Some(s) => {
+                let mut h = s.scope_name();
+                if let Some(id) = &s.id {
+                    let _ = write!(h, " ({})", crate::model::text::one_line(id, 40));
+                }
+                h
+            }
+            None => format!("session {}", l.session + 1),
+        };
+        if let (Some(turn), Some(d)) = (l.turn, self.derived.get(l.attempt)) {
+            let addr = crate::model::TurnAddr { session: l.session, turn };
+            let _ = write!(head, " › {}", crate::view::address::turn_title(attempt, d, addr));
+        }
+        head
     }
 
     fn attempt_title(&self, ai: usize, attempt: &Attempt) -> String {
@@ -192,39 +236,18 @@ impl<'a> Report<'a> {
         for f in &self.findings {
             let l = f.location;
             let Some(attempt) = self.doc.attempts.get(l.attempt) else { continue };
-            let session = attempt.sessions.get(l.session);
             if many_attempts && last_attempt != Some(l.attempt) {
                 let _ = writeln!(out, "\n{}", self.attempt_title(l.attempt, attempt));
                 last_attempt = Some(l.attempt);
                 last_group = None;
             }
             if last_group != Some((l.attempt, l.session, l.turn)) {
-                let mut head = match session {
-                    Some(s) => {
-                        let mut h = s.scope_name();
-                        if let Some(id) = &s.id {
-                            let _ = write!(h, " ({})", crate::model::text::one_line(id, 40));
-                        }
-                        h
-                    }
-                    None => format!("session {}", l.session + 1),
-                };
-                if let Some(t) = l.turn {
-                    let _ = write!(head, " › turn {}", t + 1);
-                    let label = session.and_then(|s| s.turns.get(t)).and_then(|r| r.label.as_deref());
-                    if let Some(label) = label {
-                        let _ = write!(head, " ({})", crate::model::text::one_line(label, 40));
-                    }
-                }
-                let _ = writeln!(out, "\n{head}");
+                let _ = writeln!(out, "\n{}", self.group_title(l));
                 last_group = Some((l.attempt, l.session, l.turn));
             }
-            let position = position(f);
-            let (mark, word) = match f.severity {
-                Severity::Error => ("✗", "error"),
-                Severity::Warning => ("▲", "warning"),
-            };
-            let _ = writeln!(out, "  {position:<6} {mark} {word:<7} {}  {}", f.code, clean(&f.message));
+            let position = self.position(f);
+            let severity = crate::view::verdict::severity_text(f.severity).as_plain();
+            let _ = writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&f.message));
             let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(&f.hint));
             let _ = writeln!(out, "  {:<6}   rule: {}", "", f.rule);
         }
@@ -294,22 +317,22 @@ impl<'a> Report<'a> {
         o.insert("attempt".into(), (l.attempt + 1).into());
         o.insert("session".into(), session.map(|s| s.scope_name()).unwrap_or_default().into());
         o.insert("sessionIndex".into(), session.map(|s| s.index).into());
-        o.insert("turn".into(), l.turn.map(|t| t + 1).into());
+        let addr = l.turn.map(|turn| crate::model::TurnAddr { session: l.session, turn });
+        let derived = self.derived.get(l.attempt);
+        let number = addr.zip(derived).map(|(a, d)| crate::view::address::turn_number(d, a));
+        // The attempt-wide turn number every surface prints; the label beside it.
+        o.insert("turn".into(), number.into());
+        o.insert(
+            "turnLabel".into(),
+            addr.zip(self.doc.attempts.get(l.attempt)).map(|(a, at)| crate::view::address::turn_label(at, a)).into(),
+        );
+        o.insert("turnInSession".into(), l.turn.map(|t| t + 1).into());
         o.insert("eventOrdinal".into(), l.event.map(|e| e + 1).into());
         o.insert("eventIndex".into(), l.event.into());
-        o.insert("position".into(), position(f).into());
+        o.insert("position".into(), self.position(f).into());
         o.insert("message".into(), clean(&f.message).into());
         o.insert("hint".into(), clean(&f.hint).into());
         Value::Object(o)
-    }
-}
-
-/// `turn:event` (event ordinal = index + 1; `-` for a whole-turn finding).
-pub fn position(f: &Finding) -> String {
-    match (f.location.turn, f.location.event) {
-        (Some(t), Some(e)) => format!("{}:{}", t + 1, e + 1),
-        (Some(t), None) => format!("{}:-", t + 1),
-        _ => "-".into(),
     }
 }
 

@@ -36,6 +36,12 @@ pub struct ShowArgs {
     /// Lint findings and recorded diagnostics.
     #[arg(long)]
     pub diagnostics: bool,
+    /// File changes with a patch each.
+    #[arg(long)]
+    pub changes: bool,
+    /// Print the view as one JSON object (`niceeval-viewer.show/1`) instead of text.
+    #[arg(long)]
+    pub json: bool,
     /// Every section.
     #[arg(long)]
     pub all: bool,
@@ -85,6 +91,7 @@ impl ShowArgs {
             (self.assertions, SectionKind::Assertions),
             (self.failures, SectionKind::Failures),
             (self.diagnostics, SectionKind::Diagnostics),
+            (self.changes, SectionKind::Changes),
         ] {
             if on {
                 out.push(kind);
@@ -155,6 +162,17 @@ pub fn run(args: &ShowArgs) -> i32 {
     let boxed = if args.plain { false } else { args.boxed || tty };
     let opts = PlainOptions { width, boxed: boxed && width >= 60, color };
     let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep, full: args.full };
+    if args.json {
+        let value = crate::view::json::document(&doc, &views, &findings, &sel);
+        let shown = value["attempts"].as_array().map_or(0, Vec::len);
+        if shown == 0 && sel.locator.is_some() {
+            let _ = writeln!(std::io::stderr(), "niceeval show: no attempt with that locator");
+            return super::EXIT_INPUT;
+        }
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        text.push('\n');
+        return super::print_stdout(&text);
+    }
     let sections = args.sections();
     let report = crate::plain::render(&doc, &views, &findings, &sections, &sel, &opts);
     for note in &report.notes {

@@ -232,9 +232,10 @@ pub(crate) fn q(s: &str) -> String {
     serde_json::to_string(&short).unwrap_or_default()
 }
 
-/// `turn:event` as a person reads it (event ordinal = index + 1).
-pub(crate) fn pos(turn: usize, event: usize) -> String {
-    format!("{}:{}", turn + 1, event + 1)
+/// `N:i` as every surface prints it: the attempt-wide turn number
+/// (turnOrdinal) and the event ordinal (adapter event index + 1).
+pub(crate) fn pos(turn_ordinal: u64, event: usize) -> String {
+    format!("{turn_ordinal}:{}", event + 1)
 }
 
 /// Whether the input records Turn statuses at all. Some formats (an

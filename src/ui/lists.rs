@@ -186,7 +186,7 @@ fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usi
         count(findings.len() - errors, "warning", "warnings"),
         recorded.len()
     );
-    let widths = list_widths(&[10, 16, 26], w);
+    let widths = list_widths(&[10, 24, 26], w);
     let total = findings.len() + recorded.len();
     let lines = win
         .range(total)

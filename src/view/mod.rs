@@ -13,6 +13,7 @@ pub mod format;
 pub mod header;
 pub mod hitl;
 pub mod inspect;
+pub mod json;
 pub mod nav;
 pub mod payload;
 pub mod preview;

@@ -19,17 +19,19 @@ pub enum SectionKind {
     Assertions,
     Failures,
     Diagnostics,
+    Changes,
 }
 
 impl SectionKind {
     /// What `--all` prints (failures are a subset of assertions and have their own mode).
-    pub const ALL: [SectionKind; 6] = [
+    pub const ALL: [SectionKind; 7] = [
         SectionKind::Timeline,
         SectionKind::Tools,
         SectionKind::Hitl,
         SectionKind::Usage,
         SectionKind::Assertions,
         SectionKind::Diagnostics,
+        SectionKind::Changes,
     ];
 }
 
@@ -52,7 +54,8 @@ impl Selection {
         self.session.or(self.turn.as_ref().and_then(TurnSelector::session))
     }
 
-    fn locator_matches(&self, locator: Option<&str>) -> bool {
+    /// Whether an attempt with this locator is selected (`@` optional on both).
+    pub fn locator_matches(&self, locator: Option<&str>) -> bool {
         match &self.locator {
             None => true,
             Some(want) => {
@@ -135,6 +138,7 @@ pub fn build(
                     }
                 }
                 SectionKind::Diagnostics => findings::section(&ctx),
+                SectionKind::Changes => super::changes::section(&ctx),
             };
             body.push(Block::Blank);
             body.push(Block::Section(section));

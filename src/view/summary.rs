@@ -122,14 +122,14 @@ impl Summary {
         }
     }
 
-    /// "7,872 (input 6,384 + output 1,488; cache read 73,728, cache creation 6,144) · stated by the file".
+    /// "7,872 tokens (input 6,384 + output 1,488; cache read 73,728, cache creation 6,144) · stated by the file".
     pub fn tokens_long(&self) -> Text {
         let u = &self.usage;
         let Some(t) = self.tokens() else {
-            return Text::toned(format!("{MISSING} (no input or output token counts reported)"), Tone::Soft);
+            return Text::toned(format!("{MISSING} tokens (no input or output token counts reported)"), Tone::Soft);
         };
         let mut text = Text::plain(format!(
-            "{} (input {} + output {}; cache read {}, cache creation {})",
+            "{} tokens (input {} + output {}; cache read {}, cache creation {})",
             number(t),
             super::format::opt_number(u.input_tokens),
             super::format::opt_number(u.output_tokens),

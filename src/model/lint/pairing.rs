@@ -94,7 +94,7 @@ pub fn check_session(
                                 format!(
                                     "finish {} says kind \"tool\" but its start at {} is a subagent; NiceEval counts this finish as an orphan tool finish and the subagent stays pending",
                                     q(operation_id),
-                                    pos(start.0, start.1)
+                                    pos(ordinal(start.0), start.1)
                                 ),
                             );
                         }
@@ -115,7 +115,7 @@ pub fn check_session(
                             format!(
                                 "finish {} says kind \"subagent\" but its start at {} is a tool; the tool call stays pending and noFailedActions() sees a separate subagent",
                                 q(operation_id),
-                                pos(start.0, start.1)
+                                pos(ordinal(start.0), start.1)
                             ),
                         );
                     } else {
@@ -137,14 +137,14 @@ pub fn check_session(
     }
     for (start, (ti, ei)) in open_sub.iter().map(|(id, at)| (*id, *at)) {
         if statuses_recorded && last_status != Some("waiting") && !skip(ti) {
-            let end = last_turn.map(|t| t + 1).unwrap_or(1);
+            let end_n = last_turn.map(ordinal).unwrap_or(1);
             sink.push(
                 "pending-at-turn-end",
                 loc((ti, ei)),
                 format!(
-                    "subagent {} started at {} never finishes; {} ends with turn {end} {}",
+                    "subagent {} started at {} never finishes; {} ends with turn {end_n} {}",
                     q(start),
-                    pos(ti, ei),
+                    pos(ordinal(ti), ei),
                     name,
                     status_word(last_status)
                 ),
@@ -180,7 +180,7 @@ pub fn check_session(
                         format!(
                             "operationId {} starts again while its start at {} is still open: both calls become ambiguous (opaque lifecycle), and {} is poisoned for the rest of {}: every later start is ambiguous and every later finish an orphan",
                             q(id),
-                            pos(first.0, first.1),
+                            pos(ordinal(first.0), first.1),
                             q(id),
                             name
                         )
@@ -189,8 +189,8 @@ pub fn check_session(
                         "operationId {} is poisoned in {} since it was started twice at {} and {}: this start is ambiguous too",
                         q(id),
                         name,
-                        pos(first.0, first.1),
-                        pos(p.0, p.1)
+                        pos(ordinal(first.0), first.1),
+                        pos(ordinal(p.0), p.1)
                     ),
                 };
                 if !skip(at.0) {
@@ -206,8 +206,8 @@ pub fn check_session(
         }
         let id = &*orphan.operation_id;
         let message = if orphan.ambiguous_id {
-            let first = first_of.get(id).map(|f| pos(f.0, f.1)).unwrap_or_else(|| "?".into());
-            let again = poisoned_at.get(id).map(|f| pos(f.0, f.1)).unwrap_or_else(|| "?".into());
+            let first = first_of.get(id).map(|f| pos(ordinal(f.0), f.1)).unwrap_or_else(|| "?".into());
+            let again = poisoned_at.get(id).map(|f| pos(ordinal(f.0), f.1)).unwrap_or_else(|| "?".into());
             format!(
                 "tool finish {} cannot be paired: the id is ambiguous in {} since it was started twice at {first} and {again}; NiceEval records an orphan finish",
                 q(id),
@@ -219,7 +219,7 @@ pub fn check_session(
             format!(
                 "tool finish {} comes before its start at {}: events must be in real order, so NiceEval records an orphan finish and a call that never finishes",
                 q(id),
-                pos(later.0, later.1)
+                pos(ordinal(later.0), later.1)
             )
         } else if tool_events.get(id).is_some_and(|v| v.iter().any(|e| *e < at && is_start(session, *e))) {
             format!(
@@ -241,7 +241,7 @@ pub fn check_session(
             )
         };
         let hint = if orphan.ambiguous_id {
-            let collision = poisoned_at.get(id).map(|f| pos(f.0, f.1)).unwrap_or_else(|| "?".into());
+            let collision = poisoned_at.get(id).map(|f| pos(ordinal(f.0), f.1)).unwrap_or_else(|| "?".into());
             Some(format!(
                 "fix the id collision at {collision} (give each concurrent call its own operationId); this finish then pairs"
             ))
@@ -255,6 +255,7 @@ pub fn check_session(
     // Calls left open: pending at session scope and the session does not end waiting.
     if statuses_recorded && last_status != Some("waiting") {
         let end = last_turn.map(|t| t + 1).unwrap_or(1);
+        let end_n = last_turn.map(ordinal).unwrap_or(1);
         for o in &fold.occurrences {
             if o.lifecycle != Lifecycle::Pending {
                 continue;
@@ -268,7 +269,7 @@ pub fn check_session(
                 "pending-at-turn-end",
                 loc(at),
                 format!(
-                    "tool call {} ({}) is never finished{later}: {} ends with turn {end} {}, so NiceEval reports it pending with no output",
+                    "tool call {} ({}) is never finished{later}: {} ends with turn {end_n} {}, so NiceEval reports it pending with no output",
                     q(&o.operation_id),
                     q(&o.original_name),
                     name,
@@ -283,7 +284,7 @@ pub fn check_session(
             continue;
         }
         if let Some(events) = tool_events.get(id) {
-            let list: Vec<String> = events.iter().map(|e| pos(e.0, e.1)).collect();
+            let list: Vec<String> = events.iter().map(|e| pos(ordinal(e.0), e.1)).collect();
             sink.push(
                 "skill-tool-not-suppressed",
                 loc(at),

@@ -1,0 +1,317 @@
+//! `show --json`: the view as data. Every fact the text and the viewer state
+//! — verdict, status, model, usage, costs, counts, turns and their rows,
+//! tools, requests, assertions, findings, notices — with the same numbers,
+//! addresses and words, so the surfaces cannot disagree.
+
+use super::address::{event_address, turn_label, turn_number};
+use super::assertions::{evidence_links, message, ordered, title};
+use super::attempt::AttemptView;
+use super::context::Ctx;
+use super::findings::place;
+use super::hitl::{answer_words, state_word};
+use super::report::Selection;
+use super::summary::{Summary, UsageSource, notices};
+use super::timeline::{kind_word, turn_rows};
+use super::verdict::{row_status_word, scope_status_mark};
+use crate::model::diagnostics::Finding;
+use crate::model::document::{Attempt, Document, NoticeLevel};
+use crate::model::hitl::HitlState;
+use crate::model::occurrence::{Lifecycle, Occurrence, OpaqueReason};
+use crate::model::timeline::lifecycle_status;
+use crate::model::usage::{Estimate, Usage, number};
+use crate::model::verdict::assertion_outcome;
+use serde_json::{Map, Value, json};
+
+/// The format name of `show --json`.
+pub const FORMAT: &str = "niceeval-viewer.show/1";
+
+/// The document as `show --json` prints it: the selected attempts.
+pub fn document(doc: &Document, views: &[AttemptView], findings: &[Finding], sel: &Selection) -> Value {
+    let mut attempts = Vec::new();
+    for (index, (attempt, view)) in doc.attempts.iter().zip(views).enumerate() {
+        if !sel.locator_matches(attempt.locator.as_deref()) {
+            continue;
+        }
+        let ctx = Ctx {
+            doc,
+            attempt,
+            index,
+            derived: &view.derived,
+            view,
+            sel,
+            findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
+        };
+        attempts.push(attempt_json(&ctx));
+    }
+    json!({
+        "format": FORMAT,
+        "sources": doc.sources,
+        "inputFormat": doc.format,
+        "notices": doc.notices.iter().map(notice_json).collect::<Vec<_>>(),
+        "attempts": attempts,
+    })
+}
+
+fn notice_json(n: &crate::model::document::Notice) -> Value {
+    let level = match n.level {
+        NoticeLevel::Error => "error",
+        NoticeLevel::Warning => "warning",
+        NoticeLevel::Info => "note",
+    };
+    json!({"level": level, "message": n.message})
+}
+
+fn opt_num(x: Option<f64>) -> Value {
+    x.map(number).unwrap_or(Value::Null)
+}
+
+fn usage_json(u: &Usage) -> Value {
+    u.to_json()
+}
+
+fn attempt_json(ctx: &Ctx) -> Value {
+    let s = &ctx.view.summary;
+    let a = ctx.attempt;
+    let mut o = Map::new();
+    o.insert("locator".into(), s.locator.clone().into());
+    o.insert("experiment".into(), s.experiment.clone().into());
+    o.insert("eval".into(), s.eval.clone().into());
+    o.insert("attempt".into(), s.attempt_number.into());
+    o.insert("title".into(), s.title().into());
+    o.insert("verdict".into(), s.verdict.map(|v| v.as_str()).into());
+    o.insert("status".into(), s.status.map(|v| v.as_str()).into());
+    o.insert("headline".into(), s.headline.as_plain().into());
+    o.insert("toReview".into(), s.to_review.into());
+    o.insert("outcome".into(), a.outcome.clone().into());
+    o.insert("model".into(), s.model.clone().into());
+    o.insert("agent".into(), a.agent.clone().into());
+    o.insert("score".into(), score_json(s));
+    o.insert("durationMs".into(), opt_num(a.duration_ms));
+    o.insert(
+        "counts".into(),
+        json!({
+            "sessions": s.sessions, "turns": s.turns, "events": s.events,
+            "toolCalls": s.tool_calls, "orphanFinishes": s.orphan_finishes,
+        }),
+    );
+    o.insert("usage".into(), usage_json(&s.usage));
+    o.insert(
+        "usageSource".into(),
+        match s.usage_source {
+            UsageSource::StatedByFile => "stated-by-file",
+            UsageSource::Turns => "turns",
+            UsageSource::None => "none",
+        }
+        .into(),
+    );
+    o.insert("tokens".into(), opt_num(s.tokens()));
+    o.insert("observedCostUSD".into(), opt_num(s.observed.usd));
+    o.insert("observedCostTurns".into(), json!({"reporting": s.observed.turns_reporting, "of": s.observed.turns}));
+    o.insert("estimatedCostUSD".into(), opt_num(s.estimate.total()));
+    o.insert("estimate".into(), estimate_json(s));
+    o.insert("statedEstimatedCostUSD".into(), opt_num(s.stated_estimate));
+    o.insert("waiting".into(), s.waiting.into());
+    o.insert("error".into(), error_json(a));
+    o.insert("notices".into(), notices(ctx.doc, a).into_iter().map(|(_, m)| Value::from(m)).collect());
+    o.insert("turns".into(), turns_json(ctx));
+    o.insert("tools".into(), tools_json(ctx));
+    o.insert("orphanFinishes".into(), orphans_json(ctx));
+    o.insert("requests".into(), requests_json(ctx));
+    o.insert("assertions".into(), assertions_json(ctx));
+    o.insert("findings".into(), findings_json(ctx));
+    Value::Object(o)
+}
+
+fn score_json(s: &Summary) -> Value {
+    match s.score {
+        Some((earned, points)) => json!({"earned": opt_num(earned), "points": opt_num(points)}),
+        None => Value::Null,
+    }
+}
+
+fn estimate_json(s: &Summary) -> Value {
+    match &s.estimate {
+        Estimate::Priced { total, hit, lines } => json!({
+            "totalUSD": number(*total),
+            "priceKey": hit.key,
+            "fromOverride": hit.from_override,
+            "lines": lines.iter().map(|l| json!({
+                "bucket": l.bucket, "tokens": number(l.tokens), "perMTokUSD": number(l.rate),
+                "rateFromInput": l.rate_from_input, "amountUSD": number(l.amount),
+            })).collect::<Vec<_>>(),
+        }),
+        other => json!({"reason": other.reason()}),
+    }
+}
+
+/// The first execution error the attempt records: `{phase, message}`.
+fn error_json(a: &Attempt) -> Value {
+    match a.review.diagnostics.iter().find(|d| d.kind == "execution-error") {
+        Some(d) => json!({"phase": d.phase, "code": d.code, "message": d.message}),
+        None => Value::Null,
+    }
+}
+
+fn turns_json(ctx: &Ctx) -> Value {
+    let mut out = Vec::new();
+    for (st, addr) in ctx.addrs() {
+        if !ctx.turn_selected(addr) {
+            continue;
+        }
+        let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
+            continue;
+        };
+        let d = ctx.derived.turn(addr);
+        let rows: Vec<Value> = turn_rows(ctx.attempt, ctx.view, st)
+            .into_iter()
+            .map(|(_, r)| r)
+            .filter(|r| ctx.grep(&r.plain()))
+            .map(|r| {
+                json!({
+                    "at": r.pos,
+                    "kind": kind_word(r.kind),
+                    "summary": r.summary.as_plain(),
+                    "status": r.status.map(|s| s.as_plain()),
+                    "findings": r.flagged,
+                    "assertions": r.asserted,
+                })
+            })
+            .collect();
+        out.push(json!({
+            "turn": turn_number(ctx.derived, addr),
+            "label": turn_label(ctx.attempt, addr),
+            "session": d.map(|t| t.session_name.clone()),
+            "status": record.turn.status,
+            "statusMark": record.turn.status.as_deref().and_then(crate::model::verdict::ScopeStatus::parse).map(scope_status_mark),
+            "events": record.turn.events.len(),
+            "toolCalls": d.map(|t| t.occurrences.occurrences.len()),
+            "usage": record.turn.usage.as_ref().map(usage_json),
+            "durationMs": opt_num(record.duration_ms),
+            "rows": rows,
+        }));
+    }
+    Value::Array(out)
+}
+
+/// NiceEval's status word of a lifecycle: pending, completed, failed,
+/// rejected; an opaque one says why (`ambiguous`, `open`).
+fn tool_status(o: &Occurrence) -> String {
+    match &o.lifecycle {
+        Lifecycle::Finished { status, .. } => status.to_string(),
+        Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence } => "ambiguous".into(),
+        other => row_status_word(lifecycle_status(other)).split(' ').next().unwrap_or("").to_string(),
+    }
+}
+
+fn tools_json(ctx: &Ctx) -> Value {
+    let d = ctx.derived;
+    let at = |scope_turn: usize, event: usize| {
+        d.turns.get(scope_turn).map(|t| event_address(t.turn_ordinal, Some(event))).unwrap_or_default()
+    };
+    d.occurrences
+        .occurrences
+        .iter()
+        .map(|o| {
+            json!({
+                "name": o.original_name.as_ref(),
+                "canonical": o.canonical_name.as_deref(),
+                "status": tool_status(o),
+                "at": at(o.start_ref.scope_turn, o.start_ref.event),
+                "finishedAt": o.finish_ref.map(|f| at(f.scope_turn, f.event)),
+                "callId": o.operation_id.as_ref(),
+                "session": o.session.as_ref(),
+                "occurrence": o.id(),
+            })
+        })
+        .collect()
+}
+
+fn orphans_json(ctx: &Ctx) -> Value {
+    ctx.derived
+        .occurrences
+        .orphan_finishes
+        .iter()
+        .map(|o| {
+            json!({
+                "callId": o.operation_id.as_ref(),
+                "status": o.status.as_ref(),
+                "at": format!("{}:{}", o.position.turn_ordinal, o.position.event_ordinal),
+                "ambiguousId": o.ambiguous_id,
+            })
+        })
+        .collect()
+}
+
+fn requests_json(ctx: &Ctx) -> Value {
+    ctx.view
+        .requests
+        .iter()
+        .map(|r| {
+            let answer = match &r.state {
+                HitlState::Answered { answer, .. } => Some(answer_words(answer)),
+                _ => None,
+            };
+            json!({
+                "id": r.id,
+                "at": ctx.at(r.addr, Some(r.event)),
+                "state": state_word(&r.state),
+                "answer": answer,
+                "prompt": r.prompt,
+                "display": r.display,
+                "action": r.action,
+                "options": r.options.iter().map(|(id, label)| json!({"id": id, "label": label})).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+fn assertions_json(ctx: &Ctx) -> Value {
+    let Some(list) = &ctx.attempt.review.assertions else { return Value::Null };
+    ordered(list)
+        .into_iter()
+        .map(|i| &list[i])
+        .map(|a| {
+            let outcome = assertion_outcome(a);
+            let evidence: Vec<Value> = evidence_links(ctx.attempt, ctx.view, a)
+                .iter()
+                .map(|l| {
+                    json!({
+                        "id": l.evidence.id,
+                        "at": l.target.map(|t| ctx.at(t.addr, t.event)),
+                        "exact": l.target.map(|t| t.exact),
+                    })
+                })
+                .collect();
+            json!({
+                "id": a.entry_id,
+                "label": a.label,
+                "title": title(a),
+                "result": outcome.result_word(),
+                "outcome": super::verdict::outcome_word(outcome),
+                "decision": a.result,
+                "gate": a.gate,
+                "requirement": a.requirement,
+                "criterion": a.criterion,
+                "message": message(a),
+                "reason": a.reason,
+                "evidence": evidence,
+            })
+        })
+        .collect()
+}
+
+fn findings_json(ctx: &Ctx) -> Value {
+    ctx.findings
+        .iter()
+        .map(|f| {
+            json!({
+                "code": f.code,
+                "severity": f.severity.as_str(),
+                "at": place(ctx.attempt, ctx.derived, &f.location),
+                "message": f.message,
+                "hint": f.hint,
+                "rule": f.rule,
+            })
+        })
+        .collect()
+}

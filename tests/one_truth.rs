@@ -1,0 +1,301 @@
+//! One truth: every surface states the same facts. For every sample under
+//! ../shared/samples and the bundled demo, the viewer (drawn into a
+//! TestBackend), `show`'s text and `show --json` must agree on the verdict
+//! or status, counts, tokens, observed and estimated cost, model and turn
+//! addresses; `check`, `show` and the viewer must print the same `N:i` for
+//! the same finding; and on a real Record NiceEval wrote, our facts must
+//! equal NiceEval's own `show --json` page for every attempt.
+
+mod common;
+
+use niceeval::app::{App, Focus, Scope, update::set_scope};
+use niceeval::model::usage::builtin_prices;
+use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::view::format::{count, number, usd};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    if dir.join("record.json").is_file() {
+        out.push(dir.to_path_buf());
+        return;
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json" || x == "jsonl" || x == "ndjson") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every sample, and the bundled demo (a session and a Record).
+fn samples() -> Vec<PathBuf> {
+    let mut items = vec![PathBuf::from("assets/demo/session.json"), PathBuf::from("assets/demo/record")];
+    if let Some(shared) = common::shared_dir() {
+        walk(&shared.join("samples"), &mut items);
+    }
+    items
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
+    app.viewport = ui::layout::viewport(w, h, app);
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let mut cache = RenderCache::new(ThemeName::Mono);
+    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string()).collect()
+}
+
+/// The middle panel of a screen line (the timeline or a list).
+fn middle(line: &str) -> &str {
+    line.split('│').nth(3).unwrap_or("")
+}
+
+/// What the JSON says a header must read, as the view formats it.
+fn header_facts(a: &Value) -> Vec<String> {
+    let num = |k: &str| a[k].as_f64();
+    let mut facts = vec![a["headline"].as_str().unwrap_or("").to_string()];
+    facts.push(match num("tokens") {
+        Some(t) => format!("{} tokens", number(t)),
+        None => "— tokens".into(),
+    });
+    facts.push(format!("cost {}", num("observedCostUSD").map(usd).unwrap_or_else(|| "—".into())));
+    facts.push(format!("est {}", num("estimatedCostUSD").map(usd).unwrap_or_else(|| "—".into())));
+    let c = &a["counts"];
+    let n = |k: &str| c[k].as_u64().unwrap_or(0) as usize;
+    facts.push(format!(
+        "{} · {} · {} · {}",
+        count(n("sessions"), "session", "sessions"),
+        count(n("turns"), "turn", "turns"),
+        count(n("events"), "event", "events"),
+        count(n("toolCalls"), "tool call", "tool calls")
+    ));
+    facts
+}
+
+#[test]
+fn the_viewer_show_and_show_json_state_the_same_facts() {
+    let prices = builtin_prices();
+    let (mut files, mut attempts, mut rows_compared) = (0, 0, 0);
+    for path in samples() {
+        let Ok(doc) = niceeval::load::load_path(&path.display().to_string()) else { continue };
+        if doc.attempts.is_empty() {
+            continue;
+        }
+        files += 1;
+        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
+        let plain = niceeval::plain::render_all(
+            &doc,
+            &views,
+            &findings,
+            &niceeval::plain::PlainOptions { width: 400, ..Default::default() },
+        );
+        let mut app = App::new(doc.clone(), None, prices.clone());
+        for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate().take(40) {
+            attempts += 1;
+            let what = format!("{} attempt {i}", path.display());
+            set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
+            app.focus = Focus::List;
+            app.tab = niceeval::app::Tab::Timeline;
+            let rows: usize =
+                a["turns"].as_array().unwrap().iter().map(|t| t["rows"].as_array().unwrap().len() + 1).sum();
+            let height = (rows + 8).clamp(24, 4000) as u16;
+            let s = screen(&mut app, 400, height);
+            for fact in header_facts(a) {
+                assert!(s[1].contains(&fact), "{what}: the viewer's header lacks {fact:?}:\n{}", s[1]);
+                assert!(
+                    plain.contains(fact.trim_start_matches("cost ").trim_start_matches("est ")),
+                    "{what}: show lacks {fact:?}"
+                );
+            }
+            // Turn addresses: every row `show --json` lists, in the viewer's order.
+            let json_rows: Vec<String> = a["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|t| {
+                    let head = format!("turn {}", t["turn"]);
+                    std::iter::once(head)
+                        .chain(t["rows"].as_array().unwrap().iter().map(|r| r["at"].as_str().unwrap().to_string()))
+                })
+                .collect();
+            // Below the header (2 lines), the tabs and the panels' top border.
+            let screen_rows: Vec<String> = s[4..]
+                .iter()
+                .map(|l| middle(l).trim())
+                .filter(|m| !m.is_empty() && !m.starts_with("Timeline"))
+                .map(|m| {
+                    let m = m.trim_start_matches("▌ ");
+                    if m.starts_with("turn ") {
+                        m.split("  ").next().unwrap_or("").split(" · ").next().unwrap_or("").to_string()
+                    } else {
+                        m.split_whitespace().next().unwrap_or("").to_string()
+                    }
+                })
+                .collect();
+            let screen_rows: Vec<String> = screen_rows.into_iter().take(json_rows.len()).collect();
+            assert_eq!(screen_rows.len(), json_rows.len(), "{what}: rows on screen\n{screen_rows:?}\n{json_rows:?}");
+            for (on_screen, in_json) in screen_rows.iter().zip(&json_rows) {
+                // A long position is cut with `…` in its column.
+                let same = match on_screen.strip_suffix('…') {
+                    Some(head) => in_json.starts_with(head),
+                    None => on_screen == in_json,
+                };
+                assert!(same, "{what}: the viewer says {on_screen}, show --json {in_json}");
+            }
+            rows_compared += json_rows.len();
+            // The model, as the viewer's attempt summary states it.
+            app.focus = Focus::Nav;
+            let s = screen(&mut app, 400, 60);
+            let model = a["model"].as_str().map(niceeval::view::clean).unwrap_or_else(|| "—".into());
+            assert!(s.iter().any(|l| l.contains("model") && l.contains(&model)), "{what}: model {model}");
+            assert!(plain.contains(&format!("model      {model}")), "{what}: show's model {model}");
+        }
+    }
+    common::report(&format!("one truth: {files} files, {attempts} attempts, {rows_compared} timeline rows agree"));
+    assert!(files >= 3);
+}
+
+/// NiceEval's usage observations summed the way its page states them.
+fn page_usage(page: &Value) -> serde_json::Map<String, Value> {
+    let obs = &page["data"]["observability"]["entries"][0]["detail"]["usage"]["observations"];
+    let mut sums: std::collections::BTreeMap<&str, f64> = std::collections::BTreeMap::new();
+    for o in obs.as_array().into_iter().flatten() {
+        let key = match (o["kind"].as_str(), o["bucket"].as_str()) {
+            (Some("token-bucket"), Some("input")) => "inputTokens",
+            (Some("token-bucket"), Some("output")) => "outputTokens",
+            (Some("token-bucket"), Some("cache-read")) => "cacheReadTokens",
+            (Some("token-bucket"), Some("cache-write")) => "cacheCreationTokens",
+            (Some("token-bucket"), Some("reasoning")) => "reasoningTokens",
+            (Some("request"), _) => "requests",
+            (Some("provider-cost"), _) => "costUSD",
+            _ => continue,
+        };
+        let x = match key {
+            "requests" => 1.0,
+            "costUSD" => o["amount"].as_str().and_then(|s| s.parse().ok()).unwrap_or(f64::NAN),
+            _ => o["tokens"].as_f64().unwrap_or(f64::NAN),
+        };
+        *sums.entry(key).or_default() += x;
+    }
+    sums.into_iter().map(|(k, v)| (k.to_string(), niceeval::model::usage::number(v))).collect()
+}
+
+/// Tool calls and their outcomes as NiceEval's page lists them: `(tool, status)` in order.
+fn page_tools(page: &Value) -> Vec<(String, String)> {
+    let items = &page["data"]["observability"]["entries"][0]["detail"]["conversation"]["items"];
+    let items: Vec<&Value> = items.as_array().into_iter().flatten().collect();
+    items
+        .iter()
+        .filter(|i| i["kind"] == "tool-call")
+        .map(|call| {
+            let result = items.iter().find(|r| r["kind"] == "tool-result" && r["callId"] == call["callId"]);
+            let status = result.and_then(|r| r["outcome"].as_str()).unwrap_or("pending");
+            (call["tool"].as_str().unwrap_or("").to_string(), status.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_real_record_reads_as_niceevals_own_pages() {
+    let Some(shared) = common::shared_dir() else {
+        common::report("one truth vs NiceEval: skipped (../shared not found)");
+        return;
+    };
+    let dir = shared.join("samples/niceeval/realrun-sdk");
+    let record = dir.join("record");
+    let out = std::process::Command::new(common::bin())
+        .args(["show", &record.display().to_string(), "--json"])
+        .output()
+        .expect("run show --json");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let ours: Value = serde_json::from_slice(&out.stdout).expect("show --json is JSON");
+    assert_eq!(ours["format"], "niceeval-viewer.show/1");
+    let mut pages = 0;
+    for entry in std::fs::read_dir(dir.join("niceeval-show-json")).unwrap().flatten() {
+        let page: Value = serde_json::from_slice(&std::fs::read(entry.path()).unwrap()).unwrap();
+        let att = &page["data"]["evidence"]["entries"][0];
+        let locator = att["attempt"]["locator"].as_str().unwrap();
+        let mine = ours["attempts"].as_array().unwrap().iter().find(|a| a["locator"] == locator);
+        let mine = mine.unwrap_or_else(|| panic!("{locator} is not in show --json"));
+        let detail = &att["detail"];
+        assert_eq!(mine["verdict"], detail["verdict"], "{locator}: verdict");
+        assert_eq!(mine["outcome"], detail["outcome"], "{locator}: outcome");
+        // The model is the attempt's own run's.
+        let run = att["attempt"]["originRunId"].as_str().unwrap();
+        let run: Value =
+            serde_json::from_slice(&std::fs::read(record.join("runs").join(run).join("run.json")).unwrap()).unwrap();
+        assert_eq!(mine["model"], run["context"]["execution"]["model"], "{locator}: model");
+        // Usage buckets and the observed cost.
+        let mut diffs = Vec::new();
+        common::json_diff(&Value::Object(page_usage(&page)), &mine["usage"], locator, &mut diffs);
+        assert!(diffs.is_empty(), "{locator}: usage {diffs:?}");
+        assert_eq!(mine["observedCostUSD"], page_usage(&page).get("costUSD").cloned().unwrap_or(Value::Null));
+        // Assertion results, by entry id.
+        for e in detail["entries"].as_array().unwrap() {
+            let a = mine["assertions"].as_array().unwrap().iter().find(|a| a["id"] == e["entryId"]);
+            let a = a.unwrap_or_else(|| panic!("{locator}: assertion {} missing", e["entryId"]));
+            assert_eq!(a["decision"], e["decision"]["result"], "{locator} {}: decision", e["entryId"]);
+            assert_eq!(a["gate"], e["decision"]["gate"], "{locator} {}: gate", e["entryId"]);
+        }
+        // Tool calls and their statuses, in order.
+        let tools: Vec<(String, String)> = mine["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap().to_string(), t["status"].as_str().unwrap().to_string()))
+            .collect();
+        assert_eq!(tools, page_tools(&page), "{locator}: tool calls");
+        pages += 1;
+    }
+    common::report(&format!("one truth vs NiceEval: {pages} attempts equal NiceEval's own show --json pages"));
+    assert!(pages >= 10);
+}
+
+#[test]
+fn check_show_and_the_viewer_print_the_same_address() {
+    let prices = builtin_prices();
+    let mut compared = 0;
+    for path in samples() {
+        let p = path.display().to_string();
+        let Ok(doc) = niceeval::load::load_path(&p) else { continue };
+        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        if findings.is_empty() {
+            continue;
+        }
+        let out = std::process::Command::new(common::bin()).args(["check", &p, "--format", "json"]).output().unwrap();
+        let check: Value = serde_json::from_slice(&out.stdout).expect("check --format json");
+        let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
+        let mut app = App::new(doc.clone(), None, prices.clone());
+        for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate() {
+            set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
+            app.tab = niceeval::app::Tab::Diagnostics;
+            app.focus = Focus::List;
+            let screen = screen(&mut app, 300, 200).join("\n");
+            let show_at: Vec<&str> =
+                a["findings"].as_array().unwrap().iter().map(|f| f["at"].as_str().unwrap()).collect();
+            let check_at: Vec<String> = check["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["attempt"] == i + 1)
+                .map(|f| f["position"].as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(show_at.len(), check_at.len(), "{p} attempt {i}: findings");
+            for (s, c) in show_at.iter().zip(&check_at) {
+                // `show` writes the label beside the address: `6:3 session2/turn1`.
+                assert!(s.starts_with(c.as_str()), "{p} attempt {i}: show says {s}, check {c}");
+                assert!(screen.contains(s), "{p} attempt {i}: the viewer does not say {s}");
+                compared += 1;
+            }
+        }
+    }
+    common::report(&format!("addresses: {compared} findings at the same N:i in check, show and the viewer"));
+    assert!(compared > 0);
+}
