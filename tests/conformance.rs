@@ -1,4 +1,4 @@
-//! Runs every case in ../shared/conformance (computed by NiceEval's own
+//! Runs every case in ../shared/conformance (random/, samples/, corners/; computed by NiceEval's own
 //! derivation code) through `niceeval derive`, the library, and the library
 //! over a lazy load (what large files get), when that folder exists. Prints
 //! `conformance: N passed, M failed`.
@@ -14,7 +14,7 @@ use std::process::Command;
 
 fn cases(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for sub in ["random", "samples"] {
+    for sub in ["random", "samples", "corners"] {
         if let Ok(rd) = std::fs::read_dir(dir.join(sub)) {
             files.extend(rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")));
         }

@@ -181,6 +181,9 @@ pub struct Occurrence {
     pub operation_id: Arc<str>,
     pub original_name: Arc<str>,
     pub canonical_name: Option<Arc<str>>,
+    /// `operation.tool` written as null (a misfit): NiceEval keeps
+    /// `canonical: null` on the occurrence (it omits only an absent `tool`).
+    pub canonical_null: bool,
     pub input: Evidence,
     pub output: Evidence,
     pub command: Option<Payload>,
@@ -216,6 +219,8 @@ impl Occurrence {
         name.insert("original".into(), Value::from(&*self.original_name));
         if let Some(c) = &self.canonical_name {
             name.insert("canonical".into(), Value::from(&**c));
+        } else if self.canonical_null {
+            name.insert("canonical".into(), Value::Null);
         }
         o.insert("name".into(), Value::Object(name));
         o.insert("input".into(), self.input.to_json());
@@ -370,6 +375,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             operation_id: operation_id.clone(),
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
+                            canonical_null: event.operation().and_then(|o| o.get("tool")).is_some_and(Value::is_null),
                             input: evidence_for(event, "input", Payload::tool_input(event)),
                             output: Evidence::Unavailable { reason: "tool-output-not-finished" },
                             command: Payload::command(event),

@@ -260,6 +260,8 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
             match &event.kind {
                 EventKind::Message { role: Role::User } => row.kind = RowKind::UserMessage,
                 EventKind::Message { role: Role::Assistant } => row.kind = RowKind::AssistantMessage,
+                // Neither the user's nor the assistant's: shown as a misfit.
+                EventKind::Message { role: Role::Other } => {}
                 EventKind::ToolStarted { .. } => {
                     row.kind = RowKind::ToolStart;
                     if let Some(&oi) = start_of.get(&key) {

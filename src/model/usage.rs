@@ -36,6 +36,21 @@ impl Usage {
         }
     }
 
+    /// What `accumulateUsage` adds for a usage object: it adds every field
+    /// the object has, and JS adds a `null` as 0 (a misfit `check` reports).
+    /// [`Usage::from_value`] keeps such a field absent: it was not reported.
+    pub fn summand(v: &Value) -> Usage {
+        let mut usage = Usage::from_value(v);
+        for field in USAGE_FIELDS {
+            if v.get(field).is_some_and(Value::is_null)
+                && let Some(slot) = usage.slot(field)
+            {
+                *slot = Some(0.0);
+            }
+        }
+        usage
+    }
+
     pub fn get(&self, field: &str) -> Option<f64> {
         match field {
             "inputTokens" => self.input_tokens,

@@ -460,6 +460,7 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
             duration_ms: t.duration_ms,
             trace_id: None,
             reconstructed: true,
+            ..Default::default()
         };
         sessions.entry(session).or_default().push((index, record));
     }
@@ -467,7 +468,7 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
         .into_iter()
         .map(|(index, mut turns)| {
             turns.sort_by_key(|(i, _)| *i);
-            Session { index, id: None, turns: turns.into_iter().map(|(_, t)| t).collect() }
+            Session { index, turns: turns.into_iter().map(|(_, t)| t).collect(), ..Default::default() }
         })
         .collect();
 }

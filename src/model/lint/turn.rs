@@ -104,10 +104,15 @@ fn check_usage(sink: &mut Sink, here: Location, usage: &Value) {
             continue;
         }
         let Value::Number(n) = value else {
+            // JS adds what is there: null as 0, a string by concatenation.
+            let effect = match value {
+                Value::Null => "NiceEval's sums add it as 0",
+                _ => "NiceEval's sums and estimate misread it",
+            };
             sink.push(
                 "usage-not-a-number",
                 here,
-                format!("usage.{key} is {}, not a number; NiceEval ignores it", json_type(value)),
+                format!("usage.{key} is {}, not a number; {effect}", json_type(value)),
             );
             continue;
         };
