@@ -207,6 +207,13 @@ pub struct Attempt {
     pub reported_estimate: Option<f64>,
     /// True when events are the adapter's exact stream; false when rebuilt.
     pub events_exact: bool,
+    /// The attempt's evidence coverage as the file records it (an
+    /// InvocationSummary's `evidenceCoverage`: the agent's declaration
+    /// downgraded by every turn, worst across turns). `None`: not recorded.
+    pub recorded_coverage: Option<super::coverage::Coverage>,
+    /// True when the file keeps no HITL answers (a Record stores no
+    /// `TurnInput.responses`): an input request's answer is then unknown.
+    pub answers_not_recorded: bool,
     /// Whether events were recorded at all.
     pub events: Option<Completeness>,
     pub review: Review,

@@ -167,7 +167,7 @@ rules! {
         "an opaque original with a reason outside redacted|truncated|compound-shell|dynamic-shell|unsupported-protocol",
         "use one of the OriginalCommandOpaqueReason values";
     "command-unclassified", W, "derivation §1.7, §3.3",
-        "a tool start without `command` while the turn's actions coverage claims complete",
+        "a tool start without `command` while actions coverage claims complete (or the file does not say)",
         "set command (notCommandProjection() for non-commands) or attach unclassifiedToolActionsCoverage(events) to the Turn";
     "needless-unclassified-coverage", W, "derivation §3.3",
         "a turn declares the UNCLASSIFIED actions downgrade but every tool start carries a command",
@@ -334,7 +334,8 @@ fn lint_turns_with(
                     check_index(&mut sink, here, &record.ordinal_misfit);
                     let coverage = coverage_of(ai, super::derive::TurnAddr { session: si, turn: ti });
                     events::check_turn_events(&mut sink, here, record);
-                    turn::check_turn(&mut sink, here, record, coverage.as_ref(), statuses);
+                    let recorded = attempt.recorded_coverage.as_ref().and_then(|c| c.get("actions"));
+                    turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses);
                 }
                 sessions.push(sink.findings);
             }

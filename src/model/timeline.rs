@@ -73,6 +73,8 @@ pub enum RowStatus {
     Waiting,
     Answered,
     Unanswered,
+    /// The file keeps no answers (a Record): whether it was answered is unknown.
+    AnswerNotRecorded,
     TurnCompleted,
     TurnFailed,
     TurnWaiting,
@@ -86,7 +88,11 @@ impl RowStatus {
             RowStatus::Failed | RowStatus::TurnFailed => "✗",
             RowStatus::Rejected => "⊘",
             RowStatus::Pending | RowStatus::Open => "…",
-            RowStatus::Ambiguous | RowStatus::Orphan | RowStatus::Other | RowStatus::TurnUnknown => "?",
+            RowStatus::Ambiguous
+            | RowStatus::Orphan
+            | RowStatus::Other
+            | RowStatus::TurnUnknown
+            | RowStatus::AnswerNotRecorded => "?",
             RowStatus::Waiting | RowStatus::TurnWaiting => "⏸",
             RowStatus::Unanswered => "!",
         }
@@ -105,6 +111,7 @@ impl RowStatus {
             RowStatus::Waiting | RowStatus::TurnWaiting => "waiting",
             RowStatus::Answered => "answered",
             RowStatus::Unanswered => "unanswered",
+            RowStatus::AnswerNotRecorded => "answer not recorded",
             RowStatus::TurnUnknown => "status not recorded",
         }
     }
@@ -149,6 +156,7 @@ pub fn request_status(state: &HitlState) -> RowStatus {
         HitlState::Waiting => RowStatus::Waiting,
         HitlState::Answered { .. } => RowStatus::Answered,
         HitlState::NeverAnswered { .. } | HitlState::Unanswered { .. } => RowStatus::Unanswered,
+        HitlState::AnswerNotRecorded { .. } => RowStatus::AnswerNotRecorded,
     }
 }
 
@@ -524,6 +532,7 @@ fn event_summary(event: &Event, derived: &DerivedAttempt, requests: &[HitlReques
                         super::hitl::Answer::Text(t) => format!("answered: \"{t}\""),
                     },
                     HitlState::NeverAnswered { .. } => "never answered".into(),
+                    HitlState::AnswerNotRecorded { .. } => "answer not recorded (the file keeps no answers)".into(),
                     HitlState::Unanswered { turn_status } => {
                         format!("unanswered (turn {})", turn_status.as_deref().unwrap_or("status not recorded"))
                     }

@@ -47,6 +47,7 @@ fn state_detail(ctx: &Ctx, r: &HitlRequest) -> Text {
             };
             Text::toned(format!(" — no later turn in this session and {ended}, not waiting"), Tone::Soft)
         }
+        HitlState::AnswerNotRecorded { .. } => Text::toned(" — the file keeps no answers (a Record)", Tone::Soft),
     }
 }
 

@@ -647,6 +647,9 @@ fn request_lines(app: &App, index: usize, width: usize, theme: &Theme) -> Vec<Li
             let ord = view.derived.turn(*next).map(|t| t.turn_ordinal).unwrap_or(0);
             (format!("! never answered: turn {ord} came without a response for it"), theme.warn)
         }
+        HitlState::AnswerNotRecorded { .. } => {
+            ("? answer not recorded (the file keeps no answers)".into(), theme.pending)
+        }
         HitlState::Unanswered { turn_status } => (
             format!(
                 "! unanswered: the turn ended {} and no later turn exists",

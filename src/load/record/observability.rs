@@ -117,6 +117,8 @@ pub type StreamText<'a> = &'a mut dyn FnMut(&Value) -> Option<String>;
 /// blob-backed command stream (Record only).
 pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, stream_text: Option<StreamText<'_>>) {
     attempt.events_exact = false;
+    // The conversation holds what was said, not the TurnInput: no HITL answers.
+    attempt.answers_not_recorded = true;
     let intervals: Vec<Value> =
         obs.timing.and_then(|t| t.get("intervals")).and_then(Value::as_array).cloned().unwrap_or_default();
     if let Some(t) = obs.timing {
