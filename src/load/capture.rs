@@ -3,9 +3,8 @@
 //! Turn, and an array of Turns (one session).
 
 use super::LoadError;
-use crate::model::document::{
-    Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnRecord, index_misfit, js_index,
-};
+use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use crate::model::indices::{index_misfit, js_index};
 use serde_json::Value;
 
 pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";

@@ -15,10 +15,9 @@
 
 use super::LoadError;
 use super::lazy::LazyLoad;
-use crate::model::document::{
-    Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord, index_misfit, js_index,
-};
+use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
+use crate::model::indices::{index_misfit, js_index};
 use serde_json::Value;
 
 /// One line that could not be read.

@@ -97,10 +97,8 @@ fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
         return Ok(Classified::Document(doc));
     }
     // `run.json` / `attempt.json` inside a Record: that run or attempt.
-    if let Some((root, scope)) = record_member_file(path) {
-        let mut doc = record::load_scoped(&root, &scope)?;
-        doc.sources = vec![path.to_string()];
-        return Ok(Classified::Document(doc));
+    if let Some((root, scope)) = record::scope::of_member_file(Path::new(path)) {
+        return record::scope::open(&root, &scope, path).map(Classified::Document);
     }
     if let Some(dir) = legacy::attempt_dir_of_file(path, &value) {
         return legacy::load_dir(&dir).map(Classified::Document);
@@ -197,17 +195,6 @@ fn record_root(dir: &Path) -> Option<std::path::PathBuf> {
     [dir.to_path_buf(), dir.join(".niceeval").join("record")].into_iter().find(|d| d.join("record.json").is_file())
 }
 
-/// The Record root and scope of a Record's `runs/<id>/run.json` or
-/// `runs/<id>/attempts/<attemptId>/attempt.json`.
-fn record_member_file(path: &str) -> Option<(std::path::PathBuf, record::Scope)> {
-    let p = Path::new(path);
-    let name = p.file_name()?.to_str()?;
-    let (root, scope) = record::scope::scope_of(p.parent()?)?;
-    let fits =
-        matches!((name, &scope), ("run.json", record::Scope::Run(_)) | ("attempt.json", record::Scope::Attempt { .. }));
-    fits.then_some((root, scope))
-}
-
 /// Load one path (a file, a directory, or `-`) into a document.
 pub fn load_path(path: &str) -> Result<Document, LoadError> {
     let p = Path::new(path);
@@ -219,9 +206,7 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
             return record::load_dir(&root);
         }
         if let Some((root, scope)) = record::scope::scope_of(p) {
-            let mut doc = record::load_scoped(&root, &scope)?;
-            doc.sources = vec![path.to_string()];
-            return Ok(doc);
+            return record::scope::open(&root, &scope, path);
         }
         if legacy::find(p).is_some() {
             // load_dir picks the run itself and says when older runs sit beside it.

@@ -346,8 +346,8 @@ fn lint_turns_with(
 }
 
 /// A written `sessionIndex` or `ordinal` outside the contract.
-fn check_index(sink: &mut Sink, at: Location, misfit: &Option<super::document::IndexMisfit>) {
-    use super::document::IndexMisfit;
+fn check_index(sink: &mut Sink, at: Location, misfit: &Option<super::indices::IndexMisfit>) {
+    use super::indices::IndexMisfit;
     match misfit {
         Some(IndexMisfit::WrittenAsFloat(why)) => sink.push("index-written-as-float", at, why.clone()),
         Some(IndexMisfit::Invalid(why)) => sink.push("invalid-index", at, why.clone()),

@@ -2,7 +2,8 @@
 //! directories (`runs/<id>/attempts/<attemptId>`): the Record is read from
 //! its root, limited to that run's members or to that one attempt.
 
-use super::is_record_root;
+use super::{LoadError, is_record_root};
+use crate::model::document::Document;
 use std::path::{Path, PathBuf};
 
 /// What part of a Record to read.
@@ -40,6 +41,23 @@ pub fn scope_of(dir: &Path) -> Option<(PathBuf, Scope)> {
         }
     }
     None
+}
+
+/// Read the part of the Record at `root` that `scope` names; `shown` is the
+/// path the user gave (the document's source).
+pub fn open(root: &Path, scope: &Scope, shown: &str) -> Result<Document, LoadError> {
+    let mut doc = super::load_scoped(root, scope)?;
+    doc.sources = vec![shown.to_string()];
+    Ok(doc)
+}
+
+/// The Record root and scope of a Record's `runs/<id>/run.json` or
+/// `runs/<id>/attempts/<attemptId>/attempt.json`.
+pub fn of_member_file(path: &Path) -> Option<(PathBuf, Scope)> {
+    let name = path.file_name()?.to_str()?;
+    let (root, scope) = scope_of(path.parent()?)?;
+    let fits = matches!((name, &scope), ("run.json", Scope::Run(_)) | ("attempt.json", Scope::Attempt { .. }));
+    fits.then_some((root, scope))
 }
 
 impl Scope {
