@@ -84,7 +84,7 @@ pub fn scope_turns(sessions: &[Session]) -> (Vec<ScopeTurn<'_>>, Vec<TurnAddr>) 
                 turn_ordinal: record.ordinal.unwrap_or(position),
                 first_event_ordinal: 1,
                 events: &record.turn.events,
-                outcome: record.turn.status.clone(),
+                has_outcome: record.turn.has_outcome(),
             });
             addrs.push(TurnAddr { session: si, turn: ti });
         }

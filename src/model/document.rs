@@ -11,6 +11,9 @@ pub struct Turn {
     pub events: Vec<Event>,
     /// `status` as written; `None` when absent or not a string.
     pub status: Option<String>,
+    /// A `status` key whose value is not a string (null, a number): NiceEval
+    /// still has an outcome for the turn (it tests `outcome !== undefined`).
+    pub status_not_a_string: bool,
     pub usage: Option<Usage>,
     /// The usage object exactly as written (for Raw views and `check`).
     pub usage_raw: Option<Value>,
@@ -38,6 +41,7 @@ impl Turn {
         match obj.get("status") {
             Some(Value::String(s)) => turn.status = Some(s.clone()),
             Some(other) => {
+                turn.status_not_a_string = true;
                 problems.push(format!("Turn `status` must be a string, found {}", super::event::json_type(other)))
             }
             None => problems.push("Turn has no `status`".into()),
@@ -70,6 +74,11 @@ impl Turn {
             }
             other => Turn::from_value(&other),
         }
+    }
+
+    /// Whether NiceEval has an outcome for this turn: any `status` written.
+    pub fn has_outcome(&self) -> bool {
+        self.status.is_some() || self.status_not_a_string
     }
 
     pub fn is_waiting(&self) -> bool {

@@ -34,8 +34,9 @@ pub struct ScopeTurn<'a> {
     /// Ordinal of `events[0]`; 1 when the user message sits at 0.
     pub first_event_ordinal: u64,
     pub events: &'a [Event],
-    /// `turn.status` as written; `None` when the turn had none.
-    pub outcome: Option<String>,
+    /// Whether the turn has an outcome (a `status`): a call left open in a
+    /// turn without one is opaque (`partial-stream`), not pending.
+    pub has_outcome: bool,
 }
 
 /// Evidence envelope for a tool input or output (spec §2.3).
@@ -335,7 +336,7 @@ pub fn evidence_for(event: &Event, field: &str, value: Option<Payload>) -> Evide
 struct Pending {
     occurrence: Occurrence,
     finish: Option<(Arc<str>, EventPosition, Evidence, EventRef)>,
-    last_outcome: Option<String>,
+    last_has_outcome: bool,
 }
 
 /// `deriveScopedLogicalToolOccurrences` over scope-turns.
@@ -386,7 +387,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             finish_ref: None,
                         };
                         let index = pending.len();
-                        pending.push(Pending { occurrence, finish: None, last_outcome: turn.outcome.clone() });
+                        pending.push(Pending { occurrence, finish: None, last_has_outcome: turn.has_outcome });
                         if ambiguous_ids.contains(&**operation_id) {
                             pending[index].occurrence.ambiguous = true;
                         } else if let Some(previous) = open.remove(&**operation_id) {
@@ -423,12 +424,12 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                 }
             }
             for &index in open.values() {
-                pending[index].last_outcome = turn.outcome.clone();
+                pending[index].last_has_outcome = turn.has_outcome;
             }
         }
         for p in pending {
             let mut occ = p.occurrence;
-            match (p.finish, occ.ambiguous, p.last_outcome.is_some()) {
+            match (p.finish, occ.ambiguous, p.last_has_outcome) {
                 (Some((status, finish, output, finish_ref)), false, _) => {
                     occ.lifecycle = Lifecycle::Finished { status, finish };
                     occ.output = output;
