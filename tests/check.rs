@@ -54,6 +54,10 @@ const RULE_FIXTURES: &[(&str, &[Want])] = &[
     ("limit-path-unmatched", &[("limit-path-unmatched", E, 0, "1:2")]),
     ("tool-input-json-string", &[("tool-input-json-string", W, 0, "1:1")]),
     ("unknown-canonical-tool", &[("unknown-canonical-tool", W, 0, "1:1")]),
+    ("unknown-field", &[("unknown-field", W, 0, "1:1")]),
+    ("index-written-as-float", &[("index-written-as-float", W, 0, "1:-")]),
+    ("invalid-index", &[("invalid-index", E, 0, "1:-")]),
+    ("duplicate-session-index", &[("duplicate-session-index", W, 1, "-:-")]),
     ("orphan-finish", &[("orphan-finish", E, 0, "1:1")]),
     (
         "ambiguous-operation-id",
@@ -484,4 +488,44 @@ fn reconstructed_attempts_are_skipped_and_said_so() {
     let text = report.text();
     assert!(text.contains("note: attempt 1 skipped: its events were rebuilt"), "{text}");
     assert_eq!(report.json()["skippedAttempts"][0]["attempt"], 1);
+}
+
+/// The derivation folds inputs outside the contract as NiceEval does (the
+/// conformance `corners/`), and `check` still flags each of them.
+#[test]
+fn conformance_corners_outside_the_contract_are_flagged() {
+    let Some(shared) = shared_dir() else {
+        println!("check corners: skipped (../shared not found)");
+        return;
+    };
+    let corners: &[(&str, &str)] = &[
+        ("duplicate-session-index", "duplicate-session-index"),
+        ("event-extra-keys", "unknown-field"),
+        ("float-ordinal-and-index", "index-written-as-float"),
+        ("message-role-system", "invalid-field"),
+        ("operation-kind-other", "invalid-field"),
+        ("request-extra-keys", "unknown-field"),
+        ("subagent-rejected", "subagent-rejected"),
+        ("tool-finish-bad-status", "invalid-finish-status"),
+        ("tool-noncanonical-tool", "unknown-canonical-tool"),
+        ("tool-null", "invalid-field"),
+        ("tool-start-no-input", "missing-field"),
+        ("unknown-event-last-unparks", "unknown-event-type"),
+        ("unknown-event-type-shifts-ordinals", "unknown-event-type"),
+        ("usage-extra-key", "usage-unknown-field"),
+        ("usage-null-field", "usage-not-a-number"),
+    ];
+    let dir = std::env::temp_dir().join(format!("niceeval-check-corners-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, code) in corners {
+        let case: Value = serde_json::from_slice(
+            &std::fs::read(shared.join(format!("conformance/corners/corner-x-{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        let input = dir.join(format!("{name}.json"));
+        std::fs::write(&input, serde_json::to_vec(&case["input"]).unwrap()).unwrap();
+        let findings = lint_paths(&[&input]);
+        assert!(findings.iter().any(|f| f.code == *code), "corner {name}: no {code} among {:?}", got(&findings));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,20 +1,21 @@
-//! Runs every case in ../shared/conformance (computed by NiceEval's own
+//! Runs every case in ../shared/conformance (random/, samples/, corners/; computed by NiceEval's own
 //! derivation code) through `niceeval derive`, the library, and the library
-//! over a lazy load (what large files get), when that folder exists. Prints
+//! over a lazy load (what large files get), when that folder exists; the
+//! estimate must also be NiceEval's with the built-in table (no --prices). Prints
 //! `conformance: N passed, M failed`.
 
 mod common;
 
 use common::{bin, json_diff, shared_dir};
 use niceeval::model::command::normalize_logical_command;
-use niceeval::model::usage::PriceTable;
+use niceeval::model::usage::{PriceTable, builtin_prices};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn cases(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for sub in ["random", "samples"] {
+    for sub in ["random", "samples", "corners"] {
         if let Ok(rd) = std::fs::read_dir(dir.join(sub)) {
             files.extend(rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")));
         }
@@ -36,6 +37,7 @@ fn conformance_cases_agree_with_niceeval() {
     let dir = shared.join("conformance");
     let prices_path = dir.join("prices.json");
     let prices = PriceTable::from_value(&read(&prices_path), "prices.json").unwrap();
+    let builtin = builtin_prices();
     let tmp = std::env::temp_dir().join(format!("niceeval-conformance-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let (mut passed, mut failed) = (0usize, 0usize);
@@ -51,6 +53,10 @@ fn conformance_cases_agree_with_niceeval() {
         let doc = niceeval::load::load_bytes(&name, &input_bytes).expect("case input loads");
         let attempt = &doc.attempts[0];
         let lib = niceeval::model::derive_attempt(attempt, model, &prices).to_json(attempt);
+
+        // Without --prices: the built-in table is NiceEval's, so the estimate is NiceEval's.
+        let builtin_estimate = niceeval::model::derive_attempt(attempt, model, &builtin).to_json(attempt);
+        let builtin_estimate = &builtin_estimate["attempt"]["estimatedCostUSD"];
 
         // Lazy path: what a large file gets (every eligible payload string
         // left in the file), and deriving must not need any of them.
@@ -84,6 +90,12 @@ fn conformance_cases_agree_with_niceeval() {
         json_diff(expected, &cli, "$", &mut cli_diffs);
         let mut lazy_diffs = Vec::new();
         json_diff(expected, &lazy, "$", &mut lazy_diffs);
+        json_diff(
+            &expected["attempt"]["estimatedCostUSD"],
+            builtin_estimate,
+            "(built-in table) $.attempt.estimatedCostUSD",
+            &mut lazy_diffs,
+        );
         if parsed_whole > 0 {
             lazy_diffs.push(format!("deriving parsed {parsed_whole} lazy event(s) whole"));
         }
@@ -123,4 +135,16 @@ fn conformance_cases_agree_with_niceeval() {
     common::report(&format!("conformance: {passed} passed, {failed} failed"));
     assert!(passed > 0, "no conformance case ran");
     assert!(report.is_empty(), "conformance mismatches:\n{}", report.join("\n"));
+}
+
+/// The built-in table is NiceEval's vendored `prices.json`, as shipped.
+#[test]
+fn builtin_price_table_is_niceevals_prices_json() {
+    let Some(shared) = shared_dir() else {
+        common::report("builtin prices: skipped (../shared/conformance not found)");
+        return;
+    };
+    let shipped = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/prices/niceeval-prices.json"));
+    let vendored = std::fs::read(shared.join("conformance/prices.json")).unwrap();
+    assert!(shipped.unwrap() == vendored, "assets/prices/niceeval-prices.json differs from NiceEval's prices.json");
 }

@@ -355,3 +355,20 @@ proptest! {
         let _ = d.to_json(&a);
     }
 }
+
+/// NiceEval tests `outcome !== undefined`: a turn whose `status` is written
+/// but not a string still has an outcome, so its open call is pending; only
+/// a turn without any `status` leaves it opaque (`partial-stream`).
+#[test]
+fn a_written_non_string_status_is_still_an_outcome() {
+    let load = |turn: Value| {
+        let doc = json!({"sessions": [{"sessionIndex": 1, "turns": [{"input": {"text": "go"}, "turn": turn}]}]});
+        let d = niceeval::load::load_bytes("case.json", doc.to_string().as_bytes()).unwrap();
+        let a = d.attempts.into_iter().next().unwrap();
+        derive_attempt(&a, None, &PriceTable::default()).occurrences.occurrences[0].lifecycle.clone()
+    };
+    let start = s("c1", "t", json!({}));
+    assert_eq!(load(json!({"status": null, "events": [start.clone()]})), Lifecycle::Pending);
+    assert_eq!(load(json!({"status": 5, "events": [start.clone()]})), Lifecycle::Pending);
+    assert_eq!(load(json!({"events": [start]})), Lifecycle::Opaque { reason: OpaqueReason::PartialStream });
+}

@@ -33,6 +33,9 @@ pub enum CheckFormat {
     Json,
 }
 
+/// What `check` says when no attempt has the adapter's own events.
+const NOTHING_TO_CHECK: &str = "no attempt with the adapter's own events to check; record the Turns your adapter returns (docs/adapters.md) and check that file";
+
 /// Output format name of `--format json`.
 pub const JSON_FORMAT: &str = "niceeval.check/1";
 
@@ -51,13 +54,13 @@ pub fn run(args: &CheckArgs) -> i32 {
     let derived = crate::model::derive_document(&doc, None, &crate::model::usage::builtin_prices());
     let findings = lint_document(&doc, &derived);
     let report = Report::new(&doc, &derived, findings, args.deny_warnings);
+    if report.checked.attempts == 0 && args.format == CheckFormat::Json {
+        // Still JSON, saying which attempts have no stream to check and why.
+        return emit(&pretty(&report.json()), super::EXIT_INPUT);
+    }
     if report.checked.attempts == 0 {
         let sources: Vec<String> = doc.sources.iter().map(|s| clean(s)).collect();
-        eprintln!(
-            "niceeval: {}: no attempt with the adapter's own events to check ({}); record the Turns your adapter returns (docs/adapters.md) and check that file",
-            sources.join(", "),
-            clean(&doc.format)
-        );
+        eprintln!("niceeval: {} ({}): {NOTHING_TO_CHECK}", sources.join(", "), clean(&doc.format));
         return super::EXIT_INPUT;
     }
     let text = match args.format {
@@ -209,11 +212,7 @@ impl<'a> Report<'a> {
         let _ = writeln!(out, "niceeval check: {} ({})", sources.join(", "), clean(&self.doc.format));
         for &ai in &self.skipped {
             let a = &self.doc.attempts[ai];
-            let _ = writeln!(
-                out,
-                "note: {} skipped: its events were rebuilt from a lossy record, not the adapter's own stream",
-                self.attempt_title(ai, a)
-            );
+            let _ = writeln!(out, "note: {} skipped: {}", self.attempt_title(ai, a), skip_reason(a));
         }
         for (ai, a) in self.doc.attempts.iter().enumerate() {
             if self.skipped.contains(&ai) {
@@ -274,10 +273,13 @@ impl<'a> Report<'a> {
             .skipped
             .iter()
             .map(|&ai| {
+                let a = &self.doc.attempts[ai];
                 json!({
                     "attempt": ai + 1,
-                    "evalId": self.doc.attempts[ai].eval_id.as_deref().map(clean),
-                    "reason": "events rebuilt from a lossy record, not the adapter's own stream",
+                    "evalId": a.eval_id.as_deref().map(clean),
+                    "locator": a.locator.as_deref().map(clean),
+                    "stream": if has_no_events(a) { "none" } else { "rebuilt" },
+                    "reason": skip_reason(a),
                 })
             })
             .collect();
@@ -304,6 +306,7 @@ impl<'a> Report<'a> {
             "failed": self.failed(),
             "findings": findings,
             "notices": notices,
+            "nothingToCheck": (c.attempts == 0).then_some(NOTHING_TO_CHECK),
         })
     }
 
@@ -333,6 +336,22 @@ impl<'a> Report<'a> {
         o.insert("message".into(), clean(&f.message).into());
         o.insert("hint".into(), clean(&f.hint).into());
         Value::Object(o)
+    }
+}
+
+/// An attempt with no event at all (a slot never run, a Record attempt
+/// without an observability conversation).
+fn has_no_events(a: &Attempt) -> bool {
+    a.events == Some(crate::model::document::Completeness::NotRecorded)
+        || a.sessions.iter().all(|s| s.turns.iter().all(|t| t.turn.events.is_empty()))
+}
+
+/// Why `check` has no stream to check in an attempt it skips.
+fn skip_reason(a: &Attempt) -> &'static str {
+    if has_no_events(a) {
+        "no event stream was recorded for it"
+    } else {
+        "its events were rebuilt from a lossy record (a Record keeps the conversation, not the adapter's own stream)"
     }
 }
 

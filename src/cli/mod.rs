@@ -93,7 +93,8 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
         Some(path) => {
             let bytes = crate::load::read_input(path)?;
             let value = crate::load::parse_json(path, &bytes)?;
-            crate::model::usage::PriceTable::from_value(&value, path).map_err(|m| crate::load::LoadError::new(path, m))
+            crate::model::usage::PriceTable::from_file(&value, path, crate::model::usage::builtin_prices())
+                .map_err(|m| crate::load::LoadError::new(path, m))
         }
     }
 }

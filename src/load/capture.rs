@@ -4,9 +4,14 @@
 
 use super::LoadError;
 use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use crate::model::indices::{index_misfit, js_index};
 use serde_json::Value;
 
 pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";
+
+/// What happens to an `ordinal` that is no turn ordinal at all.
+pub const ORDINAL_UNREAD: &str =
+    "NiceEval throws (turnOrdinal must be a non-negative safe integer); the viewer numbers the turn by its place";
 
 fn warn(attempt: &mut Attempt, message: String) {
     attempt.notices.push(Notice { level: NoticeLevel::Warning, message });
@@ -29,9 +34,16 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
         return Err(LoadError::new(path, "a session file needs a `sessions` array"));
     };
     for (si, mut s) in sessions.into_iter().enumerate() {
-        let index = s.get("sessionIndex").and_then(Value::as_u64).unwrap_or(si as u64 + 1);
-        let mut session =
-            Session { index, id: s.get("sessionId").and_then(Value::as_str).map(str::to_string), turns: Vec::new() };
+        let written = s.get("sessionIndex");
+        let index = written.and_then(js_index).unwrap_or(si as u64 + 1);
+        let mut session = Session {
+            index,
+            id: s.get("sessionId").and_then(Value::as_str).map(str::to_string),
+            turns: Vec::new(),
+            index_misfit: written.and_then(|v| {
+                index_misfit("sessionIndex", v, &format!("the viewer names the session by its place, session-{index}"))
+            }),
+        };
         let turns = match s.get_mut("turns").map(Value::take) {
             Some(Value::Array(t)) => t,
             _ => {
@@ -62,7 +74,8 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
                 label: entry.get("label").and_then(Value::as_str).map(str::to_string),
                 input,
                 turn,
-                ordinal: entry.get("ordinal").and_then(Value::as_u64),
+                ordinal: entry.get("ordinal").and_then(js_index),
+                ordinal_misfit: entry.get("ordinal").and_then(|v| index_misfit("ordinal", v, ORDINAL_UNREAD)),
                 ..Default::default()
             });
         }

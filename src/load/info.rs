@@ -1,13 +1,14 @@
 //! Files that are not conversations but that a user may well hand the
 //! viewer: OTel spans, OTLP requests, raw agent CLI transcripts, sdk-converter
-//! raw frames, invocation status indexes and `exp --dry --json` plans. Each
+//! raw frames, invocation status indexes, `exp list --json` catalogs,
+//! `exp --dry --json` plans and `show --json` overview pages. Each
 //! opens cleanly as a document with no attempts and an Info notice that says
 //! what the file is and where a viewable file comes from.
 
 use crate::model::document::{Document, Notice, NoticeLevel};
 use serde_json::Value;
 
-fn info_doc(path: &str, format: &str, message: String) -> Document {
+pub(crate) fn info_doc(path: &str, format: &str, message: String) -> Document {
     Document {
         format: format.to_string(),
         sources: vec![path.to_string()],
@@ -32,6 +33,43 @@ fn is_invocation_session(v: &Value) -> bool {
     v.get("sessionId").and_then(Value::as_str).is_some_and(|s| s.starts_with("s_"))
         && v.get("experiments").is_some_and(Value::is_array)
         && (v.get("pid").is_some() || v.get("status").is_some())
+}
+
+/// `: a, b, c` (at most eight, then `…`), or nothing for an empty list.
+fn listed(items: &[&str]) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
+    let mut shown: Vec<&str> = items.iter().take(8).copied().collect();
+    if items.len() > 8 {
+        shown.push("…");
+    }
+    format!(": {}", shown.join(", "))
+}
+
+/// A `niceeval show --json` page that holds comparison rows, not attempts:
+/// the project overview (`groups`) or one experiment's page (`experiment-group`).
+pub fn show_overview(path: &str, kind: &str, value: &Value) -> Document {
+    let experiments: Vec<&str> = value
+        .get("selection")
+        .and_then(|s| s.get("experimentIds"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let page = match kind {
+        "groups" => "the project overview page",
+        _ => "an experiment's page",
+    };
+    info_doc(
+        path,
+        &format!("niceeval show --json ({kind})"),
+        format!(
+            "this is {page} of `niceeval show --json` (`{kind}`{}): comparison rows, not attempts. Open one attempt's `niceeval show @<locator> --json`, one run's `niceeval show --run <id> --json`, or the Record (`.niceeval/record`)",
+            listed(&experiments)
+        ),
+    )
 }
 
 fn count_distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
@@ -98,7 +136,25 @@ pub fn classify(path: &str, value: &Value) -> Option<Document> {
                 ),
             ));
         }
-        Some(f) if f.starts_with("niceeval.current-reuse-plan") => {
+        Some("niceeval.experiments") => {
+            let ids: Vec<&str> = value
+                .get("experiments")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.get("experimentId").and_then(Value::as_str))
+                .collect();
+            return Some(info_doc(
+                path,
+                "NiceEval experiment list",
+                format!(
+                    "this is `niceeval exp list --json` (`niceeval.experiments`: {} experiment(s){}), the experiments the project can run, with no conversation data. Run one (`niceeval exp <id>`) and open its Record (`.niceeval/record`, or one run directory `runs/<runId>`) or an attempt's `niceeval show @<locator> --json` output",
+                    ids.len(),
+                    listed(&ids)
+                ),
+            ));
+        }
+        Some(f) if f.starts_with("niceeval.current-reuse-plan") || f == "niceeval.exp-plan" => {
             let total = value.get("total").and_then(Value::as_u64);
             let reused = value.get("reused").and_then(Value::as_u64);
             let counts = match (total, reused) {

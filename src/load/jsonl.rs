@@ -17,6 +17,7 @@ use super::LoadError;
 use super::lazy::LazyLoad;
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
+use crate::model::indices::{index_misfit, js_index};
 use serde_json::Value;
 
 /// One line that could not be read.
@@ -709,9 +710,9 @@ pub fn from_turn_lines(values: Vec<(usize, Value)>) -> Attempt {
 pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
     let mut attempt = base_attempt();
     for (line, mut v) in values {
-        let index = v.get("sessionIndex").and_then(Value::as_u64);
+        let index = v.get("sessionIndex").and_then(js_index);
         let id = v.get("sessionId").and_then(Value::as_str).map(str::to_string);
-        if v.get("sessionIndex").is_some_and(|x| x.as_u64().is_none()) {
+        if v.get("sessionIndex").is_some_and(|x| js_index(x).is_none()) {
             attempt.notices.push(notice(
                 NoticeLevel::Warning,
                 format!("line {line}: `sessionIndex` is not a non-negative integer; ignored"),
@@ -731,7 +732,8 @@ pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
                     (None, Some(_)) => next,
                     (None, None) => 1,
                 };
-                attempt.sessions.push(Session { index, id: id.clone(), turns: Vec::new() });
+                let index_misfit = v.get("sessionIndex").and_then(|w| index_misfit("sessionIndex", w, "ignored"));
+                attempt.sessions.push(Session { index, id: id.clone(), turns: Vec::new(), index_misfit });
                 attempt.sessions.len() - 1
             }
         };
@@ -746,7 +748,8 @@ pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
             label: v.get("label").and_then(Value::as_str).map(str::to_string),
             input: v.get_mut("input").map(Value::take),
             turn,
-            ordinal: v.get("ordinal").and_then(Value::as_u64),
+            ordinal: v.get("ordinal").and_then(js_index),
+            ordinal_misfit: v.get("ordinal").and_then(|w| index_misfit("ordinal", w, super::capture::ORDINAL_UNREAD)),
             ..Default::default()
         };
         if let Some(s) = attempt.sessions.get_mut(pos) {

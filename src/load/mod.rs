@@ -96,6 +96,10 @@ fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
     if let Some(doc) = info::classify(path, &value) {
         return Ok(Classified::Document(doc));
     }
+    // `run.json` / `attempt.json` inside a Record: that run or attempt.
+    if let Some((root, scope)) = record::scope::of_member_file(Path::new(path)) {
+        return record::scope::open(&root, &scope, path).map(Classified::Document);
+    }
     if let Some(dir) = legacy::attempt_dir_of_file(path, &value) {
         return legacy::load_dir(&dir).map(Classified::Document);
     }
@@ -185,6 +189,9 @@ pub fn load_path(path: &str) -> Result<Document, LoadError> {
         }
         if let Some(root) = record::find(p).or_else(|| record_root(p)) {
             return record::load_dir(&root);
+        }
+        if let Some((root, scope)) = record::scope::scope_of(p) {
+            return record::scope::open(&root, &scope, path);
         }
         if legacy::find(p).is_some() {
             // load_dir picks the run itself and says when older runs sit beside it.

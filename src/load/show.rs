@@ -274,14 +274,7 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
             apply_members(&mut attempts, data.get("members"));
             apply_evidence(&mut attempts, data.get("evidence"));
         }
-        "groups" | "experiment-group" => {
-            return Err(LoadError::new(
-                path,
-                format!(
-                    "this `niceeval show --json` page (`{kind}`) holds comparison rows, not attempts; open `niceeval show @<locator> --json` or `show --run <id> --json` instead"
-                ),
-            ));
-        }
+        "groups" | "experiment-group" => return Ok(super::info::show_overview(path, kind, &value)),
         other => {
             return Err(LoadError::new(path, format!("unknown `niceeval show --json` page kind {other:?}")));
         }
@@ -358,6 +351,7 @@ fn absorb(dst: &mut Attempt, src: Attempt) {
         dst.sessions = src.sessions;
         dst.events = src.events;
         dst.events_exact = src.events_exact;
+        dst.answers_not_recorded = src.answers_not_recorded;
     } else if dst.events.is_none() {
         dst.events = src.events;
     }

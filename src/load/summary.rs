@@ -105,6 +105,10 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
         );
     }
     coverage_notice(&r, &mut attempt);
+    attempt.recorded_coverage = r
+        .get("evidenceCoverage")
+        .filter(|c| c.is_object())
+        .map(|c| crate::model::coverage::Coverage::complete().downgrade(Some(c)));
     attempt.review = read_review(&r, &mut attempt.notices);
     let nodes: Vec<Value> = turn_nodes(r.get("phases")).into_iter().cloned().collect();
     match r.get_mut("events").map(Value::take) {

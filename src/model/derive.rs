@@ -84,7 +84,7 @@ pub fn scope_turns(sessions: &[Session]) -> (Vec<ScopeTurn<'_>>, Vec<TurnAddr>) 
                 turn_ordinal: record.ordinal.unwrap_or(position),
                 first_event_ordinal: 1,
                 events: &record.turn.events,
-                outcome: record.turn.status.clone(),
+                has_outcome: record.turn.has_outcome(),
             });
             addrs.push(TurnAddr { session: si, turn: ti });
         }
@@ -135,7 +135,8 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
         let mut session_coverage = agent_coverage.clone();
         for &i in &indices {
             let record = &session.turns[addrs[i].turn];
-            if let Some(u) = &record.turn.usage {
+            let summand = record.turn.usage_raw.as_ref().map(Usage::summand).or(record.turn.usage);
+            if let Some(u) = &summand {
                 session_usage.add(u);
                 usage.add(u);
             }

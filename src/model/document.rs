@@ -11,6 +11,9 @@ pub struct Turn {
     pub events: Vec<Event>,
     /// `status` as written; `None` when absent or not a string.
     pub status: Option<String>,
+    /// A `status` key whose value is not a string (null, a number): NiceEval
+    /// still has an outcome for the turn (it tests `outcome !== undefined`).
+    pub status_not_a_string: bool,
     pub usage: Option<Usage>,
     /// The usage object exactly as written (for Raw views and `check`).
     pub usage_raw: Option<Value>,
@@ -38,6 +41,7 @@ impl Turn {
         match obj.get("status") {
             Some(Value::String(s)) => turn.status = Some(s.clone()),
             Some(other) => {
+                turn.status_not_a_string = true;
                 problems.push(format!("Turn `status` must be a string, found {}", super::event::json_type(other)))
             }
             None => problems.push("Turn has no `status`".into()),
@@ -72,6 +76,11 @@ impl Turn {
         }
     }
 
+    /// Whether NiceEval has an outcome for this turn: any `status` written.
+    pub fn has_outcome(&self) -> bool {
+        self.status.is_some() || self.status_not_a_string
+    }
+
     pub fn is_waiting(&self) -> bool {
         self.status.as_deref() == Some("waiting")
     }
@@ -87,6 +96,8 @@ pub struct TurnRecord {
     pub turn: Turn,
     /// Explicit attempt-global turn ordinal, when the file gives one.
     pub ordinal: Option<u64>,
+    /// Why the written `ordinal` breaks the contract (`2.0`, `-1`, `"2"`), if it does.
+    pub ordinal_misfit: Option<super::indices::IndexMisfit>,
     pub duration_ms: Option<f64>,
     pub trace_id: Option<String>,
     /// Where the events came from when they are not the adapter's own
@@ -111,6 +122,8 @@ pub struct Session {
     pub index: u64,
     pub id: Option<String>,
     pub turns: Vec<TurnRecord>,
+    /// Why the written `sessionIndex` breaks the contract (`1.0`, `"1"`), if it does.
+    pub index_misfit: Option<super::indices::IndexMisfit>,
 }
 
 impl Session {
@@ -167,6 +180,13 @@ pub struct Attempt {
     pub reported_estimate: Option<f64>,
     /// True when events are the adapter's exact stream; false when rebuilt.
     pub events_exact: bool,
+    /// The attempt's evidence coverage as the file records it (an
+    /// InvocationSummary's `evidenceCoverage`: the agent's declaration
+    /// downgraded by every turn, worst across turns). `None`: not recorded.
+    pub recorded_coverage: Option<super::coverage::Coverage>,
+    /// True when the file keeps no HITL answers (a Record stores no
+    /// `TurnInput.responses`): an input request's answer is then unknown.
+    pub answers_not_recorded: bool,
     /// Whether events were recorded at all.
     pub events: Option<Completeness>,
     pub review: Review,

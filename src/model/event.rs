@@ -11,6 +11,9 @@
 //! is shown. The derivations read only the event's head, which holds every
 //! field they use.
 
+mod classify;
+
+use classify::classify;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::ops::Range;
@@ -279,7 +282,7 @@ fn replace_markers(lazy: &LazyJson, v: &mut Value) {
 /// The ten variants of the contract, plus a catch-all for what does not fit.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventKind {
-    /// `message`; `role` is `user` or `assistant`.
+    /// `message`; `role` is `user`, `assistant`, or (a misfit) anything else.
     Message {
         role: Role,
     },
@@ -321,6 +324,9 @@ pub enum EventKind {
 pub enum Role {
     User,
     Assistant,
+    /// A role outside the contract (`system`, absent, not a string): NiceEval
+    /// still counts the message, but never as the user's or the assistant's.
+    Other,
 }
 
 impl Role {
@@ -328,6 +334,7 @@ impl Role {
         match self {
             Role::User => "user",
             Role::Assistant => "assistant",
+            Role::Other => "other",
         }
     }
 }
@@ -346,23 +353,6 @@ fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.field(key).and_then(Value::as_str)
 }
 
-/// Reason a required string field is missing or of the wrong type.
-fn need_str(v: &Value, key: &str, ty: &str) -> Result<String, String> {
-    match v.field(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err(format!("{ty}: field `{key}` must be a string, found {}", json_type(other))),
-        None => Err(format!("{ty}: missing required field `{key}`")),
-    }
-}
-
-fn opt_str(v: &Value, key: &str, ty: &str) -> Result<Option<String>, String> {
-    match v.field(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(format!("{ty}: field `{key}` must be a string, found {}", json_type(other))),
-    }
-}
-
 /// JSON type name, for messages.
 pub fn json_type(v: &Value) -> &'static str {
     match v {
@@ -379,16 +369,14 @@ impl Event {
     /// Classify one JSON value as a StreamEvent. Never fails: what does not
     /// fit becomes `Unrecognized` with the reason.
     pub fn from_value(raw: Value) -> Event {
-        let kind = classify_or_keep(&raw);
-        let fields = fields_of(&raw);
+        let (kind, fields) = kind_and_fields(&raw);
         Event { kind, fields, json: EventJson { head: Arc::new(raw), lazy: None } }
     }
 
     /// A lazy event: `head` is the event with the strings `lazy` defers
     /// replaced by its markers (the classification reads only the head).
     pub fn lazy(head: Value, lazy: LazyJson) -> Event {
-        let kind = classify_or_keep(&head);
-        let fields = fields_of(&head);
+        let (kind, fields) = kind_and_fields(&head);
         Event { kind, fields, json: EventJson { head: Arc::new(head), lazy: Some(Arc::new(lazy)) } }
     }
 
@@ -424,6 +412,13 @@ impl Event {
 
     pub fn is_unrecognized(&self) -> bool {
         matches!(self.kind, EventKind::Unrecognized { .. })
+    }
+
+    /// Why an event that NiceEval still folds breaks the StreamEvent
+    /// contract (a `system` message, an operation kind `mcp`, …), if it does.
+    /// Worked out again when asked: only `check` asks, and few events are misfits.
+    pub fn misfit(&self) -> Option<String> {
+        if self.has(FIELD_MISFIT) { classify(self.head()).misfit } else { None }
     }
 
     /// The head string of `text` (`message` for `error`), maybe a marker.
@@ -603,12 +598,20 @@ impl Field for Value {
 }
 
 /// Bits of [`Event::has`]: `operation.input`, `operation.command`,
-/// `output`, `redacted`, `truncated` present (any value).
+/// `output`, `redacted`, `truncated` present (any value), and a misfit.
 pub const FIELD_INPUT: u8 = 1;
 pub const FIELD_COMMAND: u8 = 2;
 pub const FIELD_OUTPUT: u8 = 4;
 pub const FIELD_REDACTED: u8 = 8;
 pub const FIELD_TRUNCATED: u8 = 16;
+/// Not a field: the event is folded but breaks the contract ([`Event::misfit`]).
+pub const FIELD_MISFIT: u8 = 32;
+
+fn kind_and_fields(head: &Value) -> (EventKind, u8) {
+    let classified = classify(head);
+    let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
+    (classified.kind, fields_of(head) | misfit)
+}
 
 fn fields_of(head: &Value) -> u8 {
     let Some(o) = head.as_object() else { return 0 };
@@ -632,106 +635,6 @@ fn fields_of(head: &Value) -> u8 {
 /// event keeps their strings in its head whatever their length.
 pub const INPUT_KEYS_READ: [&str; 12] =
     ["path", "file", "file_path", "filename", "url", "uri", "endpoint", "href", "command", "cmd", "program", "args"];
-
-fn classify_or_keep(raw: &Value) -> EventKind {
-    match classify(raw) {
-        Ok(kind) => kind,
-        Err(reason) => EventKind::Unrecognized { reason },
-    }
-}
-
-fn classify(raw: &Value) -> Result<EventKind, String> {
-    let Value::Object(_) = raw else {
-        return Err(format!("an event must be a JSON object, found {}", json_type(raw)));
-    };
-    let ty = match raw.field("type") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(other) => return Err(format!("field `type` must be a string, found {}", json_type(other))),
-        None => return Err("missing field `type`".to_string()),
-    };
-    match ty {
-        "message" => {
-            let role = need_str(raw, "role", ty)?;
-            let role = match role.as_str() {
-                "user" => Role::User,
-                "assistant" => Role::Assistant,
-                other => return Err(format!("message: role \"{other}\" is neither \"user\" nor \"assistant\"")),
-            };
-            need_str(raw, "text", ty)?;
-            Ok(EventKind::Message { role })
-        }
-        "operation.started" => {
-            let operation_id = need_str(raw, "operationId", ty)?;
-            let op = match raw.field("operation") {
-                Some(op @ Value::Object(_)) => op,
-                Some(other) => {
-                    return Err(format!(
-                        "operation.started: field `operation` must be an object, found {}",
-                        json_type(other)
-                    ));
-                }
-                None => return Err("operation.started: missing required field `operation`".into()),
-            };
-            let kind = need_str(op, "kind", "operation.started operation")?;
-            let name = need_str(op, "name", "operation.started operation")?;
-            match kind.as_str() {
-                "tool" => {
-                    let tool = opt_str(op, "tool", "operation.started operation")?.map(Arc::from);
-                    Ok(EventKind::ToolStarted { operation_id: operation_id.into(), name: name.into(), tool })
-                }
-                "subagent" => {
-                    opt_str(op, "remoteUrl", "operation.started operation")?;
-                    Ok(EventKind::SubagentStarted { operation_id: operation_id.into(), name: name.into() })
-                }
-                other => {
-                    Err(format!("operation.started: operation kind \"{other}\" is neither \"tool\" nor \"subagent\""))
-                }
-            }
-        }
-        "operation.finished" => {
-            let operation_id = need_str(raw, "operationId", ty)?;
-            let kind = need_str(raw, "kind", ty)?;
-            let status = need_str(raw, "status", ty)?;
-            match kind.as_str() {
-                "tool" => Ok(EventKind::ToolFinished { operation_id: operation_id.into(), status: status.into() }),
-                "subagent" => {
-                    Ok(EventKind::SubagentFinished { operation_id: operation_id.into(), status: status.into() })
-                }
-                other => Err(format!("operation.finished: kind \"{other}\" is neither \"tool\" nor \"subagent\"")),
-            }
-        }
-        "skill.loaded" => {
-            let skill = need_str(raw, "skill", ty)?;
-            let operation_id = opt_str(raw, "operationId", ty)?;
-            Ok(EventKind::SkillLoaded { skill, operation_id })
-        }
-        "input.requested" => match raw.field("request") {
-            Some(Value::Object(_)) => Ok(EventKind::InputRequested),
-            Some(other) => {
-                Err(format!("input.requested: field `request` must be an object, found {}", json_type(other)))
-            }
-            None => Err("input.requested: missing required field `request`".into()),
-        },
-        "thinking" => {
-            need_str(raw, "text", ty)?;
-            Ok(EventKind::Thinking)
-        }
-        "context.injected" => {
-            need_str(raw, "text", ty)?;
-            opt_str(raw, "source", ty)?;
-            Ok(EventKind::ContextInjected)
-        }
-        "compaction" => {
-            opt_str(raw, "reason", ty)?;
-            Ok(EventKind::Compaction)
-        }
-        "error" => {
-            need_str(raw, "message", ty)?;
-            Ok(EventKind::Error)
-        }
-        other => Err(format!("unknown event type \"{other}\"")),
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -775,12 +678,40 @@ mod tests {
         assert_eq!(ev.kind, EventKind::Unrecognized { reason: "unknown event type \"tool.progress\"".into() });
         assert_eq!(ev.raw()["pct"], 3);
         let ev = Event::from_value(json!({"type":"message","role":"assistant"}));
-        assert_eq!(ev.kind, EventKind::Unrecognized { reason: "message: missing required field `text`".into() });
+        assert_eq!(ev.kind, EventKind::Message { role: Role::Assistant });
+        assert_eq!(ev.misfit().as_deref(), Some("message: missing required field `text`"));
         let ev =
             Event::from_value(json!({"type":"operation.finished","operationId":7,"kind":"tool","status":"completed"}));
         assert!(matches!(ev.kind, EventKind::Unrecognized { ref reason } if reason.contains("operationId")));
         let ev = Event::from_value(json!([1, 2]));
         assert!(ev.is_unrecognized());
+    }
+
+    /// NiceEval's folds switch on `type` and test `kind === "tool"`: what
+    /// is outside the contract is still folded, and says why it is a misfit.
+    #[test]
+    fn misfits_are_folded_as_niceeval_folds_them() {
+        let system = Event::from_value(json!({"type":"message","role":"system","text":"s"}));
+        assert_eq!(system.kind, EventKind::Message { role: Role::Other });
+        assert!(system.misfit().is_some_and(|m| m.contains("\"system\"")));
+        let mcp = Event::from_value(
+            json!({"type":"operation.started","operationId":"o","operation":{"kind":"mcp","name":"m"}}),
+        );
+        assert_eq!(mcp.kind, EventKind::SubagentStarted { operation_id: "o".into(), name: "m".into() });
+        assert!(mcp.misfit().is_some_and(|m| m.contains("subagent call")));
+        let no_kind = Event::from_value(json!({"type":"operation.finished","operationId":"o","status":"completed"}));
+        assert_eq!(no_kind.kind, EventKind::SubagentFinished { operation_id: "o".into(), status: "completed".into() });
+        let null_tool = Event::from_value(
+            json!({"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"t","tool":null}}),
+        );
+        assert_eq!(null_tool.kind, EventKind::ToolStarted { operation_id: "a".into(), name: "t".into(), tool: None });
+        assert!(null_tool.misfit().is_some());
+        let bare_request = Event::from_value(json!({"type":"input.requested"}));
+        assert_eq!(bare_request.kind, EventKind::InputRequested);
+        assert!(bare_request.misfit().is_some());
+        // Inside the contract: no misfit.
+        let fine = Event::from_value(json!({"type":"message","role":"user","text":"hi"}));
+        assert_eq!(fine.misfit(), None);
     }
 
     #[test]

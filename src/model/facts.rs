@@ -223,7 +223,9 @@ pub struct O11ySummary {
     pub files_modified: Vec<String>,
     pub shell_commands: Vec<ShellCommand>,
     pub web_fetches: Vec<WebFetch>,
-    pub errors: Vec<String>,
+    /// The truthy `message` of each `error` event: a string, or (a misfit)
+    /// whatever else NiceEval pushed as it is.
+    pub errors: Vec<Value>,
     pub thinking_blocks: usize,
     pub compactions: usize,
 }
@@ -243,14 +245,14 @@ fn push_unique(list: &mut Vec<String>, seen: &mut std::collections::HashSet<Stri
     }
 }
 
-/// JS `String(x)` for values found in argv arrays.
-fn js_string(v: &Value) -> String {
+/// JS truthiness of a JSON value (`if (x)`).
+fn js_truthy(v: &Value) -> bool {
     match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        Value::Array(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
-        Value::Object(_) => "[object Object]".into(),
-        other => other.to_string(),
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
     }
 }
 
@@ -260,35 +262,40 @@ pub fn shell_command_text(input: Option<&Value>) -> Option<String> {
     if !input.is_object() {
         return None;
     }
-    let taken = match input.field("command") {
-        None | Some(Value::Null) => input.field("cmd"),
-        some => some,
-    };
-    let text = match taken {
+    // Only the string items of an argv count: NiceEval filters the rest out
+    // before joining, in `command`/`cmd` arrays and in `args` alike.
+    let strings = |items: &[Value]| items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ");
+    let text = match first_present(input, "command", "cmd") {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "),
+        Some(Value::Array(items)) => strings(items),
         _ => match (input.field("program"), input.field("args")) {
-            (Some(Value::String(program)), Some(Value::Array(args))) => {
-                format!("{program} {}", args.iter().map(js_string).collect::<Vec<_>>().join(" "))
-            }
+            (Some(Value::String(program)), Some(Value::Array(args))) => format!("{program} {}", strings(args)),
             _ => String::new(),
         },
     };
     (!text.is_empty()).then_some(text)
 }
 
+/// JS `o[a] ?? o[b]` on an object: `a` unless it is absent or null. A present
+/// value of any other type hides `b`, even when it is of no use.
+fn first_present<'a>(o: &'a Value, a: &str, b: &str) -> Option<&'a Value> {
+    match o.field(a) {
+        None | Some(Value::Null) => o.field(b),
+        some => some,
+    }
+}
+
 fn numeric(v: Option<&Value>) -> Option<&Value> {
     v.filter(|x| x.is_number())
 }
 
+/// `exit_code ?? exitCode` of the output if it is a number, else the same
+/// of `output.metadata`: a present non-number `exit_code` (`"0"`, `true`)
+/// hides `exitCode` at its level.
 fn exit_code(output: Option<&Value>) -> Option<Value> {
     let output = output.filter(|o| o.is_object())?;
-    let meta = output.field("metadata");
-    numeric(output.field("exit_code"))
-        .or_else(|| numeric(output.field("exitCode")))
-        .or_else(|| numeric(meta.and_then(|m| m.field("exit_code"))))
-        .or_else(|| numeric(meta.and_then(|m| m.field("exitCode"))))
-        .cloned()
+    let nested = || output.field("metadata").and_then(|m| first_present(m, "exit_code", "exitCode"));
+    numeric(first_present(output, "exit_code", "exitCode")).or_else(|| numeric(nested())).cloned()
 }
 
 /// `buildO11ySummary` over an event list.
@@ -305,11 +312,11 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
             EventKind::Message { role: Role::Assistant } => summary.total_turns += 1,
             EventKind::Thinking => summary.thinking_blocks += 1,
             EventKind::Compaction => summary.compactions += 1,
-            EventKind::Error => {
-                if let Some(m) = event.text().filter(|m| !m.is_empty()) {
-                    summary.errors.push(m.to_string());
-                }
-            }
+            EventKind::Error => match event.text() {
+                Some(m) if !m.is_empty() => summary.errors.push(Value::String(m.into_owned())),
+                Some(_) => {}
+                None => summary.errors.extend(event.head().field("message").filter(|m| js_truthy(m)).cloned()),
+            },
             _ => {}
         }
     }
@@ -418,5 +425,57 @@ impl O11ySummary {
         o.insert("thinkingBlocks".into(), self.thinking_blocks.into());
         o.insert("compactions".into(), self.compactions.into());
         Value::Object(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn shell_text_keeps_only_the_string_items_of_an_argv() {
+        let text = |input: Value| shell_command_text(Some(&input));
+        assert_eq!(text(json!({"program": "node", "args": ["a", 2, null, "b"]})).as_deref(), Some("node a b"));
+        // Program and args joined by one space, whatever is left of them.
+        assert_eq!(text(json!({"program": "", "args": [2.5, -1, ""]})).as_deref(), Some(" "));
+        assert_eq!(text(json!({"command": ["git", 1, "status"]})).as_deref(), Some("git status"));
+        // `command ?? cmd`: a present non-string command hides `cmd`, and falls to program/args.
+        assert_eq!(text(json!({"command": 5, "cmd": "ls", "program": "p", "args": []})).as_deref(), Some("p "));
+        assert_eq!(text(json!({"command": null, "cmd": "ls"})).as_deref(), Some("ls"));
+        assert_eq!(text(json!({"program": "node", "args": "a"})), None);
+    }
+
+    #[test]
+    fn a_present_non_number_exit_code_hides_exit_code_camel_case() {
+        let code = |output: Value| exit_code(Some(&output));
+        assert_eq!(code(json!({"exit_code": "0", "exitCode": 2})), None);
+        assert_eq!(code(json!({"exit_code": true, "exitCode": -1})), None);
+        assert_eq!(code(json!({"metadata": {"exit_code": "0", "exitCode": 3}})), None);
+        assert_eq!(code(json!({"exit_code": null, "exitCode": 2})), Some(json!(2)));
+        // A useless top level still lets `metadata` answer.
+        assert_eq!(code(json!({"exit_code": "0", "metadata": {"exitCode": 4}})), Some(json!(4)));
+        assert_eq!(code(json!({"exitCode": 1, "metadata": {"exit_code": 9}})), Some(json!(1)));
+    }
+
+    #[test]
+    fn summary_counts_what_niceeval_counts_outside_the_contract() {
+        let events: Vec<Event> = [
+            json!({"type": "message", "role": "system", "text": "s"}),
+            json!({"type": "message", "role": "assistant", "text": "a"}),
+            json!({"type": "error", "message": 7}),
+            json!({"type": "error", "message": ""}),
+            json!({"type": "error"}),
+            json!({"type": "operation.started", "operationId": "o", "operation": {"kind": "mcp", "name": "m"}}),
+        ]
+        .into_iter()
+        .map(Event::from_value)
+        .collect();
+        let facts = derive_run_facts(&events);
+        assert_eq!(facts.message_count, 2);
+        assert_eq!(facts.subagent_calls.len(), 1);
+        let summary = build_o11y_summary(&events);
+        assert_eq!(summary.total_turns, 1);
+        assert_eq!(summary.errors, vec![json!(7)]);
     }
 }

@@ -24,6 +24,10 @@ pub enum HitlState {
     NeverAnswered { next: TurnAddr },
     /// Last turn of its session, but the turn did not end `waiting`.
     Unanswered { turn_status: Option<String> },
+    /// The file keeps no answers (a Record stores no `TurnInput.responses`):
+    /// whether and how it was answered is unknown, not "never". `next` is the
+    /// turn of its session that followed it, where an answer would have gone.
+    AnswerNotRecorded { next: Option<TurnAddr> },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -37,8 +41,8 @@ pub struct HitlRequest {
     pub options: Vec<(String, Option<String>)>,
     pub input: Option<Value>,
     pub state: HitlState,
-    /// Root-scope occurrence indices of tools started in this turn and
-    /// still pending at its end: what the request most likely gated.
+    /// Root-scope occurrence indices of tools started in this turn before the
+    /// request and not finished when it was asked: what it most likely gated.
     pub gated: Vec<usize>,
 }
 
@@ -78,6 +82,33 @@ fn s(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
 }
 
+/// Root-scope occurrences started in scope-turn `scope_index` before its
+/// event `asked_at` and not finished by then: pending when the request was
+/// asked, whether they finished later in that turn (a Record keeps a resumed
+/// call's finish in the turn that asked) or in a later turn, or never.
+fn pending_when_asked(
+    derived: &DerivedAttempt,
+    started_in: &std::collections::HashMap<usize, Vec<usize>>,
+    scope_index: Option<usize>,
+    asked_at: usize,
+) -> Vec<usize> {
+    let Some(st) = scope_index else { return Vec::new() };
+    let started = started_in.get(&st).map(Vec::as_slice).unwrap_or(&[]);
+    started
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let o = &derived.occurrences.occurrences[i];
+            o.start_ref.event < asked_at
+                && match (&o.lifecycle, o.finish_ref) {
+                    (Lifecycle::Pending, _) => true,
+                    (Lifecycle::Finished { .. }, Some(f)) => f.scope_turn != st || f.event > asked_at,
+                    _ => false,
+                }
+        })
+        .collect()
+}
+
 /// Every `input.requested` of an attempt, in order.
 pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlRequest> {
     let mut out = Vec::new();
@@ -104,6 +135,9 @@ pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlReq
                     })
                     .unwrap_or_default();
                 let state = match session.turns.get(ti + 1) {
+                    _ if attempt.answers_not_recorded => HitlState::AnswerNotRecorded {
+                        next: session.turns.get(ti + 1).map(|_| TurnAddr { session: si, turn: ti + 1 }),
+                    },
                     Some(next) => {
                         let next_addr = TurnAddr { session: si, turn: ti + 1 };
                         let response = next
@@ -129,21 +163,7 @@ pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlReq
                     None if record.turn.is_waiting() => HitlState::Waiting,
                     None => HitlState::Unanswered { turn_status: record.turn.status.clone() },
                 };
-                let gated = scope_index
-                    .and_then(|st| started_in.get(&st))
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[])
-                    .iter()
-                    .copied()
-                    .filter(|&i| {
-                        let o = &derived.occurrences.occurrences[i];
-                        match (&o.lifecycle, o.finish_ref) {
-                            (Lifecycle::Pending, _) => true,
-                            (Lifecycle::Finished { .. }, Some(f)) => Some(f.scope_turn) != scope_index,
-                            _ => false,
-                        }
-                    })
-                    .collect();
+                let gated = pending_when_asked(derived, &started_in, scope_index, ei);
                 out.push(HitlRequest {
                     addr,
                     event: ei,

@@ -46,10 +46,13 @@ rules! {
         "emit only message, operation.started, operation.finished, skill.loaded, input.requested, thinking, context.injected, compaction or error; drop or map the native event";
     "missing-field", E, "derivation §1.2",
         "an event without a field its variant requires",
-        "add the required field; NiceEval cannot read this event at all";
+        "add the required field; without it NiceEval misreads the event or cannot read it at all";
     "invalid-field", E, "derivation §1.2",
         "a field with the wrong JSON type or a value outside its set",
         "write the field with the type and values the StreamEvent contract gives";
+    "unknown-field", W, "derivation §1.2, §1.3",
+        "an event, operation or input-request key the contract does not have (NiceEval ignores it)",
+        "drop the key, or carry what it holds in a field NiceEval reads (e.g. inside `output`)";
     "invalid-truncated", E, "derivation §1.1",
         "`truncated` is not an array of `{path: string, originalBytes: number}`",
         "write `truncated: [{\"path\": \"output\", \"originalBytes\": <integer>}]` or omit it";
@@ -65,6 +68,16 @@ rules! {
     "unknown-canonical-tool", W, "derivation §1.6",
         "`operation.tool` outside the closed ToolName set",
         "use one of file_read, file_write, file_edit, shell, web_fetch, web_search, glob, grep, list_dir, agent_task, unknown";
+    // Sessions and turn order.
+    "index-written-as-float", W, "derivation §2.6",
+        "a `sessionIndex` or `ordinal` written with a fraction part (`2.0`): NiceEval reads the integer",
+        "write session indices and turn ordinals as JSON integers";
+    "invalid-index", E, "derivation §2.2, §2.6",
+        "a `sessionIndex` or `ordinal` that is not a non-negative integer",
+        "write session indices and turn ordinals as non-negative JSON integers";
+    "duplicate-session-index", W, "derivation §2.2, §2.6",
+        "two sessions of one attempt with the same `sessionIndex`: NiceEval names both session-N and pairs their tool calls as one session at attempt scope",
+        "give every session line of an attempt its own sessionIndex";
     // Pairing.
     "orphan-finish", E, "derivation §2.2",
         "a tool finish with no open start of its id in its session",
@@ -117,7 +130,7 @@ rules! {
         "`usage` is not an object",
         "return usage as an object of numbers, or omit it";
     "usage-not-a-number", E, "derivation §1.5",
-        "a usage field that is not a number (NiceEval ignores it)",
+        "a usage field that is not a number (NiceEval adds a null as 0 and misreads the rest)",
         "write the count as a JSON number, or omit the field when the protocol did not supply it";
     "usage-negative", E, "derivation §1.5",
         "a negative token count, request count or cost",
@@ -154,7 +167,7 @@ rules! {
         "an opaque original with a reason outside redacted|truncated|compound-shell|dynamic-shell|unsupported-protocol",
         "use one of the OriginalCommandOpaqueReason values";
     "command-unclassified", W, "derivation §1.7, §3.3",
-        "a tool start without `command` while the turn's actions coverage claims complete",
+        "a tool start without `command` while actions coverage claims complete (or the file does not say)",
         "set command (notCommandProjection() for non-commands) or attach unclassifiedToolActionsCoverage(events) to the Turn";
     "needless-unclassified-coverage", W, "derivation §3.3",
         "a turn declares the UNCLASSIFIED actions downgrade but every tool start carries a command",
@@ -309,14 +322,21 @@ fn lint_turns_with(
             }
             for (si, session) in attempt.sessions.iter().enumerate() {
                 let mut sink = Sink { findings: Vec::new() };
+                check_index(
+                    &mut sink,
+                    Location { attempt: ai, session: si, turn: None, event: None },
+                    &session.index_misfit,
+                );
                 for (ti, record) in session.turns.iter().enumerate() {
                     if record.reconstructed {
                         continue;
                     }
                     let here = Location { attempt: ai, session: si, turn: Some(ti), event: None };
+                    check_index(&mut sink, here, &record.ordinal_misfit);
                     let coverage = coverage_of(ai, super::derive::TurnAddr { session: si, turn: ti });
                     events::check_turn_events(&mut sink, here, record);
-                    turn::check_turn(&mut sink, here, record, coverage.as_ref(), statuses);
+                    let recorded = attempt.recorded_coverage.as_ref().and_then(|c| c.get("actions"));
+                    turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses);
                 }
                 sessions.push(sink.findings);
             }
@@ -324,6 +344,16 @@ fn lint_turns_with(
         out.attempts.push((notices.findings, sessions));
     }
     out
+}
+
+/// A written `sessionIndex` or `ordinal` outside the contract.
+fn check_index(sink: &mut Sink, at: Location, misfit: &Option<super::indices::IndexMisfit>) {
+    use super::indices::IndexMisfit;
+    match misfit {
+        Some(IndexMisfit::WrittenAsFloat(why)) => sink.push("index-written-as-float", at, why.clone()),
+        Some(IndexMisfit::Invalid(why)) => sink.push("invalid-index", at, why.clone()),
+        None => {}
+    }
 }
 
 /// The session-scope half of [`lint_document`]: tool pairing, read from the derivation.
@@ -338,6 +368,18 @@ pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindi
             let started = pairing::started_in(d);
             for (si, session) in attempt.sessions.iter().enumerate() {
                 let mut sink = Sink { findings: Vec::new() };
+                if let Some(first) = attempt.sessions[..si].iter().position(|s| s.index == session.index) {
+                    sink.push(
+                        "duplicate-session-index",
+                        Location { attempt: ai, session: si, turn: None, event: None },
+                        format!(
+                            "session line {} has the sessionIndex of session line {} ({}): NiceEval's attempt scope pairs their tool calls as one session, their session scopes do not",
+                            si + 1,
+                            first + 1,
+                            session.scope_name()
+                        ),
+                    );
+                }
                 pairing::check_session(&mut sink, ai, si, session, d, &started, statuses);
                 sessions.push(sink.findings);
             }

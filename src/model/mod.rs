@@ -10,6 +10,7 @@ pub mod event;
 pub mod evidence;
 pub mod facts;
 pub mod hitl;
+pub mod indices;
 pub mod json_text;
 pub mod lint;
 pub mod occurrence;

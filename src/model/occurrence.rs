@@ -34,8 +34,9 @@ pub struct ScopeTurn<'a> {
     /// Ordinal of `events[0]`; 1 when the user message sits at 0.
     pub first_event_ordinal: u64,
     pub events: &'a [Event],
-    /// `turn.status` as written; `None` when the turn had none.
-    pub outcome: Option<String>,
+    /// Whether the turn has an outcome (a `status`): a call left open in a
+    /// turn without one is opaque (`partial-stream`), not pending.
+    pub has_outcome: bool,
 }
 
 /// Evidence envelope for a tool input or output (spec §2.3).
@@ -181,6 +182,9 @@ pub struct Occurrence {
     pub operation_id: Arc<str>,
     pub original_name: Arc<str>,
     pub canonical_name: Option<Arc<str>>,
+    /// `operation.tool` written as null (a misfit): NiceEval keeps
+    /// `canonical: null` on the occurrence (it omits only an absent `tool`).
+    pub canonical_null: bool,
     pub input: Evidence,
     pub output: Evidence,
     pub command: Option<Payload>,
@@ -216,6 +220,8 @@ impl Occurrence {
         name.insert("original".into(), Value::from(&*self.original_name));
         if let Some(c) = &self.canonical_name {
             name.insert("canonical".into(), Value::from(&**c));
+        } else if self.canonical_null {
+            name.insert("canonical".into(), Value::Null);
         }
         o.insert("name".into(), Value::Object(name));
         o.insert("input".into(), self.input.to_json());
@@ -330,7 +336,7 @@ pub fn evidence_for(event: &Event, field: &str, value: Option<Payload>) -> Evide
 struct Pending {
     occurrence: Occurrence,
     finish: Option<(Arc<str>, EventPosition, Evidence, EventRef)>,
-    last_outcome: Option<String>,
+    last_has_outcome: bool,
 }
 
 /// `deriveScopedLogicalToolOccurrences` over scope-turns.
@@ -370,6 +376,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             operation_id: operation_id.clone(),
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
+                            canonical_null: event.operation().and_then(|o| o.get("tool")).is_some_and(Value::is_null),
                             input: evidence_for(event, "input", Payload::tool_input(event)),
                             output: Evidence::Unavailable { reason: "tool-output-not-finished" },
                             command: Payload::command(event),
@@ -380,7 +387,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             finish_ref: None,
                         };
                         let index = pending.len();
-                        pending.push(Pending { occurrence, finish: None, last_outcome: turn.outcome.clone() });
+                        pending.push(Pending { occurrence, finish: None, last_has_outcome: turn.has_outcome });
                         if ambiguous_ids.contains(&**operation_id) {
                             pending[index].occurrence.ambiguous = true;
                         } else if let Some(previous) = open.remove(&**operation_id) {
@@ -417,12 +424,12 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                 }
             }
             for &index in open.values() {
-                pending[index].last_outcome = turn.outcome.clone();
+                pending[index].last_has_outcome = turn.has_outcome;
             }
         }
         for p in pending {
             let mut occ = p.occurrence;
-            match (p.finish, occ.ambiguous, p.last_outcome.is_some()) {
+            match (p.finish, occ.ambiguous, p.last_has_outcome) {
                 (Some((status, finish, output, finish_ref)), false, _) => {
                     occ.lifecycle = Lifecycle::Finished { status, finish };
                     occ.output = output;

@@ -48,6 +48,8 @@ pub enum RowStatus {
     Waiting,
     Answered,
     Unanswered,
+    /// The file keeps no answers (a Record): whether it was answered is unknown.
+    AnswerNotRecorded,
     TurnCompleted,
     TurnFailed,
     TurnWaiting,
@@ -95,6 +97,7 @@ pub fn request_status(state: &HitlState) -> RowStatus {
         HitlState::Waiting => RowStatus::Waiting,
         HitlState::Answered { .. } => RowStatus::Answered,
         HitlState::NeverAnswered { .. } | HitlState::Unanswered { .. } => RowStatus::Unanswered,
+        HitlState::AnswerNotRecorded { .. } => RowStatus::AnswerNotRecorded,
     }
 }
 
@@ -206,6 +209,8 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
             match &event.kind {
                 EventKind::Message { role: Role::User } => row.kind = RowKind::UserMessage,
                 EventKind::Message { role: Role::Assistant } => row.kind = RowKind::AssistantMessage,
+                // Neither the user's nor the assistant's: shown as a misfit.
+                EventKind::Message { role: Role::Other } => {}
                 EventKind::ToolStarted { .. } => {
                     row.kind = RowKind::ToolStart;
                     if let Some(&oi) = start_of.get(&key) {

@@ -2,6 +2,9 @@
 //! estimate from a price table (§4.2). Observed `costUSD` and the estimate
 //! are separate facts: neither ever fills in for the other.
 
+mod prices;
+
+pub use prices::{LookupStep, Price, PriceHit, PriceTable, TableSource, builtin_prices};
 use serde_json::{Map, Value};
 
 /// The usage fields in NiceEval's order.
@@ -34,6 +37,21 @@ impl Usage {
             requests: f("requests"),
             cost_usd: f("costUSD"),
         }
+    }
+
+    /// What `accumulateUsage` adds for a usage object: it adds every field
+    /// the object has, and JS adds a `null` as 0 (a misfit `check` reports).
+    /// [`Usage::from_value`] keeps such a field absent: it was not reported.
+    pub fn summand(v: &Value) -> Usage {
+        let mut usage = Usage::from_value(v);
+        for field in USAGE_FIELDS {
+            if v.get(field).is_some_and(Value::is_null)
+                && let Some(slot) = usage.slot(field)
+            {
+                *slot = Some(0.0);
+            }
+        }
+        usage
     }
 
     pub fn get(&self, field: &str) -> Option<f64> {
@@ -120,135 +138,6 @@ pub fn number(x: f64) -> Value {
     }
 }
 
-/// One price record, USD per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Price {
-    pub input: f64,
-    pub output: f64,
-    pub cache_read: Option<f64>,
-    pub cache_write: Option<f64>,
-}
-
-/// A catalog (NiceEval's `prices.json` shape) plus user overrides
-/// (`PriceOverride`, `pricing` in `defineConfig`).
-#[derive(Debug, Clone, Default)]
-pub struct PriceTable {
-    pub overrides: Vec<(String, Price)>,
-    pub catalog: Vec<(String, Price)>,
-    /// Where the catalog came from, for display.
-    pub source: String,
-}
-
-/// Where a price was found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PriceHit {
-    pub key: String,
-    pub price: Price,
-    pub from_override: bool,
-}
-
-fn lookup<'a>(list: &'a [(String, Price)], key: &str) -> Option<&'a (String, Price)> {
-    list.iter().find(|(k, _)| k == key)
-}
-
-fn strip_date_suffix(name: &str) -> &str {
-    // Trailing -YYYYMMDD, then trailing -YYYY-MM-DD.
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    let mut out = name;
-    // A cut inside a multi-byte character cannot be a date suffix (and would panic).
-    if out.len() > 9 && out.is_char_boundary(out.len() - 9) {
-        let (head, tail) = out.split_at(out.len() - 9);
-        if tail.starts_with('-') && digits(&tail[1..]) {
-            out = head;
-        }
-    }
-    if out.len() > 11 && out.is_char_boundary(out.len() - 11) {
-        let (head, tail) = out.split_at(out.len() - 11);
-        let t = tail.as_bytes();
-        if t[0] == b'-'
-            && t[5] == b'-'
-            && t[8] == b'-'
-            && digits(&tail[1..5])
-            && digits(&tail[6..8])
-            && digits(&tail[9..])
-        {
-            out = head;
-        }
-    }
-    out
-}
-
-impl PriceTable {
-    /// Parse either a catalog `{"prices": {model: {in, out, cacheRead?, cacheWrite?}}}`
-    /// or an override map `{model: {inputPerMTok, outputPerMTok, ...}}`.
-    pub fn from_value(v: &Value, source: &str) -> Result<PriceTable, String> {
-        let mut table = PriceTable { source: source.to_string(), ..Default::default() };
-        let num = |o: &Value, k: &str| o.get(k).and_then(Value::as_f64);
-        if let Some(prices) = v.get("prices").and_then(Value::as_object) {
-            for (model, p) in prices {
-                if let (Some(input), Some(output)) = (num(p, "in"), num(p, "out")) {
-                    table.catalog.push((
-                        model.clone(),
-                        Price { input, output, cache_read: num(p, "cacheRead"), cache_write: num(p, "cacheWrite") },
-                    ));
-                }
-            }
-            return Ok(table);
-        }
-        let Some(map) = v.as_object() else {
-            return Err("a price table must be a JSON object".into());
-        };
-        let map = v.get("pricing").and_then(Value::as_object).unwrap_or(map);
-        for (model, p) in map {
-            match (num(p, "inputPerMTok"), num(p, "outputPerMTok")) {
-                (Some(input), Some(output)) => table.overrides.push((
-                    model.clone(),
-                    Price {
-                        input,
-                        output,
-                        cache_read: num(p, "cacheReadPerMTok"),
-                        cache_write: num(p, "cacheWritePerMTok"),
-                    },
-                )),
-                _ if model.starts_with('$') => {}
-                _ => {
-                    return Err(format!(
-                        "price entry \"{model}\" needs numeric inputPerMTok and outputPerMTok (or use the {{\"prices\": {{…}}}} catalog shape)"
-                    ));
-                }
-            }
-        }
-        Ok(table)
-    }
-
-    /// The lookup order of spec §4.2.
-    pub fn find(&self, model: &str) -> Option<PriceHit> {
-        if model.is_empty() {
-            return None;
-        }
-        let hit = |(k, p): &(String, Price), from_override| PriceHit { key: k.clone(), price: *p, from_override };
-        if !self.overrides.is_empty() {
-            if let Some(e) = lookup(&self.overrides, model) {
-                return Some(hit(e, true));
-            }
-            if let Some((provider, _)) = model.split_once('/')
-                && let Some(e) = lookup(&self.overrides, &format!("{provider}/*"))
-            {
-                return Some(hit(e, true));
-            }
-        }
-        if let Some(e) = lookup(&self.catalog, model) {
-            return Some(hit(e, false));
-        }
-        let bare = model.rsplit('/').next().unwrap_or(model);
-        if let Some(e) = lookup(&self.catalog, bare) {
-            return Some(hit(e, false));
-        }
-        let undated = strip_date_suffix(bare);
-        lookup(&self.catalog, undated).map(|e| hit(e, false))
-    }
-}
-
 /// One line of the estimate ledger: tokens × rate = amount.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LedgerLine {
@@ -328,14 +217,9 @@ pub fn estimate_cost(model: Option<&str>, usage: &Usage, prices: &PriceTable) ->
     Estimate::Priced { total: sum / 1e6, hit, lines }
 }
 
-/// The project's own small price table (`assets/prices/builtin.json`).
-pub fn builtin_prices() -> PriceTable {
-    let v: Value = serde_json::from_str(include_str!("../../assets/prices/builtin.json")).unwrap_or(Value::Null);
-    PriceTable::from_value(&v, "built-in table").unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::prices::strip_date_suffix;
     use super::*;
     use serde_json::json;
 

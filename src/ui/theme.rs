@@ -93,7 +93,7 @@ impl Theme {
             RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => self.ok,
             RowStatus::Failed | RowStatus::TurnFailed => self.err,
             RowStatus::Rejected | RowStatus::Unanswered => self.warn,
-            RowStatus::Pending | RowStatus::Open => self.pending,
+            RowStatus::Pending | RowStatus::Open | RowStatus::AnswerNotRecorded => self.pending,
             RowStatus::Ambiguous | RowStatus::Orphan | RowStatus::Other | RowStatus::TurnUnknown => self.warn,
             RowStatus::Waiting | RowStatus::TurnWaiting => self.hitl,
         }

@@ -119,7 +119,7 @@ pub fn build_views_timed(
         .zip(flagged)
         .enumerate()
         .map(|(i, ((derived, (requests, timeline, badges)), flagged))| {
-            let summary = Summary::new(&doc.attempts[i], &derived, &requests, numbers[i], counts[i]);
+            let summary = Summary::new(&doc.attempts[i], &derived, &requests, numbers[i], counts[i], &prices.source);
             AttemptView { derived, requests, timeline, badges, flagged, summary }
         })
         .collect();

@@ -22,6 +22,7 @@ pub fn state_word(state: &HitlState) -> &'static str {
         HitlState::Answered { .. } => "answered",
         HitlState::NeverAnswered { .. } => "never answered",
         HitlState::Unanswered { .. } => "unanswered",
+        HitlState::AnswerNotRecorded { .. } => "answer not recorded",
     }
 }
 
@@ -104,6 +105,16 @@ fn state_detail(ctx: &Ctx, r: &HitlRequest) -> Text {
                 None => "the turn's status was not recorded".into(),
             };
             Text::toned(format!(" — no later turn in this session and {ended}, not waiting"), Tone::Soft)
+        }
+        HitlState::AnswerNotRecorded { next } => {
+            let after = match next {
+                Some(t) => format!("; {} followed it", ctx.turn_title(*t)),
+                None => String::new(),
+            };
+            Text::toned(
+                format!(" — this file keeps no answers (a Record stores no input.responses){after}"),
+                Tone::Soft,
+            )
         }
     }
 }

@@ -134,6 +134,7 @@ fn estimate_json(s: &Summary) -> Value {
         Estimate::Priced { total, hit, lines } => json!({
             "totalUSD": number(*total),
             "priceKey": hit.key,
+            "lookup": hit.step.describe(),
             "fromOverride": hit.from_override,
             "lines": lines.iter().map(|l| json!({
                 "bucket": l.bucket, "tokens": number(l.tokens), "perMTokUSD": number(l.rate),
@@ -142,6 +143,13 @@ fn estimate_json(s: &Summary) -> Value {
         }),
         other => json!({"reason": other.reason()}),
     }
+    .as_object()
+    .cloned()
+    .map(|mut o| {
+        o.insert("priceTable".into(), s.price_table.clone().into());
+        Value::Object(o)
+    })
+    .unwrap_or(Value::Null)
 }
 
 /// The first execution error the attempt records: `{phase, message}`.

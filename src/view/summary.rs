@@ -59,6 +59,8 @@ pub struct Summary {
     pub estimate: Estimate,
     /// `estimatedCostUSD` as the file states it (NiceEval's own estimate).
     pub stated_estimate: Option<f64>,
+    /// Which price table the estimate used, in words (its source and date).
+    pub price_table: String,
     pub score: Option<(Option<f64>, Option<f64>)>,
     pub errors: usize,
     pub warnings: usize,
@@ -71,6 +73,7 @@ impl Summary {
         requests: &[HitlRequest],
         attempt_number: Option<u64>,
         findings: (usize, usize),
+        price_table: &str,
     ) -> Summary {
         let (usage, usage_source) = match (&attempt.reported_usage, d.usage.is_empty()) {
             (Some(stated), _) => (*stated, UsageSource::StatedByFile),
@@ -102,6 +105,7 @@ impl Summary {
             observed: Observed { usd: usage.cost_usd, turns_reporting, turns, source: usage_source },
             estimate: d.estimate.clone(),
             stated_estimate: attempt.reported_estimate,
+            price_table: clean(price_table),
             score: attempt.score.as_ref().map(|s| (s.earned, s.points)),
             errors: findings.0,
             warnings: findings.1,

@@ -166,9 +166,8 @@ pub fn cost_detail(ctx: &Ctx) -> Vec<Block> {
     ));
     match &s.estimate {
         Estimate::Priced { total, hit, lines } => {
-            let table = if hit.from_override { "your --prices override" } else { "the price table" };
             body.push(kv("estimated", 9, Text::plain(usd(*total))));
-            body.push(kv("price key", 9, Text::plain(format!("{} (from {table})", clean(&hit.key)))));
+            body.push(kv("price key", 9, Text::plain(format!("{} ({})", clean(&hit.key), hit.step.describe()))));
             let mut rows: Vec<Vec<Text>> = lines
                 .iter()
                 .map(|l| {
@@ -211,6 +210,7 @@ pub fn cost_detail(ctx: &Ctx) -> Vec<Block> {
             Text::toned(format!("— ({})", other.reason().unwrap_or_default()), Tone::Soft),
         )),
     }
+    body.push(kv("prices", 9, Text::plain(s.price_table.clone())));
     if let Some(r) = s.stated_estimate {
         body.push(kv("NiceEval", 9, Text::plain(format!("estimatedCostUSD {} (stated by the file)", usd(r)))));
     }

@@ -78,7 +78,11 @@ pub fn row_status_mark(s: RowStatus) -> &'static str {
         RowStatus::Failed | RowStatus::TurnFailed => "✗",
         RowStatus::Rejected => "⊘",
         RowStatus::Pending | RowStatus::Open => "…",
-        RowStatus::Ambiguous | RowStatus::Orphan | RowStatus::Other | RowStatus::TurnUnknown => "?",
+        RowStatus::Ambiguous
+        | RowStatus::Orphan
+        | RowStatus::Other
+        | RowStatus::TurnUnknown
+        | RowStatus::AnswerNotRecorded => "?",
         RowStatus::Waiting | RowStatus::TurnWaiting => "⏸",
         RowStatus::Unanswered => "!",
     }
@@ -98,6 +102,7 @@ pub fn row_status_word(s: RowStatus) -> &'static str {
         RowStatus::Waiting | RowStatus::TurnWaiting => "waiting",
         RowStatus::Answered => "answered",
         RowStatus::Unanswered => "unanswered",
+        RowStatus::AnswerNotRecorded => "answer not recorded",
         RowStatus::TurnUnknown => "status not recorded",
     }
 }
@@ -107,6 +112,7 @@ pub fn row_status_tone(s: RowStatus) -> Tone {
         RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => Tone::Good,
         RowStatus::Failed | RowStatus::TurnFailed => Tone::Bad,
         RowStatus::Pending | RowStatus::Open => Tone::Pending,
+        RowStatus::AnswerNotRecorded => Tone::Soft,
         RowStatus::Waiting | RowStatus::TurnWaiting => Tone::Hitl,
         RowStatus::Rejected
         | RowStatus::Ambiguous

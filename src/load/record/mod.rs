@@ -21,6 +21,8 @@
 pub mod blob;
 pub mod files;
 pub mod observability;
+mod runs;
+pub mod scope;
 
 use super::LoadError;
 use super::assertions;
@@ -29,6 +31,8 @@ use crate::model::document::{
     Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile, SourceSite,
 };
 use blob::Blobs;
+use runs::{Run, is_complete_marker, read_runs};
+pub use scope::Scope;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -159,29 +163,13 @@ pub fn read_attachments(owner: &Path, notices: &mut Vec<Notice>) -> BTreeMap<Str
     out
 }
 
-struct Run {
-    id: String,
-    value: Value,
-    started_at: Option<f64>,
-    members: Vec<Value>,
-    attachments: BTreeMap<String, Attachment>,
-}
-
-impl Run {
-    fn slot(&self, slot_id: &str) -> Option<&Value> {
-        self.value
-            .get("expectedSlots")
-            .and_then(Value::as_array)
-            .and_then(|s| s.iter().find(|x| x.get("slotId").and_then(Value::as_str) == Some(slot_id)))
-    }
-}
-
-fn is_complete_marker(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file() && m.len() == 0)
-}
-
 /// Load a Record root into a document.
 pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
+    load_scoped(dir, &Scope::Whole)
+}
+
+/// [`load_dir`] limited to one run or one attempt of the Record at `dir`.
+pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
     let shown = dir.display().to_string();
     let record_json = dir.join("record.json");
@@ -194,52 +182,12 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
             "not a NiceEval Record (format is not niceeval.record)",
         ));
     }
-    let mut doc = Document { format: "NiceEval Record".into(), sources: vec![shown], ..Default::default() };
+    let mut doc = Document { format: scope.format_name(), sources: vec![shown], ..Default::default() };
 
-    let mut runs = Vec::new();
-    let mut drafts = Vec::new();
-    for rd in sub_dirs(&dir.join("runs")) {
-        let id = rd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let marker = rd.join("complete");
-        if !is_complete_marker(&marker) {
-            if marker.exists() {
-                doc.notices.push(notice(
-                    NoticeLevel::Warning,
-                    format!("run {id}: `complete` is not a zero-byte regular file; run skipped as unpublished"),
-                ));
-            } else {
-                drafts.push(id);
-            }
-            continue;
-        }
-        let Some(value) = read_json(&rd.join("run.json"), &mut doc.notices) else {
-            doc.notices.push(notice(NoticeLevel::Warning, format!("run {id} has no readable run.json; skipped")));
-            continue;
-        };
-        let mut members = Vec::new();
-        let mut member_files: Vec<PathBuf> = std::fs::read_dir(rd.join("members"))
-            .map(|r| {
-                r.filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        member_files.sort();
-        for m in member_files {
-            if let Some(v) = read_json(&m, &mut doc.notices) {
-                members.push(v);
-            }
-        }
-        let attachments = read_attachments(&rd, &mut doc.notices);
-        runs.push(Run {
-            id: s(value.get("runId")).unwrap_or(id),
-            started_at: value.get("startedAt").and_then(Value::as_f64),
-            value,
-            members,
-            attachments,
-        });
-    }
+    let (mut runs, drafts) = read_runs(dir, &mut doc.notices);
+    let published: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
+    scope.check_runs(&published, &drafts).map_err(|why| LoadError::new(dir.display().to_string(), why))?;
+    runs.retain(|r| scope.keeps_run(&r.id));
     if !drafts.is_empty() {
         doc.notices.push(notice(
             NoticeLevel::Info,
@@ -273,6 +221,9 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
             let slot = slot_id.as_deref().and_then(|id| run.slot(id));
             let attempt_ref = m.get("attempt").filter(|a| a.is_object());
             let Some(aref) = attempt_ref else {
+                if !scope.keeps_slots_without_attempt() {
+                    continue;
+                }
                 // not-dispatched / interrupted: a slot without an attempt.
                 let mut a = base_attempt(run, slot);
                 a.events = Some(Completeness::NotRecorded);
@@ -301,6 +252,9 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
                 ));
                 continue;
             };
+            if !scope.keeps_attempt(&attempt_id) {
+                continue;
+            }
             if let Some(&i) = by_attempt.get(&attempt_id) {
                 if let Some(mem) = doc.attempts[i].review.membership.as_mut() {
                     mem.also_in.push((run.id.clone(), action.unwrap_or_default()));

@@ -117,6 +117,8 @@ pub type StreamText<'a> = &'a mut dyn FnMut(&Value) -> Option<String>;
 /// blob-backed command stream (Record only).
 pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, stream_text: Option<StreamText<'_>>) {
     attempt.events_exact = false;
+    // The conversation holds what was said, not the TurnInput: no HITL answers.
+    attempt.answers_not_recorded = true;
     let intervals: Vec<Value> =
         obs.timing.and_then(|t| t.get("intervals")).and_then(Value::as_array).cloned().unwrap_or_default();
     if let Some(t) = obs.timing {
@@ -460,6 +462,7 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
             duration_ms: t.duration_ms,
             trace_id: None,
             reconstructed: true,
+            ..Default::default()
         };
         sessions.entry(session).or_default().push((index, record));
     }
@@ -467,7 +470,7 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
         .into_iter()
         .map(|(index, mut turns)| {
             turns.sort_by_key(|(i, _)| *i);
-            Session { index, id: None, turns: turns.into_iter().map(|(_, t)| t).collect() }
+            Session { index, turns: turns.into_iter().map(|(_, t)| t).collect(), ..Default::default() }
         })
         .collect();
 }

@@ -41,6 +41,10 @@ pub fn check_turn_events(sink: &mut Sink, here: Location, record: &TurnRecord) {
 }
 
 fn check_event(sink: &mut Sink, at: Location, event: &Event) {
+    if let Some(misfit) = event.misfit() {
+        let code = if misfit.contains("missing required field") { "missing-field" } else { "invalid-field" };
+        sink.push(code, at, misfit);
+    }
     match &event.kind {
         EventKind::Unrecognized { reason } => unrecognized(sink, at, event, reason),
         EventKind::ToolStarted { operation_id, tool, .. } => {
@@ -118,6 +122,62 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
         _ => {}
     }
     check_limits(sink, at, event);
+    check_unknown_keys(sink, at, event);
+}
+
+/// Keys every variant may carry (spec §1.2).
+const COMMON_KEYS: [&str; 3] = ["type", "truncated", "redacted"];
+
+/// The keys a variant has besides [`COMMON_KEYS`] (by `type`).
+fn variant_keys(ty: &str) -> &'static [&'static str] {
+    match ty {
+        "message" => &["role", "text", "loc", "sourceOrder"],
+        "operation.started" => &["operationId", "operation"],
+        "operation.finished" => &["operationId", "kind", "output", "status"],
+        "skill.loaded" => &["skill", "operationId"],
+        "input.requested" => &["request"],
+        "thinking" => &["text"],
+        "context.injected" => &["text", "source"],
+        "compaction" => &["reason"],
+        "error" => &["message"],
+        _ => &[],
+    }
+}
+
+/// Keys outside the contract: NiceEval ignores them, so whatever the
+/// producer meant by them is lost.
+fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event) {
+    let (Some(obj), Some(ty)) = (event.head().as_object(), event.type_name()) else { return };
+    if event.is_unrecognized() {
+        return;
+    }
+    let known = variant_keys(ty);
+    let mut unknown: Vec<String> =
+        obj.keys().filter(|k| !COMMON_KEYS.contains(&k.as_str()) && !known.contains(&k.as_str())).cloned().collect();
+    let op = obj.get("operation").and_then(Value::as_object);
+    let op_keys: &[&str] = match &event.kind {
+        EventKind::ToolStarted { .. } => &["kind", "name", "input", "tool", "command"],
+        _ => &["kind", "name", "remoteUrl"],
+    };
+    for k in op.into_iter().flat_map(|o| o.keys()).filter(|k| !op_keys.contains(&k.as_str())) {
+        unknown.push(format!("operation.{k}"));
+    }
+    if let Some(request) = event.request().and_then(Value::as_object) {
+        const REQUEST_KEYS: [&str; 6] = ["id", "prompt", "display", "action", "input", "options"];
+        for k in request.keys().filter(|k| !REQUEST_KEYS.contains(&k.as_str())) {
+            unknown.push(format!("request.{k}"));
+        }
+        let options = request.get("options").and_then(Value::as_array).into_iter().flatten();
+        for (i, option) in options.enumerate() {
+            for k in option.as_object().into_iter().flat_map(|o| o.keys()).filter(|k| *k != "id" && *k != "label") {
+                unknown.push(format!("request.options[{i}].{k}"));
+            }
+        }
+    }
+    if !unknown.is_empty() {
+        let list = unknown.iter().map(|k| q(k)).collect::<Vec<_>>().join(", ");
+        sink.push("unknown-field", at, format!("{ty}: {list} not in the StreamEvent contract; NiceEval ignores it"));
+    }
 }
 
 fn unrecognized(sink: &mut Sink, at: Location, event: &Event, reason: &str) {

@@ -156,6 +156,12 @@ pub fn check_session(
     let Some(fold) = derived.sessions.get(si).map(|s| &s.occurrences) else { return };
     // A start with this id in another session's fold.
     let started_elsewhere = |id: &str| started.get(id).is_some_and(|only| *only != Some(si));
+    // A start with this id in another session line of the same name (a duplicate sessionIndex).
+    let same_name_started = |id: &str| {
+        derived.sessions.iter().enumerate().any(|(other, s)| {
+            other != si && s.name == name && s.occurrences.occurrences.iter().any(|o| &*o.operation_id == id)
+        })
+    };
     // Ambiguity: per id, ambiguous occurrences in start order. The first was
     // open when the second started; every later one started on a poisoned id.
     let mut ambiguous: Vec<(&str, At)> = Vec::new();
@@ -224,6 +230,12 @@ pub fn check_session(
         } else if tool_events.get(id).is_some_and(|v| v.iter().any(|e| *e < at && is_start(session, *e))) {
             format!(
                 "tool finish {} has no open start in {}: its start was already finished; NiceEval records an orphan finish, so notCalledTool/usedNoTools/maxToolCalls become unavailable",
+                q(id),
+                name
+            )
+        } else if started_elsewhere(id) && same_name_started(id) {
+            format!(
+                "tool finish {} has no start in this session line, but a session line with the same sessionIndex started it: NiceEval pairs them at attempt scope as {}, and records an orphan finish at session scope",
                 q(id),
                 name
             )

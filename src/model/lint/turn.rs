@@ -15,6 +15,7 @@ pub fn check_turn(
     here: Location,
     record: &TurnRecord,
     coverage: Option<&Coverage>,
+    attempt_actions: Option<&CoverageEntry>,
     statuses_recorded: bool,
 ) {
     if statuses_recorded {
@@ -27,7 +28,7 @@ pub fn check_turn(
     if let Some(decl) = record.turn.evidence_coverage.as_ref().filter(|d| !d.is_null()) {
         check_coverage(sink, here, decl);
     }
-    check_unclassified(sink, here, record, coverage);
+    check_unclassified(sink, here, record, coverage, attempt_actions);
     check_content(sink, here, record);
 }
 
@@ -104,10 +105,15 @@ fn check_usage(sink: &mut Sink, here: Location, usage: &Value) {
             continue;
         }
         let Value::Number(n) = value else {
+            // JS adds what is there: null as 0, a string by concatenation.
+            let effect = match value {
+                Value::Null => "NiceEval's sums add it as 0",
+                _ => "NiceEval's sums and estimate misread it",
+            };
             sink.push(
                 "usage-not-a-number",
                 here,
-                format!("usage.{key} is {}, not a number; NiceEval ignores it", json_type(value)),
+                format!("usage.{key} is {}, not a number; {effect}", json_type(value)),
             );
             continue;
         };
@@ -185,7 +191,18 @@ fn check_coverage(sink: &mut Sink, here: Location, decl: &Value) {
     }
 }
 
-fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, coverage: Option<&Coverage>) {
+/// A tool start without `command` is honest when actions coverage is not
+/// complete (the seed: "When you cannot confirm command / not-command,
+/// downgrade actions coverage"). The turn's own declaration says so, or the
+/// attempt's coverage when the file records it (`attempt_actions`); with
+/// neither, the agent's declaration is unknown and the warning says so.
+fn check_unclassified(
+    sink: &mut Sink,
+    here: Location,
+    record: &TurnRecord,
+    coverage: Option<&Coverage>,
+    attempt_actions: Option<&CoverageEntry>,
+) {
     let starts: Vec<(usize, &str, bool)> = record
         .turn
         .events
@@ -196,17 +213,24 @@ fn check_unclassified(sink: &mut Sink, here: Location, record: &TurnRecord, cove
             _ => None,
         })
         .collect();
-    let actions = coverage.and_then(|c| c.get("actions"));
-    if actions.is_some_and(|a| a.status == CoverageStatus::Complete) {
+    let turn_claims_complete =
+        coverage.and_then(|c| c.get("actions")).is_some_and(|a| a.status == CoverageStatus::Complete);
+    let claim = match attempt_actions.map(|a| a.status) {
+        Some(CoverageStatus::Complete) => Some(
+            "and this attempt's recorded evidence coverage claims actions complete, so commandMatch() is unavailable for this call while coverage says nothing is missing",
+        ),
+        Some(_) => None,
+        None => Some(
+            "and this file does not carry the agent's evidence coverage: unless the agent declares evidenceCoverage.actions partial, coverage claims complete while commandMatch() is unavailable for this call",
+        ),
+    };
+    if let (true, Some(claim)) = (turn_claims_complete, claim) {
         for (i, id, has_command) in &starts {
             if !has_command {
                 sink.push(
                     "command-unclassified",
                     Location { event: Some(*i), ..here },
-                    format!(
-                        "tool start {} has no `command`, yet the Turn declares no actions downgrade: unless the agent's own evidenceCoverage.actions is already partial, coverage claims complete while commandMatch() is unavailable for this call",
-                        q(id)
-                    ),
+                    format!("tool start {} has no `command`, the Turn declares no actions downgrade, {claim}", q(id)),
                 );
             }
         }
