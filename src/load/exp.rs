@@ -83,6 +83,8 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
                 let a = attempt_for(&mut attempts, &v);
                 a.verdict = super::assertions::read_verdict(v.get("verdict"), &mut a.notices).or(a.verdict.take());
                 let failed = a.verdict == Some(Verdict::Failed);
+                // An errored attempt's failure line is an assertion that could not decide.
+                let errored = a.verdict == Some(Verdict::Errored);
                 let mut explanation = Vec::new();
                 if let Some(m) = v.get("matcher") {
                     explanation.push(("message".to_string(), Fact::Value(m.clone())));
@@ -94,8 +96,8 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
                 }
                 let assertion = Assertion {
                     label: s(v.get("fact")).unwrap_or_else(|| "(unnamed assertion)".into()),
-                    result: failed.then(|| "mismatched".to_string()),
-                    gate: failed.then(|| "failed".to_string()),
+                    result: if failed { Some("mismatched".into()) } else { errored.then(|| "errored".into()) },
+                    gate: if failed { Some("failed".into()) } else { errored.then(|| "unavailable".into()) },
                     expected: v.get("expected").cloned().map(Fact::Value),
                     observed: v.get("received").cloned().map(Fact::Value),
                     explanation: (!explanation.is_empty()).then_some(Fact::Fields(explanation)),

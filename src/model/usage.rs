@@ -166,16 +166,6 @@ impl Estimate {
             _ => None,
         }
     }
-
-    /// Why there is no estimate, in words.
-    pub fn reason(&self) -> Option<String> {
-        match self {
-            Estimate::Priced { .. } => None,
-            Estimate::NoModel => Some("no model named (use --model)".into()),
-            Estimate::NoPrice { model } => Some(format!("no price for model \"{model}\"")),
-            Estimate::NoTokens => Some("no token counts reported".into()),
-        }
-    }
 }
 
 /// `estimateCost(model, usage, overrides)`.

@@ -141,7 +141,7 @@ fn estimate_json(s: &Summary) -> Value {
                 "rateFromInput": l.rate_from_input, "amountUSD": number(l.amount),
             })).collect::<Vec<_>>(),
         }),
-        other => json!({"reason": other.reason()}),
+        other => json!({"reason": super::usage::estimate_reason(other)}),
     }
     .as_object()
     .cloned()

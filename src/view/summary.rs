@@ -197,7 +197,7 @@ impl Summary {
             Estimate::Priced { total, hit, .. } => {
                 Text::plain(usd(*total)).with(format!(" (price key {} × tokens)", clean(&hit.key)), Tone::Soft)
             }
-            other => Text::toned(format!("{MISSING} ({})", other.reason().unwrap_or_default()), Tone::Soft),
+            other => Text::toned(format!("{MISSING} ({})", super::usage::estimate_reason(other)), Tone::Soft),
         };
         if let Some(r) = self.stated_estimate {
             text.push(format!(" · the file's own estimatedCostUSD {}", usd(r)), Tone::Soft);

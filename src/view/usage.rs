@@ -148,6 +148,16 @@ fn label_of(ctx: &Ctx, st: usize) -> String {
     ctx.derived.turns.get(st).map(|t| super::address::turn_ref(ctx.attempt, ctx.derived, t.addr)).unwrap_or_default()
 }
 
+/// Why there is no estimate, in words.
+pub fn estimate_reason(e: &Estimate) -> String {
+    match e {
+        Estimate::Priced { .. } => String::new(),
+        Estimate::NoModel => "no model named; --model names one".into(),
+        Estimate::NoPrice { model } => format!("no price for model \"{}\" in the price table", clean(model)),
+        Estimate::NoTokens => "no token counts reported".into(),
+    }
+}
+
 /// The estimate in a few characters, for a section's meta.
 pub fn cost_meta(ctx: &Ctx) -> Text {
     let s = &ctx.view.summary;
@@ -204,11 +214,7 @@ pub fn cost_detail(ctx: &Ctx) -> Vec<Block> {
                 Tone::Soft,
             )));
         }
-        other => body.push(kv(
-            "estimated",
-            9,
-            Text::toned(format!("— ({})", other.reason().unwrap_or_default()), Tone::Soft),
-        )),
+        other => body.push(kv("estimated", 9, Text::toned(format!("— ({})", estimate_reason(other)), Tone::Soft))),
     }
     body.push(kv("prices", 9, Text::plain(s.price_table.clone())));
     if let Some(r) = s.stated_estimate {
