@@ -79,7 +79,7 @@ pub fn plain(data: &[u8]) {
 pub fn set_viewport(app: &mut App, width: u16, height: u16) {
     app.viewport.width = width;
     app.viewport.height = height;
-    let areas = niceeval::ui::layout::areas(width, height, app);
+    let areas = niceeval::app::layout::areas(width, height, app);
     let (list, inspector, nav) = areas.content_rows();
     app.viewport.list_rows = list.max(1);
     app.viewport.inspector_rows = inspector.max(1);

@@ -6,7 +6,6 @@
 //! the last good view and says why.
 
 use crate::app::App;
-use crate::cli::DeriveOpts;
 use crate::load::LoadError;
 use crate::term::Source;
 use notify::Watcher;
@@ -41,8 +40,7 @@ pub struct LiveSource {
     events: Option<Receiver<()>>,
 }
 
-pub fn source_for(paths: &[String], follow: bool, opts: &DeriveOpts) -> Result<Box<dyn Source>, LoadError> {
-    let _ = opts;
+pub fn source_for(paths: &[String], follow: bool) -> Result<Box<dyn Source>, LoadError> {
     if paths.iter().any(|p| p == "-") {
         return Err(LoadError::new("-", "--watch and --follow need a file, not stdin"));
     }

@@ -287,7 +287,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
 
 /// Size the panels for a terminal of `width`×`height`.
 pub fn set_viewport(app: &mut App, width: u16, height: u16) {
-    app.viewport = ui::layout::viewport(width, height, app);
+    app.viewport = crate::app::layout::viewport(width, height, app);
     let len = app.list_len();
     let rows = app.viewport.list_rows;
     app.list_mut().clamp(len, rows);

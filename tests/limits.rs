@@ -197,7 +197,7 @@ fn a_huge_string_field_opens_and_pages() {
         .iter()
         .position(|&r| app.view().unwrap().timeline.rows[r].event == Some(0))
         .expect("a row for the message");
-    app.lists[0].selected = row;
+    app.lists.timeline.selected = row;
     let top = harness::draw(&mut terminal, &app, &mut cache);
     let first_frame = t0.elapsed();
     // The stated cut is at the end of the inspector's content.
@@ -221,7 +221,7 @@ fn a_huge_string_field_opens_and_pages() {
         format!("… ({} more characters; o opens the", niceeval::view::format::number((value_chars - 200_000) as f64));
     assert!(screen.contains(&stated), "no stated cut ({stated}):\n{screen}");
     assert!(top.contains("␛[31") || screen.contains("␛[31"), "escape not shown as a placeholder");
-    assert_eq!(app.lists[0].selected, row);
+    assert_eq!(app.lists.timeline.selected, row);
     app.focus = Focus::Inspector;
     update(&mut app, Action::OpenPager);
     let paged = app.effects.iter().find_map(|e| match e {

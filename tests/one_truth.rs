@@ -43,7 +43,7 @@ fn samples() -> Vec<PathBuf> {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    app.viewport = ui::layout::viewport(w, h, app);
+    app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut cache = RenderCache::new(ThemeName::Mono);
     terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();

@@ -111,7 +111,7 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     let (bytes, total) = (preview.bytes, preview.total);
     let mut app = App::new(preview.doc, None, PriceTable::default());
     let generation = app.generation;
-    app.lists[0].selected = 7;
+    app.lists.timeline.selected = 7;
     let before = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event));
     let mut source =
         niceeval::background::start(&mut app, (bytes, total), path, None, PriceTable::default(), Instant::now());

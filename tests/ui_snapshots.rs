@@ -19,7 +19,7 @@ fn demo() -> App {
 
 /// Render like the terminal layer does: set the viewport from the layout, then draw.
 fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = ui::layout::viewport(w, h, app);
+    app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut cache = RenderCache::new(ThemeName::Mono);
     terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
@@ -50,7 +50,7 @@ fn inspector_follows_the_tool_sort_and_filter() {
     // The inspector caches its lines per selection: after `s` or `f` the same
     // position holds another occurrence, so the cached screen must match a fresh one.
     let mut app = app_for("tests/fixtures/check/clean-complex.json");
-    app.viewport = ui::layout::viewport(160, 48, &app);
+    app.viewport = niceeval::app::layout::viewport(160, 48, &app);
     update(&mut app, Action::ShowTab(Tab::Tools));
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let mut cache = RenderCache::new(ThemeName::Mono);

@@ -113,7 +113,7 @@ fn assert_fresh(app: &App, when: &str) {
 /// The jump keys' answer as a walk over `visible` from the selection,
 /// wrapping around (the code they replace).
 fn walk(app: &App, forward: bool, pred: impl Fn(usize) -> bool) -> Option<usize> {
-    let current = app.lists[0].selected;
+    let current = app.lists.timeline.selected;
     let len = app.visible.len();
     let order: Vec<usize> = if forward {
         (current + 1..len).chain(0..=current.min(len)).collect()
@@ -157,20 +157,20 @@ fn check_jumps(app: &mut App, when: &str) {
             (Action::PrevFinding, false, Box::new(|r| finding_rows.contains(&r))),
         ];
         for (action, forward, pred) in cases {
-            app.lists[0] = ListState { selected: at, offset: at };
+            app.lists.timeline = ListState { selected: at, offset: at };
             app.before_turn_jump = None;
             let want = walk(app, forward, pred).unwrap_or(at);
             update(app, action);
-            assert_eq!(app.lists[0].selected, want, "{action:?} from {at} after {when}");
+            assert_eq!(app.lists.timeline.selected, want, "{action:?} from {at} after {when}");
             assert_eq!(app.scope, saved.3, "{action:?} keeps the scope after {when}");
         }
         for (action, forward) in [(Action::NextTurn, true), (Action::PrevTurn, false)] {
-            app.lists[0] = ListState { selected: at, offset: at };
+            app.lists.timeline = ListState { selected: at, offset: at };
             let header = |i: &usize| rows[app.visible[*i]].kind == RowKind::TurnHeader;
             let want = if forward { (at + 1..len).find(header) } else { (0..at).rev().find(header) };
             update(app, action);
             app.before_turn_jump = None;
-            assert_eq!(app.lists[0].selected, want.unwrap_or(at), "{action:?} from {at} after {when}");
+            assert_eq!(app.lists.timeline.selected, want.unwrap_or(at), "{action:?} from {at} after {when}");
         }
     }
     (app.lists, app.focus, app.tab) = (saved.0, saved.1, saved.2);

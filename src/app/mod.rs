@@ -4,6 +4,7 @@
 pub mod action;
 mod index;
 pub mod keymap;
+pub mod layout;
 mod selection;
 pub mod update;
 
@@ -70,6 +71,44 @@ impl ListState {
             self.offset = self.selected + 1 - height;
         }
         self.offset = self.offset.min(len.saturating_sub(1));
+    }
+}
+
+/// The list state of each tab, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Lists {
+    pub timeline: ListState,
+    pub tools: ListState,
+    pub hitl: ListState,
+    pub usage: ListState,
+    pub assertions: ListState,
+    pub diagnostics: ListState,
+    pub changes: ListState,
+}
+
+impl Lists {
+    pub fn of(&self, tab: Tab) -> &ListState {
+        match tab {
+            Tab::Timeline => &self.timeline,
+            Tab::Tools => &self.tools,
+            Tab::Hitl => &self.hitl,
+            Tab::Usage => &self.usage,
+            Tab::Assertions => &self.assertions,
+            Tab::Diagnostics => &self.diagnostics,
+            Tab::Changes => &self.changes,
+        }
+    }
+
+    pub fn of_mut(&mut self, tab: Tab) -> &mut ListState {
+        match tab {
+            Tab::Timeline => &mut self.timeline,
+            Tab::Tools => &mut self.tools,
+            Tab::Hitl => &mut self.hitl,
+            Tab::Usage => &mut self.usage,
+            Tab::Assertions => &mut self.assertions,
+            Tab::Diagnostics => &mut self.diagnostics,
+            Tab::Changes => &mut self.changes,
+        }
     }
 }
 
@@ -245,7 +284,8 @@ pub struct App {
     /// Timeline rows (indices into the attempt's `Timeline::rows`) for the scope.
     pub visible: Vec<usize>,
     pub merge: bool,
-    pub lists: [ListState; 7],
+    /// The selection and scroll of each tab's list.
+    pub lists: Lists,
     /// Navigator: which attempts to list.
     pub verdict_filter: VerdictFilter,
     /// Navigator text filter on eval, experiment and locator (`/` while the navigator has focus).
@@ -299,7 +339,7 @@ impl App {
             collapsed: HashSet::new(),
             visible: Vec::new(),
             merge: true,
-            lists: [ListState::default(); 7],
+            lists: Lists::default(),
             verdict_filter: VerdictFilter::All,
             nav_query: None,
             inspector_scroll: 0,
@@ -352,7 +392,7 @@ impl App {
             let row = self.view()?.timeline.rows.get(ri)?;
             Some((row.addr, row.event, row.kind))
         });
-        let offset = self.lists[0].offset;
+        let offset = self.lists.timeline.offset;
         let attempts_before = self.doc.attempts.len();
         self.doc = doc;
         self.views = views;
@@ -385,9 +425,9 @@ impl App {
         self.rebuild_nav();
         self.rebuild_visible();
         if self.follow {
-            self.lists[0].selected = self.visible.len().saturating_sub(1);
+            self.lists.timeline.selected = self.visible.len().saturating_sub(1);
             let rows = self.viewport.list_rows;
-            self.lists[0].clamp(self.visible.len(), rows);
+            self.lists.timeline.clamp(self.visible.len(), rows);
             return;
         }
         let row = keep.and_then(|(addr, event, kind)| {
@@ -400,7 +440,7 @@ impl App {
             }
         });
         if let Some(r) = row {
-            self.lists[0].offset = offset;
+            self.lists.timeline.offset = offset;
             self.select_row(r);
         }
     }
@@ -411,7 +451,7 @@ impl App {
         let failing = attempt.review.assertions.as_ref().is_some_and(|a| a.iter().any(|x| x.is_failing_gate()));
         if failing {
             self.tab = Tab::Assertions;
-            self.lists[4] = ListState::default();
+            self.lists.assertions = ListState::default();
             if self.doc.attempts.len() > 1 {
                 self.focus = Focus::List;
             }
@@ -427,12 +467,11 @@ impl App {
     }
 
     pub fn list(&self) -> &ListState {
-        &self.lists[self.tab_index()]
+        self.lists.of(self.tab)
     }
 
     pub fn list_mut(&mut self) -> &mut ListState {
-        let i = self.tab_index();
-        &mut self.lists[i]
+        self.lists.of_mut(self.tab)
     }
 
     pub fn tab_index(&self) -> usize {
@@ -504,7 +543,7 @@ impl App {
         self.rebuild_lists();
         self.rerun_search();
         let rows = self.viewport.list_rows;
-        self.lists[0].clamp(self.visible.len(), rows);
+        self.lists.timeline.clamp(self.visible.len(), rows);
     }
 
     pub fn rerun_search(&mut self) {
@@ -625,7 +664,7 @@ impl App {
 
     /// The timeline row currently selected.
     pub fn selected_row(&self) -> Option<usize> {
-        self.visible.get(self.lists[0].selected).copied()
+        self.visible.get(self.lists.timeline.selected).copied()
     }
 
     /// Select a timeline row (by index into `Timeline::rows`), widening the scope if needed.
@@ -647,9 +686,9 @@ impl App {
         };
         if let Some(p) = pos {
             self.tab = Tab::Timeline;
-            self.lists[0].selected = p;
+            self.lists.timeline.selected = p;
             let rows = self.viewport.list_rows;
-            self.lists[0].clamp(self.visible.len(), rows);
+            self.lists.timeline.clamp(self.visible.len(), rows);
             self.inspector_scroll = 0;
         }
     }

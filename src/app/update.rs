@@ -26,7 +26,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Top => move_by(app, isize::MIN / 2),
         Action::Bottom => move_by(app, isize::MAX / 2),
         Action::PrevTurn | Action::NextTurn => {
-            app.before_turn_jump = Some((app.lists[0], action == Action::NextTurn));
+            app.before_turn_jump = Some((app.lists.timeline, action == Action::NextTurn));
             jump_turn(app, action == Action::NextTurn);
         }
         Action::FocusNext | Action::FocusPrev => {
@@ -54,7 +54,7 @@ pub fn update(app: &mut App, action: Action) {
             // From a review tab: the earliest failing evidence in the transcript.
             app.tab = Tab::Timeline;
             app.focus = Focus::List;
-            app.lists[0] = ListState::default();
+            app.lists.timeline = ListState::default();
             let first_is_failure =
                 app.view().is_some_and(|v| app.visible.first().is_some_and(|&r| v.timeline.rows[r].is_failure()));
             if !first_is_failure {
@@ -69,7 +69,7 @@ pub fn update(app: &mut App, action: Action) {
             if action == Action::NextFinding
                 && let Some((saved, next)) = turn_jump
             {
-                app.lists[0] = saved;
+                app.lists.timeline = saved;
                 forward = next;
             }
             jump_finding(app, forward);
@@ -110,7 +110,7 @@ pub fn update(app: &mut App, action: Action) {
                 ToolFilter::Problems => ToolFilter::All,
             };
             app.rebuild_tool_rows();
-            app.lists[1] = ListState::default();
+            app.lists.tools = ListState::default();
             app.flash(format!("tools filter: {}", app.tool_filter.word()));
         }
         Action::CycleSort => {
@@ -210,14 +210,15 @@ pub fn set_scope(app: &mut App, scope: Scope) {
     let attempt_changed = app.scope.attempt != scope.attempt;
     app.scope = scope;
     app.rebuild_visible();
-    for (i, list) in app.lists.iter_mut().enumerate() {
-        if i != 0 || attempt_changed {
-            *list = ListState::default();
-        }
+    // Every other tab's list starts over; the timeline keeps its row when it can.
+    let timeline = app.lists.timeline;
+    app.lists = crate::app::Lists { timeline, ..Default::default() };
+    if attempt_changed {
+        app.lists.timeline = ListState::default();
     }
     match keep.filter(|_| !attempt_changed) {
         Some(row) if app.visible.binary_search(&row).is_ok() => app.select_row(row),
-        _ => app.lists[0] = ListState::default(),
+        _ => app.lists.timeline = ListState::default(),
     }
     app.inspector_scroll = 0;
 }
@@ -229,11 +230,11 @@ fn jump_turn(app: &mut App, forward: bool) {
     match target {
         Some(i) => {
             app.tab = Tab::Timeline;
-            app.lists[0].selected = i;
+            app.lists.timeline.selected = i;
             // Show the turn header at the top.
-            app.lists[0].offset = i;
+            app.lists.timeline.offset = i;
             let rows = app.viewport.list_rows;
-            app.lists[0].clamp(app.visible.len(), rows);
+            app.lists.timeline.clamp(app.visible.len(), rows);
         }
         None => app.flash(if forward { "last turn" } else { "first turn" }),
     }
@@ -290,7 +291,7 @@ fn enter(app: &mut App) {
             Tab::Tools => {
                 let rows = app.tool_rows();
                 let Some(view) = app.view() else { return };
-                let target = rows.get(app.lists[1].selected).and_then(|r| {
+                let target = rows.get(app.lists.tools.selected).and_then(|r| {
                     let (scope_turn, event) = match r {
                         Ok(o) => {
                             let occ = &view.derived.occurrences.occurrences[*o];
@@ -311,7 +312,7 @@ fn enter(app: &mut App) {
             Tab::Hitl => {
                 let rows = app.hitl_rows();
                 let target = app.view().and_then(|v| {
-                    rows.get(app.lists[2].selected).and_then(|&i| {
+                    rows.get(app.lists.hitl.selected).and_then(|&i| {
                         let r = &v.requests[i];
                         v.timeline.row_of_event(r.addr, r.event)
                     })
@@ -322,7 +323,8 @@ fn enter(app: &mut App) {
                 }
             }
             Tab::Diagnostics => {
-                let target = app.scoped_findings().get(app.lists[5].selected).map(|&i| app.findings[i].location);
+                let target =
+                    app.scoped_findings().get(app.lists.diagnostics.selected).map(|&i| app.findings[i].location);
                 if let Some(loc) = target {
                     jump_to_location(app, loc.session, loc.turn, loc.event);
                 }
@@ -353,7 +355,7 @@ pub fn jump_to_location(app: &mut App, session: usize, turn: Option<usize>, even
 /// Follow the first evidence link of the selected assertion to its row.
 fn jump_to_assertion_evidence(app: &mut App) {
     let rows = app.assertion_rows();
-    let Some(&ai) = rows.get(app.lists[4].selected) else { return };
+    let Some(&ai) = rows.get(app.lists.assertions.selected) else { return };
     let (Some(attempt), Some(view)) = (app.attempt(), app.view()) else { return };
     let Some(assertion) = attempt.review.assertions.as_ref().and_then(|l| l.get(ai)) else { return };
     let links = crate::view::assertions::evidence_links(attempt, view, assertion);
@@ -501,7 +503,7 @@ fn jump_finding(app: &mut App, forward: bool) {
 }
 
 fn mouse_scroll(app: &mut App, column: u16, row: u16, down: bool) {
-    let areas = crate::ui::layout::areas(app.viewport.width, app.viewport.height, app);
+    let areas = crate::app::layout::areas(app.viewport.width, app.viewport.height, app);
     let previous = app.focus;
     if let Some(focus) = areas.focus_at(column, row) {
         app.focus = focus;
@@ -511,7 +513,7 @@ fn mouse_scroll(app: &mut App, column: u16, row: u16, down: bool) {
 }
 
 fn mouse_click(app: &mut App, column: u16, row: u16) {
-    let areas = crate::ui::layout::areas(app.viewport.width, app.viewport.height, app);
+    let areas = crate::app::layout::areas(app.viewport.width, app.viewport.height, app);
     if let Some(tab) = areas.tab_at(column, row) {
         update(app, Action::ShowTab(tab));
         return;
@@ -574,24 +576,24 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
         }
         Tab::Assertions => {
             let rows = app.assertion_rows();
-            let a = attempt.review.assertions.as_ref()?.get(*rows.get(app.lists[4].selected)?)?;
+            let a = attempt.review.assertions.as_ref()?.get(*rows.get(app.lists.assertions.selected)?)?;
             Some(("assertion".into(), pretty(&a.raw)))
         }
         Tab::Tools => {
             let rows = app.tool_rows();
-            match rows.get(app.lists[1].selected)? {
+            match rows.get(app.lists.tools.selected)? {
                 Ok(o) => Some(("occurrence".into(), pretty(&view.derived.occurrences.occurrences[*o].to_json()))),
                 Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[*o].to_json()))),
             }
         }
         Tab::Hitl => {
             let rows = app.hitl_rows();
-            let r = &view.requests[*rows.get(app.lists[2].selected)?];
+            let r = &view.requests[*rows.get(app.lists.hitl.selected)?];
             let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
             Some(("input request".into(), pretty(e.raw())))
         }
         Tab::Changes => {
-            let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists[6].selected)?;
+            let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists.changes.selected)?;
             Some((
                 c.path.clone(),
                 format!(
@@ -630,11 +632,11 @@ mod tests {
     fn movement_clamps_at_both_ends() {
         let mut a = two_turns();
         update(&mut a, Action::Up);
-        assert_eq!(a.lists[0].selected, 0);
+        assert_eq!(a.lists.timeline.selected, 0);
         update(&mut a, Action::Bottom);
-        assert_eq!(a.lists[0].selected, a.visible.len() - 1);
+        assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
         update(&mut a, Action::Down);
-        assert_eq!(a.lists[0].selected, a.visible.len() - 1);
+        assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
     }
 
     #[test]
@@ -702,13 +704,13 @@ mod tests {
     fn mouse_click_selects_the_row_under_the_pointer() {
         let mut a = two_turns();
         a.viewport = crate::app::Viewport { width: 140, height: 40, list_rows: 33, inspector_rows: 33, nav_rows: 33 };
-        let areas = crate::ui::layout::areas(140, 40, &a);
+        let areas = crate::app::layout::areas(140, 40, &a);
         // Third content row of the timeline panel.
         update(&mut a, Action::ClickAt { column: areas.list.x + 3, row: areas.list.y + 3 });
         assert_eq!(a.focus, Focus::List);
-        assert_eq!(a.lists[0].selected, 2);
+        assert_eq!(a.lists.timeline.selected, 2);
         update(&mut a, Action::ScrollAt { column: areas.list.x + 3, row: areas.list.y + 3, down: true });
-        assert_eq!(a.lists[0].selected, 5);
+        assert_eq!(a.lists.timeline.selected, 5);
         update(&mut a, Action::ClickAt { column: areas.tab_spans[2].0 + 1, row: areas.tabs.y });
         assert_eq!(a.tab, Tab::Hitl);
     }

@@ -78,7 +78,7 @@ pub fn run(args: &ViewArgs) -> i32 {
     drop(progress);
     app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
     let source: Option<Box<dyn crate::term::Source>> = if args.watch || args.follow {
-        match crate::live::source_for(&args.paths, args.follow, &args.opts) {
+        match crate::live::source_for(&args.paths, args.follow) {
             Ok(s) => Some(s),
             Err(e) => return report_error(&e),
         }

@@ -5,7 +5,6 @@ pub mod diff;
 pub mod header;
 pub mod highlight;
 pub mod inspector;
-pub mod layout;
 pub mod lists;
 pub mod nav;
 pub mod theme;
@@ -58,7 +57,7 @@ pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
         cache.generation = app.generation;
     }
     let area = frame.area();
-    let areas = layout::areas(area.width, area.height, app);
+    let areas = crate::app::layout::areas(area.width, area.height, app);
     header::render(frame, areas.header, app, &cache.theme);
     render_tabs(frame, areas.tabs, app, &cache.theme);
     if let Some(nav_area) = areas.nav {
@@ -94,7 +93,7 @@ pub fn cell(s: &str, width: usize) -> String {
 fn render_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut spans = Vec::new();
     for (i, tab) in crate::app::Tab::ALL.iter().enumerate() {
-        let label = layout::tab_label(i, *tab);
+        let label = crate::app::layout::tab_label(i, *tab);
         let style = if *tab == app.tab { theme.tab_active } else { theme.dim };
         spans.push(Span::styled(label, style));
         spans.push(Span::raw(" "));

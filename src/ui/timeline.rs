@@ -29,7 +29,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let w = inner.width as usize;
-    let list = app.lists[0];
+    let list = app.lists.timeline;
     let query = app.search.query.as_deref();
 
     let mut lines = Vec::with_capacity(inner.height as usize);

@@ -1,7 +1,8 @@
 //! Where each panel goes, as a pure function of the terminal size and the
-//! state. The mouse handler uses the same function to map clicks to panels.
+//! state. The renderer draws into these areas and `update` maps mouse
+//! clicks to panels with the same function, so the two never disagree.
 
-use crate::app::{App, Focus, Tab};
+use super::{App, Focus, Tab};
 use ratatui::layout::Rect;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,13 +108,7 @@ impl Areas {
 }
 
 /// Rows per panel for a terminal size: what `update` pages by.
-pub fn viewport(width: u16, height: u16, app: &App) -> crate::app::Viewport {
+pub fn viewport(width: u16, height: u16, app: &App) -> super::Viewport {
     let (list, inspector, nav) = areas(width, height, app).content_rows();
-    crate::app::Viewport {
-        width,
-        height,
-        list_rows: list.max(1),
-        inspector_rows: inspector.max(1),
-        nav_rows: nav.max(1),
-    }
+    super::Viewport { width, height, list_rows: list.max(1), inspector_rows: inspector.max(1), nav_rows: nav.max(1) }
 }
