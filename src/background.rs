@@ -5,7 +5,6 @@
 
 use crate::app::{App, Loading, Prepared};
 use crate::load::LoadError;
-use crate::load::preview::megabytes;
 use crate::model::usage::PriceTable;
 use crate::term::Source;
 use std::sync::OnceLock;
@@ -90,12 +89,7 @@ impl Source for BackgroundLoad {
                 let installing = Instant::now();
                 app.install(prepared);
                 let _ = INSTALL_TOOK.set(installing.elapsed());
-                app.flash(format!(
-                    "loaded all {}: {} events in {:.1} s",
-                    megabytes(total),
-                    app.doc.event_count(),
-                    elapsed.as_secs_f64()
-                ));
+                app.flash(crate::view::chrome::loaded_text(total, app.doc.event_count(), elapsed.as_secs_f64()));
                 let _ = LOADED_AFTER.set(self.program_started.elapsed());
             }
             Ok(Err(e)) => preview_only(app, &format!("loading the whole file failed: {e}")),

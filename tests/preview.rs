@@ -123,7 +123,7 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     let after = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event));
     assert_eq!(before, after, "the same event stays selected");
     let flash = app.flash.as_ref().unwrap();
-    assert!(!flash.error && flash.text.starts_with("loaded all") && flash.text.contains("5000 events"), "{flash:?}");
+    assert!(!flash.error && flash.text.starts_with("loaded all") && flash.text.contains("5,000 events"), "{flash:?}");
     assert!(!app.doc.notices.iter().any(|n| n.message.contains("preview")), "the preview notice is gone");
     let _ = std::fs::remove_dir_all(dir);
 }

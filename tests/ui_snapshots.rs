@@ -207,11 +207,11 @@ fn a_preview_says_how_far_the_whole_load_has_got() {
         elapsed_ms: 2_300,
     });
     let text = screen(&mut app, 200, 12);
-    assert!(text.contains("preview of the first 4.2 MB · loading 312.4 of 1000.0 MB, 53210 events · 2.3 s"), "{text}");
+    assert!(text.contains("preview of the first 4.2 MB · loading 312.4 of 1000.0 MB, 53,210 events · 2.3 s"), "{text}");
     insta::assert_snapshot!("preview_loading_200x12", text);
     app.loading.as_mut().unwrap().building = true;
     let text = screen(&mut app, 200, 12);
-    assert!(text.contains("building the views of 53210 events"), "{text}");
+    assert!(text.contains("building the views of 53,210 events"), "{text}");
     // A JSON document reports bytes only: it has no lines to count.
     let loading = app.loading.as_mut().unwrap();
     (loading.building, loading.parsed_lines) = (false, 0);

@@ -181,18 +181,7 @@ impl Default for Viewport {
 
 /// A large file still loading in the background while a preview of its
 /// start is shown; the terminal layer refreshes the counters.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Loading {
-    /// Bytes of the file the preview was made from.
-    pub preview_bytes: u64,
-    pub total_bytes: u64,
-    /// Bytes and lines (JSONL events) the background load has parsed so far.
-    pub parsed_bytes: u64,
-    pub parsed_lines: u64,
-    /// The load is done and the views are being built.
-    pub building: bool,
-    pub elapsed_ms: u64,
-}
+pub type Loading = crate::view::chrome::LoadProgress;
 
 /// A document with its views, built on any thread, ready to [`App::install`].
 pub struct Prepared {

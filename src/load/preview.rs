@@ -48,17 +48,12 @@ pub fn load_preview(path: &str, at_least: u64, budget: usize) -> Option<Preview>
             level: NoticeLevel::Info,
             message: format!(
                 "{path}: preview of the first {} of {}{STILL_LOADING}",
-                megabytes(bytes as u64),
-                megabytes(meta.len())
+                crate::model::text::megabytes(bytes as u64),
+                crate::model::text::megabytes(meta.len())
             ),
         },
     );
     Some(Preview { doc, bytes: bytes as u64, total: meta.len() })
-}
-
-/// `12.3 MB`.
-pub fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
 /// A document from the start of a file and how many of its bytes it used.

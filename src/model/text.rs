@@ -113,6 +113,11 @@ pub fn one_line(s: &str, width: usize) -> String {
     truncate(&sanitize(s, Lines::Single), width)
 }
 
+/// "4.2 MB" (decimal megabytes, one decimal): file sizes in notices and the loading line.
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
 /// Display width of already-sanitized text.
 pub fn width(s: &str) -> usize {
     s.width()

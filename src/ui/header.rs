@@ -15,7 +15,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut top = vec![Span::styled("niceeval ", theme.title)];
     // Still loading comes first, so a narrow terminal shows it too.
     if let Some(loading) = &app.loading {
-        top.push(Span::styled(format!("{}  ", loading_text(loading)), theme.warn));
+        top.push(Span::styled(format!("{}  ", crate::view::chrome::loading_text(loading)), theme.warn));
     }
     top.push(Span::styled(cell(&source, width / 2), theme.text));
     top.push(Span::styled(format!("  {}", cell(&app.doc.format, width / 3)), theme.dim));
@@ -66,21 +66,4 @@ fn fit_by_priority(parts: Vec<(u8, Text)>, width: usize) -> Vec<Text> {
         *only = only.truncate(width);
     }
     out
-}
-
-/// `⟳ preview of 4.2 MB · loading 312.4 of 1000.0 MB, 53210 events · 2.3 s`.
-pub fn loading_text(l: &crate::app::Loading) -> String {
-    use crate::load::preview::megabytes;
-    let step = if l.building && l.parsed_lines > 0 {
-        format!("building the views of {} events", l.parsed_lines)
-    } else if l.building {
-        "building the views".to_string()
-    } else if l.parsed_bytes > 0 {
-        // JSONL counts its lines (events) as it goes; a JSON document only bytes.
-        let events = if l.parsed_lines > 0 { format!(", {} events", l.parsed_lines) } else { String::new() };
-        format!("loading {} of {}{events}", megabytes(l.parsed_bytes).trim_end_matches(" MB"), megabytes(l.total_bytes))
-    } else {
-        format!("loading {}", megabytes(l.total_bytes))
-    };
-    format!("⟳ preview of the first {} · {step} · {:.1} s", megabytes(l.preview_bytes), l.elapsed_ms as f64 / 1000.0)
 }

@@ -7,7 +7,6 @@ use super::blocks::{list_line, list_widths};
 use super::panel;
 use super::theme::Theme;
 use crate::app::{App, Focus, Tab};
-use crate::view::format::count;
 use crate::view::report::Selection;
 use crate::view::{Text, Tone};
 use ratatui::Frame;
@@ -67,17 +66,14 @@ impl Window {
 type Rows = (String, usize, Vec<Line<'static>>);
 
 fn empty_text(app: &App) -> String {
+    use crate::view::chrome;
     match app.tab {
-        Tab::Tools if app.tool_filter != crate::app::ToolFilter::All => {
-            format!("no tool calls match the filter \"{}\" (f changes it)", app.tool_filter.word())
+        Tab::Tools => {
+            chrome::no_tools((app.tool_filter != crate::app::ToolFilter::All).then(|| app.tool_filter.word()))
         }
-        Tab::Tools => "no tool calls in this scope".into(),
-        Tab::Hitl => "no input requests in this scope".into(),
-        Tab::Assertions => match app.attempt().map(|a| a.review.assertions.is_some()) {
-            Some(true) => "no assertions".into(),
-            _ => "assertions not recorded in this input (open a Record, InvocationSummary or show --json)".into(),
-        },
-        Tab::Diagnostics => "no findings: the event stream follows the contract".into(),
+        Tab::Hitl => chrome::NO_REQUESTS.into(),
+        Tab::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
+        Tab::Diagnostics => chrome::NO_FINDINGS.into(),
         Tab::Changes => app.attempt().map(crate::view::changes::empty_text).unwrap_or_default(),
         _ => String::new(),
     }
@@ -86,13 +82,8 @@ fn empty_text(app: &App) -> String {
 fn tools(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
     let rows = app.tool_rows();
     let orphans = app.tool_orphans();
-    let title = format!(
-        " Tools · {} · {} · filter {} · sort {} ",
-        count(rows.len() - orphans, "occurrence", "occurrences"),
-        count(orphans, "orphan finish", "orphan finishes"),
-        app.tool_filter.word(),
-        if app.tool_sort_by_name { "name" } else { "position" }
-    );
+    let title =
+        crate::view::chrome::tools_title(rows.len() - orphans, orphans, app.tool_filter.word(), app.tool_sort_by_name);
     let d = ctx.derived;
     let widths = list_widths(&[14, (w / 4).clamp(10, 28), 14], w);
     let lines = rows[win.range(rows.len())]
@@ -110,7 +101,7 @@ fn tools(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
 
 fn hitl(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
     let rows = app.hitl_rows();
-    let title = format!(" HITL · {} · {} waiting ", count(rows.len(), "request", "requests"), app.hitl_waiting());
+    let title = crate::view::chrome::hitl_title(rows.len(), app.hitl_waiting());
     let widths = list_widths(&[16, 8, 18], w);
     let lines = rows[win.range(rows.len())]
         .iter()
@@ -157,16 +148,15 @@ fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
         };
         lines.push(line(cells, bar));
     }
-    (" Usage · absent is —, never 0 · tokens = input + output ".into(), total, lines)
+    (crate::view::chrome::USAGE_TITLE.into(), total, lines)
 }
 
 fn assertions(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
     let Some(list) = ctx.attempt.review.assertions.as_ref() else {
-        return (" Assertions · not recorded ".into(), 0, Vec::new());
+        return (crate::view::chrome::assertions_title(None), 0, Vec::new());
     };
     let rows = app.assertion_rows();
-    let title =
-        format!(" Assertions · {} · {} failing ", count(list.len(), "assertion", "assertions"), app.failing_gates());
+    let title = crate::view::chrome::assertions_title(Some((list.len(), app.failing_gates())));
     let widths = list_widths(&[16, 8, 18], w);
     let lines = rows[win.range(rows.len())]
         .iter()
@@ -180,12 +170,7 @@ fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usi
     let recorded = &ctx.attempt.review.diagnostics;
     let errors =
         findings.iter().filter(|&&i| app.findings[i].severity == crate::model::diagnostics::Severity::Error).count();
-    let title = format!(
-        " Diagnostics · {} · {} · {} recorded ",
-        count(errors, "error", "errors"),
-        count(findings.len() - errors, "warning", "warnings"),
-        recorded.len()
-    );
+    let title = crate::view::chrome::diagnostics_title(errors, findings.len() - errors, recorded.len());
     let widths = list_widths(&[10, 24, 26], w);
     let total = findings.len() + recorded.len();
     let lines = win
@@ -200,13 +185,12 @@ fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usi
 
 fn changes(_app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
     let Some(fc) = ctx.attempt.review.file_changes.as_ref() else {
-        return (" Changes · not recorded ".into(), 0, Vec::new());
+        return (crate::view::chrome::changes_title(None), 0, Vec::new());
     };
-    let title = format!(
-        " Changes · {} · {} ",
-        count(fc.changes.len(), "file", "files"),
-        crate::view::changes::state_text(ctx.attempt).as_plain()
-    );
+    let title = crate::view::chrome::changes_title(Some((
+        fc.changes.len(),
+        crate::view::changes::state_text(ctx.attempt).as_plain(),
+    )));
     let widths = list_widths(&[12, 16], w);
     let lines = fc.changes[win.range(fc.changes.len())]
         .iter()

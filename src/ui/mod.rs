@@ -98,27 +98,22 @@ fn render_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         spans.push(Span::styled(label, style));
         spans.push(Span::raw(" "));
     }
-    let scope = scope_label(app);
-    spans.push(Span::styled(format!("  scope: {scope}"), theme.dim));
+    spans.push(Span::styled(format!("  {}", scope_label(app)), theme.dim));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// "attempt", "session-2", "session-1 · turn 3" for the current scope.
+/// The scope the other panels show, in the view's words.
 pub fn scope_label(app: &App) -> String {
     let s = app.scope;
-    let Some(attempt) = app.attempt() else { return "empty".into() };
-    match (s.session, s.turn) {
-        (None, _) => "whole attempt".into(),
-        (Some(si), None) => attempt.sessions.get(si).map(|x| x.scope_name()).unwrap_or_default(),
-        (Some(si), Some(ti)) => {
-            let label = attempt.sessions.get(si).and_then(|x| x.turns.get(ti)).and_then(|t| t.label.clone());
-            let name = attempt.sessions.get(si).map(|x| x.scope_name()).unwrap_or_default();
-            match label {
-                Some(l) => cell(&l, 40),
-                None => format!("{name} · turn-{}", ti + 1),
-            }
+    let Some(attempt) = app.attempt() else { return "scope: empty".into() };
+    let session = s.session.and_then(|si| attempt.sessions.get(si)).map(|x| x.scope_name());
+    let turn = match (s.session, s.turn, app.view()) {
+        (Some(session), Some(turn), Some(v)) => {
+            Some(crate::view::address::turn_title(attempt, &v.derived, crate::model::TurnAddr { session, turn }))
         }
-    }
+        _ => None,
+    };
+    crate::view::chrome::scope_text(session, turn)
 }
 
 fn hint(key: &str, what: &str, theme: &Theme) -> Vec<Span<'static>> {
@@ -131,7 +126,7 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             Span::styled("/", theme.key),
             Span::raw(sanitize(&app.search.input, Lines::Single).into_owned()),
             Span::styled("▏", theme.accent),
-            Span::styled("   Enter search · Esc cancel · ignores case · searches rows and payloads", theme.dim),
+            Span::styled(crate::view::chrome::SEARCH_PROMPT_HINT, theme.dim),
         ])
     } else if let Some(flash) = &app.flash {
         let style = if flash.error { theme.err } else { theme.accent };
@@ -139,39 +134,27 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     } else {
         let mut spans = Vec::new();
         if let Some(q) = &app.search.query {
-            spans
-                .push(Span::styled(format!("/{} ({} matches) ", cell(q, 20), app.search.matches.len()), theme.matched));
+            let status = crate::view::chrome::search_status(&cell(q, 20), app.search.matches.len());
+            spans.push(Span::styled(format!("{status} "), theme.matched));
             spans.push(Span::raw(" "));
         }
         if app.follow {
             spans.push(Span::styled("FOLLOW ", theme.hitl));
         }
-        let hints: &[(&str, &str)] = match app.focus {
-            Focus::Nav => &[("j/k", "move"), ("Enter", "expand"), ("Tab", "panel"), ("?", "help"), ("q", "quit")],
-            Focus::Inspector => &[("j/k", "scroll"), ("r", "raw"), ("y", "copy"), ("o", "pager"), ("Esc", "back")],
-            Focus::List => match app.tab {
-                crate::app::Tab::Timeline => &[
-                    ("j/k", "move"),
-                    ("Enter", "inspect"),
-                    ("/", "search"),
-                    ("e", "next failure"),
-                    ("w", "waiting"),
-                    ("[ ]", "turn"),
-                    ("m", "merge"),
-                    ("?", "help"),
-                ],
-                crate::app::Tab::Tools => {
-                    &[("Enter", "jump to row"), ("f", "filter"), ("s", "sort"), ("r", "raw"), ("?", "help")]
-                }
-                crate::app::Tab::Assertions => {
-                    &[("Enter", "jump to evidence"), ("r", "raw"), ("y", "copy"), ("?", "help")]
-                }
-                crate::app::Tab::Diagnostics => {
-                    &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")]
-                }
-                _ => &[("Enter", "jump to row"), ("Tab", "panel"), ("?", "help"), ("q", "quit")],
-            },
+        use crate::app::Tab;
+        use crate::view::chrome::HintsFor;
+        let at = match (app.focus, app.tab) {
+            (Focus::Nav, _) => HintsFor::Navigator,
+            (Focus::Inspector, _) => HintsFor::Inspector,
+            (Focus::List, Tab::Timeline) => HintsFor::Timeline,
+            (Focus::List, Tab::Tools) => HintsFor::Tools,
+            (Focus::List, Tab::Hitl) => HintsFor::Hitl,
+            (Focus::List, Tab::Usage) => HintsFor::Usage,
+            (Focus::List, Tab::Assertions) => HintsFor::Assertions,
+            (Focus::List, Tab::Diagnostics) => HintsFor::Diagnostics,
+            (Focus::List, Tab::Changes) => HintsFor::Changes,
         };
+        let hints = crate::view::chrome::hints(at);
         for (k, w) in hints {
             spans.extend(hint(k, w, theme));
         }
@@ -196,17 +179,7 @@ fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("Marks", theme.title));
-    for (mark, what) in [
-        ("✓", "completed / answered"),
-        ("✗", "failed"),
-        ("⊘", "rejected (a human or policy said no)"),
-        ("…", "pending: started, never finished"),
-        ("?", "ambiguous id (reused while open) or orphan finish (no start)"),
-        ("⏸", "waiting for human input"),
-        ("—", "not reported (missing is not zero)"),
-        ("⚑", "a diagnostic finding points here"),
-        ("◆N", "N assertions point at this row"),
-    ] {
+    for (mark, what) in crate::view::chrome::MARKS {
         lines.push(Line::from(vec![Span::styled(format!("{mark:>18}  "), theme.key), Span::raw(what)]));
     }
     let scroll = app.help_scroll.min(lines.len().saturating_sub(1)) as u16;

@@ -10,12 +10,8 @@ use ratatui::widgets::Paragraph;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::Nav;
-    let title = if app.doc.attempts.len() > 1 {
-        let shown = app.nav.iter().filter(|n| n.scope.session.is_none()).count();
-        format!(" Attempts · {shown} of {} ", app.doc.attempts.len())
-    } else {
-        " Sessions & turns ".into()
-    };
+    let shown = app.nav.iter().filter(|n| n.scope.session.is_none()).count();
+    let title = crate::view::chrome::navigator_title(shown, app.doc.attempts.len());
     let block = panel(Line::styled(title, theme.title), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);

@@ -18,14 +18,13 @@ const POS_W: usize = 9;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::List;
-    let mode = if app.merge { "merged" } else { "raw events" };
-    let title = format!(" Timeline · {} · {mode} ", crate::view::format::count(app.visible.len(), "row", "rows"));
+    let title = crate::view::chrome::timeline_title(app.visible.len(), app.merge);
     let block = panel(Line::styled(title, theme.title), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let (Some(view), Some(attempt)) = (app.view(), app.attempt()) else { return };
     if app.visible.is_empty() {
-        frame.render_widget(Paragraph::new(Line::styled("no events in this scope", theme.dim)), inner);
+        frame.render_widget(Paragraph::new(Line::styled(crate::view::chrome::NO_EVENTS, theme.dim)), inner);
         return;
     }
     let w = inner.width as usize;

@@ -140,6 +140,9 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", number(n as f64), if n == 1 { one } else { many })
 }
 
+/// "4.2 MB": the loaders' notices say sizes with the same function.
+pub use crate::model::text::megabytes;
+
 /// A score or a points total: at most two decimals ("34.11", "2").
 pub fn score(x: f64) -> String {
     number(x)

@@ -20,7 +20,7 @@ start_shell 160 40
 keys "NICEEVAL_TIMING=1 $BIN view $F 2>$DIR/timing.txt" Enter
 wait_for 'preview of the first 4\.[0-9] MB' 20
 check "the preview shows the first events" 'event 1 xxxx'
-wait_for 'loaded all [0-9.]+ MB: 120001 events' 120
+wait_for 'loaded all [0-9.]+ MB: 120,001 events' 120
 check "the header counts every event of the whole file" '1 turn · 120,001 events'
 check "the inspector shows the whole turn, not the preview's" '120,001 events'
 keys / 'the-very-last-event' Enter

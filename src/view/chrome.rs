@@ -1,0 +1,183 @@
+//! The viewer's own words around the content: panel titles with their
+//! counts, what an empty list means, the loading line, the scope, the marks
+//! legend and the key hints. Decided here like every other word.
+
+use super::format::{count, megabytes};
+use super::text::clean;
+
+/// " Timeline · 45 rows · merged ".
+pub fn timeline_title(rows: usize, merged: bool) -> String {
+    format!(" Timeline · {} · {} ", count(rows, "row", "rows"), if merged { "merged" } else { "raw events" })
+}
+
+/// " Tools · 8 occurrences · 1 orphan finish · filter all · sort position ".
+pub fn tools_title(occurrences: usize, orphans: usize, filter: &str, by_name: bool) -> String {
+    format!(
+        " Tools · {} · {} · filter {filter} · sort {} ",
+        count(occurrences, "occurrence", "occurrences"),
+        count(orphans, "orphan finish", "orphan finishes"),
+        if by_name { "name" } else { "position" }
+    )
+}
+
+/// " HITL · 3 requests · 1 waiting ".
+pub fn hitl_title(requests: usize, waiting: usize) -> String {
+    format!(" HITL · {} · {waiting} waiting ", count(requests, "request", "requests"))
+}
+
+pub const USAGE_TITLE: &str = " Usage · absent is —, never 0 · tokens = input + output ";
+
+/// " Assertions · 4 assertions · 2 failing ", or that none were recorded.
+pub fn assertions_title(recorded: Option<(usize, usize)>) -> String {
+    match recorded {
+        Some((n, failing)) => format!(" Assertions · {} · {failing} failing ", count(n, "assertion", "assertions")),
+        None => " Assertions · not recorded ".into(),
+    }
+}
+
+/// " Diagnostics · 1 error · 2 warnings · 0 recorded ".
+pub fn diagnostics_title(errors: usize, warnings: usize, recorded: usize) -> String {
+    format!(
+        " Diagnostics · {} · {} · {recorded} recorded ",
+        count(errors, "error", "errors"),
+        count(warnings, "warning", "warnings")
+    )
+}
+
+/// " Changes · 3 files · complete ", or that none were recorded.
+pub fn changes_title(files: Option<(usize, String)>) -> String {
+    match files {
+        Some((n, state)) => format!(" Changes · {} · {state} ", count(n, "file", "files")),
+        None => " Changes · not recorded ".into(),
+    }
+}
+
+/// " Attempts · 3 of 12 " (several attempts) or " Sessions & turns ".
+pub fn navigator_title(shown: usize, total: usize) -> String {
+    if total > 1 { format!(" Attempts · {shown} of {total} ") } else { " Sessions & turns ".into() }
+}
+
+/// What an empty Tools list means.
+pub fn no_tools(filter: Option<&str>) -> String {
+    match filter {
+        Some(f) => format!("no tool calls match the filter \"{f}\" (f changes it)"),
+        None => "no tool calls in this scope".into(),
+    }
+}
+
+pub const NO_REQUESTS: &str = "no input requests in this scope";
+pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
+pub const NO_EVENTS: &str = "no events in this scope";
+
+/// What an empty Assertions list means.
+pub fn no_assertions(recorded: bool) -> &'static str {
+    if recorded {
+        "no assertions"
+    } else {
+        "assertions not recorded in this input (open a Record, InvocationSummary or show --json)"
+    }
+}
+
+/// How far the background load of a large file has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadProgress {
+    pub preview_bytes: u64,
+    pub total_bytes: u64,
+    pub parsed_bytes: u64,
+    pub parsed_lines: u64,
+    pub building: bool,
+    pub elapsed_ms: u64,
+}
+
+/// `⟳ preview of the first 4.2 MB · loading 312.4 of 1000.0 MB, 53,210 events · 2.3 s`.
+pub fn loading_text(l: &LoadProgress) -> String {
+    let events = |n: u64| count(n as usize, "event", "events");
+    let step = if l.building && l.parsed_lines > 0 {
+        format!("building the views of {}", events(l.parsed_lines))
+    } else if l.building {
+        "building the views".to_string()
+    } else if l.parsed_bytes > 0 {
+        // JSONL counts its lines (events) as it goes; a JSON document only bytes.
+        let so_far = if l.parsed_lines > 0 { format!(", {}", events(l.parsed_lines)) } else { String::new() };
+        format!("loading {} of {}{so_far}", megabytes(l.parsed_bytes).trim_end_matches(" MB"), megabytes(l.total_bytes))
+    } else {
+        format!("loading {}", megabytes(l.total_bytes))
+    };
+    format!("⟳ preview of the first {} · {step} · {:.1} s", megabytes(l.preview_bytes), l.elapsed_ms as f64 / 1000.0)
+}
+
+/// "loaded all 48.0 MB: 120,001 events in 3.2 s".
+pub fn loaded_text(total_bytes: u64, events: usize, seconds: f64) -> String {
+    format!("loaded all {}: {} in {seconds:.1} s", megabytes(total_bytes), count(events, "event", "events"))
+}
+
+/// "scope: whole attempt", "scope: session-2", "scope: turn 6 · session2/turn1".
+pub fn scope_text(session: Option<String>, turn_title: Option<String>) -> String {
+    match (session, turn_title) {
+        (_, Some(t)) => format!("scope: {}", clean(&t)),
+        (Some(s), None) => format!("scope: {s}"),
+        (None, None) => "scope: whole attempt".into(),
+    }
+}
+
+/// "/rm -rf (2 matches)".
+pub fn search_status(query: &str, matches: usize) -> String {
+    format!("/{} ({})", clean(query), count(matches, "match", "matches"))
+}
+
+pub const SEARCH_PROMPT_HINT: &str = "   Enter search · Esc cancel · ignores case · searches rows and payloads";
+
+/// What each mark means, for the help overlay.
+pub const MARKS: [(&str, &str); 12] = [
+    ("✓", "completed / answered / passed"),
+    ("✗", "failed"),
+    ("!", "errored, or a request never answered"),
+    ("⊘", "rejected (a human or policy said no)"),
+    ("…", "pending: started, never finished"),
+    ("?", "ambiguous id, orphan finish, unavailable, or an answer not recorded"),
+    ("⏸", "waiting for human input"),
+    ("–", "skipped, not applicable"),
+    ("—", "not reported (missing is not zero)"),
+    ("▲", "warning finding"),
+    ("⚑", "a diagnostic finding points here"),
+    ("◆N", "N assertions point at this row"),
+];
+
+/// Where the keyboard is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HintsFor {
+    Navigator,
+    Inspector,
+    Timeline,
+    Tools,
+    Hitl,
+    Usage,
+    Assertions,
+    Diagnostics,
+    Changes,
+}
+
+/// The footer's key hints for where the keyboard is.
+pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
+    match at {
+        HintsFor::Navigator => {
+            &[("j/k", "move"), ("Enter", "open"), ("f", "filter"), ("/", "find"), ("?", "help"), ("q", "quit")]
+        }
+        HintsFor::Inspector => &[("j/k", "scroll"), ("r", "raw"), ("y", "copy"), ("o", "pager"), ("Esc", "back")],
+        HintsFor::Timeline => &[
+            ("j/k", "move"),
+            ("/", "search"),
+            ("e", "next failure"),
+            ("w", "waiting"),
+            ("[ ]", "turn"),
+            ("m", "merge"),
+            ("?", "help"),
+        ],
+        HintsFor::Tools => &[("Enter", "jump to row"), ("f", "filter"), ("s", "sort"), ("r", "raw"), ("?", "help")],
+        HintsFor::Hitl => &[("Enter", "jump to row"), ("r", "raw"), ("y", "copy"), ("?", "help")],
+        HintsFor::Usage => &[("j/k", "scroll"), ("Tab", "panel"), ("?", "help"), ("q", "quit")],
+        HintsFor::Assertions => &[("Enter", "jump to evidence"), ("r", "raw"), ("y", "copy"), ("?", "help")],
+        HintsFor::Diagnostics => &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")],
+        HintsFor::Changes => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
+    }
+}
