@@ -32,7 +32,7 @@ fn all_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn print_attempts(doc: &Document) {
     for a in &doc.attempts {
-        let failing = a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| x.is_failing()).count();
+        let failing = a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| failing(x)).count();
         println!(
             "  {} {:<30} verdict={:<8} outcome={:<10} turns={} assertions={} failing={}",
             a.locator.as_deref().unwrap_or("-"),
@@ -104,7 +104,7 @@ fn shared_records_open_and_failing_attempts_are_found() {
     for loc in FAILING {
         let (_, root, a) =
             found.iter().find(|(l, _, _)| l == loc).unwrap_or_else(|| panic!("{loc} not found in any Record"));
-        let failing: Vec<_> = a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| x.is_failing()).collect();
+        let failing: Vec<_> = a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| failing(x)).collect();
         println!(
             "{loc} ({}) in {}: verdict {:?}, {} failing assertion(s): {}",
             a.eval_id.as_deref().unwrap_or("-"),
@@ -129,6 +129,13 @@ fn fixture_doc() -> Document {
     let root = load::record::find(&project).expect("find() looks in dir/.niceeval/record");
     assert!(root.ends_with(".niceeval/record"));
     load::record::load_dir(&root).expect("fixture Record opens")
+}
+
+/// Failing, errored, unavailable, or a soft (not gating) mismatch: anything to look at.
+fn failing(a: &niceeval::model::document::Assertion) -> bool {
+    use niceeval::model::verdict::{AssertionOutcome, assertion_outcome};
+    let o = assertion_outcome(a);
+    o.is_failing() || o == AssertionOutcome::FailedSoft
 }
 
 fn has_notice(doc: &Document, level: NoticeLevel, parts: &[&str]) -> bool {
@@ -261,7 +268,7 @@ fn fixture_record_assertions_and_verdicts() {
     assert_eq!(a.verdict.map(|v| v.as_str()), Some("failed"));
     let list = a.review.assertions.as_ref().expect("assertions");
     assert_eq!(list.len(), 3);
-    assert_eq!(list.iter().filter(|x| x.is_failing()).count(), 2);
+    assert_eq!(list.iter().filter(|x| failing(x)).count(), 2);
 
     // Failed value check with a json-pointer locator.
     let v = &list[0];
@@ -432,7 +439,7 @@ fn fixture_exp_stream() {
     assert!(coding.sessions.is_empty());
     let x = &coding.review.assertions.as_ref().expect("failure line → assertion")[0];
     assert_eq!(x.label, "edited a file");
-    assert!(x.is_failing_gate());
+    assert_eq!(niceeval::model::verdict::assertion_outcome(x), niceeval::model::verdict::AssertionOutcome::Failed);
     assert_eq!(x.observed, Some(Fact::Value(serde_json::json!("0 definite matches"))));
     let judge = &doc.attempts[1];
     assert_eq!(judge.review.diagnostics[0].message, "judge model unresolved");
@@ -476,7 +483,7 @@ fn shared_show_json_files_open_and_agree_with_the_record_fold() {
                     && FAILING.contains(&loc)
                 {
                     let failing =
-                        a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| x.is_failing()).count();
+                        a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| failing(x)).count();
                     println!("  {loc}: verdict {:?}, {failing} failing assertion(s)", a.verdict);
                     assert!(matches!(a.verdict.map(|v| v.as_str()), Some("failed" | "errored")));
                     assert!(failing > 0);

@@ -218,3 +218,23 @@ fn a_preview_says_how_far_the_whole_load_has_got() {
     let text = screen(&mut app, 200, 12);
     assert!(text.contains("loading 312.4 of 1000.0 MB · 2.3 s"), "{text}");
 }
+
+#[test]
+fn the_highlighted_attempt_is_the_attempt_shown() {
+    // Failed attempts are listed first, so the first row is not attempt 0.
+    let Some(shared) = std::env::var_os("CARGO_MANIFEST_DIR").map(|d| std::path::PathBuf::from(d).join("../shared")) else {
+        return;
+    };
+    let record = shared.join("samples/niceeval/generated/record-e2e-cli/record");
+    if !record.is_dir() {
+        eprintln!("skipped: {} is absent", record.display());
+        return;
+    }
+    let mut app = app_for(record.to_str().unwrap());
+    let highlighted = app.nav[app.nav_state.selected].scope;
+    assert_eq!(highlighted, app.scope, "the navigator highlights the attempt the panels show");
+    // j moves to the next attempt, not two down.
+    app.focus = Focus::Nav;
+    update(&mut app, Action::Down);
+    assert_eq!(app.nav_state.selected, 1);
+}

@@ -324,6 +324,7 @@ impl App {
             app.focus = Focus::Nav;
         }
         app.scope = app.nav.first().map(|n| n.scope).unwrap_or_default();
+        app.sync_nav_to_scope();
         app.rebuild_visible();
         app.open_first_failure();
         app
@@ -400,7 +401,11 @@ impl App {
     /// A failed attempt opens on its first failing assertion.
     pub fn open_first_failure(&mut self) {
         let Some(attempt) = self.doc.attempts.get(self.scope.attempt) else { return };
-        let failing = attempt.review.assertions.as_ref().is_some_and(|a| a.iter().any(|x| x.is_failing_gate()));
+        let failing = attempt
+            .review
+            .assertions
+            .as_ref()
+            .is_some_and(|a| a.iter().any(|x| crate::model::verdict::assertion_outcome(x).is_failing()));
         if failing {
             self.tab = Tab::Assertions;
             self.lists.assertions = ListState::default();

@@ -507,15 +507,6 @@ pub struct JudgeResult {
 }
 
 impl Assertion {
-    pub fn is_failing_gate(&self) -> bool {
-        matches!(self.gate.as_deref(), Some("failed") | Some("unavailable"))
-    }
-
-    /// Failed, errored or undecided: anything a reviewer must look at.
-    pub fn is_failing(&self) -> bool {
-        self.is_failing_gate() || matches!(self.result.as_deref(), Some("mismatched" | "errored" | "unavailable"))
-    }
-
     /// The matcher diagnostic tree of `explanation`, when it holds one.
     pub fn diagnostic(&self) -> Option<MatchDiagnostic> {
         self.explanation.as_ref().and_then(MatchDiagnostic::from_fact)
