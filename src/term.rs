@@ -227,6 +227,10 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
         if dirty {
             terminal.draw(|f| ui::render(f, &app, &mut cache))?;
             dirty = false;
+            if app.inspector_max != Some(cache.inspector_extent) {
+                // Scrolling stops at the last line the inspector shows.
+                crate::app::update(&mut app, crate::app::Action::InspectorExtent(cache.inspector_extent));
+            }
             if first_frame.is_none() {
                 first_frame = opts.started.map(|s| s.elapsed());
                 if opts.exit_after_first_frame {
@@ -237,7 +241,9 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
                 break;
             }
         }
-        for effect in std::mem::take(&mut app.effects) {
+        let effects = std::mem::take(&mut app.effects);
+        let had_effects = !effects.is_empty();
+        for effect in effects {
             match effect {
                 Effect::Copy(text) => copy_osc52(&text)?,
                 Effect::Page(text) => {
@@ -253,6 +259,10 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
         }
         if app.should_quit {
             break;
+        }
+        if had_effects {
+            // Draw now (a cleared screen, the pager's return): not on the next key.
+            continue;
         }
         // A running search scan gets the time between key presses; a key
         // press is handled before the next scan step.

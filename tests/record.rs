@@ -482,8 +482,7 @@ fn shared_show_json_files_open_and_agree_with_the_record_fold() {
                 if let Some(loc) = a.locator.as_deref()
                     && FAILING.contains(&loc)
                 {
-                    let failing =
-                        a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| failing(x)).count();
+                    let failing = a.review.assertions.as_deref().unwrap_or(&[]).iter().filter(|x| failing(x)).count();
                     println!("  {loc}: verdict {:?}, {failing} failing assertion(s)", a.verdict);
                     assert!(matches!(a.verdict.map(|v| v.as_str()), Some("failed" | "errored")));
                     assert!(failing > 0);

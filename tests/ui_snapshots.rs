@@ -222,7 +222,8 @@ fn a_preview_says_how_far_the_whole_load_has_got() {
 #[test]
 fn the_highlighted_attempt_is_the_attempt_shown() {
     // Failed attempts are listed first, so the first row is not attempt 0.
-    let Some(shared) = std::env::var_os("CARGO_MANIFEST_DIR").map(|d| std::path::PathBuf::from(d).join("../shared")) else {
+    let Some(shared) = std::env::var_os("CARGO_MANIFEST_DIR").map(|d| std::path::PathBuf::from(d).join("../shared"))
+    else {
         return;
     };
     let record = shared.join("samples/niceeval/generated/record-e2e-cli/record");
@@ -237,4 +238,31 @@ fn the_highlighted_attempt_is_the_attempt_shown() {
     app.focus = Focus::Nav;
     update(&mut app, Action::Down);
     assert_eq!(app.nav_state.selected, 1);
+}
+
+#[test]
+fn the_inspector_scrolls_back_from_its_last_line() {
+    // A failed attempt opens on its first failing assertion: a long detail.
+    let mut app = app_for("assets/demo/record");
+    let draw = |app: &mut App| {
+        app.viewport = niceeval::app::layout::viewport(160, 30, app);
+        let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
+        let mut cache = RenderCache::new(ThemeName::Mono);
+        terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+        // What the terminal loop does after each frame.
+        update(app, Action::InspectorExtent(cache.inspector_extent));
+        cache.inspector_extent
+    };
+    let max = draw(&mut app);
+    assert!(max > 0, "the assertion's detail is longer than the panel");
+    app.focus = Focus::Inspector;
+    update(&mut app, Action::Bottom);
+    assert_eq!(app.inspector_scroll, max, "G lands on the last line");
+    update(&mut app, Action::Up);
+    assert_eq!(app.inspector_scroll, max - 1, "k moves up at once");
+    for _ in 0..5 {
+        update(&mut app, Action::Down);
+    }
+    update(&mut app, Action::Top);
+    assert_eq!(app.inspector_scroll, 0, "g lands on the first line");
 }

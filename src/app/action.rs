@@ -78,6 +78,9 @@ pub enum Action {
         column: u16,
         row: u16,
     },
+    /// The inspector's content is this many lines more than it shows: the
+    /// largest scroll (from the renderer, after each frame).
+    InspectorExtent(usize),
     #[doc(hidden)]
     DebugPanic,
 }
@@ -131,6 +134,7 @@ impl Action {
             Action::SearchCancel => "cancel the search",
             Action::ScrollAt { .. } => "scroll",
             Action::ClickAt { .. } => "select",
+            Action::InspectorExtent(_) => "inspector size",
             Action::DebugPanic => "debug: panic on purpose",
         }
     }

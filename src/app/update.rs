@@ -5,6 +5,12 @@ use crate::model::timeline::RowKind;
 use serde_json::Value;
 
 pub fn update(app: &mut App, action: Action) {
+    // Not a key: the flash, a pending `]d` and the mode stay as they are.
+    if let Action::InspectorExtent(max) = action {
+        app.inspector_max = Some(max);
+        app.inspector_scroll = app.inspector_scroll.min(max);
+        return;
+    }
     // The flash message lives until the next key.
     if !matches!(action, Action::ScrollAt { .. }) {
         app.flash = None;
@@ -141,6 +147,7 @@ pub fn update(app: &mut App, action: Action) {
             app.flash("following: sticking to the newest event");
         }
         Action::Redraw => app.effects.push(Effect::Redraw),
+        Action::InspectorExtent(_) => {}
         Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => mouse_click(app, column, row),
         Action::DebugPanic => {
@@ -196,7 +203,9 @@ fn move_by(app: &mut App, delta: isize) {
             }
         }
         Focus::Inspector => {
-            app.inspector_scroll = (app.inspector_scroll as isize).saturating_add(delta).max(0) as usize;
+            let max = app.inspector_max.unwrap_or(usize::MAX / 4);
+            let from = app.inspector_scroll.min(max) as isize;
+            app.inspector_scroll = (from.saturating_add(delta).max(0) as usize).min(max);
         }
     }
 }

@@ -39,6 +39,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache)
     frame.render_widget(block, area);
     let height = inner.height as usize;
     let max_scroll = built.lines.len().saturating_sub(height);
+    cache.inspector_extent = max_scroll;
     let scroll = app.inspector_scroll.min(max_scroll);
     let mut lines: Vec<Line> = built.lines.iter().skip(scroll).take(height).cloned().collect();
     if built.lines.len() > height && !lines.is_empty() {

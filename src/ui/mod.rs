@@ -26,11 +26,13 @@ pub struct RenderCache {
     inspector: HashMap<u64, std::rc::Rc<inspector::Built>>,
     /// The [`App::generation`] the cached text was built from.
     generation: u64,
+    /// The inspector's largest scroll in the last frame (lines beyond its height).
+    pub inspector_extent: usize,
 }
 
 impl RenderCache {
     pub fn new(theme: ThemeName) -> RenderCache {
-        RenderCache { theme: Theme::new(theme), inspector: HashMap::new(), generation: 0 }
+        RenderCache { theme: Theme::new(theme), inspector: HashMap::new(), generation: 0, inspector_extent: 0 }
     }
 
     /// Cached lines for a key; older entries are dropped when the cache grows.

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 . tests/e2e/lib.sh
 start_shell 140 40
 
-keys "$BIN view assets/demo/session.json" Enter
+keys "PAGER=true $BIN view assets/demo/session.json" Enter
 wait_for 'Timeline · [0-9]+ rows' 20
 check "header shows the waiting badge" 'WAITING FOR INPUT'
 
@@ -36,6 +36,19 @@ keys '?'
 wait_for 'Keys \(generated from the key table\)' 10
 keys Escape
 wait_gone 'Keys \(generated' 10
+
+# Ctrl-l redraws at once, and so does the return from the pager (here a
+# pager that exits at once): no key press needed to see the screen again.
+keys 1
+wait_for 'Timeline · [0-9]+ rows' 5
+keys C-l
+sleep 0.3
+wait_for 'Timeline · [0-9]+ rows' 5
+keys Tab Tab
+keys o
+sleep 0.3
+wait_for 'Timeline · [0-9]+ rows' 5
+check "the viewer is back after the pager" 'WAITING FOR INPUT'
 
 keys q
 wait_gone 'Timeline ·' 10
