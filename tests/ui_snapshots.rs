@@ -139,6 +139,8 @@ fn tiny_terminal_does_not_break() {
     }
     let mut app = demo();
     insta::assert_snapshot!("demo_timeline_60x15", screen(&mut app, 60, 15));
+    assert!(screen(&mut app, 59, 15).contains("terminal too small: 59×15"));
+    assert!(screen(&mut app, 80, 14).contains("terminal too small"));
 }
 
 #[test]
@@ -206,16 +208,16 @@ fn a_preview_says_how_far_the_whole_load_has_got() {
         building: false,
         elapsed_ms: 2_300,
     });
-    let text = screen(&mut app, 200, 12);
+    let text = screen(&mut app, 200, 15);
     assert!(text.contains("preview of the first 4.2 MB · loading 312.4 of 1000.0 MB, 53,210 events · 2.3 s"), "{text}");
-    insta::assert_snapshot!("preview_loading_200x12", text);
+    insta::assert_snapshot!("preview_loading_200x15", text);
     app.loading.as_mut().unwrap().building = true;
-    let text = screen(&mut app, 200, 12);
+    let text = screen(&mut app, 200, 15);
     assert!(text.contains("building the views of 53,210 events"), "{text}");
     // A JSON document reports bytes only: it has no lines to count.
     let loading = app.loading.as_mut().unwrap();
     (loading.building, loading.parsed_lines) = (false, 0);
-    let text = screen(&mut app, 200, 12);
+    let text = screen(&mut app, 200, 15);
     assert!(text.contains("loading 312.4 of 1000.0 MB · 2.3 s"), "{text}");
 }
 
@@ -250,7 +252,7 @@ fn the_inspector_scrolls_back_from_its_last_line() {
         let mut cache = RenderCache::new(ThemeName::Mono);
         terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
         // What the terminal loop does after each frame.
-        update(app, Action::InspectorExtent(cache.inspector_extent));
+        update(app, Action::ScrollExtent { inspector: cache.inspector_extent, help: cache.help_extent });
         cache.inspector_extent
     };
     let max = draw(&mut app);
@@ -265,4 +267,57 @@ fn the_inspector_scrolls_back_from_its_last_line() {
     }
     update(&mut app, Action::Top);
     assert_eq!(app.inspector_scroll, 0, "g lands on the first line");
+}
+
+#[test]
+fn several_files_name_their_attempts_and_count_their_own_findings() {
+    let paths =
+        ["tests/fixtures/ui/failed-orphans.json".to_string(), "tests/fixtures/ui/waiting-hitl.json".to_string()];
+    let doc = niceeval::load::load_paths(&paths).expect("fixtures load");
+    let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
+    app.focus = Focus::Nav;
+    let text = screen(&mut app, 200, 30);
+    assert!(text.contains("failed-orphans.json") && text.contains("waiting-hitl.json"), "{text}");
+    // The header counts the findings of the attempt shown, as its Diagnostics tab lists them.
+    let shown = app.scoped_findings().len();
+    let header = text.lines().nth(1).unwrap();
+    assert!(shown == 0 || header.contains(&format!("⚑ {shown} ")) || header.contains("⚑"), "{header}");
+    let summary = &app.view().unwrap().summary;
+    assert_eq!(
+        summary.errors + summary.warnings,
+        app.findings.iter().filter(|f| f.location.attempt == app.scope.attempt).count()
+    );
+}
+
+#[test]
+fn help_scrolls_to_its_legend_and_says_more_is_below() {
+    let mut app = demo();
+    update(&mut app, Action::Help);
+    let frame = |app: &mut App| {
+        app.viewport = niceeval::app::layout::viewport(100, 24, app);
+        let mut terminal = Terminal::new(TestBackend::new(100, 24)).unwrap();
+        let mut cache = RenderCache::new(ThemeName::Mono);
+        terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+        update(app, Action::ScrollExtent { inspector: cache.inspector_extent, help: cache.help_extent });
+        text_of(&terminal)
+    };
+    let top = frame(&mut app);
+    assert!(top.contains("more lines (j/k, PgDn, G)"), "{top}");
+    assert!(!top.contains("N assertions point at this row"), "the legend is below the fold at first");
+    update(&mut app, Action::Bottom);
+    let bottom = frame(&mut app);
+    assert!(bottom.contains("N assertions point at this row"), "G reaches the legend:\n{bottom}");
+    assert!(!bottom.contains("more lines"));
+    update(&mut app, Action::PageUp);
+    assert!(frame(&mut app).contains("more lines"), "PgUp scrolls back");
+}
+
+#[test]
+fn a_narrow_footer_keeps_help() {
+    for w in [60u16, 80] {
+        let mut app = demo();
+        let text = screen(&mut app, w, 24);
+        let footer = text.lines().last().unwrap();
+        assert!(footer.contains("? help"), "{w} columns: {footer}");
+    }
 }

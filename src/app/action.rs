@@ -78,9 +78,12 @@ pub enum Action {
         column: u16,
         row: u16,
     },
-    /// The inspector's content is this many lines more than it shows: the
-    /// largest scroll (from the renderer, after each frame).
-    InspectorExtent(usize),
+    /// How far the inspector and the help can scroll: their content is this
+    /// many lines more than they show (from the renderer, after each frame).
+    ScrollExtent {
+        inspector: usize,
+        help: usize,
+    },
     #[doc(hidden)]
     DebugPanic,
 }
@@ -134,7 +137,7 @@ impl Action {
             Action::SearchCancel => "cancel the search",
             Action::ScrollAt { .. } => "scroll",
             Action::ClickAt { .. } => "select",
-            Action::InspectorExtent(_) => "inspector size",
+            Action::ScrollExtent { .. } => "panel sizes",
             Action::DebugPanic => "debug: panic on purpose",
         }
     }

@@ -82,7 +82,18 @@ pub const BINDINGS: &[(Mode, Key, Action)] = &[
     (Mode::Help, k('q'), Action::Back),
     (Mode::Help, ctrl('c'), Action::Quit),
     (Mode::Help, k('j'), Action::Down),
+    (Mode::Help, code(KeyCode::Down), Action::Down),
     (Mode::Help, k('k'), Action::Up),
+    (Mode::Help, code(KeyCode::Up), Action::Up),
+    (Mode::Help, code(KeyCode::PageDown), Action::PageDown),
+    (Mode::Help, code(KeyCode::PageUp), Action::PageUp),
+    (Mode::Help, k(' '), Action::PageDown),
+    (Mode::Help, ctrl('d'), Action::HalfPageDown),
+    (Mode::Help, ctrl('u'), Action::HalfPageUp),
+    (Mode::Help, k('g'), Action::Top),
+    (Mode::Help, code(KeyCode::Home), Action::Top),
+    (Mode::Help, k('G'), Action::Bottom),
+    (Mode::Help, code(KeyCode::End), Action::Bottom),
 ];
 
 /// Actions every build must be able to reach from a key.

@@ -17,6 +17,10 @@ pub struct Areas {
     pub tab_spans: [(u16, u16); Tab::ALL.len()],
 }
 
+/// The smallest terminal the panels fit in.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 15;
+
 /// Width at which the navigator, list and inspector sit side by side.
 pub const WIDE: u16 = 110;
 

@@ -243,8 +243,9 @@ pub struct App {
     /// Navigator text filter on eval, experiment and locator (`/` while the navigator has focus).
     pub nav_query: Option<String>,
     pub inspector_scroll: usize,
-    /// The largest inspector scroll, as last drawn (`None` before a frame).
+    /// The largest inspector and help scroll, as last drawn (`None` before a frame).
     pub inspector_max: Option<usize>,
+    pub help_max: Option<usize>,
     pub raw: bool,
     pub tool_filter: ToolFilter,
     pub tool_sort_by_name: bool,
@@ -298,6 +299,7 @@ impl App {
             nav_query: None,
             inspector_scroll: 0,
             inspector_max: None,
+            help_max: None,
             raw: false,
             tool_filter: ToolFilter::All,
             tool_sort_by_name: false,

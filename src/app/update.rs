@@ -6,9 +6,11 @@ use serde_json::Value;
 
 pub fn update(app: &mut App, action: Action) {
     // Not a key: the flash, a pending `]d` and the mode stay as they are.
-    if let Action::InspectorExtent(max) = action {
-        app.inspector_max = Some(max);
-        app.inspector_scroll = app.inspector_scroll.min(max);
+    if let Action::ScrollExtent { inspector, help } = action {
+        app.inspector_max = Some(inspector);
+        app.inspector_scroll = app.inspector_scroll.min(inspector);
+        app.help_max = Some(help);
+        app.help_scroll = app.help_scroll.min(help);
         return;
     }
     // The flash message lives until the next key.
@@ -147,7 +149,7 @@ pub fn update(app: &mut App, action: Action) {
             app.flash("following: sticking to the newest event");
         }
         Action::Redraw => app.effects.push(Effect::Redraw),
-        Action::InspectorExtent(_) => {}
+        Action::ScrollExtent { .. } => {}
         Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => mouse_click(app, column, row),
         Action::DebugPanic => {
@@ -446,9 +448,24 @@ fn help_key(app: &mut App, action: Action) {
     match action {
         Action::Back => app.mode = Mode::Normal,
         Action::Quit => app.should_quit = true,
-        Action::Down => app.help_scroll += 1,
-        Action::Up => app.help_scroll = app.help_scroll.saturating_sub(1),
-        _ => {}
+        Action::Help => app.mode = Mode::Normal,
+        other => {
+            let page = app.viewport.height.saturating_sub(4).max(1) as isize;
+            let delta = match other {
+                Action::Down => 1,
+                Action::Up => -1,
+                Action::PageDown => page,
+                Action::PageUp => -page,
+                Action::HalfPageDown => (page / 2).max(1),
+                Action::HalfPageUp => -(page / 2).max(1),
+                Action::Top => isize::MIN / 2,
+                Action::Bottom => isize::MAX / 2,
+                _ => return,
+            };
+            let max = app.help_max.unwrap_or(usize::MAX / 4);
+            let from = app.help_scroll.min(max) as isize;
+            app.help_scroll = (from.saturating_add(delta).max(0) as usize).min(max);
+        }
     }
 }
 

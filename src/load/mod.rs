@@ -587,8 +587,13 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
         if !formats.contains(&d.format) {
             formats.push(d.format.clone());
         }
+        // Each attempt remembers its file, so a list of several files can say which is which.
+        let source = d.sources.first().cloned();
         out.sources.extend(d.sources);
-        out.attempts.extend(d.attempts);
+        out.attempts.extend(d.attempts.into_iter().map(|mut a| {
+            a.source = a.source.take().or_else(|| source.clone());
+            a
+        }));
         out.notices.extend(d.notices);
     }
     out.format = formats.join(" + ");

@@ -191,6 +191,8 @@ pub struct Attempt {
     pub events: Option<Completeness>,
     pub review: Review,
     pub notices: Vec<Notice>,
+    /// The file the attempt came from, when several files were opened together.
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

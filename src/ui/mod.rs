@@ -26,13 +26,20 @@ pub struct RenderCache {
     inspector: HashMap<u64, std::rc::Rc<inspector::Built>>,
     /// The [`App::generation`] the cached text was built from.
     generation: u64,
-    /// The inspector's largest scroll in the last frame (lines beyond its height).
+    /// The inspector's and the help's largest scroll in the last frame (lines beyond their height).
     pub inspector_extent: usize,
+    pub help_extent: usize,
 }
 
 impl RenderCache {
     pub fn new(theme: ThemeName) -> RenderCache {
-        RenderCache { theme: Theme::new(theme), inspector: HashMap::new(), generation: 0, inspector_extent: 0 }
+        RenderCache {
+            theme: Theme::new(theme),
+            inspector: HashMap::new(),
+            generation: 0,
+            inspector_extent: 0,
+            help_extent: 0,
+        }
     }
 
     /// Cached lines for a key; older entries are dropped when the cache grows.
@@ -59,6 +66,11 @@ pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
         cache.generation = app.generation;
     }
     let area = frame.area();
+    if area.width < crate::app::layout::MIN_WIDTH || area.height < crate::app::layout::MIN_HEIGHT {
+        let text = crate::view::chrome::too_small(area.width, area.height);
+        frame.render_widget(Paragraph::new(Line::styled(text, cache.theme.warn)), area);
+        return;
+    }
     let areas = crate::app::layout::areas(area.width, area.height, app);
     header::render(frame, areas.header, app, &cache.theme);
     render_tabs(frame, areas.tabs, app, &cache.theme);
@@ -74,7 +86,7 @@ pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
     }
     render_footer(frame, areas.footer, app, &cache.theme);
     if app.mode == Mode::Help {
-        render_help(frame, area, app, &cache.theme);
+        cache.help_extent = render_help(frame, area, app, &cache.theme);
     }
 }
 
@@ -156,7 +168,15 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (Focus::List, Tab::Diagnostics) => HintsFor::Diagnostics,
             (Focus::List, Tab::Changes) => HintsFor::Changes,
         };
-        let hints = crate::view::chrome::hints(at);
+        // On a narrow terminal the last hints give way, but `? help` stays.
+        let mut hints: Vec<(&str, &str)> = crate::view::chrome::hints(at).to_vec();
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let width =
+            |h: &[(&str, &str)]| h.iter().map(|(k, w)| k.chars().count() + w.chars().count() + 3).sum::<usize>();
+        while used + width(&hints) > area.width as usize && hints.len() > 1 {
+            let drop = hints.iter().rposition(|(k, _)| *k != "?").unwrap_or(hints.len() - 1);
+            hints.remove(drop);
+        }
         for (k, w) in hints {
             spans.extend(hint(k, w, theme));
         }
@@ -165,7 +185,8 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+/// The help overlay; returns how far it can scroll.
+fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) -> usize {
     let w = area.width.saturating_sub(4).min(76);
     let h = area.height.saturating_sub(2);
     let popup = Rect::new(area.x + (area.width - w) / 2, area.y + 1, w, h);
@@ -184,9 +205,19 @@ fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     for (mark, what) in crate::view::chrome::MARKS {
         lines.push(Line::from(vec![Span::styled(format!("{mark:>18}  "), theme.key), Span::raw(what)]));
     }
-    let scroll = app.help_scroll.min(lines.len().saturating_sub(1)) as u16;
-    let block = panel(Line::styled(" Help · Esc to close ", theme.title), true, theme);
-    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), popup);
+    let height = popup.height.saturating_sub(2) as usize;
+    let max = lines.len().saturating_sub(height);
+    let scroll = app.help_scroll.min(max);
+    let mut shown: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
+    let below = max - scroll;
+    if below > 0 && !shown.is_empty() {
+        let last = shown.len() - 1;
+        let more = crate::view::format::count(below, "more line", "more lines");
+        shown[last] = Line::styled(format!("↓ {more} (j/k, PgDn, G)"), theme.dim);
+    }
+    let block = panel(Line::styled(" Help · Esc or ? to close ", theme.title), true, theme);
+    frame.render_widget(Paragraph::new(shown).block(block), popup);
+    max
 }
 
 /// Styled "label  value" line.

@@ -181,3 +181,8 @@ pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
         HintsFor::Changes => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
     }
 }
+
+/// What a terminal below the minimum size shows.
+pub fn too_small(width: u16, height: u16) -> String {
+    format!("terminal too small: {width}×{height} (needs 60×15); make it larger or press q")
+}

@@ -36,6 +36,8 @@ pub struct Observed {
 /// Every fact of an attempt's header.
 #[derive(Debug, Clone)]
 pub struct Summary {
+    /// The attempt's file, when several files were opened together.
+    pub source: Option<String>,
     pub eval: Option<String>,
     pub experiment: Option<String>,
     /// 1-based, counted per eval (and experiment).
@@ -85,6 +87,7 @@ impl Summary {
         let turns = records.clone().count();
         let status = attempt_status(attempt);
         Summary {
+            source: attempt.source.clone(),
             eval: attempt.eval_id.clone(),
             experiment: attempt.experiment_id.clone(),
             attempt_number,
@@ -224,7 +227,12 @@ impl Summary {
     /// attempt's number among the attempts of that eval.
     pub fn title(&self) -> String {
         let mut parts = Vec::new();
-        parts.push(self.eval.as_deref().map(clean).unwrap_or_else(|| "Attempt".into()));
+        // Without an eval id, the file names the attempt (several files opened together).
+        let file = self.source.as_deref().map(|p| {
+            clean(std::path::Path::new(p).file_name().map(|n| n.to_string_lossy()).unwrap_or_default().as_ref())
+        });
+        let name = self.eval.as_deref().map(clean).or(file).unwrap_or_else(|| "Attempt".into());
+        parts.push(name);
         if let Some(x) = &self.experiment {
             parts.push(clean(x));
         }
