@@ -1,7 +1,7 @@
 //! Semantic styles. Widgets never name raw colours; they ask the theme.
 //! Status uses the 16 named ANSI colours so the user's palette applies.
 
-use crate::model::timeline::{RowKind, RowStatus};
+use crate::model::timeline::RowKind;
 use crate::view::{Text, Tone};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
@@ -41,29 +41,25 @@ impl Theme {
         let bold = Style::default().add_modifier(Modifier::BOLD);
         match name {
             ThemeName::Dark | ThemeName::Light => {
-                let (text, dim, accent) = if name == ThemeName::Dark {
-                    (Color::Reset, Color::DarkGray, Color::Cyan)
-                } else {
-                    (Color::Reset, Color::Gray, Color::Blue)
-                };
+                let p = Palette::of(name);
                 Theme {
                     name,
-                    text: fg(text),
-                    dim: fg(dim),
+                    text: fg(Color::Reset),
+                    dim: fg(p.dim),
                     title: bold,
-                    border: fg(dim),
-                    border_focus: fg(accent).add_modifier(Modifier::BOLD),
+                    border: fg(p.dim),
+                    border_focus: fg(p.accent).add_modifier(Modifier::BOLD),
                     selected: Style::default().add_modifier(Modifier::REVERSED),
                     selected_unfocused: Style::default().add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
-                    ok: fg(Color::Green),
-                    err: fg(Color::Red).add_modifier(Modifier::BOLD),
-                    warn: fg(Color::Yellow),
-                    pending: fg(Color::Yellow),
-                    hitl: fg(Color::Magenta).add_modifier(Modifier::BOLD),
-                    accent: fg(accent),
+                    ok: fg(p.ok),
+                    err: fg(p.err).add_modifier(Modifier::BOLD),
+                    warn: fg(p.warn),
+                    pending: fg(p.warn),
+                    hitl: fg(p.hitl).add_modifier(Modifier::BOLD),
+                    accent: fg(p.accent),
                     matched: Style::default().bg(Color::Yellow).fg(Color::Black),
-                    key: fg(accent).add_modifier(Modifier::BOLD),
-                    tab_active: fg(accent).add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+                    key: fg(p.accent).add_modifier(Modifier::BOLD),
+                    tab_active: fg(p.accent).add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
                 }
             }
             ThemeName::Mono => Theme {
@@ -88,17 +84,7 @@ impl Theme {
         }
     }
 
-    pub fn status(&self, s: RowStatus) -> Style {
-        match s {
-            RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => self.ok,
-            RowStatus::Failed | RowStatus::TurnFailed => self.err,
-            RowStatus::Rejected | RowStatus::Unanswered => self.warn,
-            RowStatus::Pending | RowStatus::Open | RowStatus::AnswerNotRecorded => self.pending,
-            RowStatus::Ambiguous | RowStatus::Orphan | RowStatus::Other | RowStatus::TurnUnknown => self.warn,
-            RowStatus::Waiting | RowStatus::TurnWaiting => self.hitl,
-        }
-    }
-
+    /// The lane colour of a timeline row kind.
     pub fn kind(&self, k: RowKind) -> Style {
         if self.name == ThemeName::Mono {
             return match k {
@@ -107,20 +93,20 @@ impl Theme {
                 _ => self.text,
             };
         }
+        let p = Palette::of(self.name);
         let fg = |c: Color| Style::default().fg(c);
         match k {
             RowKind::TurnHeader => self.title,
-            RowKind::Input | RowKind::UserMessage => fg(Color::Blue).add_modifier(Modifier::BOLD),
-            RowKind::AssistantMessage => fg(Color::Green),
-            RowKind::ToolStart | RowKind::ToolFinish => fg(Color::Cyan),
-            RowKind::SubagentStart | RowKind::SubagentFinish => fg(Color::LightBlue),
-            RowKind::Skill => fg(Color::LightCyan),
+            RowKind::Input | RowKind::UserMessage => fg(p.user).add_modifier(Modifier::BOLD),
+            RowKind::AssistantMessage => fg(p.ok),
+            RowKind::ToolStart | RowKind::ToolFinish | RowKind::Skill => fg(p.tool),
+            RowKind::SubagentStart | RowKind::SubagentFinish => fg(p.user),
             RowKind::InputRequest => self.hitl,
             RowKind::Thinking => self.dim.add_modifier(Modifier::ITALIC),
-            RowKind::Context => fg(Color::LightMagenta),
-            RowKind::Compaction => fg(Color::LightYellow),
+            RowKind::Context => fg(p.hitl),
+            RowKind::Compaction => fg(p.warn),
             RowKind::Error => self.err,
-            RowKind::Unrecognized => fg(Color::LightRed).add_modifier(Modifier::ITALIC),
+            RowKind::Unrecognized => fg(p.err).add_modifier(Modifier::ITALIC),
         }
     }
 
@@ -144,50 +130,90 @@ impl Theme {
     pub fn spans(&self, text: &Text) -> Vec<Span<'static>> {
         text.spans.iter().map(|(s, tone)| Span::styled(s.clone(), self.tone(*tone))).collect()
     }
+}
 
-    /// Verdict / outcome words.
-    pub fn verdict(&self, v: &str) -> Style {
-        match v {
-            "passed" | "completed" | "matched" | "satisfied" => self.ok,
-            "failed" | "errored" | "mismatched" => self.err,
-            "waiting" => self.hitl,
-            "skipped" | "not-applicable" | "not-gate" => self.dim,
-            _ => self.warn,
+/// The colours of a theme. Dark uses the 16 named colours, so the user's
+/// palette applies; light is for a white background and uses explicit
+/// colours of at least 4.5:1 contrast on white (the named light colours are
+/// unreadable there).
+#[derive(Debug, Clone, Copy)]
+pub struct Palette {
+    pub dim: Color,
+    pub accent: Color,
+    pub ok: Color,
+    pub err: Color,
+    pub warn: Color,
+    pub hitl: Color,
+    pub user: Color,
+    pub tool: Color,
+}
+
+impl Palette {
+    pub fn of(name: ThemeName) -> Palette {
+        match name {
+            ThemeName::Light => Palette {
+                dim: Color::Rgb(95, 99, 104),
+                accent: Color::Rgb(0, 84, 166),
+                ok: Color::Rgb(0, 110, 50),
+                err: Color::Rgb(176, 0, 32),
+                warn: Color::Rgb(140, 75, 0),
+                hitl: Color::Rgb(128, 0, 128),
+                user: Color::Rgb(0, 84, 166),
+                tool: Color::Rgb(0, 105, 120),
+            },
+            ThemeName::Dark | ThemeName::Mono => Palette {
+                dim: Color::DarkGray,
+                accent: Color::Cyan,
+                ok: Color::Green,
+                err: Color::LightRed,
+                warn: Color::Yellow,
+                hitl: Color::Magenta,
+                user: Color::LightBlue,
+                tool: Color::Cyan,
+            },
         }
     }
 }
 
-/// Mark that goes with a verdict word, so monochrome stays readable.
-pub fn verdict_mark(v: &str) -> &'static str {
-    match v {
-        "passed" | "completed" | "matched" | "satisfied" => "✓",
-        "failed" | "mismatched" => "✗",
-        "errored" => "‼",
-        "waiting" => "⏸",
-        "skipped" => "–",
-        "unavailable" => "?",
-        "not-applicable" | "not-gate" => "·",
-        _ => "?",
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Marker glyph for a row kind.
-pub fn kind_marker(k: RowKind) -> &'static str {
-    match k {
-        RowKind::TurnHeader => "▌",
-        RowKind::Input => "»",
-        RowKind::UserMessage => "u",
-        RowKind::AssistantMessage => "◆",
-        RowKind::ToolStart => "⚙",
-        RowKind::ToolFinish => "⤶",
-        RowKind::SubagentStart => "⧉",
-        RowKind::SubagentFinish => "⧉",
-        RowKind::Skill => "✦",
-        RowKind::InputRequest => "⁇",
-        RowKind::Thinking => "∴",
-        RowKind::Context => "⊕",
-        RowKind::Compaction => "⇊",
-        RowKind::Error => "‼",
-        RowKind::Unrecognized => "¿",
+    /// WCAG relative luminance of an sRGB colour.
+    fn luminance(r: u8, g: u8, b: u8) -> f64 {
+        let c = |x: u8| {
+            let x = f64::from(x) / 255.0;
+            if x <= 0.03928 { x / 12.92 } else { ((x + 0.055) / 1.055).powf(2.4) }
+        };
+        0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b)
+    }
+
+    #[test]
+    fn the_light_theme_reads_on_white() {
+        let theme = Theme::new(ThemeName::Light);
+        let mut styles =
+            vec![theme.dim, theme.border, theme.ok, theme.err, theme.warn, theme.hitl, theme.accent, theme.key];
+        styles.extend(
+            [
+                RowKind::Input,
+                RowKind::AssistantMessage,
+                RowKind::ToolStart,
+                RowKind::SubagentStart,
+                RowKind::Skill,
+                RowKind::Context,
+                RowKind::Compaction,
+                RowKind::Unrecognized,
+            ]
+            .map(|k| theme.kind(k)),
+        );
+        for style in styles {
+            match style.fg {
+                Some(Color::Rgb(r, g, b)) => {
+                    let ratio = (1.0 + 0.05) / (luminance(r, g, b) + 0.05);
+                    assert!(ratio >= 4.5, "{style:?}: contrast {ratio:.2} on white");
+                }
+                other => panic!("the light theme names an explicit colour, not {other:?}"),
+            }
+        }
     }
 }
