@@ -682,3 +682,11 @@ mod random_streams {
         }
     }
 }
+
+#[test]
+fn the_expected_policy_reads_as_words_not_as_a_value() {
+    let (doc, derived) = load("assets/demo/record");
+    let out = text(&doc, &derived, &[SectionKind::Assertions], &Selection::default(), &opts(100, false));
+    assert!(out.contains("the check holds (is true)"), "{out}");
+    assert!(!out.contains("expected: true"), "the policy is not an expected value:\n{out}");
+}

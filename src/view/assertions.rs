@@ -105,6 +105,21 @@ fn fact_into(ctx: &Ctx, f: &Fact, lead: &str, out: &mut Vec<Block>) {
     }
 }
 
+/// NiceEval's `expected` policy in words: `{kind: boolean, expected: true}`
+/// is "the check holds", `{kind: at-least, threshold: 1}` is "at least 1".
+fn policy_words(f: &Fact) -> Option<String> {
+    match f.get("kind").and_then(Fact::as_str)? {
+        "boolean" => match f.get("expected")? {
+            Fact::Value(Value::Bool(true)) => Some("the check holds (is true)".into()),
+            Fact::Value(Value::Bool(false)) => Some("the check does not hold (is false)".into()),
+            _ => None,
+        },
+        "at-least" => Some(format!("at least {}", number(f.get("threshold")?.as_f64()?))),
+        "at-most" => Some(format!("at most {}", number(f.get("threshold")?.as_f64()?))),
+        _ => None,
+    }
+}
+
 /// Text of a fact for a diff (strings as they are, JSON pretty).
 fn fact_text(f: &Fact) -> String {
     match f {
@@ -322,11 +337,16 @@ pub fn detail(ctx: &Ctx, a: &Assertion) -> Vec<Block> {
         let diff = Block::Diff { expected: fact_text(e), received: fact_text(r) };
         b.push(Block::Section(Section::new("Diff (expected → received)", Text::new(), vec![diff])));
     }
-    // Check is the condition; Expected and Observed are the values it compared.
+    // Check is the condition; Expected is what the policy requires of it
+    // (not an expected value); Observed is what the check saw.
     for (label, fact) in [("Check (the condition)", &a.check), ("Expected", &a.expected), ("Observed", &a.observed)] {
-        let body = match fact {
-            Some(f) => fact_blocks(ctx, f),
-            None => vec![Block::Line(Text::toned("— not recorded", Tone::Soft))],
+        let body = match (label, fact) {
+            ("Expected", Some(f)) => match policy_words(f) {
+                Some(words) => vec![Block::Line(Text::plain(words))],
+                None => fact_blocks(ctx, f),
+            },
+            (_, Some(f)) => fact_blocks(ctx, f),
+            (_, None) => vec![Block::Line(Text::toned("— not recorded", Tone::Soft))],
         };
         b.push(Block::Section(Section::new(label, Text::new(), body)));
     }
