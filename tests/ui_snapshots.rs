@@ -321,3 +321,26 @@ fn a_narrow_footer_keeps_help() {
         assert!(footer.contains("? help"), "{w} columns: {footer}");
     }
 }
+
+#[test]
+fn identical_findings_share_a_row_with_a_count() {
+    // Fifty finishes with no start: fifty orphan-finish findings of one code.
+    let mut events: Vec<String> = (0..50)
+        .map(|i| {
+            format!(r#"{{"type":"operation.finished","operationId":"ghost{i}","kind":"tool","status":"completed"}}"#)
+        })
+        .collect();
+    events.push(r#"{"type":"message","role":"assistant","text":"done"}"#.into());
+    let dir = std::env::temp_dir().join(format!("niceeval-group-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ghosts.jsonl");
+    std::fs::write(&path, events.join("\n") + "\n").unwrap();
+    let mut app = app_for(path.to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    update(&mut app, Action::ShowTab(Tab::Diagnostics));
+    let orphan_rows = app.finding_rows().iter().filter(|(i, _)| app.findings[*i].code == "orphan-finish").count();
+    assert_eq!(orphan_rows, 1, "one row for the code");
+    let text = screen(&mut app, 200, 40);
+    assert!(text.contains("50× "), "{text}");
+    assert!(text.contains("Every orphan-finish in this attempt"), "the inspector lists every place:\n{text}");
+}

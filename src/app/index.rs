@@ -67,6 +67,8 @@ pub struct ListIndex {
     hitl: Vec<usize>,
     hitl_waiting: usize,
     findings: Vec<usize>,
+    /// The Diagnostics rows: one per finding code in scope, `(first finding, how many)`.
+    finding_rows: Vec<(usize, usize)>,
     /// Derived turns in scope (one Usage row each).
     turns: Vec<usize>,
 }
@@ -247,6 +249,19 @@ impl App {
             })
             .map(|(i, _)| i)
             .collect();
+        // Identical codes share a row with a count (a long stream can repeat one finding thousands of times).
+        let mut rows: Vec<(usize, usize)> = Vec::new();
+        let mut row_of: HashMap<&str, usize> = HashMap::new();
+        for &i in &index.findings {
+            match row_of.get(self.findings[i].code) {
+                Some(&r) => rows[r].1 += 1,
+                None => {
+                    row_of.insert(self.findings[i].code, rows.len());
+                    rows.push((i, 1));
+                }
+            }
+        }
+        index.finding_rows = rows;
         if let Some(view) = self.views.get(scope.attempt) {
             use crate::model::hitl::HitlState;
             for (i, r) in view.requests.iter().enumerate().filter(|(_, r)| scope.contains(r.addr)) {
@@ -306,6 +321,11 @@ impl App {
     /// Findings of the current attempt and scope (indices into `findings`).
     pub fn scoped_findings(&self) -> &[usize] {
         &self.index.findings
+    }
+
+    /// The Diagnostics tab's finding rows: `(first finding index, count)` per code in scope.
+    pub fn finding_rows(&self) -> &[(usize, usize)] {
+        &self.index.finding_rows
     }
 
     /// Occurrence indices (root fold) in scope, filtered and sorted for the Tools tab,

@@ -94,6 +94,11 @@ fn assert_fresh(app: &App, when: &str) {
         .map(|l| l.iter().filter(|a| crate::model::verdict::assertion_outcome(a).is_failing()).count());
     assert_eq!(app.failing_gates(), gates.unwrap_or(0), "failing gates after {when}");
     assert_eq!(app.scoped_findings(), fresh_findings(app).as_slice(), "findings after {when}");
+    let grouped: usize = app.finding_rows().iter().map(|(_, n)| n).sum();
+    assert_eq!(grouped, app.scoped_findings().len(), "every finding in one row after {when}");
+    let mut codes: Vec<&str> = app.finding_rows().iter().map(|(i, _)| app.findings[*i].code).collect();
+    codes.dedup();
+    assert_eq!(codes.len(), app.finding_rows().len(), "one row per code after {when}");
     let errors = app.findings.iter().filter(|f| f.severity == crate::model::diagnostics::Severity::Error).count();
     assert_eq!(app.finding_counts(), (errors, app.findings.len() - errors), "finding counts after {when}");
     assert_eq!(app.usage_row_count(), fresh_usage_rows(app), "usage rows after {when}");

@@ -517,7 +517,7 @@ impl App {
             Tab::Usage => self.usage_row_count(),
             Tab::Assertions => self.assertion_rows().len(),
             Tab::Diagnostics => {
-                self.scoped_findings().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
+                self.finding_rows().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
             }
             Tab::Changes => {
                 self.attempt().and_then(|a| a.review.file_changes.as_ref()).map(|f| f.changes.len()).unwrap_or(0)

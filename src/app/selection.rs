@@ -23,9 +23,9 @@ impl App {
             Tab::Usage => Some(Selected::Cost),
             Tab::Assertions => self.assertion_rows().get(at).map(|&i| Selected::Assertion(i)),
             Tab::Diagnostics => {
-                let findings = self.scoped_findings();
+                let findings = self.finding_rows();
                 match findings.get(at) {
-                    Some(&i) => Some(Selected::Finding(i)),
+                    Some(&(i, _)) => Some(Selected::Finding(i)),
                     None => {
                         let recorded = self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0);
                         let i = at - findings.len();

@@ -335,7 +335,7 @@ fn enter(app: &mut App) {
             }
             Tab::Diagnostics => {
                 let target =
-                    app.scoped_findings().get(app.lists.diagnostics.selected).map(|&i| app.findings[i].location);
+                    app.finding_rows().get(app.lists.diagnostics.selected).map(|&(i, _)| app.findings[i].location);
                 if let Some(loc) = target {
                     jump_to_location(app, loc.session, loc.turn, loc.event);
                 }

@@ -166,17 +166,20 @@ fn assertions(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usiz
 }
 
 fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
-    let findings = app.scoped_findings();
+    let scoped = app.scoped_findings();
+    let findings = app.finding_rows();
     let recorded = &ctx.attempt.review.diagnostics;
     let errors =
-        findings.iter().filter(|&&i| app.findings[i].severity == crate::model::diagnostics::Severity::Error).count();
-    let title = crate::view::chrome::diagnostics_title(errors, findings.len() - errors, recorded.len());
+        scoped.iter().filter(|&&i| app.findings[i].severity == crate::model::diagnostics::Severity::Error).count();
+    let title = crate::view::chrome::diagnostics_title(errors, scoped.len() - errors, recorded.len());
     let widths = list_widths(&[10, 24, 26], w);
     let total = findings.len() + recorded.len();
     let lines = win
         .range(total)
         .map(|i| match findings.get(i) {
-            Some(&f) => list_line(&crate::view::findings::finding_row(ctx, &app.findings[f]), &widths, theme),
+            Some(&(f, n)) => {
+                list_line(&crate::view::findings::finding_group_row(ctx, &app.findings[f], n), &widths, theme)
+            }
             None => list_line(&crate::view::findings::diagnostic_row(&recorded[i - findings.len()]), &widths, theme),
         })
         .collect();

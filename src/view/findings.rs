@@ -42,6 +42,16 @@ pub fn finding_row(ctx: &Ctx, f: &Finding) -> Vec<Text> {
     ]
 }
 
+/// A list row for `count` findings of one code: the first, and how many.
+pub fn finding_group_row(ctx: &Ctx, first: &Finding, count: usize) -> Vec<Text> {
+    let mut row = finding_row(ctx, first);
+    if count > 1 {
+        row[1].push(format!(" +{} more", count - 1), Tone::Soft);
+        row[3] = Text::toned(format!("{count}× "), Tone::Bold).with_text(row[3].clone());
+    }
+    row
+}
+
 /// The columns of the findings list.
 pub fn list_columns() -> Vec<Column> {
     vec![Column::fixed("severity"), Column::fixed("where"), Column::fixed("code"), Column::cut("finding")]
@@ -49,14 +59,33 @@ pub fn list_columns() -> Vec<Column> {
 
 /// Everything about one finding: what is wrong, where, how to fix it, the rule.
 pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
-    vec![
+    let mut b = vec![
         kv("severity", W, severity_text(f.severity)),
         kv("code", W, Text::toned(f.code, Tone::Accent)),
         kv("where", W, Text::plain(place(ctx.attempt, ctx.derived, &f.location))),
         kv("rule", W, Text::plain(f.rule)),
         Block::Section(Section::new("What is wrong", Text::new(), vec![Block::Body(f.message.clone(), Tone::Plain)])),
         Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.clone(), Tone::Plain)])),
-    ]
+    ];
+    let same: Vec<&&Finding> = ctx.findings.iter().filter(|g| g.code == f.code).collect();
+    if same.len() > 1 {
+        const SHOWN: usize = 200;
+        let mut places: Vec<Block> = same
+            .iter()
+            .take(SHOWN)
+            .map(|g| Block::Line(Text::plain(place(ctx.attempt, ctx.derived, &g.location))))
+            .collect();
+        if same.len() > SHOWN {
+            places.push(Block::Line(Text::toned(format!("… and {} more", same.len() - SHOWN), Tone::Soft)));
+        }
+        let title = format!("Every {} in this attempt", f.code);
+        b.push(Block::Section(Section::new(
+            title,
+            Text::toned(count(same.len(), "place", "places"), Tone::Soft),
+            places,
+        )));
+    }
+    b
 }
 
 /// A recorded diagnostic's row: kind, phase, code, message.
