@@ -209,7 +209,8 @@ fn cli_exit_1_on_errors_with_position_code_hint_and_rule() {
     assert!(line.contains("✗ error"), "{line}");
     assert!(line.contains("\"z\""), "{line}");
     assert!(out.contains("hint: "), "{out}");
-    assert!(out.contains("rule: derivation §2.2"), "{out}");
+    // The rule is cited where it is written in the project, with the NiceEval behaviour it follows.
+    assert!(out.contains("rule: docs/rules.md#orphan-finish — NiceEval §2.2"), "{out}");
     assert!(out.contains("1 error, 0 warnings"), "{out}");
 }
 
@@ -260,7 +261,8 @@ fn cli_json_has_the_same_codes_as_the_library() {
     let v: Value = serde_json::from_str(&out).unwrap();
     let f = &v["findings"][2];
     assert_eq!(f["severity"], "error");
-    assert_eq!(f["rule"], "derivation §2.2");
+    assert!(f["rule"].as_str().unwrap().starts_with("docs/rules.md#ambiguous-operation-id — NiceEval §2.2"), "{f}");
+    assert_eq!(f["doc"], "docs/rules.md#ambiguous-operation-id");
     assert_eq!(f["attempt"], 1);
     assert_eq!(f["session"], "session-1");
     assert_eq!(f["sessionIndex"], 1);

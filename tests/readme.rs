@@ -39,3 +39,15 @@ fn the_two_commands_are_in_the_readme() {
     assert!(text.contains("cargo run --release -- view --demo"), "demo command");
     assert!(text.contains("\ncargo test\n"), "test command");
 }
+
+#[test]
+fn docs_rules_is_the_rule_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
+    let expected = niceeval::view::rules::markdown();
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    if actual != expected && std::env::var_os("NICEEVAL_WRITE_DOCS").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+        return;
+    }
+    assert_eq!(actual, expected, "docs/rules.md differs from the rule table; rerun with NICEEVAL_WRITE_DOCS=1");
+}

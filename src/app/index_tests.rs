@@ -97,6 +97,7 @@ fn assert_fresh(app: &App, when: &str) {
     let grouped: usize = app.finding_rows().iter().map(|(_, n)| n).sum();
     assert_eq!(grouped, app.scoped_findings().len(), "every finding in one row after {when}");
     let mut codes: Vec<&str> = app.finding_rows().iter().map(|(i, _)| app.findings[*i].code).collect();
+    codes.sort_unstable();
     codes.dedup();
     assert_eq!(codes.len(), app.finding_rows().len(), "one row per code after {when}");
     let errors = app.findings.iter().filter(|f| f.severity == crate::model::diagnostics::Severity::Error).count();

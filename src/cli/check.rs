@@ -248,7 +248,7 @@ impl<'a> Report<'a> {
             let severity = crate::view::verdict::severity_text(f.severity).as_plain();
             let _ = writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&f.message));
             let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(&f.hint));
-            let _ = writeln!(out, "  {:<6}   rule: {}", "", f.rule);
+            let _ = writeln!(out, "  {:<6}   rule: {}", "", crate::view::rules::citation_of(f.code));
         }
         if self.findings.is_empty() {
             let _ = writeln!(out, "no findings: checked {}", self.counts_text());
@@ -316,7 +316,8 @@ impl<'a> Report<'a> {
         let mut o = Map::new();
         o.insert("code".into(), f.code.into());
         o.insert("severity".into(), f.severity.as_str().into());
-        o.insert("rule".into(), f.rule.into());
+        o.insert("rule".into(), crate::view::rules::citation_of(f.code).into());
+        o.insert("doc".into(), crate::view::rules::rule_link(f.code).into());
         o.insert("attempt".into(), (l.attempt + 1).into());
         o.insert("session".into(), session.map(|s| s.scope_name()).unwrap_or_default().into());
         o.insert("sessionIndex".into(), session.map(|s| s.index).into());
@@ -362,8 +363,9 @@ fn plural(n: usize, word: &str) -> String {
 fn rules_text() -> String {
     let mut out = String::new();
     for r in RULES {
-        let _ = writeln!(out, "{:<32} {:<7} {:<24} {}", r.code, r.severity.as_str(), r.rule, r.summary);
+        let _ = writeln!(out, "{:<32} {:<7} {}", r.code, r.severity.as_str(), r.summary);
     }
+    out.push_str("\nEach rule, how to fix it and the NiceEval behaviour it follows: docs/rules.md\n");
     out
 }
 
@@ -372,7 +374,10 @@ fn rules_json() -> Value {
         RULES
             .iter()
             .map(|r| {
-                json!({"code": r.code, "severity": r.severity.as_str(), "rule": r.rule, "summary": r.summary, "hint": r.hint})
+                json!({
+                    "code": r.code, "severity": r.severity.as_str(), "rule": crate::view::rules::citation(r),
+                    "doc": crate::view::rules::rule_link(r.code), "summary": r.summary, "hint": r.hint,
+                })
             })
             .collect(),
     )

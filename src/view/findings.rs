@@ -63,7 +63,7 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         kv("severity", W, severity_text(f.severity)),
         kv("code", W, Text::toned(f.code, Tone::Accent)),
         kv("where", W, Text::plain(place(ctx.attempt, ctx.derived, &f.location))),
-        kv("rule", W, Text::plain(f.rule)),
+        kv("rule", W, Text::plain(super::rules::citation_of(f.code))),
         Block::Section(Section::new("What is wrong", Text::new(), vec![Block::Body(f.message.clone(), Tone::Plain)])),
         Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.clone(), Tone::Plain)])),
     ];
@@ -159,7 +159,7 @@ pub fn section(ctx: &Ctx) -> Section {
                 if !f.hint.is_empty() {
                     msg.push(format!(" — fix: {}", clean(&f.hint)), Tone::Soft);
                 }
-                msg.push(format!(" ({}, {})", f.code, f.rule), Tone::Soft);
+                msg.push(format!(" ({}, {})", f.code, super::rules::rule_link(f.code)), Tone::Soft);
                 vec![severity_text(f.severity), Text::plain(place(ctx.attempt, ctx.derived, &f.location)), msg]
             })
             .collect();

@@ -318,7 +318,7 @@ fn findings_json(ctx: &Ctx) -> Value {
                 "at": place(ctx.attempt, ctx.derived, &f.location),
                 "message": f.message,
                 "hint": f.hint,
-                "rule": f.rule,
+                "rule": super::rules::citation_of(f.code),
             })
         })
         .collect()

@@ -19,6 +19,7 @@ pub mod nav;
 pub mod payload;
 pub mod preview;
 pub mod report;
+pub mod rules;
 pub mod summary;
 pub mod text;
 pub mod timeline;
