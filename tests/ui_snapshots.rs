@@ -344,3 +344,20 @@ fn identical_findings_share_a_row_with_a_count() {
     assert!(text.contains("50× "), "{text}");
     assert!(text.contains("Every orphan-finish in this attempt"), "the inspector lists every place:\n{text}");
 }
+
+#[test]
+fn ctrl_o_goes_back_from_a_jump_and_ctrl_i_forward() {
+    // The record opens on its first failing assertion; Enter follows its evidence to the timeline.
+    let mut app = app_for("assets/demo/record");
+    update(&mut app, Action::Down);
+    let (tab, selected) = (app.tab, app.lists.assertions.selected);
+    update(&mut app, Action::Enter);
+    assert_eq!(app.tab, Tab::Timeline, "Enter jumped to the evidence row");
+    let evidence_row = app.selected_row();
+    update(&mut app, Action::JumpBack);
+    assert_eq!((app.tab, app.lists.assertions.selected), (tab, selected), "Ctrl-o: back on the assertion");
+    update(&mut app, Action::JumpForward);
+    assert_eq!((app.tab, app.selected_row()), (Tab::Timeline, evidence_row), "Ctrl-i: forward to the row");
+    update(&mut app, Action::JumpForward);
+    assert!(app.flash.as_ref().is_some_and(|f| f.text.contains("no later place")));
+}

@@ -63,6 +63,8 @@ pub enum Action {
     Help,
     FollowBottom,
     Redraw,
+    JumpBack,
+    JumpForward,
     // Search prompt.
     SearchChar(char),
     SearchBackspace,
@@ -131,6 +133,8 @@ impl Action {
             Action::Help => "help",
             Action::FollowBottom => "follow: stick to the bottom",
             Action::Redraw => "redraw the screen",
+            Action::JumpBack => "back to where the last jump came from",
+            Action::JumpForward => "forward again in the jump list (where the terminal tells it from Tab)",
             Action::SearchChar(_) => "type",
             Action::SearchBackspace => "delete a character",
             Action::SearchCommit => "run the search",

@@ -3,6 +3,7 @@
 
 pub mod action;
 mod index;
+mod jumps;
 pub mod keymap;
 pub mod layout;
 mod search;
@@ -246,6 +247,8 @@ pub struct App {
     /// The largest inspector and help scroll, as last drawn (`None` before a frame).
     pub inspector_max: Option<usize>,
     pub help_max: Option<usize>,
+    /// Where jumps came from, for Ctrl-o / Ctrl-i.
+    pub jumps: jumps::JumpList,
     pub raw: bool,
     pub tool_filter: ToolFilter,
     pub tool_sort_by_name: bool,
@@ -300,6 +303,7 @@ impl App {
             inspector_scroll: 0,
             inspector_max: None,
             help_max: None,
+            jumps: jumps::JumpList::default(),
             raw: false,
             tool_filter: ToolFilter::All,
             tool_sort_by_name: false,

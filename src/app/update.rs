@@ -18,11 +18,41 @@ pub fn update(app: &mut App, action: Action) {
         app.flash = None;
     }
     let turn_jump = app.before_turn_jump.take();
+    let before = app.place();
     match app.mode {
-        Mode::Search => return search_key(app, action),
+        Mode::Search => {
+            search_key(app, action);
+            return app.record_jump(before);
+        }
         Mode::Help => return help_key(app, action),
         Mode::Normal => {}
     }
+    normal_key(app, action, turn_jump);
+    if is_jump(action) {
+        app.record_jump(before);
+    }
+}
+
+/// Moves the jump list remembers where they left from.
+fn is_jump(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Enter
+            | Action::NextFailure
+            | Action::PrevFailure
+            | Action::NextWaiting
+            | Action::NextFinding
+            | Action::PrevFinding
+            | Action::PrevTurn
+            | Action::NextTurn
+            | Action::SearchNext
+            | Action::SearchPrev
+            | Action::Top
+            | Action::Bottom
+    )
+}
+
+fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)>) {
     match action {
         Action::Quit => app.should_quit = true,
         Action::Up => move_by(app, -1),
@@ -149,6 +179,8 @@ pub fn update(app: &mut App, action: Action) {
             app.flash("following: sticking to the newest event");
         }
         Action::Redraw => app.effects.push(Effect::Redraw),
+        Action::JumpBack => app.jump_back(),
+        Action::JumpForward => app.jump_forward(),
         Action::ScrollExtent { .. } => {}
         Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => mouse_click(app, column, row),

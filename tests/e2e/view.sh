@@ -20,6 +20,11 @@ check "search found matches" '[0-9]+ matches'
 keys Escape g e
 wait_for 'exit code +1' 10
 check "inspector shows the failed tool's output" 'AssertionError: expected 2 rows'
+# Ctrl-o goes back to where the jump came from (the top: turn 1), Ctrl-i would go forward.
+keys C-o
+wait_for 'turn 1  \[Preview\]' 5
+keys e
+wait_for 'exit code +1' 10
 
 # HITL tab: the waiting request.
 keys 3
