@@ -227,10 +227,10 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
         if dirty {
             terminal.draw(|f| ui::render(f, &app, &mut cache))?;
             dirty = false;
-            if (app.inspector_max, app.help_max) != (Some(cache.inspector_extent), Some(cache.help_extent)) {
-                // Scrolling stops at the last line a panel shows.
-                let (inspector, help) = (cache.inspector_extent, cache.help_extent);
-                crate::app::update(&mut app, crate::app::Action::ScrollExtent { inspector, help });
+            for action in cache.feedback(&app) {
+                // An inspector match changes the footer: draw it again.
+                dirty |= matches!(action, crate::app::Action::InspectorFound { .. });
+                crate::app::update(&mut app, action);
             }
             if first_frame.is_none() {
                 first_frame = opts.started.map(|s| s.elapsed());

@@ -227,7 +227,7 @@ fn the_viewer_reads_lazy_events_without_parsing_them_all() {
     assert!(whole(&app) <= 1, "drawing parsed {} events whole", whole(&app));
     let screen = format!("{:?}", terminal.backend().buffer());
     assert!(screen.contains("f0.rs"), "the first tool call's input path is shown");
-    app.commit_search("needle-37".into());
+    app.commit_search(niceeval::view::search::Query::new("needle-37", false).unwrap());
     while app.search_pending() {
         app.search_step();
     }

@@ -252,7 +252,9 @@ fn the_inspector_scrolls_back_from_its_last_line() {
         let mut cache = RenderCache::new(ThemeName::Mono);
         terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
         // What the terminal loop does after each frame.
-        update(app, Action::ScrollExtent { inspector: cache.inspector_extent, help: cache.help_extent });
+        for action in cache.feedback(app) {
+            update(app, action);
+        }
         cache.inspector_extent
     };
     let max = draw(&mut app);
@@ -298,7 +300,9 @@ fn help_scrolls_to_its_legend_and_says_more_is_below() {
         let mut terminal = Terminal::new(TestBackend::new(100, 24)).unwrap();
         let mut cache = RenderCache::new(ThemeName::Mono);
         terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-        update(app, Action::ScrollExtent { inspector: cache.inspector_extent, help: cache.help_extent });
+        for action in cache.feedback(app) {
+            update(app, action);
+        }
         text_of(&terminal)
     };
     let top = frame(&mut app);

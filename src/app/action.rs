@@ -70,6 +70,7 @@ pub enum Action {
     SearchBackspace,
     SearchCommit,
     SearchCancel,
+    SearchToggleRegex,
     // Mouse.
     ScrollAt {
         column: u16,
@@ -85,6 +86,13 @@ pub enum Action {
     ScrollExtent {
         inspector: usize,
         help: usize,
+    },
+    /// The inspector search as drawn: the match shown (if any), how many
+    /// lines match, and the scroll that shows it (from the renderer).
+    InspectorFound {
+        current: Option<usize>,
+        count: usize,
+        scroll: usize,
     },
     #[doc(hidden)]
     DebugPanic,
@@ -116,7 +124,7 @@ impl Action {
             Action::ShowTab(Tab::Changes) => "Changes tab (file changes)",
             Action::Enter => "open / expand / jump to the row",
             Action::Back => "back out (close, clear search, collapse)",
-            Action::SearchStart => "search events and payloads",
+            Action::SearchStart => "search where the focus is: timeline, inspector; filter attempts, tools",
             Action::SearchNext => "next search match",
             Action::SearchPrev => "previous search match",
             Action::NextFailure => "next failure or error (elsewhere: the first one)",
@@ -137,11 +145,13 @@ impl Action {
             Action::JumpForward => "forward again in the jump list (where the terminal tells it from Tab)",
             Action::SearchChar(_) => "type",
             Action::SearchBackspace => "delete a character",
-            Action::SearchCommit => "run the search",
-            Action::SearchCancel => "cancel the search",
+            Action::SearchCommit => "keep the results",
+            Action::SearchCancel => "cancel: put back what was there",
+            Action::SearchToggleRegex => "text (ignores case) / regular expression (like show --grep)",
             Action::ScrollAt { .. } => "scroll",
             Action::ClickAt { .. } => "select",
             Action::ScrollExtent { .. } => "panel sizes",
+            Action::InspectorFound { .. } => "inspector matches",
             Action::DebugPanic => "debug: panic on purpose",
         }
     }

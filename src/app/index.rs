@@ -306,7 +306,29 @@ impl App {
                 rows.extend(orphans.filter(|(_, o)| in_scope(o.event_ref.scope_turn)).map(|(i, _)| Err(i)));
             }
         }
+        if let Some(q) = &self.tool_query {
+            rows = self.tool_rows_matching(rows, &q.matcher);
+        }
         self.index.tools = rows;
+    }
+
+    /// The tool rows whose words (as the list shows them) match.
+    fn tool_rows_matching(
+        &self,
+        rows: Vec<Result<usize, usize>>,
+        matcher: &crate::view::search::Matcher,
+    ) -> Vec<Result<usize, usize>> {
+        let sel = crate::view::report::Selection::default();
+        let Some(ctx) = self.context(&sel) else { return rows };
+        let occurrences = &ctx.derived.occurrences;
+        let words = |r: &Result<usize, usize>| -> String {
+            let cells = match *r {
+                Ok(i) => occurrences.occurrences.get(i).map(|o| crate::view::tools::occurrence_row(&ctx, o)),
+                Err(i) => occurrences.orphan_finishes.get(i).map(crate::view::tools::orphan_row),
+            };
+            cells.unwrap_or_default().iter().map(|t| t.as_plain()).collect::<Vec<_>>().join(" ")
+        };
+        rows.into_iter().filter(|r| matcher.is_match(&words(r))).collect()
     }
 
     /// Total count of findings by severity for the header.

@@ -80,6 +80,7 @@ pub const BINDINGS: &[(Mode, Key, Action)] = &[
     (Mode::Search, code(KeyCode::Esc), Action::SearchCancel),
     (Mode::Search, ctrl('c'), Action::SearchCancel),
     (Mode::Search, code(KeyCode::Backspace), Action::SearchBackspace),
+    (Mode::Search, ctrl('r'), Action::SearchToggleRegex),
     (Mode::Help, code(KeyCode::Esc), Action::Back),
     (Mode::Help, k('?'), Action::Back),
     (Mode::Help, k('q'), Action::Back),
@@ -145,6 +146,7 @@ pub const REACHABLE: &[Action] = &[
     Action::SearchCommit,
     Action::SearchCancel,
     Action::SearchBackspace,
+    Action::SearchToggleRegex,
 ];
 
 fn normalize(key: KeyEvent) -> Key {

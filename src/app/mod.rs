@@ -2,18 +2,19 @@
 //! plain data so every behaviour is unit-testable.
 
 pub mod action;
+mod copy;
 mod index;
 mod jumps;
 pub mod keymap;
 pub mod layout;
-mod search;
+pub mod search;
 mod selection;
 pub mod update;
 
 pub use action::{Action, Tab};
 pub use index::ListIndex;
 pub use keymap::Mode;
-pub use search::{CommitScan, Scan, Search};
+pub use search::{InspectorSearch, Search, Seek};
 pub use update::update;
 
 use crate::model::derive::TurnAddr;
@@ -242,7 +243,11 @@ pub struct App {
     /// Navigator: which attempts to list.
     pub verdict_filter: VerdictFilter,
     /// Navigator text filter on eval, experiment and locator (`/` while the navigator has focus).
-    pub nav_query: Option<String>,
+    pub nav_query: Option<crate::view::search::Query>,
+    /// Tools list text filter (`/` while the Tools list has focus).
+    pub tool_query: Option<crate::view::search::Query>,
+    /// A search in the inspector's lines (`/` while the inspector has focus).
+    pub inspector_search: Option<search::InspectorSearch>,
     pub inspector_scroll: usize,
     /// The largest inspector and help scroll, as last drawn (`None` before a frame).
     pub inspector_max: Option<usize>,
@@ -300,6 +305,8 @@ impl App {
             lists: Lists::default(),
             verdict_filter: VerdictFilter::All,
             nav_query: None,
+            tool_query: None,
+            inspector_search: None,
             inspector_scroll: 0,
             inspector_max: None,
             help_max: None,
@@ -451,21 +458,19 @@ impl App {
         let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
         // Failed, errored and unavailable attempts first, then the rest.
         order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
-        let query = self.nav_query.as_deref().map(str::to_lowercase);
         for ai in order {
             let attempt = &self.doc.attempts[ai];
             if many && !self.verdict_filter.keeps(attempt) {
                 continue;
             }
-            if many && let Some(q) = &query {
+            if many && let Some(q) = &self.nav_query {
                 let hay = format!(
                     "{} {} {}",
                     attempt.eval_id.as_deref().unwrap_or(""),
                     attempt.experiment_id.as_deref().unwrap_or(""),
                     attempt.locator.as_deref().unwrap_or("")
-                )
-                .to_lowercase();
-                if !hay.contains(q.as_str()) {
+                );
+                if !q.matcher.is_match(&hay) {
                     continue;
                 }
             }

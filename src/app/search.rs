@@ -1,39 +1,109 @@
-//! Search over the timeline rows in scope: a scan run in steps between
-//! frames (so no key waits on a large input), case-insensitive, over each
-//! row's words and its raw event.
+//! Search: `/` opens a prompt that searches where the focus is (the
+//! timeline, the attempts list, the Tools list or the inspector). Results
+//! follow every key typed; Enter keeps them, Esc puts back what was there.
+//! Ctrl-r switches between text (ignores case) and a regular expression
+//! (`show --grep`'s semantics). The timeline scan runs in steps between
+//! frames, so no key waits on a large input.
 
-use super::App;
+use super::{App, Focus, ListState, Mode, Tab};
+use crate::view::search::{Matcher, Query, SearchTarget};
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Search {
     /// Text being typed after `/`.
     pub input: String,
-    /// The committed query.
-    pub query: Option<String>,
+    /// The prompt matches a regular expression (Ctrl-r); kept between searches.
+    pub regex: bool,
+    /// What the open prompt searches.
+    pub target: SearchTarget,
+    /// Why the typed pattern matches nothing (not a regular expression).
+    pub error: Option<String>,
+    /// The timeline's query: live while typing, kept after Enter.
+    pub query: Option<Query>,
     /// Timeline row indices (into `Timeline::rows`) that match, in order.
     pub matches: Vec<usize>,
     /// A scan still running over the rows in scope (large inputs): the event
     /// loop calls [`App::search_step`] between frames so no key waits on it.
     pub scan: Option<Scan>,
+    /// What was there when `/` was pressed, for Esc.
+    before: Option<Box<Before>>,
+}
+
+/// The state a search prompt may change, as it was before.
+#[derive(Debug, Clone)]
+struct Before {
+    query: Option<Query>,
+    matches: Vec<usize>,
+    tab: Tab,
+    focus: Focus,
+    timeline: ListState,
+    nav_query: Option<Query>,
+    nav_state: ListState,
+    tool_query: Option<Query>,
+    tools: ListState,
+    inspector: Option<InspectorSearch>,
+    inspector_scroll: usize,
 }
 
 /// State of an incremental search over `App::visible`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Scan {
-    /// Lower-cased query.
-    pub needle: String,
+    matcher: Matcher,
     /// Next position in `App::visible` to test.
     pub next: usize,
-    /// Started by committing a query: select a hit and say how many matched.
-    pub commit: Option<CommitScan>,
+    /// Select a hit at or after `from` as soon as one is found.
+    jump: Option<Jump>,
+    /// Say how many matched when the scan ends (after Enter).
+    announce: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CommitScan {
-    /// The row selected when the query was committed.
-    pub from: usize,
-    /// A hit was already selected.
-    pub jumped: bool,
+#[derive(Debug, Clone, Copy)]
+struct Jump {
+    from: usize,
+    jumped: bool,
+}
+
+/// A search in the inspector's lines. The lines exist only at the panel's
+/// width, so the renderer finds them and reports back
+/// ([`super::Action::InspectorFound`]).
+#[derive(Debug, Clone)]
+pub struct InspectorSearch {
+    pub query: Query,
+    /// A move the next frame makes.
+    pub seek: Option<Seek>,
+    /// The match shown (an index into the matching lines).
+    pub current: Option<usize>,
+    /// Lines that match, as last drawn (`None` before a frame).
+    pub count: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seek {
+    /// The first match at or after this line (wrapping to the first).
+    From(usize),
+    /// This many matches on (`n` is +1, `N` is -1; keys pressed between
+    /// two frames add up).
+    Step(isize),
+}
+
+/// Which match to show and the scroll that shows it. `lines` are the lines
+/// that match, in order; the scroll moves only when the match is not on
+/// screen, and then puts it a third of the way down.
+pub fn seek(lines: &[usize], current: Option<usize>, to: Seek, scroll: usize, height: usize) -> Option<(usize, usize)> {
+    let n = lines.len();
+    if n == 0 {
+        return None;
+    }
+    let at = match (to, current.filter(|&c| c < n)) {
+        (Seek::From(line), _) => Some(lines.partition_point(|&l| l < line)).filter(|&i| i < n).unwrap_or(0),
+        (Seek::Step(d), Some(c)) => (c as isize + d).rem_euclid(n as isize) as usize,
+        // No match shown yet: the first step forward shows the first one.
+        (Seek::Step(d), None) => (if d > 0 { d - 1 } else { d }).rem_euclid(n as isize) as usize,
+    };
+    let line = lines[at];
+    // The last line may be the "↓ more lines" note: not a place to show a match.
+    let visible = line >= scroll && line + 1 < scroll + height.max(2);
+    Some((at, if visible { scroll } else { line.saturating_sub(height / 3) }))
 }
 
 /// Scopes of at most this many rows are searched in one step, as a
@@ -44,19 +114,181 @@ const SCAN_MIN_ROWS: usize = 512;
 const SCAN_BUDGET: std::time::Duration = std::time::Duration::from_millis(6);
 
 impl App {
-    pub fn rerun_search(&mut self) {
-        self.search.matches = Vec::new();
-        self.search.scan = self.search.query.as_ref().map(|q| Scan { needle: q.to_lowercase(), ..Default::default() });
-        self.search_step();
+    /// `/`: open the prompt for the panel with focus.
+    pub fn open_search(&mut self) {
+        let target = match (self.focus, self.tab) {
+            (Focus::Nav, _) if self.doc.attempts.len() > 1 => SearchTarget::Attempts,
+            (Focus::Inspector, _) => SearchTarget::Inspector,
+            (Focus::List, Tab::Tools) => SearchTarget::Tools,
+            _ => SearchTarget::Timeline,
+        };
+        self.search.before = Some(Box::new(Before {
+            query: self.search.query.clone(),
+            matches: self.search.matches.clone(),
+            tab: self.tab,
+            focus: self.focus,
+            timeline: self.lists.timeline,
+            nav_query: self.nav_query.clone(),
+            nav_state: self.nav_state,
+            tool_query: self.tool_query.clone(),
+            tools: self.lists.tools,
+            inspector: self.inspector_search.clone(),
+            inspector_scroll: self.inspector_scroll,
+        }));
+        self.search.target = target;
+        self.search.input.clear();
+        self.search.error = None;
+        self.mode = Mode::Search;
     }
 
-    /// Start searching for the committed query; the first hit at or after the
-    /// selected row is selected as soon as it is found.
-    pub fn commit_search(&mut self, query: String) {
-        let from = self.selected_row().unwrap_or(0);
+    /// The typed text changed (or Ctrl-r): show what it finds now.
+    pub fn search_typed(&mut self) {
+        let text = self.search.input.trim().to_string();
+        let query = if text.is_empty() { Ok(None) } else { Query::new(&text, self.search.regex).map(Some) };
+        let query = match query {
+            Ok(q) => {
+                self.search.error = None;
+                q
+            }
+            Err(e) => {
+                // Nothing matches a broken pattern: show what was there.
+                self.search.error = Some(e);
+                None
+            }
+        };
+        let Some(before) = self.search.before.clone() else { return };
+        match self.search.target {
+            SearchTarget::Timeline => {
+                self.search.scan = None;
+                self.lists.timeline = before.timeline;
+                match query {
+                    None => {
+                        self.search.query = before.query;
+                        self.search.matches = before.matches;
+                        (self.tab, self.focus) = (before.tab, before.focus);
+                    }
+                    Some(q) => {
+                        (self.tab, self.focus) = (Tab::Timeline, Focus::List);
+                        let from = self.selected_row().unwrap_or(0);
+                        self.start_scan(q, Some(Jump { from, jumped: false }), false);
+                    }
+                }
+            }
+            SearchTarget::Attempts => {
+                self.nav_query = if self.search.error.is_some() { before.nav_query } else { query };
+                self.rebuild_nav();
+                self.nav_state = ListState::default();
+            }
+            SearchTarget::Tools => {
+                self.tool_query = if self.search.error.is_some() { before.tool_query } else { query };
+                self.rebuild_tool_rows();
+                self.lists.tools = ListState::default();
+            }
+            SearchTarget::Inspector => {
+                self.inspector_scroll = before.inspector_scroll;
+                self.inspector_search = match query {
+                    Some(query) => Some(InspectorSearch {
+                        query,
+                        seek: Some(Seek::From(before.inspector_scroll)),
+                        current: None,
+                        count: None,
+                    }),
+                    None => before.inspector,
+                };
+            }
+        }
+    }
+
+    /// Enter: keep what the prompt shows.
+    pub fn keep_search(&mut self) {
+        if self.search.error.is_some() {
+            return;
+        }
+        self.mode = Mode::Normal;
+        self.search.before = None;
+        let typed = !self.search.input.trim().is_empty();
+        match self.search.target {
+            SearchTarget::Timeline if !typed => {}
+            SearchTarget::Timeline => match self.search.scan.as_mut() {
+                Some(scan) => scan.announce = true,
+                None => self.announce_matches(),
+            },
+            SearchTarget::Attempts => {
+                let shown = self.nav.iter().filter(|n| n.depth == 0).count();
+                self.flash(match &self.nav_query {
+                    Some(q) => format!("attempts matching {}: {shown}", q.label(40)),
+                    None => "attempt filter cleared".into(),
+                });
+            }
+            SearchTarget::Tools => {
+                let shown = self.tool_rows().len();
+                self.flash(match &self.tool_query {
+                    Some(q) => format!("tool calls matching {}: {shown}", q.label(40)),
+                    None => "tool filter cleared".into(),
+                });
+            }
+            SearchTarget::Inspector => {}
+        }
+    }
+
+    /// Esc: put back what was there before `/`.
+    pub fn cancel_search(&mut self) {
+        self.mode = Mode::Normal;
+        self.search.scan = None;
+        let Some(before) = self.search.before.take() else { return };
+        let b = *before;
+        self.search.query = b.query;
+        self.search.matches = b.matches;
+        (self.tab, self.focus) = (b.tab, b.focus);
+        self.lists.timeline = b.timeline;
+        if self.nav_query.as_ref().map(|q| &q.text) != b.nav_query.as_ref().map(|q| &q.text) {
+            self.nav_query = b.nav_query;
+            self.rebuild_nav();
+        }
+        self.nav_state = b.nav_state;
+        if self.tool_query.as_ref().map(|q| &q.text) != b.tool_query.as_ref().map(|q| &q.text) {
+            self.tool_query = b.tool_query;
+            self.rebuild_tool_rows();
+        }
+        self.lists.tools = b.tools;
+        self.inspector_search = b.inspector;
+        self.inspector_scroll = b.inspector_scroll;
+    }
+
+    /// How many the open prompt finds so far (`None` while it is still looking).
+    pub fn prompt_matches(&self) -> Option<usize> {
+        match self.search.target {
+            SearchTarget::Timeline => self.search.scan.is_none().then_some(self.search.matches.len()),
+            SearchTarget::Attempts => Some(self.nav.iter().filter(|n| n.depth == 0).count()),
+            SearchTarget::Tools => Some(self.tool_rows().len()),
+            SearchTarget::Inspector => self.inspector_search.as_ref().and_then(|s| s.count),
+        }
+    }
+
+    /// Ctrl-r in the prompt.
+    pub fn toggle_search_regex(&mut self) {
+        self.search.regex = !self.search.regex;
+        self.search_typed();
+    }
+
+    /// The rows in scope changed: search them again for the kept query.
+    pub fn rerun_search(&mut self) {
         self.search.matches = Vec::new();
-        self.search.scan =
-            Some(Scan { needle: query.to_lowercase(), next: 0, commit: Some(CommitScan { from, jumped: false }) });
+        self.search.scan = None;
+        if let Some(q) = self.search.query.clone() {
+            self.start_scan(q, None, false);
+        }
+    }
+
+    /// Search for `query` and select its first hit at or after the selected row.
+    pub fn commit_search(&mut self, query: Query) {
+        let from = self.selected_row().unwrap_or(0);
+        self.start_scan(query, Some(Jump { from, jumped: false }), true);
+    }
+
+    fn start_scan(&mut self, query: Query, jump: Option<Jump>, announce: bool) {
+        self.search.matches = Vec::new();
+        self.search.scan = Some(Scan { matcher: query.matcher.clone(), next: 0, jump, announce });
         self.search.query = Some(query);
         self.search_step();
     }
@@ -74,13 +306,13 @@ impl App {
         while scan.next < self.visible.len() {
             let ri = self.visible[scan.next];
             scan.next += 1;
-            if self.row_matches(ri, &scan.needle) {
+            if self.row_matches(ri, &scan.matcher) {
                 self.search.matches.push(ri);
-                if let Some(c) = scan.commit.as_mut()
-                    && !c.jumped
-                    && ri >= c.from
+                if let Some(j) = scan.jump.as_mut()
+                    && !j.jumped
+                    && ri >= j.from
                 {
-                    c.jumped = true;
+                    j.jumped = true;
                     self.select_row(ri);
                 }
             }
@@ -89,10 +321,10 @@ impl App {
             }
         }
         if scan.next < self.visible.len() {
-            if let Some(c) = &scan.commit {
+            if scan.announce {
                 let found = self.search.matches.len();
                 let pct = scan.next * 100 / self.visible.len().max(1);
-                self.flash(if c.jumped || found > 0 {
+                self.flash(if found > 0 {
                     format!("searching… {} so far ({pct}%)", crate::view::format::count(found, "match", "matches"))
                 } else {
                     format!("searching… ({pct}%)")
@@ -101,25 +333,61 @@ impl App {
             self.search.scan = Some(scan);
             return;
         }
-        if let Some(c) = scan.commit {
-            let query = self.search.query.clone().unwrap_or_default();
-            if self.search.matches.is_empty() {
-                self.flash_error(format!("no match for \"{query}\" in this scope"));
-            } else {
-                if !c.jumped {
-                    self.select_row(self.search.matches[0]);
-                }
-                self.flash(crate::view::format::count(self.search.matches.len(), "match", "matches"));
-            }
+        if let Some(j) = scan.jump
+            && !j.jumped
+            && let Some(&first) = self.search.matches.first()
+        {
+            self.select_row(first);
+        }
+        if scan.announce {
+            self.announce_matches();
         }
     }
 
-    /// Does timeline row `ri` contain `needle` (lower-cased) in its summary or payload?
-    fn row_matches(&self, ri: usize, needle: &str) -> bool {
+    fn announce_matches(&mut self) {
+        let Some(q) = self.search.query.as_ref() else { return };
+        if self.search.matches.is_empty() {
+            self.flash_error(format!("no match for {} in this scope", q.label(40)));
+        } else {
+            self.flash(crate::view::format::count(self.search.matches.len(), "match", "matches"));
+        }
+    }
+
+    /// `n` / `N`: the next or previous match of the search the focus has.
+    pub fn next_match(&mut self, forward: bool) {
+        if self.focus == Focus::Inspector
+            && let Some(s) = self.inspector_search.as_mut()
+        {
+            let d = if forward { 1 } else { -1 };
+            s.seek = Some(match s.seek {
+                Some(Seek::Step(n)) => Seek::Step(n + d),
+                _ => Seek::Step(d),
+            });
+            return;
+        }
+        if self.search.matches.is_empty() {
+            self.flash(if self.search.query.is_some() { "no matches" } else { "no search: press / to search" });
+            return;
+        }
+        let current = self.selected_row().unwrap_or(0);
+        // Matches are in row order.
+        let m = &self.search.matches;
+        let at = if forward {
+            Some(m.partition_point(|&r| r <= current)).filter(|&i| i < m.len()).unwrap_or(0)
+        } else {
+            m.partition_point(|&r| r < current).checked_sub(1).unwrap_or(m.len() - 1)
+        };
+        let (target, total) = (m[at], m.len());
+        self.select_row(target);
+        self.flash(crate::view::search::match_position(at + 1, total));
+    }
+
+    /// Does timeline row `ri` match in its words or its events as written?
+    fn row_matches(&self, ri: usize, matcher: &Matcher) -> bool {
         let (Some(view), Some(attempt)) = (self.view(), self.attempt()) else { return false };
         let Some(row) = view.timeline.rows.get(ri) else { return false };
         let summary = crate::view::timeline::row_view(attempt, view, ri).map(|r| r.plain()).unwrap_or_default();
-        if folded_contains(needle, |h| h.extend_from_slice(summary.as_bytes())) {
+        if matcher.is_match(&summary) {
             return true;
         }
         let Some(record) = attempt.sessions.get(row.addr.session).and_then(|s| s.turns.get(row.addr.turn)) else {
@@ -128,8 +396,11 @@ impl App {
         let events = row.event.into_iter().chain(row.merged_finish);
         events.into_iter().any(|e| {
             record.turn.events.get(e).is_some_and(|ev| {
-                folded_contains(needle, |h| {
-                    let _ = serde_json::to_writer(&mut *h, &*ev.raw_once());
+                HAYSTACK.with(|cell| {
+                    let mut hay = cell.borrow_mut();
+                    hay.clear();
+                    let _ = serde_json::to_writer(&mut *hay, &*ev.raw_once());
+                    matcher.is_match_buffer(&mut hay)
                 })
             })
         })
@@ -141,41 +412,27 @@ thread_local! {
     static HAYSTACK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Does the text `fill` writes contain `needle` (already lower-cased),
-/// ignoring case? ASCII text (most JSON) is lower-cased in place in a reused
-/// buffer; other text goes through `str::to_lowercase`, as before.
-fn folded_contains(needle: &str, fill: impl FnOnce(&mut Vec<u8>)) -> bool {
-    HAYSTACK.with(|cell| {
-        let mut hay = cell.borrow_mut();
-        hay.clear();
-        fill(&mut hay);
-        if hay.is_ascii() {
-            hay.make_ascii_lowercase();
-            memchr::memmem::find(&hay, needle.as_bytes()).is_some()
-        } else {
-            String::from_utf8_lossy(&hay).to_lowercase().contains(needle)
-        }
-    })
-}
-
 #[cfg(test)]
-mod search_tests {
-    use super::folded_contains;
-
-    fn hay(text: &str, needle: &str) -> bool {
-        folded_contains(&needle.to_lowercase(), |h| h.extend_from_slice(text.as_bytes()))
-    }
+mod tests {
+    use super::{Seek, seek};
 
     #[test]
-    fn case_is_ignored_in_ascii_and_other_text() {
-        assert!(hay(r#"{"type":"Operation.Started","name":"ReadFile"}"#, "readfile"));
-        assert!(hay(r#"{"text":"NEEDLE-42"}"#, "Needle-42"));
-        assert!(!hay(r#"{"text":"needle-4"}"#, "needle-42"));
-        assert!(hay("Café ÉCOLE", "école"));
-        assert!(hay("Café ÉCOLE", "CAFÉ"));
-        assert!(!hay("Café", "cafe"));
-        // The reused buffer holds nothing from the row before.
-        assert!(hay("abc needle", "needle"));
-        assert!(!hay("abc", "needle"));
+    fn seek_wraps_and_scrolls_only_when_the_match_is_off_screen() {
+        let lines = [3, 40, 90];
+        // From line 10: the match on line 40, shown a third of a 30-line panel down.
+        assert_eq!(seek(&lines, None, Seek::From(10), 0, 30), Some((1, 30)));
+        // Past the last match: wrap to the first.
+        assert_eq!(seek(&lines, None, Seek::From(91), 60, 30), Some((0, 0)));
+        // On screen already: the scroll stays.
+        assert_eq!(seek(&lines, Some(0), Seek::Step(1), 20, 30), Some((1, 20)));
+        assert_eq!(seek(&lines, Some(2), Seek::Step(1), 80, 30), Some((0, 0)));
+        assert_eq!(seek(&lines, Some(0), Seek::Step(-1), 0, 30), Some((2, 80)));
+        // Steps taken between two frames add up, and wrap.
+        assert_eq!(seek(&lines, Some(1), Seek::Step(-2), 0, 30), Some((2, 80)));
+        assert_eq!(seek(&lines, Some(1), Seek::Step(5), 0, 30), Some((0, 0)));
+        // A current index from other lines (the selection changed) starts over.
+        assert_eq!(seek(&lines, Some(7), Seek::Step(1), 0, 30), Some((0, 0)));
+        assert_eq!(seek(&lines, None, Seek::Step(-1), 0, 30), Some((2, 80)));
+        assert_eq!(seek(&[], None, Seek::Step(1), 0, 30), None);
     }
 }

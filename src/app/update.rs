@@ -1,8 +1,6 @@
 //! `update(&mut App, Action)`: the only place UI state changes.
 
 use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab, ToolFilter, VerdictFilter};
-use crate::model::timeline::RowKind;
-use serde_json::Value;
 
 pub fn update(app: &mut App, action: Action) {
     // Not a key: the flash, a pending `]d` and the mode stay as they are.
@@ -11,6 +9,13 @@ pub fn update(app: &mut App, action: Action) {
         app.inspector_scroll = app.inspector_scroll.min(inspector);
         app.help_max = Some(help);
         app.help_scroll = app.help_scroll.min(help);
+        return;
+    }
+    if let Action::InspectorFound { current, count, scroll } = action {
+        if let Some(s) = app.inspector_search.as_mut() {
+            (s.seek, s.current, s.count) = (None, current, Some(count));
+        }
+        app.inspector_scroll = scroll;
         return;
     }
     // The flash message lives until the next key.
@@ -83,11 +88,8 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         }
         Action::Enter => enter(app),
         Action::Back => back(app),
-        Action::SearchStart => {
-            app.mode = Mode::Search;
-            app.search.input.clear();
-        }
-        Action::SearchNext | Action::SearchPrev => search_step(app, action == Action::SearchNext),
+        Action::SearchStart => app.open_search(),
+        Action::SearchNext | Action::SearchPrev => app.next_match(action == Action::SearchNext),
         Action::NextFailure if app.tab != Tab::Timeline || app.focus != Focus::List => {
             // From a review tab: the earliest failing evidence in the transcript.
             app.tab = Tab::Timeline;
@@ -156,7 +158,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             app.rebuild_tool_rows();
             app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
         }
-        Action::Copy => match selected_value(app) {
+        Action::Copy => match super::copy::selected_value(app) {
             Some((_, text)) => {
                 let n = text.chars().count();
                 app.effects.push(Effect::Copy(text));
@@ -164,7 +166,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             }
             None => app.flash("nothing selected to copy"),
         },
-        Action::OpenPager => match selected_value(app) {
+        Action::OpenPager => match super::copy::selected_value(app) {
             Some((_, text)) => app.effects.push(Effect::Page(text)),
             None => app.flash("nothing selected to open"),
         },
@@ -181,7 +183,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::Redraw => app.effects.push(Effect::Redraw),
         Action::JumpBack => app.jump_back(),
         Action::JumpForward => app.jump_forward(),
-        Action::ScrollExtent { .. } => {}
+        Action::ScrollExtent { .. } | Action::InspectorFound { .. } => {}
         Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => mouse_click(app, column, row),
         Action::DebugPanic => {
@@ -189,7 +191,11 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
                 panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)");
             }
         }
-        Action::SearchChar(_) | Action::SearchBackspace | Action::SearchCommit | Action::SearchCancel => {}
+        Action::SearchChar(_)
+        | Action::SearchBackspace
+        | Action::SearchCommit
+        | Action::SearchCancel
+        | Action::SearchToggleRegex => {}
     }
 }
 
@@ -425,10 +431,18 @@ fn back(app: &mut App) {
         app.flash("attempt filter cleared");
         return;
     }
-    if app.focus == Focus::Inspector {
+    if app.focus == Focus::Inspector && app.inspector_search.is_some() {
+        app.inspector_search = None;
+        app.flash("inspector search cleared");
+    } else if app.focus == Focus::Inspector {
         app.focus = Focus::List;
+    } else if app.focus == Focus::List && app.tab == Tab::Tools && app.tool_query.is_some() {
+        app.tool_query = None;
+        app.rebuild_tool_rows();
+        app.flash("tool filter cleared");
     } else if app.search.query.is_some() {
-        app.search = Default::default();
+        (app.search.query, app.search.scan) = (None, None);
+        app.search.matches.clear();
         app.flash("search cleared");
     } else if app.scope.turn.is_some() || app.scope.session.is_some() {
         let s = app.scope;
@@ -442,35 +456,17 @@ fn back(app: &mut App) {
 
 fn search_key(app: &mut App, action: Action) {
     match action {
-        Action::SearchChar(c) => app.search.input.push(c),
+        Action::SearchChar(c) => {
+            app.search.input.push(c);
+            app.search_typed();
+        }
         Action::SearchBackspace => {
             app.search.input.pop();
+            app.search_typed();
         }
-        Action::SearchCancel => app.mode = Mode::Normal,
-        Action::SearchCommit if app.focus == Focus::Nav && app.doc.attempts.len() > 1 => {
-            app.mode = Mode::Normal;
-            let query = app.search.input.trim().to_string();
-            app.nav_query = (!query.is_empty()).then_some(query.clone());
-            app.rebuild_nav();
-            app.nav_state = ListState::default();
-            let shown = app.nav.iter().filter(|n| n.depth == 0).count();
-            app.flash(if query.is_empty() {
-                "attempt filter cleared".to_string()
-            } else {
-                format!("attempts matching \"{query}\": {shown}")
-            });
-        }
-        Action::SearchCommit => {
-            app.mode = Mode::Normal;
-            let query = app.search.input.trim().to_string();
-            if query.is_empty() {
-                app.search = Default::default();
-                return;
-            }
-            app.tab = Tab::Timeline;
-            app.focus = Focus::List;
-            app.commit_search(query);
-        }
+        Action::SearchToggleRegex => app.toggle_search_regex(),
+        Action::SearchCancel => app.cancel_search(),
+        Action::SearchCommit => app.keep_search(),
         Action::Quit => app.should_quit = true,
         _ => {}
     }
@@ -499,26 +495,6 @@ fn help_key(app: &mut App, action: Action) {
             app.help_scroll = (from.saturating_add(delta).max(0) as usize).min(max);
         }
     }
-}
-
-fn search_step(app: &mut App, forward: bool) {
-    if app.search.matches.is_empty() {
-        app.flash(if app.search.query.is_some() { "no matches" } else { "no search: press / to search" });
-        return;
-    }
-    let current = app.selected_row().unwrap_or(0);
-    // Matches are in row order.
-    let m = &app.search.matches;
-    let at = if forward {
-        Some(m.partition_point(|&r| r <= current)).filter(|&i| i < m.len()).unwrap_or(0)
-    } else {
-        m.partition_point(|&r| r < current).checked_sub(1).unwrap_or(m.len() - 1)
-    };
-    let target = m[at];
-    let n = at + 1;
-    let total = m.len();
-    app.select_row(target);
-    app.flash(format!("match {n} of {total}"));
 }
 
 /// Select the next (or previous) `to` row in scope after the selection,
@@ -598,190 +574,6 @@ fn mouse_click(app: &mut App, column: u16, row: u16) {
     }
 }
 
-/// The value the inspector shows, as plain text (for copy and the pager).
-pub fn selected_value(app: &App) -> Option<(String, String)> {
-    let view = app.view()?;
-    let attempt = app.attempt()?;
-    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-    match app.tab {
-        Tab::Timeline => {
-            let row = &view.timeline.rows[app.selected_row()?];
-            let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
-            let event = row.event.and_then(|e| record.turn.events.get(e));
-            if app.raw {
-                let mut parts: Vec<String> = event.map(|e| pretty(e.raw())).into_iter().collect();
-                if let Some(f) = row.merged_finish.and_then(|e| record.turn.events.get(e)) {
-                    parts.push(pretty(f.raw()));
-                }
-                return (!parts.is_empty()).then(|| ("raw event".into(), parts.join("\n")));
-            }
-            match (row.kind, event) {
-                (RowKind::Input, _) => record.input.as_ref().map(|i| ("input".into(), pretty(i))),
-                (RowKind::ToolStart, Some(e)) => {
-                    let mut text = e.tool_input().as_deref().map(pretty).unwrap_or_else(|| "(no input)".into());
-                    if let Some(f) = row.merged_finish.and_then(|i| record.turn.events.get(i)) {
-                        text.push_str("\n\n");
-                        text.push_str(&f.output().as_deref().map(pretty).unwrap_or_else(|| "(no output)".into()));
-                    }
-                    Some(("tool input and output".into(), text))
-                }
-                (_, Some(e)) => match e.text() {
-                    Some(t) => Some(("text".into(), t.to_string())),
-                    None => Some(("event".into(), pretty(e.raw()))),
-                },
-                _ => None,
-            }
-        }
-        Tab::Assertions => {
-            let rows = app.assertion_rows();
-            let a = attempt.review.assertions.as_ref()?.get(*rows.get(app.lists.assertions.selected)?)?;
-            Some(("assertion".into(), pretty(&a.raw)))
-        }
-        Tab::Tools => {
-            let rows = app.tool_rows();
-            match rows.get(app.lists.tools.selected)? {
-                Ok(o) => Some(("occurrence".into(), pretty(&view.derived.occurrences.occurrences[*o].to_json()))),
-                Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[*o].to_json()))),
-            }
-        }
-        Tab::Hitl => {
-            let rows = app.hitl_rows();
-            let r = &view.requests[*rows.get(app.lists.hitl.selected)?];
-            let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
-            Some(("input request".into(), pretty(e.raw())))
-        }
-        Tab::Changes => {
-            let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists.changes.selected)?;
-            Some((
-                c.path.clone(),
-                format!(
-                    "--- before\n{}\n+++ after\n{}",
-                    c.before.as_deref().unwrap_or(""),
-                    c.after.as_deref().unwrap_or("")
-                ),
-            ))
-        }
-        Tab::Usage | Tab::Diagnostics => None,
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::usage::PriceTable;
-    use serde_json::json;
-
-    fn app(v: Value) -> App {
-        let doc = crate::load::load_bytes("t.json", v.to_string().as_bytes()).unwrap();
-        App::new(doc, None, PriceTable::default())
-    }
-
-    fn two_turns() -> App {
-        app(json!({"sessions":[{"sessionIndex":1,"turns":[
-            {"input":{"text":"go"},"turn":{"status":"waiting","events":[
-                {"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"rm","input":{}}},
-                {"type":"input.requested","request":{"id":"r1","prompt":"Delete?","options":[{"id":"approve"},{"id":"deny"}]}}]}},
-            {"input":{"text":"approve","responses":[{"requestId":"r1","optionId":"approve"}]},"turn":{"status":"completed","events":[
-                {"type":"operation.finished","operationId":"c1","kind":"tool","status":"failed","output":"boom"},
-                {"type":"error","message":"it broke"}]}}]}]}))
-    }
-
-    #[test]
-    fn movement_clamps_at_both_ends() {
-        let mut a = two_turns();
-        update(&mut a, Action::Up);
-        assert_eq!(a.lists.timeline.selected, 0);
-        update(&mut a, Action::Bottom);
-        assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
-        update(&mut a, Action::Down);
-        assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
-    }
-
-    #[test]
-    fn turn_jumps_land_on_headers() {
-        let mut a = two_turns();
-        update(&mut a, Action::NextTurn);
-        let view = a.view().unwrap();
-        let row = &view.timeline.rows[a.selected_row().unwrap()];
-        assert_eq!(row.kind, RowKind::TurnHeader);
-        assert_eq!(row.addr.turn, 1);
-    }
-
-    #[test]
-    fn failure_jump_finds_failed_tool_and_error() {
-        let mut a = two_turns();
-        update(&mut a, Action::NextFailure);
-        let first = a.selected_row().unwrap();
-        let view = a.view().unwrap();
-        assert!(view.timeline.rows[first].is_failure());
-        update(&mut a, Action::NextFailure);
-        let second = a.selected_row().unwrap();
-        assert_ne!(first, second);
-    }
-
-    #[test]
-    fn search_is_case_insensitive_and_cycles() {
-        let mut a = two_turns();
-        update(&mut a, Action::SearchStart);
-        for c in "BOOM".to_lowercase().chars() {
-            update(&mut a, Action::SearchChar(c));
-        }
-        update(&mut a, Action::SearchCommit);
-        assert_eq!(a.mode, Mode::Normal);
-        assert!(!a.search.matches.is_empty());
-        let at = a.selected_row().unwrap();
-        assert!(a.search.matches.contains(&at));
-        update(&mut a, Action::Back);
-        assert!(a.search.query.is_none());
-    }
-
-    #[test]
-    fn help_opens_and_closes() {
-        let mut a = two_turns();
-        update(&mut a, Action::Help);
-        assert_eq!(a.mode, Mode::Help);
-        update(&mut a, Action::Back);
-        assert_eq!(a.mode, Mode::Normal);
-        update(&mut a, Action::Quit);
-        assert!(a.should_quit);
-    }
-
-    #[test]
-    fn nav_selection_scopes_the_timeline() {
-        let mut a = two_turns();
-        let all = a.visible.len();
-        a.focus = Focus::Nav;
-        update(&mut a, Action::Bottom);
-        assert_eq!(a.scope.turn, Some(1));
-        assert!(a.visible.len() < all);
-        update(&mut a, Action::Back);
-        assert_eq!(a.scope.turn, None);
-    }
-
-    #[test]
-    fn mouse_click_selects_the_row_under_the_pointer() {
-        let mut a = two_turns();
-        a.viewport = crate::app::Viewport { width: 140, height: 40, list_rows: 33, inspector_rows: 33, nav_rows: 33 };
-        let areas = crate::app::layout::areas(140, 40, &a);
-        // Third content row of the timeline panel.
-        update(&mut a, Action::ClickAt { column: areas.list.x + 3, row: areas.list.y + 3 });
-        assert_eq!(a.focus, Focus::List);
-        assert_eq!(a.lists.timeline.selected, 2);
-        update(&mut a, Action::ScrollAt { column: areas.list.x + 3, row: areas.list.y + 3, down: true });
-        assert_eq!(a.lists.timeline.selected, 5);
-        update(&mut a, Action::ClickAt { column: areas.tab_spans[2].0 + 1, row: areas.tabs.y });
-        assert_eq!(a.tab, Tab::Hitl);
-    }
-
-    #[test]
-    fn waiting_jump_and_copy() {
-        let mut a =
-            app(json!({"events":[{"type":"input.requested","request":{"id":"r","prompt":"ok?"}}],"status":"waiting"}));
-        update(&mut a, Action::NextWaiting);
-        let row = a.selected_row().unwrap();
-        assert_eq!(a.view().unwrap().timeline.rows[row].kind, RowKind::InputRequest);
-        update(&mut a, Action::ToggleRaw);
-        update(&mut a, Action::Copy);
-        assert!(matches!(a.effects.last(), Some(Effect::Copy(t)) if t.contains("ok?")));
-    }
-}
+#[path = "update_tests.rs"]
+mod tests;

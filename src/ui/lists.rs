@@ -69,7 +69,8 @@ fn empty_text(app: &App) -> String {
     use crate::view::chrome;
     match app.tab {
         Tab::Tools => {
-            chrome::no_tools((app.tool_filter != crate::app::ToolFilter::All).then(|| app.tool_filter.word()))
+            let status = (app.tool_filter != crate::app::ToolFilter::All).then(|| app.tool_filter.word());
+            chrome::no_tools(status, app.tool_query.as_ref().map(|q| q.label(30)))
         }
         Tab::Hitl => chrome::NO_REQUESTS.into(),
         Tab::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
@@ -82,8 +83,9 @@ fn empty_text(app: &App) -> String {
 fn tools(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
     let rows = app.tool_rows();
     let orphans = app.tool_orphans();
-    let title =
-        crate::view::chrome::tools_title(rows.len() - orphans, orphans, app.tool_filter.word(), app.tool_sort_by_name);
+    let text = app.tool_query.as_ref().map(|q| q.label(20));
+    let (filter, by_name) = (app.tool_filter.word(), app.tool_sort_by_name);
+    let title = crate::view::chrome::tools_title(rows.len() - orphans, orphans, filter, by_name, text);
     let d = ctx.derived;
     let widths = list_widths(&[14, (w / 4).clamp(10, 28), 14], w);
     let lines = rows[win.range(rows.len())]

@@ -29,6 +29,8 @@ pub struct RenderCache {
     /// The inspector's and the help's largest scroll in the last frame (lines beyond their height).
     pub inspector_extent: usize,
     pub help_extent: usize,
+    /// The inspector search as drawn, when the app's idea of it is out of date.
+    pub inspector_found: Option<(Option<usize>, usize, usize)>,
 }
 
 impl RenderCache {
@@ -39,7 +41,23 @@ impl RenderCache {
             generation: 0,
             inspector_extent: 0,
             help_extent: 0,
+            inspector_found: None,
         }
+    }
+
+    /// What the last frame learnt that the app needs (how far panels scroll,
+    /// where the inspector's matches are), as actions to send it. Sizes
+    /// only a frame knows; the app stays the one place state changes.
+    pub fn feedback(&mut self, app: &App) -> Vec<crate::app::Action> {
+        use crate::app::Action;
+        let mut out = Vec::new();
+        if (app.inspector_max, app.help_max) != (Some(self.inspector_extent), Some(self.help_extent)) {
+            out.push(Action::ScrollExtent { inspector: self.inspector_extent, help: self.help_extent });
+        }
+        if let Some((current, count, scroll)) = self.inspector_found.take() {
+            out.push(Action::InspectorFound { current, count, scroll });
+        }
+        out
     }
 
     /// Cached lines for a key; older entries are dropped when the cache grows.
@@ -135,20 +153,29 @@ fn hint(key: &str, what: &str, theme: &Theme) -> Vec<Span<'static>> {
 }
 
 fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    use crate::view::search;
     let line = if app.mode == Mode::Search {
+        let status = search::prompt_status(&app.search.input, app.prompt_matches(), app.search.error.as_deref());
+        let status_style = if app.search.error.is_some() { theme.err } else { theme.matched };
         Line::from(vec![
-            Span::styled("/", theme.key),
+            Span::styled(if app.search.regex { "regex /" } else { "/" }, theme.key),
             Span::raw(sanitize(&app.search.input, Lines::Single).into_owned()),
             Span::styled("▏", theme.accent),
-            Span::styled(crate::view::chrome::SEARCH_PROMPT_HINT, theme.dim),
+            Span::styled(status, status_style),
+            Span::styled(search::prompt_hint(app.search.target, app.search.regex), theme.dim),
         ])
     } else if let Some(flash) = &app.flash {
         let style = if flash.error { theme.err } else { theme.accent };
         Line::from(Span::styled(cell(&flash.text, area.width as usize), style))
     } else {
         let mut spans = Vec::new();
-        if let Some(q) = &app.search.query {
-            let status = crate::view::chrome::search_status(&cell(q, 20), app.search.matches.len());
+        let inspector = app.inspector_search.as_ref().filter(|_| app.focus == Focus::Inspector);
+        let status = match (inspector, &app.search.query) {
+            (Some(s), _) => Some(search::inspector_status(&s.query, s.count.map(|n| (s.current.unwrap_or(0), n)))),
+            (None, Some(q)) => Some(search::search_status(q, app.search.matches.len())),
+            (None, None) => None,
+        };
+        if let Some(status) = status {
             spans.push(Span::styled(format!("{status} "), theme.matched));
             spans.push(Span::raw(" "));
         }

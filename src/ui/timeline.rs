@@ -29,7 +29,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     let w = inner.width as usize;
     let list = app.lists.timeline;
-    let query = app.search.query.as_deref();
+    let query = app.search.query.as_ref().map(|q| &q.matcher);
 
     let mut lines = Vec::with_capacity(inner.height as usize);
     for (pos, &ri) in app.visible.iter().enumerate().skip(list.offset).take(inner.height as usize) {
@@ -84,29 +84,22 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// Split `text` into spans with every case-insensitive occurrence of `query` highlighted.
-pub fn highlight_matches(text: &str, query: Option<&str>, base: Style, hit: Style) -> Vec<Span<'static>> {
-    let Some(q) = query.filter(|q| !q.is_empty()) else { return vec![Span::styled(text.to_string(), base)] };
-    let sensitive = q.chars().any(char::is_uppercase);
-    let (hay, needle) =
-        if sensitive { (text.to_string(), q.to_string()) } else { (text.to_lowercase(), q.to_lowercase()) };
-    // Lower-casing can change byte lengths; fall back to no highlight then.
-    if hay.len() != text.len() {
-        return vec![Span::styled(text.to_string(), base)];
-    }
+/// Split `text` into spans with every match of `matcher` highlighted.
+pub fn highlight_matches(
+    text: &str,
+    matcher: Option<&crate::view::search::Matcher>,
+    base: Style,
+    hit: Style,
+) -> Vec<Span<'static>> {
+    let Some(m) = matcher else { return vec![Span::styled(text.to_string(), base)] };
     let mut spans = Vec::new();
     let mut at = 0;
-    while let Some(found) = hay[at..].find(&needle) {
-        let start = at + found;
-        let end = start + needle.len();
-        if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
-            break;
+    for r in m.ranges(text) {
+        if r.start > at {
+            spans.push(Span::styled(text[at..r.start].to_string(), base));
         }
-        if start > at {
-            spans.push(Span::styled(text[at..start].to_string(), base));
-        }
-        spans.push(Span::styled(text[start..end].to_string(), hit));
-        at = end;
+        spans.push(Span::styled(text[r.clone()].to_string(), hit));
+        at = r.end;
     }
     spans.push(Span::styled(text[at..].to_string(), base));
     spans

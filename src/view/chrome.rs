@@ -10,12 +10,14 @@ pub fn timeline_title(rows: usize, merged: bool) -> String {
     format!(" Timeline · {} · {} ", count(rows, "row", "rows"), if merged { "merged" } else { "raw events" })
 }
 
-/// " Tools · 8 occurrences · 1 orphan finish · filter all · sort position ".
-pub fn tools_title(occurrences: usize, orphans: usize, filter: &str, by_name: bool) -> String {
+/// " Tools · 8 occurrences · 1 orphan finish · filter all · sort position ",
+/// with " · /read" when a text filter is on.
+pub fn tools_title(occurrences: usize, orphans: usize, filter: &str, by_name: bool, text: Option<String>) -> String {
     format!(
-        " Tools · {} · {} · filter {filter} · sort {} ",
+        " Tools · {} · {} · filter {filter}{} · sort {} ",
         count(occurrences, "occurrence", "occurrences"),
         count(orphans, "orphan finish", "orphan finishes"),
+        text.map(|t| format!(" {t}")).unwrap_or_default(),
         if by_name { "name" } else { "position" }
     )
 }
@@ -57,11 +59,14 @@ pub fn navigator_title(shown: usize, total: usize) -> String {
     if total > 1 { format!(" Attempts · {shown} of {total} ") } else { " Sessions & turns ".into() }
 }
 
-/// What an empty Tools list means.
-pub fn no_tools(filter: Option<&str>) -> String {
-    match filter {
-        Some(f) => format!("no tool calls match the filter \"{f}\" (f changes it)"),
-        None => "no tool calls in this scope".into(),
+/// What an empty Tools list means: the status filter (`f`), the text
+/// filter (`/`, Esc clears it), or nothing there.
+pub fn no_tools(filter: Option<&str>, text: Option<String>) -> String {
+    match (filter, text) {
+        (Some(f), Some(t)) => format!("no tool calls match the filter \"{f}\" and {t} (f changes it, Esc clears {t})"),
+        (Some(f), None) => format!("no tool calls match the filter \"{f}\" (f changes it)"),
+        (None, Some(t)) => format!("no tool calls match {t} (Esc clears it)"),
+        (None, None) => "no tool calls in this scope".into(),
     }
 }
 
@@ -119,13 +124,6 @@ pub fn scope_text(session: Option<String>, turn_title: Option<String>) -> String
         (None, None) => "scope: whole attempt".into(),
     }
 }
-
-/// "/rm -rf (2 matches)".
-pub fn search_status(query: &str, matches: usize) -> String {
-    format!("/{} ({})", clean(query), count(matches, "match", "matches"))
-}
-
-pub const SEARCH_PROMPT_HINT: &str = "   Enter search · Esc cancel · ignores case · searches rows and payloads";
 
 /// What each mark means, for the help overlay.
 pub const MARKS: [(&str, &str); 12] = [

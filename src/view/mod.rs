@@ -20,6 +20,7 @@ pub mod payload;
 pub mod preview;
 pub mod report;
 pub mod rules;
+pub mod search;
 pub mod summary;
 pub mod text;
 pub mod timeline;

@@ -1,0 +1,119 @@
+use crate::model::timeline::RowKind;
+use serde_json::Value;
+use super::*;
+use crate::model::usage::PriceTable;
+use serde_json::json;
+
+fn app(v: Value) -> App {
+    let doc = crate::load::load_bytes("t.json", v.to_string().as_bytes()).unwrap();
+    App::new(doc, None, PriceTable::default())
+}
+
+fn two_turns() -> App {
+    app(json!({"sessions":[{"sessionIndex":1,"turns":[
+        {"input":{"text":"go"},"turn":{"status":"waiting","events":[
+            {"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"rm","input":{}}},
+            {"type":"input.requested","request":{"id":"r1","prompt":"Delete?","options":[{"id":"approve"},{"id":"deny"}]}}]}},
+        {"input":{"text":"approve","responses":[{"requestId":"r1","optionId":"approve"}]},"turn":{"status":"completed","events":[
+            {"type":"operation.finished","operationId":"c1","kind":"tool","status":"failed","output":"boom"},
+            {"type":"error","message":"it broke"}]}}]}]}))
+}
+
+#[test]
+fn movement_clamps_at_both_ends() {
+    let mut a = two_turns();
+    update(&mut a, Action::Up);
+    assert_eq!(a.lists.timeline.selected, 0);
+    update(&mut a, Action::Bottom);
+    assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
+    update(&mut a, Action::Down);
+    assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
+}
+
+#[test]
+fn turn_jumps_land_on_headers() {
+    let mut a = two_turns();
+    update(&mut a, Action::NextTurn);
+    let view = a.view().unwrap();
+    let row = &view.timeline.rows[a.selected_row().unwrap()];
+    assert_eq!(row.kind, RowKind::TurnHeader);
+    assert_eq!(row.addr.turn, 1);
+}
+
+#[test]
+fn failure_jump_finds_failed_tool_and_error() {
+    let mut a = two_turns();
+    update(&mut a, Action::NextFailure);
+    let first = a.selected_row().unwrap();
+    let view = a.view().unwrap();
+    assert!(view.timeline.rows[first].is_failure());
+    update(&mut a, Action::NextFailure);
+    let second = a.selected_row().unwrap();
+    assert_ne!(first, second);
+}
+
+#[test]
+fn search_is_case_insensitive_and_cycles() {
+    let mut a = two_turns();
+    update(&mut a, Action::SearchStart);
+    for c in "BOOM".to_lowercase().chars() {
+        update(&mut a, Action::SearchChar(c));
+    }
+    update(&mut a, Action::SearchCommit);
+    assert_eq!(a.mode, Mode::Normal);
+    assert!(!a.search.matches.is_empty());
+    let at = a.selected_row().unwrap();
+    assert!(a.search.matches.contains(&at));
+    update(&mut a, Action::Back);
+    assert!(a.search.query.is_none());
+}
+
+#[test]
+fn help_opens_and_closes() {
+    let mut a = two_turns();
+    update(&mut a, Action::Help);
+    assert_eq!(a.mode, Mode::Help);
+    update(&mut a, Action::Back);
+    assert_eq!(a.mode, Mode::Normal);
+    update(&mut a, Action::Quit);
+    assert!(a.should_quit);
+}
+
+#[test]
+fn nav_selection_scopes_the_timeline() {
+    let mut a = two_turns();
+    let all = a.visible.len();
+    a.focus = Focus::Nav;
+    update(&mut a, Action::Bottom);
+    assert_eq!(a.scope.turn, Some(1));
+    assert!(a.visible.len() < all);
+    update(&mut a, Action::Back);
+    assert_eq!(a.scope.turn, None);
+}
+
+#[test]
+fn mouse_click_selects_the_row_under_the_pointer() {
+    let mut a = two_turns();
+    a.viewport = crate::app::Viewport { width: 140, height: 40, list_rows: 33, inspector_rows: 33, nav_rows: 33 };
+    let areas = crate::app::layout::areas(140, 40, &a);
+    // Third content row of the timeline panel.
+    update(&mut a, Action::ClickAt { column: areas.list.x + 3, row: areas.list.y + 3 });
+    assert_eq!(a.focus, Focus::List);
+    assert_eq!(a.lists.timeline.selected, 2);
+    update(&mut a, Action::ScrollAt { column: areas.list.x + 3, row: areas.list.y + 3, down: true });
+    assert_eq!(a.lists.timeline.selected, 5);
+    update(&mut a, Action::ClickAt { column: areas.tab_spans[2].0 + 1, row: areas.tabs.y });
+    assert_eq!(a.tab, Tab::Hitl);
+}
+
+#[test]
+fn waiting_jump_and_copy() {
+    let mut a =
+        app(json!({"events":[{"type":"input.requested","request":{"id":"r","prompt":"ok?"}}],"status":"waiting"}));
+    update(&mut a, Action::NextWaiting);
+    let row = a.selected_row().unwrap();
+    assert_eq!(a.view().unwrap().timeline.rows[row].kind, RowKind::InputRequest);
+    update(&mut a, Action::ToggleRaw);
+    update(&mut a, Action::Copy);
+    assert!(matches!(a.effects.last(), Some(Effect::Copy(t)) if t.contains("ok?")));
+}

@@ -1,0 +1,246 @@
+//! What a search matches and how it is worded, decided once for every place
+//! that searches: the timeline, the attempts and Tools lists, the inspector
+//! and the highlight of a hit. Plain text ignores case; a regular expression
+//! has `show --grep`'s semantics (Rust `regex` syntax, case-sensitive unless
+//! the pattern says `(?i)`).
+
+use super::format::count;
+use super::text::clean;
+use std::ops::Range;
+
+/// A compiled query.
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    /// Text, lower-cased: found anywhere, ignoring case.
+    Plain(String),
+    Regex(regex::Regex),
+}
+
+impl Matcher {
+    /// The matcher for `query`, or why the pattern is not a regular expression.
+    pub fn new(query: &str, regex: bool) -> Result<Matcher, String> {
+        if regex {
+            regex::Regex::new(query)
+                .map(Matcher::Regex)
+                .map_err(|e| format!("invalid regular expression: {}", first_line(&e.to_string())))
+        } else {
+            Ok(Matcher::Plain(query.to_lowercase()))
+        }
+    }
+
+    pub fn is_match(&self, text: &str) -> bool {
+        match self {
+            Matcher::Plain(needle) if text.is_ascii() && needle.is_ascii() => {
+                memchr::memmem::find(&text.as_bytes().to_ascii_lowercase(), needle.as_bytes()).is_some()
+            }
+            Matcher::Plain(needle) => folded_find(text, needle, 0).is_some(),
+            Matcher::Regex(re) => re.is_match(text),
+        }
+    }
+
+    /// Does the UTF-8 text in `hay` match? Plain matching may lower-case
+    /// `hay` in place (the scan reuses one buffer row after row).
+    pub fn is_match_buffer(&self, hay: &mut Vec<u8>) -> bool {
+        match self {
+            Matcher::Plain(needle) if hay.is_ascii() => {
+                hay.make_ascii_lowercase();
+                memchr::memmem::find(hay, needle.as_bytes()).is_some()
+            }
+            _ => self.is_match(&String::from_utf8_lossy(hay)),
+        }
+    }
+
+    /// Byte ranges of `text` that match, in order and not overlapping (empty
+    /// matches of a regex are left out: there is nothing to highlight).
+    pub fn ranges(&self, text: &str) -> Vec<Range<usize>> {
+        match self {
+            Matcher::Plain(needle) if needle.is_empty() => Vec::new(),
+            Matcher::Plain(needle) => {
+                let mut out = Vec::new();
+                let mut at = 0;
+                while let Some(r) = folded_find(text, needle, at) {
+                    at = r.end;
+                    out.push(r);
+                }
+                out
+            }
+            Matcher::Regex(re) => re.find_iter(text).filter(|m| !m.is_empty()).map(|m| m.range()).collect(),
+        }
+    }
+}
+
+/// A query as typed and its matcher.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub text: String,
+    pub matcher: Matcher,
+}
+
+impl Query {
+    pub fn new(text: &str, regex: bool) -> Result<Query, String> {
+        Ok(Query { text: text.to_string(), matcher: Matcher::new(text, regex)? })
+    }
+
+    pub fn is_regex(&self) -> bool {
+        matches!(self.matcher, Matcher::Regex(_))
+    }
+
+    /// "/rm -rf" or "regex /^rm", cut to `width` columns.
+    pub fn label(&self, width: usize) -> String {
+        let lead = if self.is_regex() { "regex /" } else { "/" };
+        format!("{lead}{}", crate::model::text::truncate(&clean(&self.text), width))
+    }
+}
+
+/// The first range of `text` at or after byte `from` whose lower-cased form
+/// is `needle`. Text whose lower case has other lengths (a few scripts) is
+/// compared char by char.
+fn folded_find(text: &str, needle: &str, from: usize) -> Option<Range<usize>> {
+    let rest = text.get(from..)?;
+    if rest.is_ascii() && needle.is_ascii() {
+        let hay = rest.as_bytes();
+        let n = needle.as_bytes();
+        if n.is_empty() {
+            return Some(from..from);
+        }
+        return (0..=hay.len().checked_sub(n.len())?)
+            .find(|&i| hay[i..i + n.len()].eq_ignore_ascii_case(n))
+            .map(|i| from + i..from + i + n.len());
+    }
+    for (start, _) in rest.char_indices() {
+        let mut lowered = String::new();
+        for (i, c) in rest[start..].char_indices() {
+            lowered.extend(c.to_lowercase());
+            if lowered.len() >= needle.len() {
+                if lowered == needle {
+                    let end = start + i + c.len_utf8();
+                    return Some(from + start..from + end);
+                }
+                break;
+            }
+            if !needle.starts_with(lowered.as_str()) {
+                break;
+            }
+        }
+    }
+    None
+}
+
+fn first_line(s: &str) -> String {
+    // The regex crate's errors draw the pattern with a caret over several
+    // lines; the prompt has one: keep the last line, which says what is wrong.
+    s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(s).trim().to_string()
+}
+
+/// Where `/` searches: decided by the panel that has focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchTarget {
+    /// Timeline rows and their events' payloads.
+    #[default]
+    Timeline,
+    /// Filters the attempts list.
+    Attempts,
+    /// Filters the Tools list.
+    Tools,
+    /// Lines of the inspector.
+    Inspector,
+}
+
+/// The prompt's words after the typed text: what Enter does, what is
+/// searched, how it matches, and how to switch.
+pub fn prompt_hint(target: SearchTarget, regex: bool) -> String {
+    let what = match target {
+        SearchTarget::Timeline => "rows and payloads",
+        SearchTarget::Attempts => "filters attempts",
+        SearchTarget::Tools => "filters tool calls",
+        SearchTarget::Inspector => "in the inspector",
+    };
+    let how = if regex { "regex, case-sensitive" } else { "text, ignores case" };
+    format!("   {what} · {how} (Ctrl-r) · Enter keep · Esc cancel")
+}
+
+/// The live count beside the prompt: "3 matches", "searching…", or why
+/// the pattern matches nothing; nothing before a character is typed.
+pub fn prompt_status(typed: &str, matches: Option<usize>, error: Option<&str>) -> String {
+    match (error, matches) {
+        (Some(e), _) => format!("  {}", clean(e)),
+        _ if typed.trim().is_empty() => String::new(),
+        (None, Some(n)) => format!("  {}", count(n, "match", "matches")),
+        (None, None) => "  searching…".into(),
+    }
+}
+
+/// "/rm -rf (2 matches)", "regex /^rm (2 matches)".
+pub fn search_status(query: &Query, matches: usize) -> String {
+    format!("{} ({})", query.label(20), count(matches, "match", "matches"))
+}
+
+/// The footer while the inspector has a search: "inspector /exit (match 2 of 5)".
+pub fn inspector_status(query: &Query, found: Option<(usize, usize)>) -> String {
+    match found {
+        Some((_, 0)) => format!("inspector {} (no match)", query.label(20)),
+        Some((at, total)) => format!("inspector {} ({})", query.label(20), match_position(at + 1, total)),
+        None => format!("inspector {}", query.label(20)),
+    }
+}
+
+/// "match 2 of 5".
+pub fn match_position(n: usize, total: usize) -> String {
+    format!("match {n} of {total}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(q: &str) -> Matcher {
+        Matcher::new(q, false).unwrap()
+    }
+
+    #[test]
+    fn plain_text_ignores_case_in_any_script() {
+        assert!(plain("readfile").is_match(r#"{"name":"ReadFile"}"#));
+        assert!(plain("Needle-42").is_match("NEEDLE-42"));
+        assert!(!plain("needle-42").is_match("needle-4"));
+        assert!(plain("école").is_match("Café ÉCOLE"));
+        assert!(plain("CAFÉ").is_match("Café ÉCOLE"));
+        assert!(!plain("cafe").is_match("Café"));
+    }
+
+    #[test]
+    fn the_buffer_path_agrees_with_the_text_path() {
+        for (hay, q) in [("Café ÉCOLE", "école"), ("abc NEEDLE", "needle"), ("abc", "needle"), ("İstanbul", "i̇s")] {
+            let m = plain(q);
+            let mut buf = hay.as_bytes().to_vec();
+            assert_eq!(m.is_match_buffer(&mut buf), m.is_match(hay), "{hay} / {q}");
+        }
+    }
+
+    #[test]
+    fn ranges_are_the_highlighted_bytes() {
+        let text = "Read the README, then read";
+        let r = plain("read").ranges(text);
+        assert_eq!(r.iter().map(|r| &text[r.clone()]).collect::<Vec<_>>(), ["Read", "READ", "read"]);
+        let text = "Café ÉCOLE école";
+        let r = plain("école").ranges(text);
+        assert_eq!(r.iter().map(|r| &text[r.clone()]).collect::<Vec<_>>(), ["ÉCOLE", "école"]);
+    }
+
+    #[test]
+    fn a_regex_is_case_sensitive_like_show_grep() {
+        let re = Matcher::new("^rm -r[f]?", true).unwrap();
+        assert!(re.is_match("rm -rf /"));
+        assert!(!re.is_match("RM -rf /"));
+        assert!(Matcher::new("(?i)^rm", true).unwrap().is_match("RM"));
+        // Empty matches highlight nothing.
+        assert!(Matcher::new("x*", true).unwrap().ranges("abc").is_empty());
+    }
+
+    #[test]
+    fn a_bad_pattern_says_what_is_wrong_on_one_line() {
+        let e = Matcher::new("a(b", true).unwrap_err();
+        assert!(e.starts_with("invalid regular expression: "), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+        assert!(e.contains("unclosed"), "{e}");
+    }
+}
