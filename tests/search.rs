@@ -32,9 +32,7 @@ fn draw(app: &mut App, w: u16, h: u16) -> String {
         }
     }
     let buffer = terminal.backend().buffer();
-    (0..h)
-        .map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n")
-        .collect()
+    (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
 }
 
 fn row_text(app: &App) -> String {

@@ -71,4 +71,3 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
         Tab::Usage | Tab::Diagnostics => None,
     }
 }
-

@@ -213,19 +213,29 @@ impl App {
     pub(super) fn set_scope_rows(&mut self) {
         self.index_rows();
         let scope = self.scope;
+        self.scope_rows.clear();
         self.visible.clear();
         let Some(view) = self.views.get(scope.attempt) else { return };
         let rows = &view.timeline.rows;
         let all = &self.index.all_rows;
         // Room for the whole attempt in either merge mode, allocated once.
-        self.visible.reserve(rows.len());
+        self.scope_rows.reserve(rows.len());
         match scope_row_range(rows, scope) {
             Some(range) => {
                 let from = all.partition_point(|&r| r < range.start);
                 let to = all.partition_point(|&r| r < range.end);
-                self.visible.extend_from_slice(&all[from..to]);
+                self.scope_rows.extend_from_slice(&all[from..to]);
             }
-            None => self.visible.extend(all.iter().copied().filter(|&r| scope.contains(rows[r].addr))),
+            None => self.scope_rows.extend(all.iter().copied().filter(|&r| scope.contains(rows[r].addr))),
+        }
+        // A folded turn shows its header only.
+        let folded = &self.folded;
+        if folded.iter().any(|(a, _)| *a == scope.attempt) {
+            let shown =
+                |&r: &usize| rows[r].kind == RowKind::TurnHeader || !folded.contains(&(scope.attempt, rows[r].addr));
+            self.visible.extend(self.scope_rows.iter().copied().filter(shown));
+        } else {
+            self.visible.extend_from_slice(&self.scope_rows);
         }
     }
 

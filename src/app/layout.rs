@@ -24,6 +24,18 @@ pub const MIN_HEIGHT: u16 = 15;
 /// Width at which the navigator, list and inspector sit side by side.
 pub const WIDE: u16 = 110;
 
+/// The navigator's width side by side: a fifth of the terminal, or what
+/// `<` / `>` chose, always leaving the list and inspector room.
+pub fn nav_width(width: u16, chosen: Option<u16>) -> u16 {
+    let most = (width / 2).max(NAV_MIN);
+    chosen.unwrap_or((width / 5).clamp(24, 36)).clamp(NAV_MIN, most)
+}
+
+/// The narrowest navigator `<` makes.
+pub const NAV_MIN: u16 = 12;
+/// Columns one `<` or `>` moves.
+pub const NAV_STEP: u16 = 4;
+
 pub fn tab_label(i: usize, tab: Tab) -> String {
     format!(" {} {} ", i + 1, tab.title())
 }
@@ -45,7 +57,7 @@ pub fn areas(width: u16, height: u16, app: &App) -> Areas {
         x += w + 1;
     }
     let (nav, list, inspector) = if width >= WIDE {
-        let nav_w = (width / 5).clamp(24, 36);
+        let nav_w = nav_width(width, app.nav_width);
         let rest = width - nav_w;
         let list_w = rest * 11 / 20;
         (
@@ -115,4 +127,20 @@ impl Areas {
 pub fn viewport(width: u16, height: u16, app: &App) -> super::Viewport {
     let (list, inspector, nav) = areas(width, height, app).content_rows();
     super::Viewport { width, height, list_rows: list.max(1), inspector_rows: inspector.max(1), nav_rows: nav.max(1) }
+}
+
+impl App {
+    /// `<` / `>`: the navigator narrower or wider (side by side only).
+    pub fn resize_nav(&mut self, wider: bool) {
+        let width = self.viewport.width;
+        if width < WIDE {
+            self.flash(format!("the navigator's width changes when the terminal is {WIDE} columns or wider"));
+            return;
+        }
+        let now = nav_width(width, self.nav_width);
+        let to = if wider { now.saturating_add(NAV_STEP) } else { now.saturating_sub(NAV_STEP) };
+        let to = nav_width(width, Some(to));
+        self.nav_width = Some(to);
+        self.flash(format!("navigator {to} columns"));
+    }
 }

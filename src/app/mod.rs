@@ -3,6 +3,7 @@
 
 pub mod action;
 mod copy;
+mod fold;
 mod index;
 mod jumps;
 pub mod keymap;
@@ -237,6 +238,13 @@ pub struct App {
     pub collapsed: HashSet<Scope>,
     /// Timeline rows (indices into the attempt's `Timeline::rows`) for the scope.
     pub visible: Vec<usize>,
+    /// Every timeline row in scope, folded turns included (what search and
+    /// jumps look in; landing in a folded turn unfolds it).
+    pub scope_rows: Vec<usize>,
+    /// Turns showing their header only (`z`, `-`, `+`): (attempt, turn).
+    pub folded: HashSet<(usize, TurnAddr)>,
+    /// The navigator's width when `<` / `>` changed it.
+    pub nav_width: Option<u16>,
     pub merge: bool,
     /// The selection and scroll of each tab's list.
     pub lists: Lists,
@@ -301,6 +309,9 @@ impl App {
             nav_state: ListState::default(),
             collapsed: HashSet::new(),
             visible: Vec::new(),
+            scope_rows: Vec::new(),
+            folded: HashSet::new(),
+            nav_width: None,
             merge: true,
             lists: Lists::default(),
             verdict_filter: VerdictFilter::All,
@@ -554,6 +565,9 @@ impl App {
             self.scope = Scope { attempt: self.scope.attempt, session: None, turn: None };
             self.rebuild_visible();
             self.sync_nav_to_scope();
+        }
+        if self.folded.remove(&(self.scope.attempt, addr)) {
+            self.set_scope_rows();
         }
         // `visible` is in ascending row order.
         let pos = match self.visible.binary_search(&row) {

@@ -45,11 +45,11 @@ struct Before {
     inspector_scroll: usize,
 }
 
-/// State of an incremental search over `App::visible`.
+/// State of an incremental search over `App::scope_rows`.
 #[derive(Debug, Clone)]
 pub struct Scan {
     matcher: Matcher,
-    /// Next position in `App::visible` to test.
+    /// Next position in `App::scope_rows` to test.
     pub next: usize,
     /// Select a hit at or after `from` as soon as one is found.
     jump: Option<Jump>,
@@ -302,9 +302,9 @@ impl App {
     pub fn search_step(&mut self) {
         let Some(mut scan) = self.search.scan.take() else { return };
         let started = std::time::Instant::now();
-        let budgeted = self.visible.len() > SCAN_MIN_ROWS;
-        while scan.next < self.visible.len() {
-            let ri = self.visible[scan.next];
+        let budgeted = self.scope_rows.len() > SCAN_MIN_ROWS;
+        while scan.next < self.scope_rows.len() {
+            let ri = self.scope_rows[scan.next];
             scan.next += 1;
             if self.row_matches(ri, &scan.matcher) {
                 self.search.matches.push(ri);
@@ -320,10 +320,10 @@ impl App {
                 break;
             }
         }
-        if scan.next < self.visible.len() {
+        if scan.next < self.scope_rows.len() {
             if scan.announce {
                 let found = self.search.matches.len();
-                let pct = scan.next * 100 / self.visible.len().max(1);
+                let pct = scan.next * 100 / self.scope_rows.len().max(1);
                 self.flash(if found > 0 {
                     format!("searching… {} so far ({pct}%)", crate::view::format::count(found, "match", "matches"))
                 } else {

@@ -181,6 +181,10 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             app.flash("following: sticking to the newest event");
         }
         Action::Redraw => app.effects.push(Effect::Redraw),
+        Action::ToggleFold => app.toggle_fold(),
+        Action::FoldAll => app.fold_all(true),
+        Action::UnfoldAll => app.fold_all(false),
+        Action::NavNarrower | Action::NavWider => app.resize_nav(action == Action::NavWider),
         Action::JumpBack => app.jump_back(),
         Action::JumpForward => app.jump_forward(),
         Action::ScrollExtent { .. } | Action::InspectorFound { .. } => {}
@@ -276,7 +280,8 @@ fn jump_turn(app: &mut App, forward: bool) {
     let target = app.selected_row().and_then(|current| {
         if forward { next_after(app, JumpTo::Turn, current) } else { last_before(app, JumpTo::Turn, current) }
     });
-    match target {
+    // Turn headers are never folded away.
+    match target.and_then(|row| app.visible.binary_search(&row).ok()) {
         Some(i) => {
             app.tab = Tab::Timeline;
             app.lists.timeline.selected = i;
@@ -289,21 +294,21 @@ fn jump_turn(app: &mut App, forward: bool) {
     }
 }
 
-/// Position in `visible` of the first `to` row at or after timeline row `row`
-/// (binary searches: jump keys never walk the rows).
+/// The first `to` row in scope at or after timeline row `row`, folded
+/// turns included (binary searches: jump keys never walk the rows).
 fn first_from(app: &App, to: JumpTo, row: usize) -> Option<usize> {
     let targets = app.jump_rows(to);
-    let last = *app.visible.last()?;
+    let last = *app.scope_rows.last()?;
     let from = targets.partition_point(|&r| r < row);
-    targets[from..].iter().take_while(|&&r| r <= last).find_map(|r| app.visible.binary_search(r).ok())
+    targets[from..].iter().take_while(|&&r| r <= last).copied().find(|r| app.scope_rows.binary_search(r).is_ok())
 }
 
-/// Position in `visible` of the last `to` row at or before timeline row `row`.
+/// The last `to` row in scope at or before timeline row `row`.
 fn last_to(app: &App, to: JumpTo, row: usize) -> Option<usize> {
     let targets = app.jump_rows(to);
-    let first = *app.visible.first()?;
+    let first = *app.scope_rows.first()?;
     let end = targets.partition_point(|&r| r <= row);
-    targets[..end].iter().rev().take_while(|&&r| r >= first).find_map(|r| app.visible.binary_search(r).ok())
+    targets[..end].iter().rev().take_while(|&&r| r >= first).copied().find(|r| app.scope_rows.binary_search(r).is_ok())
 }
 
 fn next_after(app: &App, to: JumpTo, row: usize) -> Option<usize> {
@@ -511,8 +516,7 @@ fn jump_where(app: &mut App, forward: bool, what: &str, to: JumpTo) {
         last_before(app, to, current).or_else(|| last_to(app, to, usize::MAX))
     };
     match found {
-        Some(i) => {
-            let row = app.visible[i];
+        Some(row) => {
             app.select_row(row);
             app.focus = Focus::List;
         }

@@ -1,7 +1,7 @@
-use crate::model::timeline::RowKind;
-use serde_json::Value;
 use super::*;
+use crate::model::timeline::RowKind;
 use crate::model::usage::PriceTable;
+use serde_json::Value;
 use serde_json::json;
 
 fn app(v: Value) -> App {

@@ -10,10 +10,10 @@ use crate::view::report::Selection;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use std::ops::Range;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use std::hash::{Hash, Hasher};
+use std::ops::Range;
 
 pub struct Built {
     pub title: String,

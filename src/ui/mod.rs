@@ -218,19 +218,27 @@ fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) -> usize
     let h = area.height.saturating_sub(2);
     let popup = Rect::new(area.x + (area.width - w) / 2, area.y + 1, w, h);
     frame.render_widget(Clear, popup);
+    // Descriptions wrap under themselves, beside an 18-column key column.
+    let text_w = (w as usize).saturating_sub(2 + 20).max(10);
+    let row = |lines: &mut Vec<Line<'static>>, keys: &str, what: &str| {
+        for (i, piece) in crate::view::Text::plain(what).wrap(text_w).into_iter().enumerate() {
+            let lead = if i == 0 { format!("{keys:>18}  ") } else { " ".repeat(20) };
+            lines.push(Line::from(vec![Span::styled(lead, theme.key), Span::raw(piece.as_plain())]));
+        }
+    };
     let mut lines = vec![Line::styled("Keys (generated from the key table)", theme.title), Line::raw("")];
     for (keys, what) in keymap::help_rows(Mode::Normal) {
-        lines.push(Line::from(vec![Span::styled(format!("{keys:>18}  "), theme.key), Span::raw(what)]));
+        row(&mut lines, &keys, what);
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("In the search prompt", theme.title));
     for (keys, what) in keymap::help_rows(Mode::Search) {
-        lines.push(Line::from(vec![Span::styled(format!("{keys:>18}  "), theme.key), Span::raw(what)]));
+        row(&mut lines, &keys, what);
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("Marks", theme.title));
     for (mark, what) in crate::view::chrome::MARKS {
-        lines.push(Line::from(vec![Span::styled(format!("{mark:>18}  "), theme.key), Span::raw(what)]));
+        row(&mut lines, mark, what);
     }
     let height = popup.height.saturating_sub(2) as usize;
     let max = lines.len().saturating_sub(height);

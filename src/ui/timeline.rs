@@ -38,7 +38,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let is_match = app.search.matches.binary_search(&ri).is_ok();
         let mut spans: Vec<Span> = Vec::new();
         if row.kind == RowKind::TurnHeader {
-            spans.push(Span::styled("▌ ", theme.title));
+            spans.push(Span::styled(
+                crate::view::chrome::turn_lead(app.is_folded(view.timeline.rows[ri].addr)),
+                theme.title,
+            ));
             let summary = row.summary.truncate(w.saturating_sub(2));
             spans.extend(theme.spans(&summary));
         } else {

@@ -126,7 +126,7 @@ pub fn scope_text(session: Option<String>, turn_title: Option<String>) -> String
 }
 
 /// What each mark means, for the help overlay.
-pub const MARKS: [(&str, &str); 12] = [
+pub const MARKS: [(&str, &str); 14] = [
     ("✓", "completed / answered / passed"),
     ("✗", "failed"),
     ("!", "errored, or a request never answered"),
@@ -139,7 +139,14 @@ pub const MARKS: [(&str, &str); 12] = [
     ("▲", "warning finding"),
     ("⚑", "a diagnostic finding points here"),
     ("◆N", "N assertions point at this row"),
+    ("▌", "a turn's first row: status, events, tool calls, tokens"),
+    ("▸", "a folded turn: z unfolds it, + unfolds every turn"),
 ];
+
+/// The lead of a turn's header row in the timeline.
+pub fn turn_lead(folded: bool) -> &'static str {
+    if folded { "▸ " } else { "▌ " }
+}
 
 /// Where the keyboard is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -40,7 +40,7 @@ impl Matcher {
 
     /// Does the UTF-8 text in `hay` match? Plain matching may lower-case
     /// `hay` in place (the scan reuses one buffer row after row).
-    pub fn is_match_buffer(&self, hay: &mut Vec<u8>) -> bool {
+    pub fn is_match_buffer(&self, hay: &mut [u8]) -> bool {
         match self {
             Matcher::Plain(needle) if hay.is_ascii() => {
                 hay.make_ascii_lowercase();
@@ -129,7 +129,7 @@ fn folded_find(text: &str, needle: &str, from: usize) -> Option<Range<usize>> {
 fn first_line(s: &str) -> String {
     // The regex crate's errors draw the pattern with a caret over several
     // lines; the prompt has one: keep the last line, which says what is wrong.
-    s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(s).trim().to_string()
+    s.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(s).trim().to_string()
 }
 
 /// Where `/` searches: decided by the panel that has focus.
@@ -209,7 +209,8 @@ mod tests {
 
     #[test]
     fn the_buffer_path_agrees_with_the_text_path() {
-        for (hay, q) in [("Café ÉCOLE", "école"), ("abc NEEDLE", "needle"), ("abc", "needle"), ("İstanbul", "i̇s")] {
+        for (hay, q) in [("Café ÉCOLE", "école"), ("abc NEEDLE", "needle"), ("abc", "needle"), ("İstanbul", "i̇s")]
+        {
             let m = plain(q);
             let mut buf = hay.as_bytes().to_vec();
             assert_eq!(m.is_match_buffer(&mut buf), m.is_match(hay), "{hay} / {q}");
