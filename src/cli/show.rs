@@ -162,19 +162,20 @@ pub fn run(args: &ShowArgs) -> i32 {
     let opts = PlainOptions { width, boxed: boxed && width >= 60, color, full: args.full };
     let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep };
     let sections = args.sections();
-    let report = crate::plain::render(&doc, &derived, &findings, &sections, &sel, &opts);
+    // Lines go out as they are made (see `plain::render_to`).
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = crate::plain::render_to(&doc, &derived, &findings, &sections, &sel, &opts, &mut stdout)
+        .and_then(|report| stdout.flush().map(|()| report));
+    let report = match written {
+        Ok(report) => report,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return 0,
+        Err(e) => return super::report_error(&e),
+    };
     for note in &report.notes {
         let _ = writeln!(std::io::stderr(), "niceeval show: {note}");
     }
     if report.shown == 0 && sel.locator.is_some() {
         return super::EXIT_INPUT;
-    }
-    let mut stdout = std::io::stdout().lock();
-    let written = stdout.write_all(report.text.as_bytes()).and_then(|()| stdout.flush());
-    match written {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return 0,
-        Err(e) => return super::report_error(&e),
     }
     exit_code(&sections, &report)
 }

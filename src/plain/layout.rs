@@ -1,12 +1,19 @@
 //! Layout primitives of the house style (official-viewer §2): styled text,
 //! sections (plain: indented; boxed: rounded boxes with nested dividers),
-//! tables (3-column gaps, shrinking, dropping), key–value lines.
+//! tables (3-column gaps, shrinking, dropping), key–value lines. Widths are
+//! taken per grapheme cluster (see `model::text`); drawing is in [`draw`],
+//! cutting and wrapping in [`wrap`].
 //!
 //! Every string that reaches a [`Text`] from input must already have passed
 //! through `text::sanitize`; the helpers here ([`clean`]) do that.
 
+mod draw;
+mod wrap;
+
 use crate::model::text::{self, Lines};
 pub use crate::model::timeline::grouped;
+pub use draw::{render, render_table, render_to};
+pub use wrap::WrapLines;
 
 /// Semantic tone of a span. Colour is only a second channel: every tone is
 /// always accompanied by a word or mark that carries the meaning.
@@ -41,6 +48,16 @@ pub fn clean(s: &str) -> String {
     text::sanitize(s, Lines::Single).into_owned()
 }
 
+/// `s` as it will be drawn: a span is measured as what [`Text::render`]
+/// writes, so a control or zero-width character that reached a span
+/// unsanitized cannot make the drawn line wider than the measured one.
+fn drawable(s: String) -> String {
+    match text::sanitize(&s, Lines::Single) {
+        std::borrow::Cow::Borrowed(_) => s,
+        std::borrow::Cow::Owned(safe) => safe,
+    }
+}
+
 /// A line of styled spans. Widths are display widths.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Text {
@@ -54,17 +71,21 @@ impl Text {
 
     /// Trusted text (our own words); input-derived text must be [`clean`]ed first.
     pub fn plain(s: impl Into<String>) -> Text {
-        Text { spans: vec![(s.into(), Tone::Plain)] }
+        Text::toned(s, Tone::Plain)
     }
 
     pub fn toned(s: impl Into<String>, tone: Tone) -> Text {
-        Text { spans: vec![(s.into(), tone)] }
+        Text { spans: vec![(drawable(s.into()), tone)] }
     }
 
     pub fn push(&mut self, s: impl Into<String>, tone: Tone) -> &mut Self {
-        let s = s.into();
-        if !s.is_empty() {
-            self.spans.push((s, tone));
+        let s = drawable(s.into());
+        if s.is_empty() {
+            return self;
+        }
+        match self.spans.last_mut() {
+            Some((last, _)) if wrap::continues_cluster(last, &s) => last.push_str(&s),
+            _ => self.spans.push((s, tone)),
         }
         self
     }
@@ -75,7 +96,9 @@ impl Text {
     }
 
     pub fn append(&mut self, other: Text) {
-        self.spans.extend(other.spans);
+        for (s, tone) in other.spans {
+            self.push(s, tone);
+        }
     }
 
     pub fn width(&self) -> usize {
@@ -88,106 +111,6 @@ impl Text {
 
     pub fn is_empty(&self) -> bool {
         self.spans.iter().all(|(s, _)| s.is_empty())
-    }
-
-    /// Cut to `width` columns with `…` when anything was cut.
-    pub fn truncate(&self, width: usize) -> Text {
-        if self.width() <= width {
-            return self.clone();
-        }
-        let mut out = Text::new();
-        if width == 0 {
-            return out;
-        }
-        let mut left = width - 1;
-        let mut last_tone = Tone::Plain;
-        for (s, tone) in &self.spans {
-            last_tone = *tone;
-            let w = text::width(s);
-            if w <= left {
-                out.push(s.clone(), *tone);
-                left -= w;
-                continue;
-            }
-            let mut cut = String::new();
-            let mut used = 0;
-            for c in s.chars() {
-                let cw = text::width(c.encode_utf8(&mut [0u8; 4]));
-                if used + cw > left {
-                    break;
-                }
-                used += cw;
-                cut.push(c);
-            }
-            out.push(cut, *tone);
-            break;
-        }
-        out.push("…", last_tone);
-        out
-    }
-
-    /// Wrap at spaces to `width` columns; overlong words break by characters.
-    pub fn wrap(&self, width: usize) -> Vec<Text> {
-        let width = width.max(4);
-        if self.width() <= width {
-            return vec![self.clone()];
-        }
-        // Words keep their tone per character.
-        let chars: Vec<(char, Tone)> = self.spans.iter().flat_map(|(s, t)| s.chars().map(move |c| (c, *t))).collect();
-        let mut words: Vec<Vec<(char, Tone)>> = Vec::new();
-        let mut current = Vec::new();
-        for &(c, t) in &chars {
-            current.push((c, t));
-            if c == ' ' {
-                words.push(std::mem::take(&mut current));
-            }
-        }
-        if !current.is_empty() {
-            words.push(current);
-        }
-        let cw = |c: char| text::width(c.encode_utf8(&mut [0u8; 4]));
-        let mut lines: Vec<Vec<(char, Tone)>> = vec![Vec::new()];
-        let mut used = 0usize;
-        for word in words {
-            let trimmed_w: usize = word.iter().filter(|(c, _)| *c != ' ').map(|(c, _)| cw(*c)).sum();
-            let word_w: usize = word.iter().map(|(c, _)| cw(*c)).sum();
-            if used > 0 && used + trimmed_w > width {
-                lines.push(Vec::new());
-                used = 0;
-            }
-            for (c, t) in word {
-                let w = cw(c);
-                if used + w > width && used > 0 {
-                    if c == ' ' {
-                        continue;
-                    }
-                    lines.push(Vec::new());
-                    used = 0;
-                }
-                if let Some(line) = lines.last_mut() {
-                    line.push((c, t));
-                }
-                used += w;
-            }
-            let _ = word_w;
-        }
-        lines
-            .into_iter()
-            .map(|line| {
-                let mut t = Text::new();
-                let mut buf = String::new();
-                let mut tone = None;
-                for (c, tn) in line {
-                    if tone.is_some_and(|x| x != tn) {
-                        t.push(std::mem::take(&mut buf), tone.unwrap_or_default());
-                    }
-                    tone = Some(tn);
-                    buf.push(c);
-                }
-                t.push(buf.trim_end().to_string(), tone.unwrap_or_default());
-                t
-            })
-            .collect()
     }
 
     /// Pad with spaces to `width` columns (never cuts).
@@ -304,163 +227,6 @@ impl Section {
     }
 }
 
-/// A line of rendered output before it goes into a box.
-enum Out {
-    Body(Text),
-    Divider(String, Text),
-}
-
-/// Render top-level blocks to a string ending in a newline.
-pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool) -> String {
-    let width = width.max(20);
-    let boxed = boxed && width >= 60;
-    let mut lines: Vec<String> = Vec::new();
-    for block in blocks {
-        match (block, boxed) {
-            (Block::Section(s), true) => lines.extend(render_box(s, width, color)),
-            (b, _) => {
-                for o in render_block(b, width, boxed) {
-                    match o {
-                        Out::Body(t) => lines.push(t.truncate(width).render(color)),
-                        Out::Divider(title, meta) => lines.push(rule_line(&title, &meta, width).render(color)),
-                    }
-                }
-            }
-        }
-    }
-    let mut out = String::new();
-    for l in lines {
-        out.push_str(l.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-fn render_box(s: &Section, width: usize, color: bool) -> Vec<String> {
-    let box_w = width.min(100);
-    let content_w = box_w - 4;
-    let mut lines = vec![border_line('╭', '╮', &s.title, &s.meta, box_w).render(color)];
-    let mut body = Vec::new();
-    for b in &s.body {
-        body.extend(render_block(b, content_w, true));
-    }
-    for o in body {
-        match o {
-            Out::Body(t) => {
-                let t = t.truncate(content_w).pad_to(content_w);
-                lines.push(format!("│ {} │", t.render(color)));
-            }
-            Out::Divider(title, meta) => lines.push(border_line('├', '┤', &title, &meta, box_w).render(color)),
-        }
-    }
-    lines.push(format!("╰{}╯", "─".repeat(box_w - 2)));
-    lines
-}
-
-/// "╭─ Title ───── meta ─╮" at exactly `w` columns: shorten the fill, then
-/// the title (middle ellipsis), then drop the meta.
-fn border_line(left: char, right: char, title: &str, meta: &Text, w: usize) -> Text {
-    let inner = w.saturating_sub(2);
-    let title_w = text::width(title);
-    let meta_w = meta.width();
-    let mut t = Text::plain(left.to_string());
-    // Layout: "─ " title " " fill " " meta " ─"  => 1+1+title+1+fill(>=1)+1+meta+1+1
-    let fixed_with_meta = 7 + meta_w;
-    if !meta.is_empty() && title_w + fixed_with_meta <= inner {
-        let fill = inner - title_w - 6 - meta_w;
-        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
-        t.append(meta.clone());
-        t.push(" ─", Tone::Plain);
-    } else if !meta.is_empty() && inner >= fixed_with_meta + 8 {
-        let title = text::middle_ellipsis(title, inner - fixed_with_meta);
-        let fill = inner - text::width(&title) - 6 - meta_w;
-        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
-        t.append(meta.clone());
-        t.push(" ─", Tone::Plain);
-    } else {
-        let title = text::middle_ellipsis(title, inner.saturating_sub(4));
-        let fill = inner.saturating_sub(text::width(&title) + 3);
-        t.push(format!("─ {title} {}", "─".repeat(fill)), Tone::Plain);
-    }
-    t.push(right.to_string(), Tone::Plain);
-    t
-}
-
-/// A rule for a section heading outside a box (boxed mode below 60 never happens; kept for safety).
-fn rule_line(title: &str, meta: &Text, w: usize) -> Text {
-    let mut t = Text::plain(format!("── {title} "));
-    if !meta.is_empty() {
-        t.append(meta.clone());
-        t.push(" ", Tone::Plain);
-    }
-    let used = t.width();
-    t.push("─".repeat(w.saturating_sub(used).max(2)), Tone::Plain);
-    t.truncate(w)
-}
-
-fn render_block(block: &Block, width: usize, boxed: bool) -> Vec<Out> {
-    match block {
-        Block::Line(t) => t.wrap(width).into_iter().map(Out::Body).collect(),
-        Block::Kv(label, value) => {
-            let lw = label.width();
-            if lw + 12 > width {
-                let mut t = label.clone();
-                t.append(value.clone());
-                return t.wrap(width).into_iter().map(Out::Body).collect();
-            }
-            value
-                .wrap(width - lw)
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let lead = if i == 0 { label.clone() } else { Text::plain(" ".repeat(lw)) };
-                    Out::Body(lead.with_text(v))
-                })
-                .collect()
-        }
-        Block::Blank => vec![Out::Body(Text::new())],
-        Block::Table(t) => render_table(t, width, boxed).into_iter().map(Out::Body).collect(),
-        Block::Section(s) if boxed => {
-            let mut out = vec![Out::Divider(s.title.clone(), s.meta.clone())];
-            for b in &s.body {
-                out.extend(render_block(b, width, boxed));
-            }
-            out
-        }
-        Block::Section(s) => {
-            let mut out = Vec::new();
-            let title = Text::toned(text::middle_ellipsis(&s.title, width), Tone::Bold);
-            let tw = title.width();
-            let mw = s.meta.width();
-            if s.meta.is_empty() {
-                out.push(Out::Body(title));
-            } else if tw + 3 + mw <= width {
-                let mut line = title;
-                line.push(" ".repeat(width - tw - mw), Tone::Plain);
-                line.append(s.meta.clone());
-                out.push(Out::Body(line));
-            } else {
-                out.push(Out::Body(title));
-                for l in s.meta.wrap(width.saturating_sub(2)) {
-                    out.push(Out::Body(Text::plain("  ").with_text(l)));
-                }
-            }
-            let inner = width.saturating_sub(2).max(10);
-            for b in &s.body {
-                for o in render_block(b, inner, boxed) {
-                    match o {
-                        Out::Body(t) => {
-                            out.push(Out::Body(if t.is_empty() { t } else { Text::plain("  ").with_text(t) }))
-                        }
-                        d => out.push(d),
-                    }
-                }
-            }
-            out
-        }
-    }
-}
-
 impl Text {
     pub fn with_text(mut self, other: Text) -> Text {
         self.append(other);
@@ -469,7 +235,7 @@ impl Text {
 }
 
 /// Column widths after shrinking; `None` entries are dropped columns.
-fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
+pub(crate) fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
     let n = table.columns.len();
     let mut natural: Vec<usize> = table.columns.iter().map(|c| text::width(&c.header)).collect();
     for row in &table.rows {
@@ -534,66 +300,6 @@ pub fn natural_widths(table: &Table) -> Vec<usize> {
         }
     }
     natural
-}
-
-/// Render a table at most `avail` columns wide.
-pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
-    let sep = if boxed { " │ " } else { "   " };
-    let (widths, dropped) = fit_columns(table, avail, 3);
-    let shown = widths.len();
-    let mut out = Vec::new();
-    let line_of = |cells: &[Vec<Text>], cols: &[Column]| -> Vec<Text> {
-        let height = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
-        (0..height)
-            .map(|r| {
-                let mut line = Text::new();
-                for (i, w) in widths.iter().enumerate() {
-                    if i > 0 {
-                        line.push(sep, Tone::Soft);
-                    }
-                    let cell = cells.get(i).and_then(|c| c.get(r)).cloned().unwrap_or_default();
-                    let cw = cell.width();
-                    match cols[i].align {
-                        Align::Right => {
-                            line.push(" ".repeat(w.saturating_sub(cw)), Tone::Plain);
-                            line.append(cell);
-                        }
-                        Align::Left => line.append(cell.pad_to(*w)),
-                    }
-                }
-                line
-            })
-            .collect()
-    };
-    let header: Vec<Vec<Text>> = table.columns[..shown]
-        .iter()
-        .zip(&widths)
-        .map(|(c, w)| vec![Text::toned(text::truncate(&c.header, *w), Tone::Bold)])
-        .collect();
-    out.extend(line_of(&header, &table.columns));
-    if boxed {
-        let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
-        out.push(Text::toned(rule.join("─┼─"), Tone::Soft));
-    }
-    for row in &table.rows {
-        let cells: Vec<Vec<Text>> = (0..shown)
-            .map(|i| {
-                let cell = row.get(i).cloned().unwrap_or_default();
-                let w = widths[i];
-                match table.columns[i].overflow {
-                    _ if cell.width() <= w => vec![cell],
-                    Overflow::Cut => vec![cell.truncate(w)],
-                    Overflow::Wrap => cell.wrap(w).into_iter().map(|l| l.truncate(w)).collect(),
-                }
-            })
-            .collect();
-        out.extend(line_of(&cells, &table.columns));
-    }
-    if dropped > 0 {
-        let s = if dropped == 1 { "column" } else { "columns" };
-        out.push(Text::toned(format!("({dropped} more {s} not shown)"), Tone::Soft));
-    }
-    out
 }
 
 /// A "label   value" line whose value wraps under itself.

@@ -136,6 +136,36 @@ pub fn render(
     sel: &Selection,
     opts: &PlainOptions,
 ) -> Report {
+    let (blocks, mut report) = blocks(doc, derived, findings, sections, sel, opts);
+    report.text = layout::render(&blocks, opts.width, opts.boxed, opts.color);
+    report
+}
+
+/// [`render`], its text written to `out` line by line instead of kept in
+/// [`Report::text`] (left empty): a payload of many megabytes shown with
+/// `--full` is not held as one more string of the whole output.
+pub fn render_to(
+    doc: &Document,
+    derived: &[DerivedAttempt],
+    findings: &[Finding],
+    sections: &[SectionKind],
+    sel: &Selection,
+    opts: &PlainOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Report> {
+    let (blocks, report) = blocks(doc, derived, findings, sections, sel, opts);
+    layout::render_to(&blocks, opts.width, opts.boxed, opts.color, out)?;
+    Ok(report)
+}
+
+fn blocks(
+    doc: &Document,
+    derived: &[DerivedAttempt],
+    findings: &[Finding],
+    sections: &[SectionKind],
+    sel: &Selection,
+    opts: &PlainOptions,
+) -> (Vec<Block>, Report) {
     let mut report = Report::default();
     let mut blocks = Vec::new();
     let only_failures = sections.iter().all(|s| *s == SectionKind::Failures);
@@ -235,8 +265,7 @@ pub fn render(
             Tone::Good,
         )));
     }
-    report.text = layout::render(&blocks, opts.width, opts.boxed, opts.color);
-    report
+    (blocks, report)
 }
 
 /// Everything `show --all` prints.
