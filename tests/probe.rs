@@ -5,9 +5,10 @@
 mod common;
 
 use common::{bin, fixture};
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 struct TempDir(PathBuf);
 
@@ -51,6 +52,25 @@ fn done(out: Output) -> Run {
     }
 }
 
+/// Wait for `child` at most `limit`; a child still running then is killed
+/// and the test fails (the bug was a hang).
+fn wait_at_most(mut child: Child, limit: Duration, what: &str) -> Run {
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return done(child.wait_with_output().unwrap());
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("{what}: still running after {limit:?}; stderr: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+const TWO_EVENTS: &str = "{\"type\":\"message\",\"role\":\"user\",\"text\":\"first line here\"}\n{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"second line here\"}\n";
+
 // 1. Boxed layout on grapheme clusters.
 
 #[test]
@@ -73,6 +93,156 @@ fn boxed_layout_survives_emoji_zwj_sequences_at_every_width() {
             }
         }
     }
+}
+
+// 2. Unbounded stdin.
+
+#[test]
+fn endless_zeros_on_stdin_are_refused_as_binary_at_once() {
+    for command in ["show", "check", "view", "derive"] {
+        let mut child = Command::new(bin())
+            .args([command, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            let zeros = vec![0u8; 1 << 16];
+            // Until the reader goes away (a broken pipe ends this loop).
+            while stdin.write_all(&zeros).is_ok() {}
+        });
+        let r = wait_at_most(child, Duration::from_secs(20), &format!("{command} - on /dev/zero"));
+        writer.join().unwrap();
+        assert_eq!(r.code, 2, "{command}: {}", r.stderr);
+        assert!(r.stderr.contains("binary"), "{command}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn a_text_stream_that_does_not_end_is_an_error() {
+    let mut child = Command::new(bin())
+        .args(["show", "-"])
+        .env("NICEEVAL_MAX_STREAM", "2000000")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let line = "{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"again\"}\n".repeat(1000);
+        while stdin.write_all(line.as_bytes()).is_ok() {}
+    });
+    let r = wait_at_most(child, Duration::from_secs(30), "show - on an endless stream");
+    writer.join().unwrap();
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("stdin") && r.stderr.contains("2.0 MB"), "{}", r.stderr);
+}
+
+// 3. FIFOs and pipes given as paths.
+
+#[cfg(unix)]
+#[test]
+fn pipes_and_fifos_given_as_paths_are_read_as_streams() {
+    let dir = TempDir::new("fifo");
+    let file = dir.write("s.jsonl", TWO_EVENTS.as_bytes());
+    // `show <(cat f)`
+    let out =
+        Command::new("bash").arg("-c").arg(format!("'{}' show <(cat '{file}')", bin().display())).output().unwrap();
+    let r = done(out);
+    assert_eq!(r.code, 0, "show <(cat f): {}", r.stderr);
+    assert!(r.stdout.contains("second line here"), "{}", r.stdout);
+    // `cat f | check /dev/stdin`
+    let out =
+        Command::new(bin()).args(["check", "/dev/stdin"]).stdin(std::fs::File::open(&file).unwrap()).output().unwrap();
+    let r = done(out);
+    assert!(r.stdout.contains("2 events"), "check /dev/stdin: {} {}", r.stdout, r.stderr);
+    // A FIFO with a writer.
+    let fifo = dir.0.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let f2 = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        let mut w = std::fs::OpenOptions::new().write(true).open(&f2).unwrap();
+        w.write_all(TWO_EVENTS.as_bytes()).unwrap();
+    });
+    let child = Command::new(bin())
+        .args(["show", fifo.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let r = wait_at_most(child, Duration::from_secs(20), "show FIFO");
+    writer.join().unwrap();
+    assert_eq!(r.code, 0, "show FIFO: {}", r.stderr);
+    assert!(r.stdout.contains("second line here"), "{}", r.stdout);
+}
+
+#[cfg(unix)]
+#[test]
+fn dev_urandom_as_a_path_is_refused_as_binary() {
+    let child =
+        Command::new(bin()).args(["show", "/dev/urandom"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
+    let r = wait_at_most(child.unwrap(), Duration::from_secs(20), "show /dev/urandom");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("/dev/urandom") && r.stderr.contains("binary"), "{}", r.stderr);
+}
+
+// 7. The smaller ones.
+
+#[test]
+fn one_nul_line_in_jsonl_skips_that_line_only() {
+    let dir = TempDir::new("nul");
+    let (first, second) = TWO_EVENTS.split_once('\n').unwrap();
+    let text = format!("{first}\n\0\0\0\n{second}");
+    let path = dir.write("nul.jsonl", text.as_bytes());
+    let r = run(&["show", &path]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("first line here") && r.stdout.contains("second line here"), "{}", r.stdout);
+    assert!(r.stderr.contains("nul.jsonl:2:"), "{}", r.stderr);
+    // A file that starts with NUL is still binary.
+    let bin_path = dir.write("zeros.jsonl", &[0u8; 100]);
+    let r = run(&["show", &bin_path]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("binary"), "{}", r.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_file_names_are_opened() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = TempDir::new("names");
+    let name = std::ffi::OsStr::from_bytes(b"n\xffame.jsonl");
+    let path = dir.0.join(name);
+    std::fs::write(&path, TWO_EVENTS).unwrap();
+    for command in ["show", "check", "derive"] {
+        let out = Command::new(bin()).arg(command).arg(&path).output().unwrap();
+        let r = done(out);
+        assert_eq!(r.code, 0, "{command}: {}", r.stderr);
+        assert!(r.stdout.contains("second line here") || command != "show", "{}", r.stdout);
+    }
+    let out = Command::new(bin()).arg("show").arg(dir.0.join(std::ffi::OsStr::from_bytes(b"gone\xfe.json"))).output();
+    let r = done(out.unwrap());
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("gone") && r.stderr.contains("no such file"), "{}", r.stderr);
+}
+
+#[test]
+fn width_is_bounded() {
+    let dir = TempDir::new("width");
+    let path = dir.write("s.jsonl", TWO_EVENTS.as_bytes());
+    let started = Instant::now();
+    let r = run(&["show", "--width", "5000", &path]);
+    assert_eq!(r.code, 2, "{}", &r.stdout[..r.stdout.len().min(200)]);
+    assert!(r.stderr.contains("--width"), "{}", r.stderr);
+    let r = run(&["show", "--width", "4294967296", &path]);
+    assert_eq!(r.code, 2);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let r = run(&["show", "--width", "1000", &path]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
 // 8. `show --full` on one huge string.

@@ -15,7 +15,7 @@ use std::io::Write as _;
 pub struct CheckArgs {
     /// Input files or directories (`-` for stdin).
     #[arg(value_name = "PATH", required_unless_present = "list_rules")]
-    pub paths: Vec<String>,
+    pub paths: Vec<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,

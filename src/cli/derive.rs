@@ -10,7 +10,7 @@ fn one_line(s: &str) -> String {
     crate::model::text::sanitize(s, crate::model::text::Lines::Single).into_owned()
 }
 
-pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
+pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
     let doc = match crate::load::load_paths(paths) {
         Ok(d) => d,
         Err(e) => return report_error(&e),
