@@ -110,6 +110,8 @@ const RULE_FIXTURES: &[(&str, &[Want])] = &[
     ("tool-output-as-message", &[("tool-output-as-message", W, 0, "1:3")]),
     ("data-repeats-message", &[("data-repeats-message", W, 0, "1:-")]),
     ("user-message-echo", &[("user-message-echo", W, 0, "1:1")]),
+    ("input-line-skipped", &[("input-line-skipped", E, 0, "-:-")]),
+    ("input-text-replaced", &[("input-text-replaced", W, 0, "-:-")]),
 ];
 
 #[test]

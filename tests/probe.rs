@@ -191,6 +191,51 @@ fn dev_urandom_as_a_path_is_refused_as_binary() {
     assert!(r.stderr.contains("/dev/urandom") && r.stderr.contains("binary"), "{}", r.stderr);
 }
 
+// 4. Lossy input.
+
+#[test]
+fn skipped_jsonl_lines_are_check_errors_with_their_position() {
+    let dir = TempDir::new("skipped");
+    let (first, second) = TWO_EVENTS.split_once('\n').unwrap();
+    let text = format!("{first}\nnot json at all\n{second}");
+    let path = dir.write("skip.jsonl", text.as_bytes());
+    let r = run(&["check", &path]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("input-line-skipped"), "{}", r.stdout);
+    assert!(r.stdout.contains("skip.jsonl:2:"), "no position: {}", r.stdout);
+    let r = run(&["check", "--format", "json", &path]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let f = v["findings"].as_array().unwrap().iter().find(|f| f["code"] == "input-line-skipped").unwrap();
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["line"], 2, "{f}");
+    let r = run(&["derive", &path]);
+    assert_eq!(r.code, 0);
+    assert!(r.stderr.contains("skip.jsonl:2:") && r.stderr.contains("skipped"), "derive is silent: {}", r.stderr);
+    let r = run(&["show", &path]);
+    assert!(r.stderr.contains("skip.jsonl:2:"), "{}", r.stderr);
+}
+
+#[test]
+fn replaced_text_is_a_check_warning_with_its_position() {
+    let dir = TempDir::new("replaced");
+    let path = dir.write(
+        "bad.json",
+        b"{\"status\":\"completed\",\"events\":[{\"type\":\"message\",\"role\":\"user\",\n\"text\":\"bad \xff byte \\ud800 x\"}]}",
+    );
+    let r = run(&["check", &path]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.contains("input-text-replaced"), "{}", r.stdout);
+    assert!(r.stdout.contains("bad.json:2:13"), "invalid UTF-8 position: {}", r.stdout);
+    assert!(r.stdout.contains("bad.json:2:20"), "surrogate position: {}", r.stdout);
+    let r = run(&["check", "--deny-warnings", &path]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let r = run(&["derive", &path]);
+    assert_eq!(r.code, 0);
+    assert!(r.stderr.contains("bad.json:2:13") && r.stderr.contains("U+FFFD"), "derive is silent: {}", r.stderr);
+    let r = run(&["show", &path]);
+    assert!(r.stderr.contains("U+FFFD"), "{}", r.stderr);
+}
+
 // 7. The smaller ones.
 
 #[test]

@@ -4,7 +4,7 @@
 //! warnings too with `--deny-warnings`), 2 input errors.
 
 use crate::model::diagnostics::{Finding, Severity};
-use crate::model::document::{Attempt, Document, NoticeLevel};
+use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
 use crate::model::lint::{RULES, attempt_is_checkable, lint_document, notice_is_finding};
 use crate::model::text::{Lines, sanitize};
 use serde_json::{Map, Value, json};
@@ -182,14 +182,21 @@ impl<'a> Report<'a> {
                     self.attempt_title(ai, a)
                 );
             }
-            for n in a.notices.iter().filter(|n| n.level >= NoticeLevel::Warning && !notice_is_finding(&n.message)) {
+            for n in a.notices.iter().filter(|n| self.is_note(n)) {
                 let _ = writeln!(out, "note: {}", clean(&n.message));
             }
+        }
+        let (input, turns): (Vec<&Finding>, Vec<&Finding>) = self.findings.iter().partition(|f| f.input.is_some());
+        if !input.is_empty() {
+            let _ = writeln!(out, "\ninput");
+        }
+        for f in input {
+            finding_text(&mut out, f);
         }
         let many_attempts = self.doc.attempts.len() > 1;
         let mut last_attempt = None;
         let mut last_group = None;
-        for f in &self.findings {
+        for f in turns {
             let l = f.location;
             let Some(attempt) = self.doc.attempts.get(l.attempt) else { continue };
             let session = attempt.sessions.get(l.session);
@@ -219,14 +226,7 @@ impl<'a> Report<'a> {
                 let _ = writeln!(out, "\n{head}");
                 last_group = Some((l.attempt, l.session, l.turn));
             }
-            let position = position(f);
-            let (mark, word) = match f.severity {
-                Severity::Error => ("✗", "error"),
-                Severity::Warning => ("▲", "warning"),
-            };
-            let _ = writeln!(out, "  {position:<6} {mark} {word:<7} {}  {}", f.code, clean(&f.message));
-            let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(&f.hint));
-            let _ = writeln!(out, "  {:<6}   rule: {}", "", f.rule);
+            finding_text(&mut out, f);
         }
         if self.findings.is_empty() {
             let _ = writeln!(out, "no findings: checked {}", self.counts_text());
@@ -265,7 +265,7 @@ impl<'a> Report<'a> {
             .enumerate()
             .filter(|(ai, _)| !self.skipped.contains(ai))
             .flat_map(|(_, a)| a.notices.iter())
-            .filter(|n| n.level >= NoticeLevel::Warning && !notice_is_finding(&n.message))
+            .filter(|n| self.is_note(n))
             .map(|n| Value::from(clean(&n.message)))
             .collect();
         let c = self.checked;
@@ -284,6 +284,13 @@ impl<'a> Report<'a> {
         })
     }
 
+    /// A load notice worth a note: not one a finding already reports.
+    fn is_note(&self, n: &Notice) -> bool {
+        n.level >= NoticeLevel::Warning
+            && !notice_is_finding(&n.message)
+            && !self.doc.losses.iter().any(|l| clean(&l.describe()) == clean(&n.message))
+    }
+
     fn finding_json(&self, f: &Finding) -> Value {
         let l = f.location;
         let session = self.doc.attempts.get(l.attempt).and_then(|a| a.sessions.get(l.session));
@@ -300,12 +307,37 @@ impl<'a> Report<'a> {
         o.insert("position".into(), position(f).into());
         o.insert("message".into(), clean(&f.message).into());
         o.insert("hint".into(), clean(&f.hint).into());
+        if let Some(at) = &f.input {
+            // A finding about the file itself: where in it, not which turn.
+            for key in ["attempt", "session", "sessionIndex", "turn", "eventOrdinal", "eventIndex"] {
+                o.insert(key.into(), Value::Null);
+            }
+            o.insert("path".into(), clean(&at.path).into());
+            o.insert("line".into(), at.line.into());
+            o.insert("column".into(), at.column.into());
+        }
         Value::Object(o)
     }
 }
 
-/// `turn:event` (event ordinal = index + 1; `-` for a whole-turn finding).
+/// One finding: position, mark, severity, code and message, then hint and rule.
+fn finding_text(out: &mut String, f: &Finding) {
+    let position = position(f);
+    let (mark, word) = match f.severity {
+        Severity::Error => ("✗", "error"),
+        Severity::Warning => ("▲", "warning"),
+    };
+    let _ = writeln!(out, "  {position:<6} {mark} {word:<7} {}  {}", f.code, clean(&f.message));
+    let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(&f.hint));
+    let _ = writeln!(out, "  {:<6}   rule: {}", "", f.rule);
+}
+
+/// `turn:event` (event ordinal = index + 1; `-` for a whole-turn finding or
+/// one about the input file, whose message starts with `path:line:column`).
 pub fn position(f: &Finding) -> String {
+    if f.input.is_some() {
+        return "-".into();
+    }
     match (f.location.turn, f.location.event) {
         (Some(t), Some(e)) => format!("{}:{}", t + 1, e + 1),
         (Some(t), None) => format!("{}:-", t + 1),

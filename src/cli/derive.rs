@@ -19,6 +19,7 @@ pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
         Ok(p) => p,
         Err(e) => return report_error(&e),
     };
+    say_losses(&doc);
     let mut derived = Vec::new();
     for attempt in &doc.attempts {
         if !attempt.events_exact {
@@ -64,5 +65,21 @@ pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => report_error(&e),
+    }
+}
+
+/// The derived facts are only as whole as the input: say on stderr what the
+/// load dropped or replaced (`check` reports each as a finding).
+fn say_losses(doc: &crate::model::document::Document) {
+    const SHOWN: usize = 20;
+    for loss in doc.losses.iter().take(SHOWN) {
+        let level = match loss.kind {
+            crate::model::document::LossKind::LineSkipped => "error",
+            crate::model::document::LossKind::TextReplaced => "warning",
+        };
+        eprintln!("niceeval: {level}: {}", one_line(&loss.describe()));
+    }
+    if doc.losses.len() > SHOWN {
+        eprintln!("niceeval: … and {} more (niceeval check lists them all)", doc.losses.len() - SHOWN);
     }
 }

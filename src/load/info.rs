@@ -14,6 +14,7 @@ fn info_doc(path: &str, format: &str, message: String) -> Document {
         model: None,
         attempts: Vec::new(),
         notices: vec![Notice { level: NoticeLevel::Info, message }],
+        losses: Vec::new(),
     }
 }
 

@@ -15,7 +15,9 @@
 
 use super::LoadError;
 use super::lazy::LazyLoad;
-use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use crate::model::document::{
+    Attempt, Completeness, Document, InputLoss, LossKind, Notice, NoticeLevel, Session, Turn, TurnRecord,
+};
 use crate::model::event::Event;
 use serde_json::Value;
 
@@ -636,6 +638,17 @@ fn from_parsed_as<'a>(
         ));
     };
     let line_notices: Vec<Notice> = chunk.errors.iter().map(|e| notice(NoticeLevel::Error, e.describe(path))).collect();
+    let losses: Vec<InputLoss> = chunk
+        .errors
+        .iter()
+        .map(|e| InputLoss {
+            kind: LossKind::LineSkipped,
+            path: path.to_string(),
+            line: e.line,
+            column: e.column,
+            message: e.message.clone(),
+        })
+        .collect();
     let lines = chunk.values.len();
     let (format, attempts) = match kind {
         Kind::Exp => return super::exp::load(path, &text()?),
@@ -646,11 +659,13 @@ fn from_parsed_as<'a>(
             let mut doc =
                 super::info::raw_transcript(path, "Claude Code stream-json", lines, "parseClaudeCodeTranscript");
             doc.notices.extend(line_notices);
+            doc.losses = losses;
             return Ok(doc);
         }
         Kind::CodexTranscript => {
             let mut doc = super::info::raw_transcript(path, "codex exec --json", lines, "parseCodexTranscript");
             doc.notices.extend(line_notices);
+            doc.losses = losses;
             return Ok(doc);
         }
     };
@@ -666,7 +681,9 @@ fn from_parsed_as<'a>(
         all.append(&mut a.notices);
         a.notices = all;
     }
-    Ok(super::document_from_attempts(path, format, attempts))
+    let mut doc = super::document_from_attempts(path, format, attempts);
+    doc.losses = losses;
+    Ok(doc)
 }
 
 fn base_attempt() -> Attempt {

@@ -28,7 +28,7 @@ pub(crate) use input::looks_binary;
 use input::{Input, Mapped};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
 
-use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
+use crate::model::document::{Attempt, Document, InputLoss, LossKind, Notice, NoticeLevel};
 use serde_json::Value;
 use std::path::Path;
 
@@ -159,7 +159,7 @@ pub fn document_from_attempts(path: &str, format: String, attempts: Vec<Attempt>
             notices.push(Notice { level: n.level, message: format!("{prefix}{}", n.message) });
         }
     }
-    Document { format, sources: vec![path.to_string()], model, attempts, notices }
+    Document { format, sources: vec![path.to_string()], model, attempts, notices, losses: Vec::new() }
 }
 
 /// `dir` or `dir/.niceeval/record` when it holds a `record.json` (a fallback
@@ -370,6 +370,16 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if let Some(message) = repairs.message() {
         doc.notices.insert(0, Notice { level: NoticeLevel::Warning, message: format!("{path}: {message}") });
     }
+    let total = repairs.invalid_utf8 + repairs.lone_surrogates;
+    let listed = repairs.places.len();
+    let losses = repairs.places.into_iter().enumerate().map(|(i, (line, column, what))| {
+        let mut message = what.describe();
+        if i + 1 == listed && total > listed {
+            message.push_str(&format!(" ({} more replacements after this one are not listed)", total - listed));
+        }
+        InputLoss { kind: LossKind::TextReplaced, path: path.to_string(), line, column: Some(column), message }
+    });
+    doc.losses.splice(0..0, losses);
     Ok(doc)
 }
 
@@ -470,6 +480,7 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
         out.model = out.model.or(d.model);
         out.attempts.extend(d.attempts);
         out.notices.extend(d.notices);
+        out.losses.extend(d.losses);
     }
     out.format = formats.join(" + ");
     // Parts of one attempt (e.g. several `show --json` pages) become one attempt.

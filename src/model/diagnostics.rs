@@ -40,4 +40,15 @@ pub struct Finding {
     pub hint: String,
     /// The spec rule it enforces, e.g. `derivation §2.2`.
     pub rule: &'static str,
+    /// For a finding about the input file itself (a skipped line, replaced
+    /// text) rather than a turn: where in the file.
+    pub input: Option<InputAt>,
+}
+
+/// A place in an input file: path, 1-based line and byte column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputAt {
+    pub path: String,
+    pub line: usize,
+    pub column: Option<usize>,
 }

@@ -8,6 +8,7 @@
 //! severity, the spec rule it enforces and a default fix hint.
 
 mod events;
+mod input;
 mod pairing;
 mod turn;
 
@@ -188,6 +189,13 @@ rules! {
     "user-message-echo", W, "derivation §1.4, §2.6",
         "the adapter echoed the user's input as a user message (core already adds it)",
         "do not return the sent text as a user message; NiceEval adds the user message itself";
+    // The input file itself.
+    "input-line-skipped", E, "derivation §1.1; RFC 8259 §2",
+        "a JSONL line that is not one JSON value in UTF-8 was skipped: whatever it held is missing",
+        "write one complete JSON value per line with a JSON serializer; a line cut short means the writer stopped mid-line";
+    "input-text-replaced", W, "derivation §1.1; RFC 8259 §8",
+        "invalid UTF-8 or an unpaired UTF-16 surrogate escape, replaced by U+FFFD so the file opens",
+        "write UTF-8 and let a JSON serializer escape strings; do not cut strings inside a UTF-8 sequence or a surrogate pair";
 }
 
 /// The catalog entry for a code.
@@ -219,6 +227,7 @@ impl Sink {
             message,
             hint: hint.unwrap_or_else(|| default_hint.to_string()),
             rule,
+            input: None,
         });
     }
 }
@@ -260,7 +269,9 @@ pub fn attempt_is_checkable(attempt: &super::document::Attempt) -> bool {
 pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding> {
     let turns = lint_turns_with(doc, |ai, addr| derived.get(ai).and_then(|d| d.turn(addr)).map(|t| t.coverage.clone()));
     let sessions = lint_sessions(doc, derived);
-    merge(turns, sessions)
+    let mut findings = input::findings(doc);
+    findings.extend(merge(turns, sessions));
+    findings
 }
 
 /// The per-turn half of [`lint_document`] (notices, event, status, usage,
