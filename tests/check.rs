@@ -91,6 +91,8 @@ const RULE_FIXTURES: &[(&str, &[Want])] = &[
     ("usage-negative", &[("usage-negative", E, 0, "1:-")]),
     ("usage-not-integer", &[("usage-not-integer", E, 0, "1:-")]),
     ("usage-not-finite", &[("usage-not-finite", E, 0, "1:-")]),
+    ("usage-too-large", &[("usage-too-large", E, 0, "1:-")]),
+    ("usage-sum-overflow", &[("usage-sum-overflow", E, 0, "-:-")]),
     ("usage-reasoning-exceeds-output", &[("usage-reasoning-exceeds-output", E, 0, "1:-")]),
     ("usage-zero-requests", &[("usage-zero-requests", W, 0, "1:-")]),
     ("usage-unknown-field", &[("usage-unknown-field", W, 0, "1:-")]),

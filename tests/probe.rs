@@ -236,6 +236,66 @@ fn replaced_text_is_a_check_warning_with_its_position() {
     assert!(r.stderr.contains("U+FFFD"), "{}", r.stderr);
 }
 
+// 6. Absurd numbers.
+
+fn capture_with_usage(usage: &str) -> String {
+    format!(
+        r#"{{"model":"claude-sonnet-4-5","sessions":[{{"turns":[{{"turn":{{"status":"completed","events":[{{"type":"message","role":"assistant","text":"x"}}],"usage":{usage}}}}},{{"turn":{{"status":"completed","events":[],"usage":{usage}}}}}]}}]}}"#
+    )
+}
+
+#[test]
+fn tokens_beyond_2_53_and_sums_that_overflow_are_findings() {
+    let dir = TempDir::new("numbers");
+    let huge = dir
+        .write("huge.json", capture_with_usage(r#"{"inputTokens":1e308,"outputTokens":9007199254740993}"#).as_bytes());
+    let r = run(&["check", "--format", "json", &huge]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let codes: Vec<&str> = v["findings"].as_array().unwrap().iter().filter_map(|f| f["code"].as_str()).collect();
+    assert!(codes.contains(&"usage-too-large"), "{codes:?}");
+    assert!(codes.contains(&"usage-sum-overflow"), "{codes:?}");
+    // Just below 2^53 and finite: clean.
+    let fine =
+        dir.write("fine.json", capture_with_usage(r#"{"inputTokens":4503599627370495,"outputTokens":1}"#).as_bytes());
+    let r = run(&["check", &fine]);
+    assert!(!r.stdout.contains("usage-too-large") && !r.stdout.contains("usage-sum-overflow"), "{}", r.stdout);
+}
+
+#[test]
+fn derive_refuses_to_print_an_infinite_estimate_as_null() {
+    let dir = TempDir::new("inf");
+    let huge = dir.write("huge.json", capture_with_usage(r#"{"inputTokens":1e308,"outputTokens":1e308}"#).as_bytes());
+    let r = run(&["derive", &huge]);
+    assert_eq!(r.code, 2, "stdout: {}", r.stdout);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(r.stderr.contains("huge.json") && r.stderr.contains("not a finite number"), "{}", r.stderr);
+}
+
+#[test]
+fn prices_must_be_finite_and_not_negative() {
+    let dir = TempDir::new("prices");
+    let turn =
+        dir.write("u.json", br#"{"status":"completed","events":[],"usage":{"inputTokens":100,"outputTokens":10}}"#);
+    for (name, table, words) in [
+        ("neg.json", r#"{"m":{"inputPerMTok":-5,"outputPerMTok":1}}"#, "inputPerMTok"),
+        ("inf.json", r#"{"m":{"inputPerMTok":1,"outputPerMTok":1e999}}"#, "outputPerMTok"),
+        ("cat.json", r#"{"prices":{"m":{"in":1,"out":2,"cacheRead":-0.5}}}"#, "cacheRead"),
+        ("catinf.json", r#"{"prices":{"m":{"in":1e400,"out":2}}}"#, "\"in\""),
+    ] {
+        let prices = dir.write(name, table.as_bytes());
+        for command in ["show", "derive"] {
+            let r = run(&[command, "--model", "m", "--prices", &prices, &turn]);
+            assert_eq!(r.code, 2, "{command} --prices {name}: {} {}", r.stdout, r.stderr);
+            assert!(
+                r.stderr.contains(name) && r.stderr.contains(words) && r.stderr.contains("\"m\""),
+                "{command} {name}: {}",
+                r.stderr
+            );
+        }
+    }
+}
+
 // 7. The smaller ones.
 
 #[test]

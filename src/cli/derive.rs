@@ -32,6 +32,16 @@ pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
             continue;
         }
         let d = derive_attempt(attempt, opts.model.as_deref(), &prices);
+        if let Some(what) = d.not_finite() {
+            // An error, not a null: null means "not reported" or "no model or
+            // price" to whoever reads this JSON, and JSON has no infinity.
+            eprintln!(
+                "niceeval: {}: {}: {what} is not a finite number; no JSON is printed, as null would read as \"not reported\" or \"no model or price\" (niceeval check reports it as usage-sum-overflow)",
+                one_line(&doc.sources.join(", ")),
+                one_line(attempt.eval_id.as_deref().unwrap_or("attempt"))
+            );
+            return super::EXIT_INPUT;
+        }
         derived.push((attempt, d.to_json(attempt)));
     }
     if derived.is_empty() {

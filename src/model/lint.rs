@@ -10,6 +10,7 @@
 mod events;
 mod input;
 mod pairing;
+mod sums;
 mod turn;
 
 use super::derive::DerivedAttempt;
@@ -129,6 +130,12 @@ rules! {
     "usage-not-finite", E, "derivation §1.5",
         "a usage number too large to be finite",
         "report the real count";
+    "usage-too-large", E, "derivation §1.5, §4.1",
+        "a token or request count above 2^53 − 1, which a JavaScript number cannot hold exactly",
+        "report the real count; a number this large is a unit or overflow bug in the adapter";
+    "usage-sum-overflow", E, "derivation §4.1, §4.2",
+        "a session or attempt usage sum, or the cost estimate, that is not finite or is beyond 2^53 − 1 tokens",
+        "report the real counts per turn; NiceEval adds them up and prices the sum";
     "usage-reasoning-exceeds-output", E, "derivation §1.5",
         "`reasoningTokens` greater than `outputTokens` (reasoning is a subset of output)",
         "add reasoning tokens into outputTokens; reasoningTokens is informational and already included";
@@ -350,6 +357,14 @@ pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindi
                 let mut sink = Sink { findings: Vec::new() };
                 pairing::check_session(&mut sink, ai, si, session, d, &started, statuses);
                 sessions.push(sink.findings);
+            }
+            let mut sink = Sink { findings: Vec::new() };
+            sums::check_attempt(&mut sink, ai, attempt, d);
+            // Sum findings belong to sessions (the attempt's own to the first).
+            for f in sink.findings {
+                if let Some(part) = sessions.get_mut(f.location.session) {
+                    part.push(f);
+                }
             }
         }
         out.attempts.push(sessions);

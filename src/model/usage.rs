@@ -111,6 +111,10 @@ impl Usage {
     }
 }
 
+/// The largest count a JavaScript number (what NiceEval sums in) holds
+/// exactly: 2^53 − 1, `Number.MAX_SAFE_INTEGER`.
+pub const MAX_EXACT: f64 = 9_007_199_254_740_991.0;
+
 /// A JSON number that prints integers without a fraction.
 pub fn number(x: f64) -> Value {
     if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
@@ -184,7 +188,9 @@ impl PriceTable {
     pub fn from_value(v: &Value, source: &str) -> Result<PriceTable, String> {
         let mut table = PriceTable { source: source.to_string(), ..Default::default() };
         let num = |o: &Value, k: &str| o.get(k).and_then(Value::as_f64);
-        if let Some(prices) = v.get("prices").and_then(Value::as_object) {
+        let prices = v.get("prices").and_then(Value::as_object);
+        check_prices(prices.unwrap_or(&Map::new()), &["in", "out", "cacheRead", "cacheWrite"])?;
+        if let Some(prices) = prices {
             for (model, p) in prices {
                 if let (Some(input), Some(output)) = (num(p, "in"), num(p, "out")) {
                     table.catalog.push((
@@ -199,6 +205,7 @@ impl PriceTable {
             return Err("a price table must be a JSON object".into());
         };
         let map = v.get("pricing").and_then(Value::as_object).unwrap_or(map);
+        check_prices(map, &["inputPerMTok", "outputPerMTok", "cacheReadPerMTok", "cacheWritePerMTok"])?;
         for (model, p) in map {
             match (num(p, "inputPerMTok"), num(p, "outputPerMTok")) {
                 (Some(input), Some(output)) => table.overrides.push((
@@ -247,6 +254,26 @@ impl PriceTable {
         let undated = strip_date_suffix(bare);
         lookup(&self.catalog, undated).map(|e| hit(e, false))
     }
+}
+
+/// Every price given as a number is finite and not negative: a negative
+/// price would lower the estimate, an infinite one make it infinite.
+fn check_prices(models: &Map<String, Value>, fields: &[&str]) -> Result<(), String> {
+    for (model, p) in models {
+        for field in fields {
+            let Some(Value::Number(n)) = p.get(*field) else { continue };
+            let fine = n.as_f64().is_some_and(|x| x.is_finite() && x >= 0.0);
+            if !fine {
+                let shown = n.to_string();
+                let shown = if shown.len() > 40 { format!("{}…", &shown[..40]) } else { shown };
+                return Err(format!(
+                    "price {}: \"{field}\" is {shown}; a price must be a finite number ≥ 0 (USD per million tokens)",
+                    serde_json::to_string(model).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One line of the estimate ledger: tokens × rate = amount.
@@ -409,6 +436,24 @@ mod tests {
         assert_eq!(estimate_cost(Some("claude-sonnet-4-5"), &u, &t).total(), Some(1.0));
         // An override table hides the catalog entirely only when it hits.
         assert_eq!(estimate_cost(Some("gpt-5"), &u, &t).total(), Some(1.25));
+    }
+
+    #[test]
+    fn prices_must_be_finite_and_not_negative() {
+        let bad = [
+            json!({"m": {"inputPerMTok": -5, "outputPerMTok": 1}}),
+            json!({"pricing": {"m": {"inputPerMTok": 1, "outputPerMTok": 1, "cacheReadPerMTok": -0.1}}}),
+            json!({"prices": {"m": {"in": 1, "out": -2}}}),
+            serde_json::from_str::<Value>(r#"{"prices": {"m": {"in": 1e400, "out": 2}}}"#).unwrap(),
+        ];
+        for v in bad {
+            let err = PriceTable::from_value(&v, "p.json").expect_err("refused");
+            assert!(err.starts_with("price \"m\": \"") && err.contains("finite number ≥ 0"), "{err}");
+        }
+        assert!(PriceTable::from_value(&json!({"m": {"inputPerMTok": 0, "outputPerMTok": 0}}), "p").is_ok());
+        assert!(
+            PriceTable::from_value(&json!({"$note": "x", "prices": {"m": {"in": 0.5, "out": "n/a"}}}), "p").is_ok()
+        );
     }
 
     #[test]
