@@ -259,6 +259,8 @@ fn uncoloured(text: &str) -> String {
 /// labels and the model of a Turn, through `show --all --boxed`.
 pub fn layout(data: &[u8]) {
     use niceeval::plain::layout::{Block, Column, Section, Table, Text, Tone, kv, render};
+    // Each byte becomes up to 40 characters: past this, an input only slows the run down.
+    let data = &data[..data.len().min(1024)];
     let Some((&pick, rest)) = data.split_first() else { return };
     let width = 20 + usize::from(pick) % 121;
     let strings = grapheme_strings(rest);

@@ -149,7 +149,8 @@ impl Iterator for WrapLines<'_> {
             // A run of printable ASCII inside the word that fits goes in at
             // once (each such byte is a cluster one column wide).
             let rest = &s.as_bytes()[self.at.1..];
-            let room = self.width - used;
+            // A cluster wider than the line may have filled it past its width.
+            let room = self.width.saturating_sub(used);
             let limit = if self.word_end.0 == self.at.0 { self.word_end.1 - self.at.1 } else { rest.len() };
             let run = rest[..limit.min(room)].iter().take_while(|b| (b'!'..=b'~').contains(b)).count();
             if run > 1 && rest.get(run).is_none_or(u8::is_ascii) {
@@ -208,6 +209,13 @@ mod tests {
             }
             assert_eq!(lines.last().unwrap().spans.last().unwrap().1, Tone::Soft);
         }
+        // One cluster wider than the line (prepended marks join what follows), then ASCII.
+        let wide = format!("{}x", "\u{600}".repeat(9));
+        let lines = Text::plain(format!("{wide}abcdef")).wrap(4);
+        assert_eq!(
+            lines.iter().map(Text::as_plain).collect::<Vec<_>>(),
+            vec![wide.clone(), "abcd".into(), "ef".into()]
+        );
         let t = Text::plain("one two three");
         assert_eq!(t.wrap(8).iter().map(Text::as_plain).collect::<Vec<_>>(), vec!["one two", "three"]);
         assert_eq!(
