@@ -6,7 +6,7 @@ mod common;
 
 use common::{bin, fixture};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -348,6 +348,68 @@ fn width_is_bounded() {
     assert!(started.elapsed() < Duration::from_secs(20));
     let r = run(&["show", "--width", "1000", &path]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn record_symlinks_that_lead_outside_the_record_are_not_followed() {
+    let dir = TempDir::new("symlinks");
+    let src = fixture("record").join("project");
+    let project = dir.0.join("project");
+    copy_dir(&src, &project);
+    let attempt = project.join(
+        ".niceeval/record/runs/11111111-1111-4111-8111-111111111111/attempts/aaaaaaaa-0000-4000-8000-000000000002",
+    );
+    let payload = attempt.join("attachments/niceeval.assertions/payload.json");
+    let outside = dir.0.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let text = std::fs::read_to_string(&payload).unwrap().replace("answer is polite", "OUTSIDE-SECRET-LABEL");
+    std::fs::write(outside.join("payload.json"), text).unwrap();
+    std::fs::remove_file(&payload).unwrap();
+    std::os::unix::fs::symlink(outside.join("payload.json"), &payload).unwrap();
+    // A symlink that stays inside the Record is followed.
+    let inside = attempt.join("attempt.json");
+    let moved = attempt.join("attempt.real.json");
+    std::fs::rename(&inside, &moved).unwrap();
+    std::os::unix::fs::symlink("attempt.real.json", &inside).unwrap();
+    let r = run(&["show", "--assertions", project.to_str().unwrap()]);
+    assert!(!r.stdout.contains("OUTSIDE-SECRET-LABEL"), "followed a symlink out of the Record:\n{}", r.stdout);
+    assert!(r.stderr.contains("outside the Record"), "{}", r.stderr);
+    assert!(r.stdout.contains("judge"), "the attempt whose attempt.json is an inside symlink is gone:\n{}", r.stdout);
+}
+
+#[cfg(unix)]
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn copying_a_huge_value_is_capped_and_says_so() {
+    use niceeval::app::{Action, App, Effect, update};
+    let text = "y".repeat(3 << 20);
+    let turn =
+        format!(r#"{{"status":"completed","events":[{{"type":"message","role":"assistant","text":"{text}"}}]}}"#);
+    let doc = niceeval::load::load_bytes("big.json", turn.as_bytes()).unwrap();
+    let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
+    update(&mut app, Action::Bottom);
+    update(&mut app, Action::Copy);
+    let copied = app.effects.iter().find_map(|e| match e {
+        Effect::Copy(t) => Some(t.len()),
+        _ => None,
+    });
+    let copied = copied.expect("a copy effect");
+    assert!(copied < text.len(), "all {copied} bytes were sent over OSC 52");
+    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("first") && flash.contains("$PAGER"), "{flash}");
 }
 
 // 8. `show --full` on one huge string.

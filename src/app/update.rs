@@ -119,10 +119,23 @@ pub fn update(app: &mut App, action: Action) {
             app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
         }
         Action::Copy => match selected_value(app) {
-            Some((_, text)) => {
+            Some((_, mut text)) => {
                 let n = text.chars().count();
-                app.effects.push(Effect::Copy(text));
-                app.flash(format!("copied {n} characters (OSC 52)"));
+                if text.len() <= COPY_AT_MOST {
+                    app.effects.push(Effect::Copy(text));
+                    app.flash(format!("copied {n} characters (OSC 52)"));
+                } else {
+                    let mut cut = COPY_AT_MOST;
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text.truncate(cut);
+                    let copied = text.chars().count();
+                    app.effects.push(Effect::Copy(text));
+                    app.flash_error(format!(
+                        "copied the first {copied} of {n} characters (OSC 52 takes at most 100 KB); o opens the whole value in $PAGER"
+                    ));
+                }
             }
             None => app.flash("nothing selected to copy"),
         },
@@ -547,6 +560,10 @@ fn mouse_click(app: &mut App, column: u16, row: u16) {
 }
 
 /// The value the inspector shows, as plain text (for copy and the pager).
+/// The most bytes `y` sends over OSC 52: terminals and multiplexers cut or
+/// drop longer sequences, and a value of many megabytes stalls the terminal.
+pub const COPY_AT_MOST: usize = 100_000;
+
 pub fn selected_value(app: &App) -> Option<(String, String)> {
     let view = app.view()?;
     let attempt = app.attempt()?;
