@@ -84,8 +84,8 @@ fn say_losses(doc: &crate::model::document::Document) {
     const SHOWN: usize = 20;
     for loss in doc.losses.iter().take(SHOWN) {
         let level = match loss.kind {
-            crate::model::document::LossKind::LineSkipped => "error",
-            crate::model::document::LossKind::TextReplaced => "warning",
+            crate::model::diagnostics::LossKind::LineSkipped => "error",
+            crate::model::diagnostics::LossKind::TextReplaced => "warning",
         };
         eprintln!("niceeval: {level}: {}", one_line(&loss.describe()));
     }

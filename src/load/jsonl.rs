@@ -15,9 +15,8 @@
 
 use super::LoadError;
 use super::lazy::LazyLoad;
-use crate::model::document::{
-    Attempt, Completeness, Document, InputLoss, LossKind, Notice, NoticeLevel, Session, Turn, TurnRecord,
-};
+use crate::model::diagnostics::{InputLoss, LossKind};
+use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
 use serde_json::Value;
 

@@ -28,7 +28,8 @@ pub(crate) use input::looks_binary;
 use input::{Input, Mapped};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
 
-use crate::model::document::{Attempt, Document, InputLoss, LossKind, Notice, NoticeLevel};
+use crate::model::diagnostics::{InputLoss, LossKind};
+use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
 use serde_json::Value;
 use std::path::Path;
 

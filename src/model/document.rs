@@ -561,40 +561,7 @@ pub struct Document {
     pub attempts: Vec<Attempt>,
     pub notices: Vec<Notice>,
     /// Input the loader could not take as written, each where it was.
-    pub losses: Vec<InputLoss>,
-}
-
-/// Input that opened only because something was dropped or replaced: the
-/// document does not hold what the file says there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputLoss {
-    pub kind: LossKind,
-    /// The file, as named.
-    pub path: String,
-    /// 1-based line in the file.
-    pub line: usize,
-    /// 1-based byte column in the line, when known.
-    pub column: Option<usize>,
-    /// What was lost, without the position.
-    pub message: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LossKind {
-    /// A JSONL line that could not be read and was skipped.
-    LineSkipped,
-    /// Invalid UTF-8 or an unpaired UTF-16 surrogate escape, replaced by U+FFFD.
-    TextReplaced,
-}
-
-impl InputLoss {
-    /// `path:line[:column]: message` (not yet sanitized for a terminal).
-    pub fn describe(&self) -> String {
-        match self.column {
-            Some(c) => format!("{}:{}:{c}: {}", self.path, self.line, self.message),
-            None => format!("{}:{}: {}", self.path, self.line, self.message),
-        }
-    }
+    pub losses: Vec<super::diagnostics::InputLoss>,
 }
 
 impl Document {

@@ -2,8 +2,8 @@
 //! the loader replaced to open the file. They come first, before any turn's.
 
 use super::Sink;
-use crate::model::diagnostics::{Finding, InputAt, Location};
-use crate::model::document::{Document, LossKind};
+use crate::model::diagnostics::{Finding, InputAt, Location, LossKind};
+use crate::model::document::Document;
 
 pub fn findings(doc: &Document) -> Vec<Finding> {
     let mut sink = Sink { findings: Vec::new() };
