@@ -709,13 +709,15 @@ fn cost_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         Line::raw(""),
         heading("estimated cost (price table × tokens)", theme),
     ];
-    out.push(kv("model", d.model.clone().unwrap_or_else(|| "— (use --model)".into()), theme, theme.text));
-    out.push(kv("prices", app.prices.source.clone(), theme, theme.text));
+    // The model, the price file and its keys come from input: sanitized like every other value here.
+    let clean = |t: &str| sanitize(t, Lines::Single).into_owned();
+    out.push(kv("model", d.model.as_deref().map(clean).unwrap_or_else(|| "— (use --model)".into()), theme, theme.text));
+    out.push(kv("prices", clean(&app.prices.source), theme, theme.text));
     match &d.estimate {
         Estimate::Priced { total, hit, lines } => {
             out.push(kv(
                 "price key",
-                format!("{}{}", hit.key, if hit.from_override { " (override)" } else { "" }),
+                format!("{}{}", clean(&hit.key), if hit.from_override { " (override)" } else { "" }),
                 theme,
                 theme.text,
             ));
@@ -732,7 +734,7 @@ fn cost_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             out.push(Line::styled(format!("  {:<15} {:>12}   {:>8}  {}", "total", "", "", usd(*total)), theme.title));
             out.push(Line::styled("  reasoning tokens and requests are never priced", theme.dim));
         }
-        other => out.push(Line::styled(format!("  — {}", other.reason().unwrap_or_default()), theme.warn)),
+        other => out.push(Line::styled(format!("  — {}", clean(&other.reason().unwrap_or_default())), theme.warn)),
     }
     if let Some(e) = attempt.reported_estimate {
         out.push(kv("NiceEval's", format!("estimatedCostUSD {}", usd(e)), theme, theme.text));
