@@ -162,3 +162,164 @@ pub fn tui(data: &[u8]) {
     }
     draw(&mut terminal, &app, &mut cache);
 }
+
+/// Pieces the `layout` target builds its strings from: grapheme clusters
+/// whose width is not the sum of their characters' (ZWJ sequences, skin
+/// tones, variation selectors, flags, Hangul jamo, halfwidth sound marks,
+/// prepended marks), their loose parts, wide and zero-width characters, and
+/// what sanitizing replaces (controls, bidi, zero-width).
+const PIECES: &[&str] = &[
+    "a",
+    " ",
+    "word ",
+    "日本",
+    "e\u{301}",
+    "\u{301}",
+    "\u{2764}\u{fe0f}",
+    "\u{2764}\u{fe0f}\u{200d}\u{1f525}",
+    "\u{fe0f}",
+    "\u{fe0e}",
+    "\u{200d}",
+    "\u{1f525}",
+    "\u{1f44d}",
+    "\u{1f3fd}",
+    "\u{1f1fa}",
+    "\u{1f1f8}",
+    "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}",
+    "\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}",
+    "\u{1100}",
+    "\u{1161}",
+    "\u{11a8}",
+    "\u{ff8a}",
+    "\u{ff9e}",
+    "\u{600}",
+    "\u{903}",
+    "\u{a0}",
+    "\u{3000}",
+    "…",
+    "─",
+    "│",
+    "\t",
+    "\n",
+    "\r",
+    "\u{1b}[31m",
+    "\u{202e}",
+    "\u{200b}",
+    "\u{2028}",
+    "\u{9b}",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+];
+
+/// Strings made of [`PIECES`]: each byte picks a piece, 0xFF starts the next string.
+fn grapheme_strings(data: &[u8]) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for &b in data {
+        match b {
+            0xff => out.push(String::new()),
+            _ => {
+                if let Some(last) = out.last_mut() {
+                    last.push_str(PIECES[usize::from(b) % PIECES.len()]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every line of plain output fits its width, and in boxed output every line
+/// of a box is exactly as wide as the box, by the width the layout measures.
+pub fn assert_lines_fit(text: &str, width: usize, boxed: bool, what: &str) {
+    let width = width.max(20);
+    let box_w = width.min(100);
+    for line in text.lines() {
+        let w = niceeval::model::text::width(line);
+        if boxed && width >= 60 && line.starts_with(['│', '╭', '├', '╰']) {
+            assert_eq!(w, box_w, "{what}: a box line is {w} columns, not {box_w}: {line:?}");
+        } else {
+            assert!(w <= width, "{what}: a line is {w} columns, wider than {width}: {line:?}");
+        }
+        assert!(!line.chars().any(is_unsafe), "{what}: unsafe character in {line:?}");
+    }
+}
+
+/// `text` without SGR colour sequences, each line's trailing spaces dropped.
+fn uncoloured(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        rest = after.find('m').map_or("", |m| &after[m + 1..]);
+    }
+    out.push_str(rest);
+    out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+/// The plain layout on grapheme-heavy strings: sections, nested dividers,
+/// tables of every column kind and key–value lines, boxed and not, at the
+/// width the first byte picks; then the same strings as tool names, texts,
+/// labels and the model of a Turn, through `show --all --boxed`.
+pub fn layout(data: &[u8]) {
+    use niceeval::plain::layout::{Block, Column, Section, Table, Text, Tone, kv, render};
+    // Each byte becomes up to 40 characters: past this, an input only slows the run down.
+    let data = &data[..data.len().min(1024)];
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let width = 20 + usize::from(pick) % 121;
+    let strings = grapheme_strings(rest);
+    let s = |i: usize| strings.get(i).cloned().unwrap_or_default();
+    // Spans in alternating tones, so span boundaries fall inside clusters too.
+    let toned = |i: usize| {
+        let mut t = Text::new();
+        for (k, part) in s(i).split_inclusive(['e', ' ', '\u{2764}', '\u{1f44d}']).enumerate() {
+            t.push(part, if k % 2 == 0 { Tone::Plain } else { Tone::Bad });
+        }
+        t
+    };
+    let table = Table {
+        columns: vec![Column::left(&s(0)), Column::right(&s(1)), Column::cut(&s(2)), Column::fixed(&s(3))],
+        rows: vec![
+            vec![toned(4), Text::plain(s(5)), toned(6), Text::plain(s(7))],
+            vec![Text::plain(s(8)), Text::new(), toned(9)],
+        ],
+        floor: vec![],
+    };
+    let inner = Section::new(s(10), toned(11), vec![Block::Table(table.clone()), Block::Line(toned(12))]);
+    let body = vec![
+        kv(&s(13), 10, toned(14)),
+        Block::Blank,
+        Block::Table(table),
+        Block::Section(inner),
+        Block::Line(toned(15)),
+    ];
+    let blocks = vec![Block::Section(Section::new(s(16), toned(17), body)), Block::Line(toned(18))];
+    for boxed in [true, false] {
+        let plain = render(&blocks, width, boxed, false);
+        assert_lines_fit(&plain, width, boxed, &format!("layout width {width} boxed {boxed}"));
+        let coloured = render(&blocks, width, boxed, true);
+        assert_eq!(uncoloured(&coloured), uncoloured(&plain), "colour changed the layout");
+    }
+    let turn = serde_json::json!({
+        "format": "niceeval-viewer.session/1",
+        "model": s(0),
+        "evalId": s(1),
+        "sessions": [{"sessionIndex": 1, "sessionId": s(2), "turns": [{"label": s(3), "turn": {
+            "status": "completed",
+            "usage": {"inputTokens": 1, "outputTokens": 2},
+            "events": [
+                {"type": "operation.started", "operationId": "a", "operation": {"kind": "tool", "name": s(4), "input": {"q": s(5)}}},
+                {"type": "operation.finished", "operationId": "a", "kind": "tool", "status": "completed", "output": s(6)},
+                {"type": "message", "role": "assistant", "text": s(7)},
+                {"type": "input.requested", "request": {"id": s(8), "prompt": s(9)}},
+            ],
+        }}]}],
+    });
+    let Ok(doc) = niceeval::load::load_bytes("fuzz.json", turn.to_string().as_bytes()) else { return };
+    let prices = niceeval::model::usage::builtin_prices();
+    let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+    for full in [false, true] {
+        let opts = PlainOptions { width, boxed: width >= 60, color: false };
+        let sel = Selection { full, ..Default::default() };
+        let text = niceeval::plain::render(&doc, &views, &findings, &SectionKind::ALL, &sel, &opts).text;
+        assert_lines_fit(&text, width, opts.boxed, &format!("show --all width {width} full {full}"));
+    }
+}

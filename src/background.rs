@@ -29,12 +29,13 @@ pub struct BackgroundLoad {
 pub fn start(
     app: &mut App,
     (preview_bytes, total_bytes): (u64, u64),
-    path: String,
+    path: impl Into<std::path::PathBuf>,
     model: Option<String>,
     prices: PriceTable,
     program_started: Instant,
 ) -> BackgroundLoad {
     crate::load::progress::reset();
+    let path = path.into();
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         // A panic here must not restore the terminal the UI is drawing on:
@@ -52,7 +53,8 @@ pub fn start(
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            Err(LoadError::new(&path, format!("the loader crashed (a bug; please report it): {what}")))
+            let name = crate::load::display_name(&path);
+            Err(LoadError::new(name, format!("the loader crashed (a bug; please report it): {what}")))
         });
         // The viewer may have quit meanwhile; nobody to tell.
         let _ = tx.send(prepared);

@@ -3,14 +3,16 @@
 //! File notifications (the `notify` crate) wake us early; a metadata check on
 //! every tick is the polling fallback, so nothing busy-loops and nothing is
 //! missed on file systems without notifications. A reload that fails keeps
-//! the last good view and says why.
+//! the last good view and says why. `--follow` on a FIFO or a pipe reads it
+//! on a thread as a writer sends it (see [`StreamSource`]).
 
 use crate::app::App;
-use crate::load::LoadError;
+use crate::load::{LoadError, display_name};
+use crate::model::document::{Document, Notice, NoticeLevel};
 use crate::term::Source;
 use notify::Watcher;
-use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, channel};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, SystemTime};
 
 /// What we know about a file to tell that it changed.
@@ -21,7 +23,7 @@ struct Stamp {
     inode: u64,
 }
 
-fn stamp(path: &PathBuf) -> Option<Stamp> {
+fn stamp(path: &Path) -> Option<Stamp> {
     let meta = std::fs::metadata(path).ok()?;
     #[cfg(unix)]
     let inode = std::os::unix::fs::MetadataExt::ino(&meta);
@@ -30,8 +32,24 @@ fn stamp(path: &PathBuf) -> Option<Stamp> {
     Some(Stamp { len: meta.len(), modified: meta.modified().ok(), inode })
 }
 
+/// A path that is read as a stream (a FIFO, a pipe, a device), not a file.
+pub fn is_stream(path: &Path) -> bool {
+    path.as_os_str() == "-" || std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// What a followed stream shows before its first line (or after its file
+/// was truncated to nothing).
+pub fn waiting_document(name: &str, why: &str) -> Document {
+    Document {
+        format: "JSONL stream".into(),
+        sources: vec![name.to_string()],
+        notices: vec![Notice { level: NoticeLevel::Info, message: format!("{name}: {why}") }],
+        ..Default::default()
+    }
+}
+
 pub struct LiveSource {
-    paths: Vec<String>,
+    paths: Vec<PathBuf>,
     follow: bool,
     stamps: Vec<Option<Stamp>>,
     /// `--follow`: bytes of the last complete line we loaded.
@@ -40,12 +58,22 @@ pub struct LiveSource {
     events: Option<Receiver<()>>,
 }
 
-pub fn source_for(paths: &[String], follow: bool) -> Result<Box<dyn Source>, LoadError> {
-    if paths.iter().any(|p| p == "-") {
+pub fn source_for(paths: &[PathBuf], follow: bool) -> Result<Box<dyn Source>, LoadError> {
+    if paths.iter().any(|p| p.as_os_str() == "-") {
         return Err(LoadError::new("-", "--watch and --follow need a file, not stdin"));
     }
+    let names: Vec<String> = paths.iter().map(|p| display_name(p)).collect();
     if follow && paths.len() != 1 {
-        return Err(LoadError::new(paths.join(", "), "--follow takes exactly one file"));
+        return Err(LoadError::new(names.join(", "), "--follow takes exactly one file"));
+    }
+    if follow && is_stream(&paths[0]) {
+        return Ok(Box::new(StreamSource::start(&paths[0])));
+    }
+    if let Some(stream) = paths.iter().find(|p| is_stream(p)) {
+        return Err(LoadError::new(
+            display_name(stream),
+            "is a FIFO, pipe or device: --watch reloads files that change; --follow reads a stream as it comes",
+        ));
     }
     let (tx, rx) = channel();
     let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
@@ -55,15 +83,14 @@ pub fn source_for(paths: &[String], follow: bool) -> Result<Box<dyn Source>, Loa
     })
     .ok()
     .and_then(|mut w| {
-        for p in paths {
+        for path in paths {
             // Watch the parent too, so a replaced file (new inode) is seen.
-            let path = std::path::Path::new(p);
-            let target = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            let target = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
             w.watch(target, notify::RecursiveMode::NonRecursive).ok()?;
         }
         Some(w)
     });
-    let stamps = paths.iter().map(|p| stamp(&PathBuf::from(p))).collect();
+    let stamps = paths.iter().map(|p| stamp(p)).collect();
     let loaded_bytes = if follow { complete_prefix_len(&paths[0]) } else { 0 };
     Ok(Box::new(LiveSource {
         paths: paths.to_vec(),
@@ -76,7 +103,7 @@ pub fn source_for(paths: &[String], follow: bool) -> Result<Box<dyn Source>, Loa
 }
 
 /// Length of the file up to and including its last newline.
-fn complete_prefix_len(path: &str) -> u64 {
+fn complete_prefix_len(path: &Path) -> u64 {
     std::fs::read(path).map(|b| b.iter().rposition(|&c| c == b'\n').map(|i| i as u64 + 1).unwrap_or(0)).unwrap_or(0)
 }
 
@@ -92,11 +119,11 @@ impl LiveSource {
     }
 
     fn reload_follow(&mut self, app: &mut App, why: Option<&str>) {
-        let path = &self.paths[0];
-        let bytes = match std::fs::read(path) {
+        let name = display_name(&self.paths[0]);
+        let bytes = match std::fs::read(&self.paths[0]) {
             Ok(b) => b,
             Err(e) => {
-                app.flash_error(format!("{path}: {}; keeping the last good view", crate::load::io_message(&e)));
+                app.flash_error(format!("{name}: {}; keeping the last good view", crate::load::io_message(&e)));
                 return;
             }
         };
@@ -106,10 +133,19 @@ impl LiveSource {
             return;
         }
         if complete == 0 {
+            // Nothing to show: the events shown came from bytes that are gone.
             self.loaded_bytes = 0;
+            let now = if bytes.is_empty() { "is empty" } else { "has no complete line yet" };
+            let what = match why {
+                Some(w) if bytes.is_empty() && w.contains("truncated") => "was truncated to 0 bytes".to_string(),
+                Some(w) => format!("{w}; it {now}"),
+                None => now.to_string(),
+            };
+            app.replace_document(waiting_document(&name, &format!("{what}; waiting for lines")));
+            app.flash(format!("{name} {what}; waiting for lines"));
             return;
         }
-        match crate::load::load_bytes(path, &bytes[..complete]) {
+        match crate::load::load_bytes(&name, &bytes[..complete]) {
             Ok(doc) => {
                 let before = app.doc.event_count();
                 app.replace_document(doc);
@@ -139,7 +175,7 @@ impl Source for LiveSource {
             }
             any
         });
-        let now: Vec<Option<Stamp>> = self.paths.iter().map(|p| stamp(&PathBuf::from(p))).collect();
+        let now: Vec<Option<Stamp>> = self.paths.iter().map(|p| stamp(p)).collect();
         let changed = now != self.stamps;
         if !changed && !notified {
             return false;
@@ -152,8 +188,12 @@ impl Source for LiveSource {
             let why = match (previous[0], now[0]) {
                 (Some(a), Some(b)) if a.inode != b.inode => Some("the file was replaced"),
                 (Some(_), Some(b)) if b.len < self.loaded_bytes => Some("the file was truncated"),
+                (None, Some(_)) => Some("the file is back"),
                 (_, None) => {
-                    app.flash_error(format!("{} disappeared; keeping the last good view", self.paths[0]));
+                    app.flash_error(format!(
+                        "{} disappeared; keeping the last good view",
+                        display_name(&self.paths[0])
+                    ));
                     return true;
                 }
                 _ => None,
@@ -163,5 +203,140 @@ impl Source for LiveSource {
             self.reload_watch(app);
         }
         true
+    }
+}
+
+/// What the reader thread of a [`StreamSource`] sends.
+enum Chunk {
+    Bytes(Vec<u8>),
+    End,
+    Failed(String),
+}
+
+/// `--follow` on a FIFO or a pipe: a thread reads it as the writer sends it,
+/// and complete lines are shown as they come. What is read is kept (to
+/// reload the whole stream) up to `load::input::max_stream` bytes.
+pub struct StreamSource {
+    name: String,
+    rx: Option<Receiver<Chunk>>,
+    bytes: Vec<u8>,
+    /// Bytes of the complete lines shown.
+    shown: usize,
+}
+
+impl StreamSource {
+    pub fn start(path: &Path) -> StreamSource {
+        let (tx, rx) = channel();
+        let name = display_name(path);
+        let path = path.to_path_buf();
+        std::thread::spawn(move || {
+            use std::io::Read;
+            // Opening a FIFO waits for its writer: here, not on the UI thread.
+            let mut file = match std::fs::File::open(&path) {
+                Ok(f) => f,
+                Err(e) => {
+                    let _ = tx.send(Chunk::Failed(crate::load::io_message(&e)));
+                    return;
+                }
+            };
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                let chunk = match file.read(&mut buf) {
+                    Ok(0) => Chunk::End,
+                    Ok(n) => Chunk::Bytes(buf[..n].to_vec()),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => Chunk::Failed(crate::load::io_message(&e)),
+                };
+                let last = !matches!(chunk, Chunk::Bytes(_));
+                // The viewer quit, or stopped reading: nobody to send to.
+                if tx.send(chunk).is_err() || last {
+                    return;
+                }
+            }
+        });
+        StreamSource { name, rx: Some(rx), bytes: Vec::new(), shown: 0 }
+    }
+
+    /// Show the first `len` bytes read; `what` says why, on the footer.
+    fn show(&mut self, app: &mut App, len: usize, what: Option<String>) {
+        match crate::load::load_bytes(&self.name, &self.bytes[..len]) {
+            Ok(doc) => {
+                let before = app.doc.event_count();
+                app.replace_document(doc);
+                self.shown = len;
+                let added = app.doc.event_count().saturating_sub(before);
+                match what {
+                    Some(w) => app.flash(w),
+                    None if added > 0 => app.flash(format!("+{added} events")),
+                    None => {}
+                }
+            }
+            Err(e) => app.flash_error(format!("keeping the last good view: {e}")),
+        }
+    }
+
+    /// Stop reading (the thread ends at its next read) and say why.
+    fn stop(&mut self, app: &mut App, why: String) {
+        self.rx = None;
+        app.flash_error(why);
+    }
+}
+
+impl Source for StreamSource {
+    fn interval(&self) -> Duration {
+        Duration::from_millis(if self.rx.is_some() { 100 } else { 1000 })
+    }
+
+    fn poll(&mut self, app: &mut App) -> bool {
+        let Some(rx) = &self.rx else { return false };
+        let mut end = None;
+        loop {
+            match rx.try_recv() {
+                Ok(Chunk::Bytes(b)) => self.bytes.extend_from_slice(&b),
+                Ok(Chunk::End) | Err(TryRecvError::Disconnected) => {
+                    end = Some(None);
+                    break;
+                }
+                Ok(Chunk::Failed(e)) => {
+                    end = Some(Some(e));
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+            }
+        }
+        let limit = crate::load::input::max_stream();
+        if self.bytes.len() as u64 > limit {
+            self.bytes.truncate(self.shown);
+            let why = format!("{}: more than {limit} bytes came; stopped reading, showing what came before", self.name);
+            self.stop(app, why);
+            return true;
+        }
+        if crate::load::looks_binary(&self.bytes) {
+            let why = format!("{}: this stream is binary, not UTF-8 text; stopped reading", self.name);
+            self.stop(app, why);
+            return true;
+        }
+        match end {
+            Some(failed) => {
+                self.rx = None;
+                if !self.bytes.is_empty() {
+                    self.show(app, self.bytes.len(), Some(format!("{}: the stream ended", self.name)));
+                }
+                match failed {
+                    Some(e) => app.flash_error(format!("{}: {e}; the stream ended", self.name)),
+                    None if self.bytes.is_empty() => app.flash(format!("{}: the stream ended empty", self.name)),
+                    None => {}
+                }
+                true
+            }
+            None => {
+                let complete = self.bytes.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+                if complete > self.shown {
+                    self.show(app, complete, None);
+                    return true;
+                }
+                false
+            }
+        }
     }
 }

@@ -1,9 +1,12 @@
 //! The terminal: enter and leave raw mode and the alternate screen, and the
-//! event loop. The terminal is restored on quit, on error and on panic.
+//! event loop. The terminal is restored on quit, on error, on panic and on a
+//! fatal signal; on suspend (Ctrl-Z, SIGTSTP) it is left and taken back.
 
 use crate::app::{Action, App, Effect, keymap};
 use crate::ui::{self, RenderCache};
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, MouseEventKind};
+use crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers, MouseEventKind,
+};
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -97,10 +100,96 @@ pub fn install_signal_handlers() {
             libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     }
+    install_stop_handler();
 }
 
 #[cfg(not(unix))]
 pub fn install_signal_handlers() {}
+
+/// Set by the SIGTSTP handler once the process continues after a stop: the
+/// terminal was left and taken back, and the screen must be drawn anew.
+static RESUMED: AtomicBool = AtomicBool::new(false);
+
+/// Whether Ctrl-Z can suspend the viewer (SIGTSTP was not ignored at start).
+static CAN_SUSPEND: AtomicBool = AtomicBool::new(false);
+
+/// On SIGTSTP (Ctrl-Z in a shell, `kill -TSTP`) leave the terminal as it was
+/// before the viewer, stop, and on SIGCONT take it back (see `on_stop`). An
+/// ignored SIGTSTP stays ignored.
+#[cfg(unix)]
+fn install_stop_handler() {
+    // SAFETY: sigaction with a zeroed, then filled, struct; the handler only
+    // calls async-signal-safe functions.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGTSTP, std::ptr::null(), &mut current) != 0 || current.sa_sigaction == libc::SIG_IGN
+        {
+            return;
+        }
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        // A fatal signal waits until the terminal is left (or taken back).
+        libc::sigemptyset(&mut action.sa_mask);
+        for other in FATAL_SIGNALS {
+            libc::sigaddset(&mut action.sa_mask, other);
+        }
+        libc::sigaction(libc::SIGTSTP, &action, std::ptr::null_mut());
+    }
+    CAN_SUSPEND.store(true, Ordering::SeqCst);
+}
+
+/// SIGTSTP: leave the terminal (raw mode off, main screen, mouse reporting
+/// off, cursor shown), stop with the default action, and once continued
+/// take the terminal back and ask the event loop to redraw. Only write(2),
+/// tcgetattr/tcsetattr, signal/sigaction, sigprocmask and raise: all
+/// async-signal-safe.
+#[cfg(unix)]
+extern "C" fn on_stop(_signal: libc::c_int) {
+    // SAFETY: errno is thread-local; it is put back for the interrupted code.
+    let errno = unsafe { *libc::__errno_location() };
+    let active = ACTIVE.load(Ordering::SeqCst);
+    if active {
+        signal_restore::leave_for_stop();
+    }
+    // SAFETY: the default action stops the process; SIGTSTP is blocked while
+    // this handler runs, so it is unblocked for the raise to take effect.
+    unsafe {
+        libc::signal(libc::SIGTSTP, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGTSTP);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(libc::SIGTSTP);
+    }
+    // Continued (SIGCONT).
+    install_stop_handler();
+    if active {
+        signal_restore::take_back_after_stop();
+        RESUMED.store(true, Ordering::SeqCst);
+        // SAFETY: wakes the event loop: crossterm turns SIGWINCH into a Resize event.
+        unsafe {
+            libc::raise(libc::SIGWINCH);
+        }
+    }
+    // SAFETY: as above.
+    unsafe {
+        *libc::__errno_location() = errno;
+    }
+}
+
+/// Ctrl-Z in the viewer (raw mode delivers it as a key): stop as the shell's
+/// Ctrl-Z would, through the SIGTSTP handler. `false` when SIGTSTP is ignored.
+fn suspend() -> bool {
+    #[cfg(unix)]
+    if CAN_SUSPEND.load(Ordering::SeqCst) {
+        // SAFETY: raise(3) on our own process.
+        unsafe {
+            libc::raise(libc::SIGTSTP);
+        }
+        return true;
+    }
+    false
+}
 
 #[cfg(unix)]
 const FATAL_SIGNALS: [libc::c_int; 5] = [libc::SIGTERM, libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGBUS];
@@ -180,6 +269,41 @@ mod signal_restore {
         }
     }
 
+    /// What `enter()` writes through crossterm: main screen saved and the
+    /// alternate one entered, mouse reporting on, cursor hidden.
+    pub(super) const ENTER: &[u8] = b"\x1b[?1049h\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1015h\x1b[?1006h\x1b[?25l";
+
+    /// The viewer's own (raw) mode, saved when it stops, for when it continues.
+    static RAW_SAVED: AtomicBool = AtomicBool::new(false);
+    /// Written and read only by the SIGTSTP handler, on one thread.
+    static mut RAW: std::mem::MaybeUninit<libc::termios> = std::mem::MaybeUninit::uninit();
+
+    /// Async-signal-safe: save the raw mode, then [`restore_from_handler`].
+    pub fn leave_for_stop() {
+        // SAFETY: tcgetattr into a static only this handler touches.
+        unsafe {
+            if SAVED.load(Ordering::SeqCst) {
+                let raw = &raw mut RAW;
+                let ok = libc::tcgetattr(TTY_FD.load(Ordering::SeqCst), (*raw).as_mut_ptr()) == 0;
+                RAW_SAVED.store(ok, Ordering::SeqCst);
+            }
+        }
+        restore_from_handler();
+    }
+
+    /// Async-signal-safe: the raw mode saved by [`leave_for_stop`] again,
+    /// and the alternate screen, mouse reporting and hidden cursor.
+    pub fn take_back_after_stop() {
+        // SAFETY: RAW was written before RAW_SAVED was set; write of a static buffer.
+        unsafe {
+            if RAW_SAVED.load(Ordering::SeqCst) {
+                let raw = &raw const RAW;
+                libc::tcsetattr(TTY_FD.load(Ordering::SeqCst), libc::TCSANOW, (*raw).as_ptr());
+            }
+            libc::write(libc::STDOUT_FILENO, ENTER.as_ptr().cast(), ENTER.len());
+        }
+    }
+
     /// Async-signal-safe: write(2) and tcsetattr(3).
     pub fn restore_from_handler() {
         // SAFETY: write of a static buffer; MODE was initialised before SAVED.
@@ -224,6 +348,15 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
     let mut dirty = true;
     let mut first_frame: Option<Duration> = None;
     loop {
+        if RESUMED.swap(false, Ordering::SeqCst) {
+            // Back from a stop: the alternate screen was entered anew (blank),
+            // and the terminal may have been resized meanwhile.
+            let size = terminal.size()?;
+            set_viewport(&mut app, size.width, size.height);
+            cache.clear();
+            terminal.clear()?;
+            dirty = true;
+        }
         if dirty {
             terminal.draw(|f| ui::render(f, &app, &mut cache))?;
             dirty = false;
@@ -309,6 +442,13 @@ pub fn set_viewport(app: &mut App, width: u16, height: u16) {
 fn handle(app: &mut App, ev: Event, cache: &mut RenderCache) -> bool {
     match ev {
         Event::Key(key) if key.kind == KeyEventKind::Press => {
+            if key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL) {
+                if !suspend() {
+                    app.flash_error("cannot suspend: SIGTSTP is ignored here");
+                    return true;
+                }
+                return false;
+            }
             if app.debug_keys && key.code == KeyCode::F(12) {
                 crate::app::update(app, Action::DebugPanic);
             }
@@ -417,6 +557,18 @@ mod tests {
         let mut written = Vec::new();
         crossterm::execute!(written, DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show).unwrap();
         assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(super::signal_restore::RESET));
+    }
+
+    /// The SIGTSTP handler writes these itself when the viewer continues;
+    /// they must stay what `enter()` writes through crossterm.
+    #[cfg(unix)]
+    #[test]
+    fn the_continue_sequence_is_what_enter_writes() {
+        use crossterm::event::EnableMouseCapture;
+        use crossterm::terminal::EnterAlternateScreen;
+        let mut written = Vec::new();
+        crossterm::execute!(written, EnterAlternateScreen, EnableMouseCapture, crossterm::cursor::Hide).unwrap();
+        assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(super::signal_restore::ENTER));
     }
 
     #[test]

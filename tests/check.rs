@@ -95,6 +95,8 @@ const RULE_FIXTURES: &[(&str, &[Want])] = &[
     ("usage-negative", &[("usage-negative", E, 0, "1:-")]),
     ("usage-not-integer", &[("usage-not-integer", E, 0, "1:-")]),
     ("usage-not-finite", &[("usage-not-finite", E, 0, "1:-")]),
+    ("usage-too-large", &[("usage-too-large", E, 0, "1:-")]),
+    ("usage-sum-overflow", &[("usage-sum-overflow", E, 0, "-:-")]),
     ("usage-reasoning-exceeds-output", &[("usage-reasoning-exceeds-output", E, 0, "1:-")]),
     ("usage-zero-requests", &[("usage-zero-requests", W, 0, "1:-")]),
     ("usage-unknown-field", &[("usage-unknown-field", W, 0, "1:-")]),
@@ -114,6 +116,8 @@ const RULE_FIXTURES: &[(&str, &[Want])] = &[
     ("tool-output-as-message", &[("tool-output-as-message", W, 0, "1:3")]),
     ("data-repeats-message", &[("data-repeats-message", W, 0, "1:-")]),
     ("user-message-echo", &[("user-message-echo", W, 0, "1:1")]),
+    ("input-line-skipped", &[("input-line-skipped", E, 0, "-:-")]),
+    ("input-text-replaced", &[("input-text-replaced", W, 0, "-:-")]),
 ];
 
 #[test]

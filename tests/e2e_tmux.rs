@@ -50,6 +50,16 @@ fn fatal_signals_and_a_truncated_mapped_file_leave_a_sane_terminal() {
 }
 
 #[test]
+fn suspend_and_continue_leave_and_retake_the_terminal() {
+    run_script("suspend.sh");
+}
+
+#[test]
+fn a_fifo_is_followed_and_a_failed_load_ends_the_loading_line() {
+    run_script("streams.sh");
+}
+
+#[test]
 fn a_panic_leaves_a_sane_terminal() {
     if !tmux_available() {
         eprintln_uncaptured("e2e panic: skipped (tmux not installed)");

@@ -287,19 +287,21 @@ fn fuzz_regressions_replay_cleanly() {
         ("derive", harness::derive),
         ("plain", harness::plain),
         ("tui", harness::tui),
+        ("layout", harness::layout),
     ] {
         let n = replay(target, f);
         println!("fuzz regressions: {target}: {n} inputs");
         total += n;
     }
     // Every regression input also goes through every other target.
-    for target in ["load", "derive", "plain", "tui"] {
+    for target in ["load", "derive", "plain", "tui", "layout"] {
         for file in regression_files(target) {
             let data = std::fs::read(&file).unwrap();
             harness::load(&data);
             harness::derive(&data);
             harness::plain(&data);
             harness::tui(&data);
+            harness::layout(&data);
         }
     }
     println!("fuzz regressions: {total} inputs replayed");

@@ -13,14 +13,14 @@ fn fx(rel: &str) -> String {
 }
 
 fn open(rel: &str) -> Document {
-    match load_path(&fx(rel)) {
+    match load_path(fx(rel)) {
         Ok(d) => d,
         Err(e) => panic!("{rel} should load: {e}"),
     }
 }
 
 fn fail(rel: &str) -> LoadError {
-    match load_path(&fx(rel)) {
+    match load_path(fx(rel)) {
         Ok(d) => panic!("{rel} should not load, got {} with {} attempts", d.format, d.attempts.len()),
         Err(e) => e,
     }
@@ -135,7 +135,7 @@ fn jsonl_with_a_bad_first_line_is_still_jsonl() {
 fn jsonl_exp_stream_is_dispatched_to_the_exp_loader() {
     // The exp loader is implemented on another branch; here it may only say
     // "not supported yet". Either way it must be the exp loader that answers.
-    match load_path(&fx("jsonl/exp-stream.ndjson")) {
+    match load_path(fx("jsonl/exp-stream.ndjson")) {
         Ok(doc) => assert!(doc.format.contains("exp"), "{}", doc.format),
         Err(e) => assert!(e.message.contains("exp --json"), "{e}"),
     }

@@ -41,7 +41,7 @@ fn every_sample_opens() {
     let items = records.iter().chain(files.iter());
     for path in items {
         let rel = path.strip_prefix(&samples).unwrap_or(path).display().to_string();
-        match load_path(&path.display().to_string()) {
+        match load_path(path.display().to_string()) {
             Ok(doc) => {
                 opened += 1;
                 println!("ok   {rel}: {} ({} attempts, {} events)", doc.format, doc.attempts.len(), doc.event_count());
@@ -89,7 +89,7 @@ fn invocation_summary_turn_split_matches_agent_turn_nodes() {
     entries.sort();
     for path in entries {
         let raw: Value = serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("sample is JSON");
-        let doc = load_path(&path.display().to_string()).expect("summary loads");
+        let doc = load_path(path.display().to_string()).expect("summary loads");
         assert_eq!(doc.format, "InvocationSummary");
         let results = raw["results"].as_array().expect("results");
         assert_eq!(doc.attempts.len(), results.len(), "{}", path.display());
@@ -166,7 +166,7 @@ fn kitchen_coding_split() {
         return;
     };
     let path = shared.join("samples/niceeval/generated/invocation-summary/summary-kitchen.json");
-    let doc = load_path(&path.display().to_string()).expect("kitchen summary loads");
+    let doc = load_path(path.display().to_string()).expect("kitchen summary loads");
     let coding = doc.attempts.iter().find(|a| a.eval_id.as_deref() == Some("coding")).expect("coding attempt");
     let shape: Vec<(u64, usize)> = coding.sessions.iter().map(|s| (s.index, s.turns.len())).collect();
     assert_eq!(shape, vec![(1, 4), (2, 2)]);

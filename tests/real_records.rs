@@ -31,7 +31,7 @@ fn realrun_record() -> Option<PathBuf> {
 }
 
 fn open(path: &std::path::Path) -> Document {
-    niceeval::load::load_path(&path.to_string_lossy()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    niceeval::load::load_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn by_eval<'a>(doc: &'a Document, eval: &str) -> &'a Attempt {
@@ -98,7 +98,7 @@ fn a_record_run_or_attempt_directory_opens_scoped_to_it() {
 fn a_draft_run_directory_is_refused_with_the_reason() {
     let Some(shared) = shared_dir() else { return };
     let draft = shared.join("samples/niceeval/repo/e2e/migrate/fixtures/observability-v1-record/runs/draft-run");
-    let err = niceeval::load::load_path(&draft.to_string_lossy()).expect_err("a draft run is not published");
+    let err = niceeval::load::load_path(&draft).expect_err("a draft run is not published");
     assert!(err.to_string().contains("unfinished draft"), "{err}");
 }
 

@@ -371,10 +371,10 @@ fn fixture_record_file_changes_and_blob_problems() {
 #[test]
 fn fixture_record_json_path_opens_through_load_path() {
     let p = common::fixture("record").join("project/.niceeval/record/record.json");
-    let doc = load::load_path(&p.display().to_string()).expect("record.json opens its Record");
+    let doc = load::load_path(p.display().to_string()).expect("record.json opens its Record");
     assert_eq!(doc.attempts.len(), 6);
     let dir = common::fixture("record").join("project");
-    let doc = load::load_path(&dir.display().to_string()).expect("project dir opens its Record");
+    let doc = load::load_path(dir.display().to_string()).expect("project dir opens its Record");
     assert_eq!(doc.attempts.len(), 6);
 }
 
@@ -467,7 +467,7 @@ fn shared_show_json_files_open_and_agree_with_the_record_fold() {
     assert!(files.len() >= 20, "{files:?}");
     let mut official: Vec<(String, String)> = Vec::new();
     for f in &files {
-        let doc = load::load_path(&f.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
+        let doc = load::load_path(f.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
         println!("{} → {} ({} attempt(s))", f.display(), doc.format, doc.attempts.len());
         print_attempts(&doc);
         assert!(!doc.attempts.is_empty(), "{}", f.display());
@@ -554,7 +554,7 @@ fn shared_record_derivations_equal_show_json() {
     }
     let (mut entries, mut turns) = (0, 0);
     for f in &files {
-        let doc = load::load_path(&f.display().to_string()).expect("opens");
+        let doc = load::load_path(f.display().to_string()).expect("opens");
         for s in &doc.attempts {
             let r = record_attempts.iter().find(|a| a.locator == s.locator).expect("same attempt in a Record");
             let (sl, rl) =

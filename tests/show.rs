@@ -559,6 +559,7 @@ fn diagnostics_show_findings_with_where_and_fix() {
             message: "operation.finished for call_ghost has no open start".into(),
             hint: "emit operation.started before its finish".into(),
             rule: "derivation §2.2",
+            input: None,
         },
         Finding {
             code: "waiting-without-request",
@@ -567,6 +568,7 @@ fn diagnostics_show_findings_with_where_and_fix() {
             message: "only in the second attempt".into(),
             hint: String::new(),
             rule: "derivation §5.1",
+            input: None,
         },
     ];
     let sel = Selection { locator: Some("@1K1P0VJAPVJ12".into()), ..Default::default() };

@@ -286,7 +286,7 @@ fn cached_lists_equal_a_fresh_computation_on_every_fixture() {
 #[test]
 fn sorting_by_name_is_a_stable_sort() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let doc = crate::load::load_path(&root.join("tests/fixtures/check/clean-complex.json").to_string_lossy()).unwrap();
+    let doc = crate::load::load_path(root.join("tests/fixtures/check/clean-complex.json")).unwrap();
     let app = App::new(doc, None, PriceTable::default());
     let occ = &app.view().unwrap().derived.occurrences.occurrences;
     let mut want: Vec<usize> = (0..occ.len()).collect();

@@ -159,10 +159,23 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
         }
         Action::Copy => match super::copy::selected_value(app) {
-            Some((_, text)) => {
+            Some((_, mut text)) => {
                 let n = text.chars().count();
-                app.effects.push(Effect::Copy(text));
-                app.flash(format!("copied {n} characters (OSC 52)"));
+                if text.len() <= super::copy::COPY_AT_MOST {
+                    app.effects.push(Effect::Copy(text));
+                    app.flash(format!("copied {n} characters (OSC 52)"));
+                } else {
+                    let mut cut = super::copy::COPY_AT_MOST;
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text.truncate(cut);
+                    let copied = text.chars().count();
+                    app.effects.push(Effect::Copy(text));
+                    app.flash_error(format!(
+                        "copied the first {copied} of {n} characters (OSC 52 takes at most 100 KB); o opens the whole value in $PAGER"
+                    ));
+                }
             }
             None => app.flash("nothing selected to copy"),
         },

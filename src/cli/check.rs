@@ -4,7 +4,7 @@
 //! warnings too with `--deny-warnings`), 2 input errors.
 
 use crate::model::diagnostics::{Finding, Severity};
-use crate::model::document::{Attempt, Document, NoticeLevel};
+use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
 use crate::model::lint::{RULES, attempt_is_checkable, lint_document, notice_is_finding};
 use crate::model::text::{Lines, sanitize};
 use serde_json::{Map, Value, json};
@@ -15,7 +15,7 @@ use std::io::Write as _;
 pub struct CheckArgs {
     /// Input files or directories (`-` for stdin).
     #[arg(value_name = "PATH", required_unless_present = "list_rules")]
-    pub paths: Vec<String>,
+    pub paths: Vec<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
@@ -160,6 +160,10 @@ impl<'a> Report<'a> {
     /// `N:i` of a finding (the attempt-wide turn number and the event
     /// ordinal), `turn N` for a whole-turn one, `-` for a session's.
     pub fn position(&self, f: &Finding) -> String {
+        // A finding about the input file: its message starts with `path:line:column`.
+        if f.input.is_some() {
+            return "-".into();
+        }
         let l = f.location;
         let number = |turn| {
             self.derived
@@ -172,6 +176,15 @@ impl<'a> Report<'a> {
             (Some(t), None) => format!("turn {}", number(t)),
             _ => "-".into(),
         }
+    }
+
+    /// One finding: position, severity, code and message, then hint and rule.
+    fn finding_text(&self, out: &mut String, f: &Finding) {
+        let position = self.position(f);
+        let severity = crate::view::verdict::severity_text(f.severity).as_plain();
+        let _ = writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&f.message));
+        let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(&f.hint));
+        let _ = writeln!(out, "  {:<6}   rule: {}", "", crate::view::rules::citation_of(f.code));
     }
 
     /// "session-2 (thread_x) › turn 6 · session2/turn1".
@@ -225,14 +238,21 @@ impl<'a> Report<'a> {
                     self.attempt_title(ai, a)
                 );
             }
-            for n in a.notices.iter().filter(|n| n.level >= NoticeLevel::Warning && !notice_is_finding(&n.message)) {
+            for n in a.notices.iter().filter(|n| self.is_note(n)) {
                 let _ = writeln!(out, "note: {}", clean(&n.message));
             }
+        }
+        let (input, turns): (Vec<&Finding>, Vec<&Finding>) = self.findings.iter().partition(|f| f.input.is_some());
+        if !input.is_empty() {
+            let _ = writeln!(out, "\ninput");
+        }
+        for f in input {
+            self.finding_text(&mut out, f);
         }
         let many_attempts = self.doc.attempts.len() > 1;
         let mut last_attempt = None;
         let mut last_group = None;
-        for f in &self.findings {
+        for f in turns {
             let l = f.location;
             let Some(attempt) = self.doc.attempts.get(l.attempt) else { continue };
             if many_attempts && last_attempt != Some(l.attempt) {
@@ -244,11 +264,7 @@ impl<'a> Report<'a> {
                 let _ = writeln!(out, "\n{}", self.group_title(l));
                 last_group = Some((l.attempt, l.session, l.turn));
             }
-            let position = self.position(f);
-            let severity = crate::view::verdict::severity_text(f.severity).as_plain();
-            let _ = writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&f.message));
-            let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(&f.hint));
-            let _ = writeln!(out, "  {:<6}   rule: {}", "", crate::view::rules::citation_of(f.code));
+            self.finding_text(&mut out, f);
         }
         if self.findings.is_empty() {
             let _ = writeln!(out, "no findings: checked {}", self.counts_text());
@@ -290,7 +306,7 @@ impl<'a> Report<'a> {
             .enumerate()
             .filter(|(ai, _)| !self.skipped.contains(ai))
             .flat_map(|(_, a)| a.notices.iter())
-            .filter(|n| n.level >= NoticeLevel::Warning && !notice_is_finding(&n.message))
+            .filter(|n| self.is_note(n))
             .map(|n| Value::from(clean(&n.message)))
             .collect();
         let c = self.checked;
@@ -308,6 +324,13 @@ impl<'a> Report<'a> {
             "notices": notices,
             "nothingToCheck": (c.attempts == 0).then_some(NOTHING_TO_CHECK),
         })
+    }
+
+    /// A load notice worth a note: not one a finding already reports.
+    fn is_note(&self, n: &Notice) -> bool {
+        n.level >= NoticeLevel::Warning
+            && !notice_is_finding(&n.message)
+            && !self.doc.losses.iter().any(|l| clean(&l.describe()) == clean(&n.message))
     }
 
     fn finding_json(&self, f: &Finding) -> Value {
@@ -336,6 +359,15 @@ impl<'a> Report<'a> {
         o.insert("position".into(), self.position(f).into());
         o.insert("message".into(), clean(&f.message).into());
         o.insert("hint".into(), clean(&f.hint).into());
+        if let Some(at) = &f.input {
+            // A finding about the file itself: where in it, not which turn.
+            for key in ["attempt", "session", "sessionIndex", "turn", "eventOrdinal", "eventIndex"] {
+                o.insert(key.into(), Value::Null);
+            }
+            o.insert("path".into(), clean(&at.path).into());
+            o.insert("line".into(), at.line.into());
+            o.insert("column".into(), at.column.into());
+        }
         Value::Object(o)
     }
 }

@@ -10,7 +10,7 @@ fn one_line(s: &str) -> String {
     crate::model::text::sanitize(s, crate::model::text::Lines::Single).into_owned()
 }
 
-pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
+pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
     let doc = match crate::load::load_paths(paths) {
         Ok(d) => d,
         Err(e) => return report_error(&e),
@@ -19,6 +19,7 @@ pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
         Ok(p) => p,
         Err(e) => return report_error(&e),
     };
+    say_losses(&doc);
     let mut derived = Vec::new();
     for attempt in &doc.attempts {
         if !attempt.events_exact {
@@ -31,6 +32,16 @@ pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
             continue;
         }
         let d = derive_attempt(attempt, opts.model.as_deref(), &prices);
+        if let Some(what) = d.not_finite() {
+            // An error, not a null: null means "not reported" or "no model or
+            // price" to whoever reads this JSON, and JSON has no infinity.
+            eprintln!(
+                "niceeval: {}: {}: {what} is not a finite number; no JSON is printed, as null would read as \"not reported\" or \"no model or price\" (niceeval check reports it as usage-sum-overflow)",
+                one_line(&doc.sources.join(", ")),
+                one_line(attempt.eval_id.as_deref().unwrap_or("attempt"))
+            );
+            return super::EXIT_INPUT;
+        }
         derived.push((attempt, d.to_json(attempt)));
     }
     if derived.is_empty() {
@@ -64,5 +75,21 @@ pub fn run(paths: &[String], opts: &DeriveOpts) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => report_error(&e),
+    }
+}
+
+/// The derived facts are only as whole as the input: say on stderr what the
+/// load dropped or replaced (`check` reports each as a finding).
+fn say_losses(doc: &crate::model::document::Document) {
+    const SHOWN: usize = 20;
+    for loss in doc.losses.iter().take(SHOWN) {
+        let level = match loss.kind {
+            crate::model::diagnostics::LossKind::LineSkipped => "error",
+            crate::model::diagnostics::LossKind::TextReplaced => "warning",
+        };
+        eprintln!("niceeval: {level}: {}", one_line(&loss.describe()));
+    }
+    if doc.losses.len() > SHOWN {
+        eprintln!("niceeval: … and {} more (niceeval check lists them all)", doc.losses.len() - SHOWN);
     }
 }

@@ -31,7 +31,7 @@ pub struct DeriveOpts {
     pub model: Option<String>,
     /// Price table: NiceEval's prices.json catalog or a `pricing` override map.
     #[arg(long, value_name = "FILE")]
-    pub prices: Option<String>,
+    pub prices: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -53,7 +53,7 @@ pub enum Command {
     Derive {
         /// Input file (`-` for stdin).
         #[arg(value_name = "FILE", required = true)]
-        paths: Vec<String>,
+        paths: Vec<std::path::PathBuf>,
         #[command(flatten)]
         opts: DeriveOpts,
     },
@@ -92,9 +92,10 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
         None => Ok(crate::model::usage::builtin_prices()),
         Some(path) => {
             let bytes = crate::load::read_input(path)?;
-            let value = crate::load::parse_json(path, &bytes)?;
-            crate::model::usage::PriceTable::from_file(&value, path, crate::model::usage::builtin_prices())
-                .map_err(|m| crate::load::LoadError::new(path, m))
+            let name = crate::load::display_name(path);
+            let value = crate::load::parse_json(&name, &bytes)?;
+            crate::model::usage::PriceTable::from_file(&value, &name, crate::model::usage::builtin_prices())
+                .map_err(|m| crate::load::LoadError::new(&name, m))
         }
     }
 }

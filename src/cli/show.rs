@@ -14,7 +14,7 @@ pub enum ColorChoice {
 pub struct ShowArgs {
     /// Input files or directories (`-` for stdin), and optionally one `@locator` to pick an attempt.
     #[arg(value_name = "PATH", required = true)]
-    pub paths: Vec<String>,
+    pub paths: Vec<std::path::PathBuf>,
     /// One row per event (the default section).
     #[arg(long)]
     pub timeline: bool,
@@ -57,8 +57,8 @@ pub struct ShowArgs {
     /// Print complete payloads (pretty JSON) instead of cut previews.
     #[arg(long)]
     pub full: bool,
-    /// Output width in columns (default: the terminal's, or 80 off a terminal).
-    #[arg(long, value_name = "N")]
+    /// Output width in columns, 1 to 1000 (default: the terminal's, or 80 off a terminal).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_WIDTH as u64))]
     pub width: Option<usize>,
     /// Draw rounded boxes (needs at least 60 columns).
     #[arg(long, conflicts_with = "plain")]
@@ -104,13 +104,18 @@ impl ShowArgs {
     }
 }
 
+/// The widest output `--width` asks for (and a terminal's width is cut to).
+pub const MAX_WIDTH: usize = 1000;
+
 fn usage_error(msg: &str) -> i32 {
     let _ = writeln!(std::io::stderr(), "niceeval show: {msg}");
     super::EXIT_INPUT
 }
 
 pub fn run(args: &ShowArgs) -> i32 {
-    let (locators, paths): (Vec<String>, Vec<String>) = args.paths.iter().cloned().partition(|p| p.starts_with('@'));
+    let (locators, paths): (Vec<_>, Vec<_>) =
+        args.paths.iter().cloned().partition(|p| p.as_os_str().as_encoded_bytes().starts_with(b"@"));
+    let locators: Vec<String> = locators.iter().map(|l| crate::load::display_name(l)).collect();
     if locators.len() > 1 {
         return usage_error("give at most one @locator");
     }
@@ -150,9 +155,9 @@ pub fn run(args: &ShowArgs) -> i32 {
     }
     let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
     let tty = std::io::stdout().is_terminal();
-    let width = args
-        .width
-        .unwrap_or_else(|| if tty { crossterm::terminal::size().map(|(w, _)| w as usize).unwrap_or(80) } else { 80 });
+    let width = args.width.unwrap_or_else(|| {
+        if tty { crossterm::terminal::size().map(|(w, _)| w as usize).unwrap_or(80).min(MAX_WIDTH) } else { 80 }
+    });
     let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let color = match args.color {
         ColorChoice::Always => true,
@@ -174,19 +179,20 @@ pub fn run(args: &ShowArgs) -> i32 {
         return super::print_stdout(&text);
     }
     let sections = args.sections();
-    let report = crate::plain::render(&doc, &views, &findings, &sections, &sel, &opts);
+    // Lines go out as they are made (see `plain::render_to`).
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = crate::plain::render_to(&doc, &views, &findings, &sections, &sel, &opts, &mut stdout)
+        .and_then(|report| stdout.flush().map(|()| report));
+    let report = match written {
+        Ok(report) => report,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return 0,
+        Err(e) => return super::report_error(&e),
+    };
     for note in &report.notes {
         let _ = writeln!(std::io::stderr(), "niceeval show: {note}");
     }
     if report.shown == 0 && sel.locator.is_some() {
         return super::EXIT_INPUT;
-    }
-    let mut stdout = std::io::stdout().lock();
-    let written = stdout.write_all(report.text.as_bytes()).and_then(|()| stdout.flush());
-    match written {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return 0,
-        Err(e) => return super::report_error(&e),
     }
     exit_code(&sections, &report)
 }

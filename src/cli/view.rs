@@ -17,7 +17,7 @@ pub enum ThemeArg {
 pub struct ViewArgs {
     /// Input files or directories (`-` for stdin). Several open together.
     #[arg(value_name = "PATH", required_unless_present = "demo")]
-    pub paths: Vec<String>,
+    pub paths: Vec<std::path::PathBuf>,
     /// Open the bundled demo (assets/demo).
     #[arg(long)]
     pub demo: bool,
@@ -41,7 +41,7 @@ pub fn run(args: &ViewArgs) -> i32 {
     let interactive = std::io::stdout().is_terminal();
     // A large file opens on a preview of its start while the rest loads.
     let preview = match args.paths.as_slice() {
-        [path] if interactive && !args.demo && !args.watch && !args.follow && path != "-" => {
+        [path] if interactive && !args.demo && !args.watch && !args.follow && path.as_os_str() != "-" => {
             use crate::load::preview::{PREVIEW_AT_LEAST, PREVIEW_BYTES, load_preview};
             load_preview(path, PREVIEW_AT_LEAST, PREVIEW_BYTES)
         }
@@ -51,19 +51,29 @@ pub fn run(args: &ViewArgs) -> i32 {
         return run_preview(args, preview, started);
     }
     let total = args.paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum::<u64>();
-    let progress = crate::load::progress::Reporter::start(&args.paths.join(", "), Some(total).filter(|t| *t > 0));
+    let names: Vec<String> = args.paths.iter().map(|p| crate::load::display_name(p)).collect();
+    let progress = crate::load::progress::Reporter::start(&names.join(", "), Some(total).filter(|t| *t > 0));
     let doc = if args.demo {
         match crate::load::load_bytes("assets/demo/session.json", DEMO_SESSION.as_bytes()) {
             Ok(d) => d,
             Err(e) => return report_error(&e),
         }
+    } else if interactive && args.follow && args.paths.len() == 1 && crate::live::is_stream(&args.paths[0]) {
+        // Read by the follower as it comes, not here to its end.
+        crate::live::waiting_document(&names[0], "following a stream; waiting for its first lines")
     } else {
         match crate::load::load_paths(&args.paths) {
             Ok(d) => d,
-            Err(e) => return report_error(&e),
+            Err(e) => {
+                drop(progress);
+                return report_error(&e);
+            }
         }
     };
-    let prices = match price_table(&args.opts) {
+    let prices = price_table(&args.opts);
+    // The loading line ends before anything else is printed.
+    drop(progress);
+    let prices = match prices {
         Ok(p) => p,
         Err(e) => return report_error(&e),
     };
@@ -73,6 +83,7 @@ pub fn run(args: &ViewArgs) -> i32 {
         return super::print_stdout(&text);
     }
     let theme = theme(args);
+    let progress = crate::load::progress::Reporter::start(&names.join(", "), None);
     crate::load::progress::deriving();
     let mut app = App::new(doc, args.opts.model.clone(), prices);
     drop(progress);

@@ -14,6 +14,7 @@ pub(crate) fn info_doc(path: &str, format: &str, message: String) -> Document {
         sources: vec![path.to_string()],
         attempts: Vec::new(),
         notices: vec![Notice { level: NoticeLevel::Info, message }],
+        losses: Vec::new(),
     }
 }
 

@@ -15,6 +15,7 @@
 
 use super::LoadError;
 use super::lazy::LazyLoad;
+use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
 use crate::model::indices::{index_misfit, js_index};
@@ -464,10 +465,27 @@ const DETECT_AT_MOST: usize = 64 << 20;
 /// `None` when the file does not start like a multi-line JSONL stream: the
 /// caller loads it as one document.
 pub fn load_file(path: &str, file: std::fs::File) -> Option<Result<Document, LoadError>> {
-    load_in_blocks(path, file, BLOCK)
+    // Read again through the same open file, never by its name (which may
+    // not be the file's real name, or name another file by now).
+    let again = file.try_clone();
+    let reread = move || {
+        use std::io::{Read, Seek};
+        let mut file = again.map_err(|e| LoadError::new(path, super::io_message(&e)))?;
+        let mut bytes = Vec::new();
+        file.rewind()
+            .and_then(|()| file.read_to_end(&mut bytes))
+            .map_err(|e| LoadError::new(path, super::io_message(&e)))?;
+        Ok(bytes)
+    };
+    load_in_blocks(path, file, BLOCK, reread)
 }
 
-fn load_in_blocks(path: &str, mut file: impl std::io::Read, block_size: usize) -> Option<Result<Document, LoadError>> {
+fn load_in_blocks(
+    path: &str,
+    mut file: impl std::io::Read,
+    block_size: usize,
+    reread: impl FnOnce() -> Result<Vec<u8>, LoadError>,
+) -> Option<Result<Document, LoadError>> {
     use std::io::Read;
     let mut block = Vec::with_capacity(block_size);
     // Read until two whole lines are in (the format is decided by them). A
@@ -516,7 +534,7 @@ fn load_in_blocks(path: &str, mut file: impl std::io::Read, block_size: usize) -
     }
     drop(block);
     // Only an `exp --json` stream needs the text again (it is small).
-    Some(from_parsed(path, all, || super::read_input(path).map(std::borrow::Cow::Owned)))
+    Some(from_parsed(path, all, || reread().map(std::borrow::Cow::Owned)))
 }
 
 /// Load a mapped JSONL stream of StreamEvents with lazy events (see
@@ -620,6 +638,17 @@ fn from_parsed_as<'a>(
         ));
     };
     let line_notices: Vec<Notice> = chunk.errors.iter().map(|e| notice(NoticeLevel::Error, e.describe(path))).collect();
+    let losses: Vec<InputLoss> = chunk
+        .errors
+        .iter()
+        .map(|e| InputLoss {
+            kind: LossKind::LineSkipped,
+            path: path.to_string(),
+            line: e.line,
+            column: e.column,
+            message: e.message.clone(),
+        })
+        .collect();
     let lines = chunk.values.len();
     let (format, attempts) = match kind {
         Kind::Exp => return super::exp::load(path, &text()?),
@@ -630,11 +659,13 @@ fn from_parsed_as<'a>(
             let mut doc =
                 super::info::raw_transcript(path, "Claude Code stream-json", lines, "parseClaudeCodeTranscript");
             doc.notices.extend(line_notices);
+            doc.losses = losses;
             return Ok(doc);
         }
         Kind::CodexTranscript => {
             let mut doc = super::info::raw_transcript(path, "codex exec --json", lines, "parseCodexTranscript");
             doc.notices.extend(line_notices);
+            doc.losses = losses;
             return Ok(doc);
         }
     };
@@ -650,7 +681,9 @@ fn from_parsed_as<'a>(
         all.append(&mut a.notices);
         a.notices = all;
     }
-    Ok(super::document_from_attempts(path, format, attempts))
+    let mut doc = super::document_from_attempts(path, format, attempts);
+    doc.losses = losses;
+    Ok(doc)
 }
 
 fn base_attempt() -> Attempt {
@@ -846,7 +879,8 @@ mod tests {
         for (i, input) in inputs.iter().enumerate() {
             let whole = load("f.jsonl", input).unwrap();
             for block in [7, 16, 61, 4096] {
-                let blocks = load_in_blocks("f.jsonl", *input, block).expect("a JSONL stream").unwrap();
+                let blocks =
+                    load_in_blocks("f.jsonl", *input, block, || Ok(input.to_vec())).expect("a JSONL stream").unwrap();
                 assert_eq!(summary(&blocks), summary(&whole), "input {i}, blocks of {block}");
             }
         }
@@ -854,10 +888,11 @@ mod tests {
 
     #[test]
     fn a_one_line_document_is_not_read_block_by_block() {
-        assert!(load_in_blocks("f.json", &b"{\"format\":\"x\",\n\"sessions\":[]}"[..], 7).is_none());
-        assert!(load_in_blocks("f.json", &b"{\"sessions\":[]}\n"[..], 4096).is_none());
+        let none = || Ok(Vec::new());
+        assert!(load_in_blocks("f.json", &b"{\"format\":\"x\",\n\"sessions\":[]}"[..], 7, none).is_none());
+        assert!(load_in_blocks("f.json", &b"{\"sessions\":[]}\n"[..], 4096, none).is_none());
         // A first line that is not a JSON object: the whole-document loader decides.
-        assert!(load_in_blocks("f.jsonl", &b"{\"text\":\"\xff\"}\n{\"type\":\"error\"}\n"[..], 7).is_none());
+        assert!(load_in_blocks("f.jsonl", &b"{\"text\":\"\xff\"}\n{\"type\":\"error\"}\n"[..], 7, none).is_none());
     }
 
     #[test]

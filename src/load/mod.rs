@@ -8,6 +8,7 @@ pub mod compact;
 pub mod error;
 pub mod exp;
 pub mod info;
+pub mod input;
 pub mod jsonl;
 pub mod lazy;
 pub mod legacy;
@@ -23,37 +24,14 @@ pub mod split;
 pub mod summary;
 
 pub use error::LoadError;
+pub(crate) use input::looks_binary;
+use input::{Input, Mapped};
+pub use input::{display_name, io_message, mapped_inputs, read_input};
 
+use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
 use serde_json::Value;
 use std::path::Path;
-
-/// Read a whole input (a path, or `-` for stdin) as bytes, read-only.
-pub fn read_input(path: &str) -> Result<Vec<u8>, LoadError> {
-    use std::io::Read;
-    if path == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| LoadError::new("-", format!("cannot read stdin: {e}")))?;
-        return Ok(buf);
-    }
-    let p = Path::new(path);
-    let meta = std::fs::metadata(p).map_err(|e| LoadError::new(path, io_message(&e)))?;
-    if meta.is_dir() {
-        return Err(LoadError::new(path, "is a directory, expected a file"));
-    }
-    if meta.len() == 0 {
-        return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
-    }
-    std::fs::read(p).map_err(|e| LoadError::new(path, io_message(&e)))
-}
-
-pub fn io_message(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied (cannot read)".into(),
-        _ => format!("cannot read: {e}"),
-    }
-}
 
 /// Parse a whole buffer as one JSON document, with a positioned error.
 pub fn parse_json(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
@@ -171,7 +149,7 @@ fn unknown_shape(value: &Value) -> String {
 /// Wrap attempts into a document. Notices about one attempt stay on that
 /// attempt (each surface shows them with it, never with another attempt).
 pub fn document_from_attempts(path: &str, format: String, attempts: Vec<Attempt>) -> Document {
-    Document { format, sources: vec![path.to_string()], attempts, notices: Vec::new() }
+    Document { format, sources: vec![path.to_string()], attempts, notices: Vec::new(), losses: Vec::new() }
 }
 
 /// `dir` or `dir/.niceeval/record` when it holds a `record.json` (a fallback
@@ -180,146 +158,50 @@ fn record_root(dir: &Path) -> Option<std::path::PathBuf> {
     [dir.to_path_buf(), dir.join(".niceeval").join("record")].into_iter().find(|d| d.join("record.json").is_file())
 }
 
-/// Load one path (a file, a directory, or `-`) into a document.
-pub fn load_path(path: &str) -> Result<Document, LoadError> {
-    let p = Path::new(path);
-    if path != "-" && p.is_dir() {
-        if let Err(e) = std::fs::read_dir(p) {
-            return Err(LoadError::new(path, format!("cannot list the directory: {}", io_message(&e))));
-        }
-        if let Some(root) = record::find(p).or_else(|| record_root(p)) {
-            return record::load_dir(&root);
-        }
-        if let Some((root, scope)) = record::scope::scope_of(p) {
-            return record::scope::open(&root, &scope, path);
-        }
-        if legacy::find(p).is_some() {
-            // load_dir picks the run itself and says when older runs sit beside it.
-            return legacy::load_dir(p);
-        }
-        return Err(LoadError::new(
-            path,
-            "is a directory without a NiceEval Record (record.json) or legacy results run (run.json)",
-        ));
-    }
-    if path != "-"
-        && let Some(map) = map_input(path)
+/// Load one path (a file, a directory, a stream, or `-`) into a document.
+pub fn load_path(path: impl AsRef<Path>) -> Result<Document, LoadError> {
+    let path = path.as_ref();
+    let name = display_name(path);
+    let map = match input::open(path)? {
+        Input::Dir => return load_dir(path, &name),
+        Input::Bytes(bytes) => return load_bytes(&name, &bytes),
+        Input::Mapped(map) => std::sync::Arc::new(map),
+    };
+    // Mapping costs nothing until pages are read: the format is decided
+    // from the first lines without copying the file. A first line longer
+    // than a megabyte is tried as one document straight away (a JSONL
+    // stream with such a line fails that parse at its second line, and
+    // is then looked at as below).
+    let head = &map[..map.len().min(LONG_FIRST_LINE)];
+    if map.len() > LONG_FIRST_LINE
+        && memchr::memchr(b'\n', head).is_none()
+        && let Some(doc) = load_mapped_document(&name, &map)
     {
-        let map = std::sync::Arc::new(map);
-        // Mapping costs nothing until pages are read: the format is decided
-        // from the first lines without copying the file. A first line longer
-        // than a megabyte is tried as one document straight away (a JSONL
-        // stream with such a line fails that parse at its second line, and
-        // is then looked at as below).
-        let head = &map[..map.len().min(LONG_FIRST_LINE)];
-        if map.len() > LONG_FIRST_LINE
-            && memchr::memchr(b'\n', head).is_none()
-            && let Some(doc) = load_mapped_document(path, &map)
-        {
-            return doc;
-        }
-        return load_mapped(path, map);
+        return doc;
     }
-    let bytes = read_input(path)?;
-    load_bytes(path, &bytes)
+    load_mapped(&name, map)
+}
+
+/// A directory: a Record, or a legacy results run.
+fn load_dir(path: &Path, name: &str) -> Result<Document, LoadError> {
+    if let Err(e) = std::fs::read_dir(path) {
+        return Err(LoadError::new(name, format!("cannot list the directory: {}", io_message(&e))));
+    }
+    if let Some(root) = record::find(path).or_else(|| record_root(path)) {
+        return record::load_dir(&root);
+    }
+    if let Some((root, scope)) = record::scope::scope_of(path) {
+        return record::scope::open(&root, &scope, name);
+    }
+    if legacy::find(path).is_some() {
+        // load_dir picks the run itself and says when older runs sit beside it.
+        return legacy::load_dir(path);
+    }
+    Err(LoadError::new(name, "is a directory without a NiceEval Record (record.json) or legacy results run (run.json)"))
 }
 
 /// A first line at least this long is not looked at for JSONL first.
 const LONG_FIRST_LINE: usize = 1 << 20;
-
-/// Files at least this large are memory-mapped instead of read.
-const MAP_AT_LEAST: u64 = 4 << 20;
-
-/// A regular file of at least [`MAP_AT_LEAST`] bytes, opened read-only.
-fn large_file(path: &str) -> Option<std::fs::File> {
-    let file = std::fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    (meta.is_file() && meta.len() >= MAP_AT_LEAST).then_some(file)
-}
-
-/// A read-only mapping of a large regular file, or `None` (small, not a
-/// regular file, or the mapping failed: the caller reads it instead).
-fn map_input(path: &str) -> Option<Mapped> {
-    let file = large_file(path)?;
-    // SAFETY: the mapping is read-only and never outlives this load. A file
-    // truncated by another process while it is read faults (SIGBUS); the
-    // handler installed by `term::install_signal_handlers` then restores the
-    // terminal and names the file (see `mapped_inputs`).
-    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
-    #[cfg(unix)]
-    let _ = map.advise(memmap2::Advice::Sequential);
-    MAPPED.lock().unwrap_or_else(|e| e.into_inner()).push(path.to_string());
-    Some(Mapped { map, path: path.to_string() })
-}
-
-/// Paths of the files mapped right now, for the SIGBUS message.
-static MAPPED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-
-/// The files mapped right now, joined with ", " (for a fatal-signal handler:
-/// `None` rather than waiting when the list is being changed).
-pub fn mapped_inputs() -> Option<String> {
-    let list = MAPPED.try_lock().ok()?;
-    (!list.is_empty()).then(|| list.join(", "))
-}
-
-/// A mapping that is listed in [`MAPPED`] while it lives.
-struct Mapped {
-    map: memmap2::Mmap,
-    path: String,
-}
-
-impl std::ops::Deref for Mapped {
-    type Target = memmap2::Mmap;
-
-    fn deref(&self) -> &memmap2::Mmap {
-        &self.map
-    }
-}
-
-impl Mapped {
-    /// Drop from memory the pages from the one `start` is on up to the one
-    /// `end` is on (spans that follow each other each drop their own pages;
-    /// the page `end` is on is the next span's). The mapping is read-only:
-    /// a dropped page that is read again is read again from the file.
-    fn drop_pages(&self, start: usize, end: usize) {
-        static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        let page = *PAGE.get_or_init(page_size);
-        let (start, end) = (start / page * page, (end / page * page).min(self.map.len()));
-        if end > start {
-            // SAFETY: a read-only file mapping: DONTNEED only drops pages
-            // from memory, and later reads get the file's bytes again.
-            let _ = unsafe { self.map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
-        }
-    }
-}
-
-impl AsRef<[u8]> for Mapped {
-    fn as_ref(&self) -> &[u8] {
-        &self.map
-    }
-}
-
-impl Drop for Mapped {
-    fn drop(&mut self) {
-        let mut list = MAPPED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = list.iter().position(|p| *p == self.path) {
-            list.remove(i);
-        }
-    }
-}
-
-/// The system's page size (what `madvise` works in).
-fn page_size() -> usize {
-    #[cfg(unix)]
-    {
-        // SAFETY: sysconf only reads a system constant.
-        let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-        if n > 0 {
-            return n as usize;
-        }
-    }
-    4096
-}
 
 /// Load a mapped file: a JSONL stream (lazy when it holds StreamEvents, else
 /// in blocks), or one JSON document (see [`load_mapped_document`]); anything
@@ -334,7 +216,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
         if let Some(doc) = jsonl::load_lazy(path, source, &drop_read, lazy::DEFER_AT_LEAST) {
             return doc;
         }
-        return match large_file(path).and_then(|file| jsonl::load_file(path, file)) {
+        return match map.file.try_clone().ok().and_then(|file| jsonl::load_file(path, file)) {
             Some(doc) => doc,
             None => load_bytes(path, &map),
         };
@@ -454,7 +336,7 @@ fn takes_lazy_events(path: &str, value: &Value) -> bool {
 /// [`repair`]) and reported as a warning notice, so such files still open.
 pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if looks_binary(strip_bom(bytes)) {
-        return Err(LoadError::at(path, 1, 1, "this is a binary file, not UTF-8 text (expected JSON or JSONL)"));
+        return Err(input::binary(path));
     }
     // A JSONL stream reports an invalid UTF-8 line with its line number and
     // loads the rest. A single line is left to `load_repaired`, which parses
@@ -481,17 +363,17 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if let Some(message) = repairs.message() {
         doc.notices.insert(0, Notice { level: NoticeLevel::Warning, message: format!("{path}: {message}") });
     }
+    let total = repairs.invalid_utf8 + repairs.lone_surrogates;
+    let listed = repairs.places.len();
+    let losses = repairs.places.into_iter().enumerate().map(|(i, (line, column, what))| {
+        let mut message = what.describe();
+        if i + 1 == listed && total > listed {
+            message.push_str(&format!(" ({} more replacements after this one are not listed)", total - listed));
+        }
+        InputLoss { kind: LossKind::TextReplaced, path: path.to_string(), line, column: Some(column), message }
+    });
+    doc.losses.splice(0..0, losses);
     Ok(doc)
-}
-
-/// NUL bytes, or mostly invalid UTF-8, near the start: not a text file.
-pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(4096)];
-    if head.contains(&0) {
-        return true;
-    }
-    let invalid = String::from_utf8_lossy(head).chars().filter(|c| *c == '\u{fffd}').count();
-    invalid * 10 > head.len().max(1) && invalid >= 4
 }
 
 fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
@@ -569,7 +451,7 @@ fn not_json(path: &str, body: &[u8], err: &serde_json::Error) -> LoadError {
 }
 
 /// Load several paths as one document (attempts side by side).
-pub fn load_paths(paths: &[String]) -> Result<Document, LoadError> {
+pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Document, LoadError> {
     let mut docs = Vec::new();
     for p in paths {
         docs.push(load_path(p)?);
@@ -595,6 +477,7 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
             a
         }));
         out.notices.extend(d.notices);
+        out.losses.extend(d.losses);
     }
     out.format = formats.join(" + ");
     // Parts of one attempt (e.g. several `show --json` pages) become one attempt.

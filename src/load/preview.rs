@@ -33,12 +33,16 @@ pub struct Preview {
 /// A preview of `path` when it is a regular file of at least `at_least`
 /// bytes whose first `budget` bytes make a document; `None` otherwise (the
 /// caller loads the whole file first, as for any small file).
-pub fn load_preview(path: &str, at_least: u64, budget: usize) -> Option<Preview> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
+pub fn load_preview(path: impl AsRef<std::path::Path>, at_least: u64, budget: usize) -> Option<Preview> {
+    let path = path.as_ref();
+    // Looked at before it is opened: opening a FIFO here would take what its
+    // writer sends away from the load that reads it whole.
+    let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.len() < at_least {
         return None;
     }
+    let mut file = std::fs::File::open(path).ok()?;
+    let path = &super::display_name(path);
     let mut head = Vec::with_capacity(budget);
     (&mut file).take(budget as u64).read_to_end(&mut head).ok()?;
     let (mut doc, bytes) = preview_document(path, &head)?;

@@ -10,13 +10,36 @@
 use std::borrow::Cow;
 
 /// What [`repair`] changed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Repairs {
     pub invalid_utf8: usize,
     pub lone_surrogates: usize,
     /// 1-based line and column of the first repair.
     pub first: Option<(usize, usize)>,
+    /// The first [`LISTED`] repairs in file order: 1-based line and byte
+    /// column in the input as it was, and what was replaced there.
+    pub places: Vec<(usize, usize, Repair)>,
 }
+
+/// One replaced piece of text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Repair {
+    InvalidUtf8,
+    /// The escape as written, e.g. `\ud800`.
+    LoneSurrogate(String),
+}
+
+impl Repair {
+    pub fn describe(&self) -> String {
+        match self {
+            Repair::InvalidUtf8 => "invalid UTF-8 replaced by U+FFFD (\u{fffd})".into(),
+            Repair::LoneSurrogate(e) => format!("unpaired UTF-16 surrogate escape {e} replaced by U+FFFD (\u{fffd})"),
+        }
+    }
+}
+
+/// How many repairs are listed with their place (the counts cover them all).
+pub const LISTED: usize = 100;
 
 impl Repairs {
     pub fn any(&self) -> bool {
@@ -40,11 +63,24 @@ impl Repairs {
     }
 }
 
-fn position(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let before = &bytes[..offset.min(bytes.len())];
-    let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-    (line, offset - line_start + 1)
+/// Line and column of increasing byte offsets, counted once through the text.
+struct Positions<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl Positions<'_> {
+    fn of(&mut self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.bytes.len());
+        for i in memchr::memchr_iter(b'\n', &self.bytes[self.at.min(offset)..offset]) {
+            self.line += 1;
+            self.line_start = self.at + i + 1;
+        }
+        self.at = offset;
+        (self.line, offset - self.line_start + 1)
+    }
 }
 
 fn hex4(b: &[u8]) -> Option<u16> {
@@ -55,10 +91,51 @@ fn hex4(b: &[u8]) -> Option<u16> {
     u16::from_str_radix(s, 16).ok()
 }
 
+/// Offsets of the `\` of every unpaired surrogate escape. Every `\` starts
+/// a two-byte escape (or is a syntax error the parser reports anyway), so
+/// `\\ud800` is left alone. Escapes are ASCII: the same escapes are found
+/// before and after invalid UTF-8 is replaced.
+fn lone_surrogates(bytes: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let Some(found) = memchr_backslash(&bytes[i..]) else { break };
+        let at = i + found;
+        let next = bytes.get(at + 1).copied();
+        if next != Some(b'u') {
+            i = at + 2;
+            continue;
+        }
+        let Some(unit) = hex4(&bytes[at + 2..]) else {
+            i = at + 2;
+            continue;
+        };
+        match unit {
+            0xD800..=0xDBFF => {
+                let low = (bytes.get(at + 6..at + 8) == Some(b"\\u")).then(|| hex4(&bytes[at + 8..])).flatten();
+                if low.is_some_and(|l| (0xDC00..=0xDFFF).contains(&l)) {
+                    i = at + 12;
+                    continue;
+                }
+            }
+            0xDC00..=0xDFFF => {}
+            _ => {
+                i = at + 6;
+                continue;
+            }
+        }
+        out.push(at);
+        i = at + 6;
+    }
+    out
+}
+
 /// Repair a buffer. Borrowed when nothing needed repair (the common case).
 pub fn repair(bytes: &[u8]) -> (Cow<'_, [u8]>, Repairs) {
     let mut repairs = Repairs::default();
     let mut out: Cow<'_, [u8]> = Cow::Borrowed(bytes);
+    // (offset in `bytes`, what) of each repair, in file order within each kind.
+    let mut places: Vec<(usize, Repair)> = Vec::new();
     if std::str::from_utf8(bytes).is_err() {
         let mut fixed = Vec::with_capacity(bytes.len() + 16);
         let mut rest = bytes;
@@ -71,8 +148,8 @@ pub fn repair(bytes: &[u8]) -> (Cow<'_, [u8]>, Repairs) {
                 Err(e) => {
                     let good = e.valid_up_to();
                     fixed.extend_from_slice(&rest[..good]);
-                    if repairs.first.is_none() {
-                        repairs.first = Some(position(bytes, bytes.len() - rest.len() + good));
+                    if places.len() < LISTED {
+                        places.push((bytes.len() - rest.len() + good, Repair::InvalidUtf8));
                     }
                     repairs.invalid_utf8 += 1;
                     fixed.extend_from_slice("\u{fffd}".as_bytes());
@@ -83,46 +160,29 @@ pub fn repair(bytes: &[u8]) -> (Cow<'_, [u8]>, Repairs) {
         }
         out = Cow::Owned(fixed);
     }
-    // Lone surrogate escapes. Every `\` starts a two-byte escape (or is a
-    // syntax error the parser reports anyway), so `\\ud800` is left alone.
-    let mut i = 0;
-    let mut first_surrogate = None;
-    while i < out.len() {
-        let Some(found) = memchr_backslash(&out[i..]) else { break };
-        let at = i + found;
-        let next = out.get(at + 1).copied();
-        if next != Some(b'u') {
-            i = at + 2;
-            continue;
+    let found = lone_surrogates(&out);
+    if !found.is_empty() {
+        repairs.lone_surrogates = found.len();
+        let in_input = if matches!(out, Cow::Borrowed(_)) { found.clone() } else { lone_surrogates(bytes) };
+        for at in in_input.into_iter().take(LISTED) {
+            places.push((at, Repair::LoneSurrogate(String::from_utf8_lossy(&bytes[at..at + 6]).into_owned())));
         }
-        let Some(unit) = hex4(&out[at + 2..]) else {
-            i = at + 2;
-            continue;
-        };
-        match unit {
-            0xD800..=0xDBFF => {
-                let low = (out.get(at + 6..at + 8) == Some(b"\\u")).then(|| hex4(&out[at + 8..])).flatten();
-                if low.is_some_and(|l| (0xDC00..=0xDFFF).contains(&l)) {
-                    i = at + 12;
-                    continue;
-                }
-            }
-            0xDC00..=0xDFFF => {}
-            _ => {
-                i = at + 6;
-                continue;
-            }
+        let out = out.to_mut();
+        for at in found {
+            out[at + 2..at + 6].copy_from_slice(b"FFFD");
         }
-        out.to_mut()[at + 2..at + 6].copy_from_slice(b"FFFD");
-        repairs.lone_surrogates += 1;
-        first_surrogate.get_or_insert(at);
-        i = at + 6;
     }
-    if repairs.first.is_none()
-        && let Some(at) = first_surrogate
-    {
-        repairs.first = Some(position(&out, at));
-    }
+    places.sort_by_key(|(at, _)| *at);
+    places.truncate(LISTED);
+    let mut positions = Positions { bytes, at: 0, line: 1, line_start: 0 };
+    repairs.places = places
+        .into_iter()
+        .map(|(at, what)| {
+            let (line, column) = positions.of(at);
+            (line, column, what)
+        })
+        .collect();
+    repairs.first = repairs.places.first().map(|(l, c, _)| (*l, *c));
     (out, repairs)
 }
 
@@ -169,6 +229,21 @@ mod tests {
         assert_eq!(s, "{\"a\":\n\"x\u{fffd}y\u{fffd}\u{fffd}\u{fffd}z\u{fffd}\"}");
         assert_eq!(r.first, Some((2, 3)));
         assert!(r.invalid_utf8 >= 3);
+    }
+
+    #[test]
+    fn every_repair_is_placed_in_the_input_as_it_was() {
+        // The surrogate comes after an invalid byte that grows by two bytes
+        // when replaced: its column is still the one in the input.
+        let (_, r) = repair(b"{\"a\":\n\"x\xffy \\ud800 z\xfe\"}");
+        let places: Vec<(usize, usize)> = r.places.iter().map(|(l, c, _)| (*l, *c)).collect();
+        assert_eq!(places, vec![(2, 3), (2, 6), (2, 14)]);
+        assert_eq!(r.places[1].2, Repair::LoneSurrogate("\\ud800".into()));
+        assert_eq!(r.first, Some((2, 3)));
+        let many = b"\xff\n".repeat(LISTED + 5);
+        let (_, r) = repair(&many);
+        assert_eq!((r.invalid_utf8, r.places.len()), (LISTED + 5, LISTED));
+        assert_eq!(r.places[LISTED - 1].0, LISTED);
     }
 
     #[test]

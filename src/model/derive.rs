@@ -7,7 +7,7 @@ use super::document::{Attempt, Session};
 use super::event::Event;
 use super::facts::{O11ySummary, RunFacts, build_o11y_summary, build_o11y_summary_from, derive_run_facts};
 use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences};
-use super::usage::{Estimate, PriceTable, Usage, estimate_cost, number};
+use super::usage::{Estimate, PriceTable, USAGE_FIELDS, Usage, estimate_cost, number};
 use serde_json::{Map, Value};
 
 /// Address of a turn inside an attempt.
@@ -178,6 +178,26 @@ fn remap(set: &mut OccurrenceSet, indices: &[usize]) {
 }
 
 impl DerivedAttempt {
+    /// The first figure of [`DerivedAttempt::to_json`] that is not a finite
+    /// number, in words: JSON has no infinity, and `to_json` would write
+    /// `null`, which reads as "not reported" (or, for the estimate, "no model
+    /// or price").
+    pub fn not_finite(&self) -> Option<String> {
+        let infinite = |u: &Usage| USAGE_FIELDS.into_iter().find(|f| u.get(f).is_some_and(|x| !x.is_finite()));
+        for s in &self.sessions {
+            if let Some(field) = infinite(&s.usage) {
+                return Some(format!("the {} usage sum of {field}", s.name));
+            }
+        }
+        if let Some(field) = infinite(&self.usage) {
+            return Some(format!("the attempt's usage sum of {field}"));
+        }
+        self.estimate
+            .total()
+            .filter(|t| !t.is_finite())
+            .map(|_| "the attempt's cost estimate (estimatedCostUSD)".to_string())
+    }
+
     /// The derived JSON that `niceeval derive` prints: the conformance
     /// `expected` object (turns, sessions, attempt).
     pub fn to_json(&self, attempt: &Attempt) -> Value {

@@ -1,5 +1,6 @@
 //! Findings about an event stream: what is wrong, where, and how to fix it.
 //! Produced by the lint rules (`niceeval check`) and shown by every surface.
+//! Also what a load lost of its input ([`InputLoss`]), which the rules report.
 
 /// Error findings break NiceEval's derivations; warnings are likely mistakes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,4 +41,48 @@ pub struct Finding {
     pub hint: String,
     /// The spec rule it enforces, e.g. `derivation §2.2`.
     pub rule: &'static str,
+    /// For a finding about the input file itself (a skipped line, replaced
+    /// text) rather than a turn: where in the file.
+    pub input: Option<InputAt>,
+}
+
+/// A place in an input file: path, 1-based line and byte column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputAt {
+    pub path: String,
+    pub line: usize,
+    pub column: Option<usize>,
+}
+
+/// Input that opened only because something was dropped or replaced: the
+/// document does not hold what the file says there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputLoss {
+    pub kind: LossKind,
+    /// The file, as named.
+    pub path: String,
+    /// 1-based line in the file.
+    pub line: usize,
+    /// 1-based byte column in the line, when known.
+    pub column: Option<usize>,
+    /// What was lost, without the position.
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LossKind {
+    /// A JSONL line that could not be read and was skipped.
+    LineSkipped,
+    /// Invalid UTF-8 or an unpaired UTF-16 surrogate escape, replaced by U+FFFD.
+    TextReplaced,
+}
+
+impl InputLoss {
+    /// `path:line[:column]: message` (not yet sanitized for a terminal).
+    pub fn describe(&self) -> String {
+        match self.column {
+            Some(c) => format!("{}:{}:{c}: {}", self.path, self.line, self.message),
+            None => format!("{}:{}: {}", self.path, self.line, self.message),
+        }
+    }
 }

@@ -572,6 +572,8 @@ pub struct Document {
     pub sources: Vec<String>,
     pub attempts: Vec<Attempt>,
     pub notices: Vec<Notice>,
+    /// Input the loader could not take as written, each where it was.
+    pub losses: Vec<super::diagnostics::InputLoss>,
 }
 
 impl Document {

@@ -8,7 +8,9 @@
 //! severity, the spec rule it enforces and a default fix hint.
 
 mod events;
+mod input;
 mod pairing;
+mod sums;
 mod turn;
 
 use super::derive::DerivedAttempt;
@@ -141,6 +143,12 @@ rules! {
     "usage-not-finite", E, "derivation §1.5",
         "a usage number too large to be finite",
         "report the real count";
+    "usage-too-large", E, "derivation §1.5, §4.1",
+        "a token or request count above 2^53 − 1, which a JavaScript number cannot hold exactly",
+        "report the real count; a number this large is a unit or overflow bug in the adapter";
+    "usage-sum-overflow", E, "derivation §4.1, §4.2",
+        "a session or attempt usage sum, or the cost estimate, that is not finite or is beyond 2^53 − 1 tokens",
+        "report the real counts per turn; NiceEval adds them up and prices the sum";
     "usage-reasoning-exceeds-output", E, "derivation §1.5",
         "`reasoningTokens` greater than `outputTokens` (reasoning is a subset of output)",
         "add reasoning tokens into outputTokens; reasoningTokens is informational and already included";
@@ -201,6 +209,13 @@ rules! {
     "user-message-echo", W, "derivation §1.4, §2.6",
         "the adapter echoed the user's input as a user message (core already adds it)",
         "do not return the sent text as a user message; NiceEval adds the user message itself";
+    // The input file itself.
+    "input-line-skipped", E, "derivation §1.1, RFC 8259 §2",
+        "a JSONL line that is not one JSON value in UTF-8 was skipped: whatever it held is missing",
+        "write one complete JSON value per line with a JSON serializer; a line cut short means the writer stopped mid-line";
+    "input-text-replaced", W, "derivation §1.1, RFC 8259 §8",
+        "invalid UTF-8 or an unpaired UTF-16 surrogate escape, replaced by U+FFFD so the file opens",
+        "write UTF-8 and let a JSON serializer escape strings; do not cut strings inside a UTF-8 sequence or a surrogate pair";
 }
 
 /// The catalog entry for a code.
@@ -232,6 +247,7 @@ impl Sink {
             message,
             hint: hint.unwrap_or_else(|| default_hint.to_string()),
             rule,
+            input: None,
         });
     }
 }
@@ -274,7 +290,9 @@ pub fn attempt_is_checkable(attempt: &super::document::Attempt) -> bool {
 pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding> {
     let turns = lint_turns_with(doc, |ai, addr| derived.get(ai).and_then(|d| d.turn(addr)).map(|t| t.coverage.clone()));
     let sessions = lint_sessions(doc, derived);
-    merge(turns, sessions)
+    let mut findings = input::findings(doc);
+    findings.extend(merge(turns, sessions));
+    findings
 }
 
 /// The per-turn half of [`lint_document`] (notices, event, status, usage,
@@ -382,6 +400,14 @@ pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindi
                 }
                 pairing::check_session(&mut sink, ai, si, session, d, &started, statuses);
                 sessions.push(sink.findings);
+            }
+            let mut sink = Sink { findings: Vec::new() };
+            sums::check_attempt(&mut sink, ai, attempt, d);
+            // Sum findings belong to sessions (the attempt's own to the first).
+            for f in sink.findings {
+                if let Some(part) = sessions.get_mut(f.location.session) {
+                    part.push(f);
+                }
             }
         }
         out.attempts.push(sessions);

@@ -3,9 +3,13 @@
 //! Nothing from a file reaches the terminal raw: ESC (so every CSI, OSC, DCS
 //! sequence, OSC 52 and OSC 8 included), other C0 and C1 controls, DEL, bidi
 //! overrides and isolates, and zero-width characters are replaced by visible,
-//! distinct placeholders. Widths are display widths (CJK counts 2).
+//! distinct placeholders. Widths are display widths (CJK counts 2), taken
+//! per grapheme cluster: a ZWJ emoji sequence, a flag or a letter with its
+//! accents is one picture, so measuring, cutting, padding and wrapping all
+//! count and cut whole clusters, the way ratatui and terminals draw them.
 
 use std::borrow::Cow;
+use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// How line structure is treated.
@@ -40,6 +44,11 @@ fn placeholder(c: char) -> Option<Cow<'static, str>> {
 }
 
 fn needs_work(s: &str, lines: Lines) -> bool {
+    // Printable ASCII never needs work; this test is cheap enough to run on
+    // every span of every line (plain output sanitizes each one it draws).
+    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return false;
+    }
     s.chars().any(|c| match c {
         '\n' => lines == Lines::Single,
         '\t' => true,
@@ -118,93 +127,103 @@ pub fn megabytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
-/// Display width of already-sanitized text.
+/// Display width of one grapheme cluster.
+pub fn cluster_width(cluster: &str) -> usize {
+    cluster.width()
+}
+
+/// Display width: the sum of the widths of the grapheme clusters, the one
+/// measure every function here cuts and pads by.
 pub fn width(s: &str) -> usize {
-    s.width()
+    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return s.len();
+    }
+    s.graphemes(true).map(cluster_width).sum()
+}
+
+/// The grapheme cluster `s` starts with (`s` starts on a cluster boundary).
+pub fn first_cluster(s: &str) -> &str {
+    let b = s.as_bytes();
+    // Two ASCII characters are never one cluster, CR LF aside: skip the segmenter.
+    if b.len() >= 2 && b[0].is_ascii() && b[1].is_ascii() && b[0] != b'\r' {
+        return &s[..1];
+    }
+    s.graphemes(true).next().unwrap_or(s)
+}
+
+/// The longest run of whole clusters of `s` at most `width` columns wide, and its width.
+pub fn head_within(s: &str, width: usize) -> (&str, usize) {
+    let mut used = 0;
+    let mut end = 0;
+    while end < s.len() {
+        let g = first_cluster(&s[end..]);
+        let w = cluster_width(g);
+        if used + w > width {
+            break;
+        }
+        used += w;
+        end += g.len();
+    }
+    (&s[..end], used)
 }
 
 /// Cut to at most `width` columns, ending in `…` when anything was cut.
 pub fn truncate(s: &str, width: usize) -> String {
-    if s.width() <= width {
+    if self::width(s) <= width {
         return s.to_string();
     }
     if width == 0 {
         return String::new();
     }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w > width - 1 {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
-    out
+    let (head, _) = head_within(s, width - 1);
+    format!("{head}…")
 }
 
 /// Pad with spaces (or cut) to exactly `width` columns.
 pub fn fit(s: &str, width: usize) -> String {
     let cut = truncate(s, width);
-    let w = cut.width();
+    let w = self::width(&cut);
     format!("{cut}{}", " ".repeat(width.saturating_sub(w)))
 }
 
 /// Cut from the middle: `abc…xyz`, for titles and paths.
 pub fn middle_ellipsis(s: &str, width: usize) -> String {
-    if s.width() <= width || width < 5 {
+    if self::width(s) <= width || width < 5 {
         return truncate(s, width);
     }
     let keep = width - 1;
     let head_w = keep.div_ceil(2);
     let tail_w = keep - head_w;
-    let mut head = String::new();
+    let (head, _) = head_within(s, head_w);
+    let mut tail_start = s.len();
     let mut used = 0;
-    for c in s.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w > head_w {
+    for (at, g) in s.grapheme_indices(true).rev() {
+        let w = cluster_width(g);
+        if used + w > tail_w || at < head.len() {
             break;
         }
         used += w;
-        head.push(c);
+        tail_start = at;
     }
-    let mut tail: Vec<char> = Vec::new();
-    used = 0;
-    for c in s.chars().rev() {
-        let w = c.width().unwrap_or(0);
-        if used + w > tail_w {
-            break;
-        }
-        used += w;
-        tail.push(c);
-    }
-    tail.reverse();
-    format!("{head}…{}", tail.into_iter().collect::<String>())
+    format!("{head}…{}", &s[tail_start..])
 }
 
-/// Wrap sanitized multi-line text to `width` columns (character wrap).
+/// Wrap sanitized multi-line text to `width` columns (cluster wrap).
 pub fn wrap(s: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut out = Vec::new();
     for line in s.split('\n') {
-        if line.is_empty() {
-            out.push(String::new());
-            continue;
-        }
-        let mut current = String::new();
-        let mut used = 0;
-        for c in line.chars() {
-            let w = c.width().unwrap_or(0);
-            if used + w > width && !current.is_empty() {
-                out.push(std::mem::take(&mut current));
-                used = 0;
+        let mut rest = line;
+        loop {
+            let (head, _) = head_within(rest, width);
+            // A cluster wider than the line still takes a line of its own.
+            let head = if head.is_empty() && !rest.is_empty() { first_cluster(rest) } else { head };
+            out.push(head.to_string());
+            rest = &rest[head.len()..];
+            if rest.is_empty() {
+                break;
             }
-            used += w;
-            current.push(c);
         }
-        out.push(current);
     }
     out
 }
@@ -239,6 +258,29 @@ mod tests {
         assert_eq!(truncate("short", 10), "short");
         assert_eq!(width(&fit("日本", 6)), 6);
         assert_eq!(middle_ellipsis("abcdefghijkl", 7), "abc…jkl");
+    }
+
+    #[test]
+    fn widths_and_cuts_go_by_grapheme_cluster() {
+        let fire = "\u{2764}\u{fe0f}\u{200d}\u{1f525}";
+        assert_eq!(width(fire), 2);
+        assert_eq!(width(&fire.repeat(5)), 10);
+        assert_eq!(width("\u{1f44d}\u{1f3fd}"), 2, "a skin tone is part of its emoji");
+        assert_eq!(width("e\u{301}\u{301}"), 1);
+        let cut = truncate(&fire.repeat(5), 7);
+        assert_eq!(cut, format!("{}…", fire.repeat(3)));
+        assert_eq!(width(&cut), 7);
+        assert_eq!(width(&fit(&fire.repeat(5), 8)), 8);
+        let mid = middle_ellipsis(&fire.repeat(10), 11);
+        assert!(width(&mid) <= 11, "{mid}");
+        assert!(mid.starts_with(fire) && mid.ends_with(fire), "{mid}");
+        for w in 1..12 {
+            for line in wrap(&fire.repeat(7), w) {
+                assert!(width(&line) <= w.max(2), "{w}: {line}");
+                assert!(line.is_empty() || line.starts_with('\u{2764}'), "a cluster was split: {line:?}");
+            }
+        }
+        assert_eq!(wrap("abcdef\n\nxy", 4), vec!["abcd", "ef", "", "xy"]);
     }
 
     #[test]

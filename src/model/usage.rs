@@ -129,6 +129,10 @@ impl Usage {
     }
 }
 
+/// The largest count a JavaScript number (what NiceEval sums in) holds
+/// exactly: 2^53 − 1, `Number.MAX_SAFE_INTEGER`.
+pub const MAX_EXACT: f64 = 9_007_199_254_740_991.0;
+
 /// A JSON number that prints integers without a fraction.
 pub fn number(x: f64) -> Value {
     if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
@@ -283,6 +287,24 @@ mod tests {
         assert_eq!(estimate_cost(Some("claude-sonnet-4-5"), &u, &t).total(), Some(1.0));
         // An override table hides the catalog entirely only when it hits.
         assert_eq!(estimate_cost(Some("gpt-5"), &u, &t).total(), Some(1.25));
+    }
+
+    #[test]
+    fn prices_must_be_finite_and_not_negative() {
+        let bad = [
+            json!({"m": {"inputPerMTok": -5, "outputPerMTok": 1}}),
+            json!({"pricing": {"m": {"inputPerMTok": 1, "outputPerMTok": 1, "cacheReadPerMTok": -0.1}}}),
+            json!({"prices": {"m": {"in": 1, "out": -2}}}),
+            serde_json::from_str::<Value>(r#"{"prices": {"m": {"in": 1e400, "out": 2}}}"#).unwrap(),
+        ];
+        for v in bad {
+            let err = PriceTable::from_value(&v, "p.json").expect_err("refused");
+            assert!(err.starts_with("price \"m\": \"") && err.contains("finite number ≥ 0"), "{err}");
+        }
+        assert!(PriceTable::from_value(&json!({"m": {"inputPerMTok": 0, "outputPerMTok": 0}}), "p").is_ok());
+        assert!(
+            PriceTable::from_value(&json!({"$note": "x", "prices": {"m": {"in": 0.5, "out": "n/a"}}}), "p").is_ok()
+        );
     }
 
     #[test]

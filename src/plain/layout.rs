@@ -1,14 +1,19 @@
 //! Layout primitives of the house style (official-viewer §2): styled text,
 //! sections (plain: indented; boxed: rounded boxes with nested dividers),
-//! tables (3-column gaps, shrinking, dropping), key–value lines.
+//! tables (3-column gaps, shrinking, dropping), key–value lines. Widths
+//! are taken per grapheme cluster (see `model::text`); drawing, line by
+//! line, is in [`draw`].
 //!
 //! Every string that reaches a [`Text`] from input must already have passed
 //! through `text::sanitize`; the helpers here ([`clean`]) do that.
+
+mod draw;
 
 use crate::model::text::{self, Lines};
 use crate::model::timeline::RowKind;
 pub use crate::view::blocks::{Align, Block, Column, Overflow, Section, Table, kv, kv_lines};
 pub use crate::view::text::{Text, Tone, clean};
+pub use draw::{render, render_table, render_to};
 
 /// The SGR code of a tone (`None`: no colour).
 fn sgr(tone: Tone) -> Option<&'static str> {
@@ -49,183 +54,6 @@ pub fn render_text(line: &Text, color: bool) -> String {
         }
     }
     out
-}
-
-/// A line of rendered output before it goes into a box.
-enum Out {
-    Body(Text),
-    Divider(String, Text),
-}
-
-/// Render top-level blocks to a string ending in a newline.
-pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool) -> String {
-    let width = width.max(20);
-    let boxed = boxed && width >= 60;
-    let mut lines: Vec<String> = Vec::new();
-    for block in blocks {
-        match (block, boxed) {
-            (Block::Section(s), true) => lines.extend(render_box(s, width, color)),
-            (b, _) => {
-                for o in render_block(b, width, boxed) {
-                    match o {
-                        Out::Body(t) => lines.push(render_text(&t.truncate(width), color)),
-                        Out::Divider(title, meta) => lines.push(render_text(&rule_line(&title, &meta, width), color)),
-                    }
-                }
-            }
-        }
-    }
-    let mut out = String::new();
-    for l in lines {
-        out.push_str(l.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-fn render_box(s: &Section, width: usize, color: bool) -> Vec<String> {
-    let box_w = width.min(100);
-    let content_w = box_w - 4;
-    let mut lines = vec![render_text(&border_line('╭', '╮', &s.title, &s.meta, box_w), color)];
-    let mut body = Vec::new();
-    for b in &s.body {
-        body.extend(render_block(b, content_w, true));
-    }
-    for o in body {
-        match o {
-            Out::Body(t) => {
-                let t = t.truncate(content_w).pad_to(content_w);
-                lines.push(format!("│ {} │", render_text(&t, color)));
-            }
-            Out::Divider(title, meta) => lines.push(render_text(&border_line('├', '┤', &title, &meta, box_w), color)),
-        }
-    }
-    lines.push(format!("╰{}╯", "─".repeat(box_w - 2)));
-    lines
-}
-
-/// "╭─ Title ───── meta ─╮" at exactly `w` columns: shorten the fill, then
-/// the title (middle ellipsis), then drop the meta.
-fn border_line(left: char, right: char, title: &str, meta: &Text, w: usize) -> Text {
-    let inner = w.saturating_sub(2);
-    let title_w = text::width(title);
-    let meta_w = meta.width();
-    let mut t = Text::plain(left.to_string());
-    // Layout: "─ " title " " fill " " meta " ─"  => 1+1+title+1+fill(>=1)+1+meta+1+1
-    let fixed_with_meta = 7 + meta_w;
-    if !meta.is_empty() && title_w + fixed_with_meta <= inner {
-        let fill = inner - title_w - 6 - meta_w;
-        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
-        t.append(meta.clone());
-        t.push(" ─", Tone::Plain);
-    } else if !meta.is_empty() && inner >= fixed_with_meta + 8 {
-        let title = text::middle_ellipsis(title, inner - fixed_with_meta);
-        let fill = inner - text::width(&title) - 6 - meta_w;
-        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
-        t.append(meta.clone());
-        t.push(" ─", Tone::Plain);
-    } else {
-        let title = text::middle_ellipsis(title, inner.saturating_sub(4));
-        let fill = inner.saturating_sub(text::width(&title) + 3);
-        t.push(format!("─ {title} {}", "─".repeat(fill)), Tone::Plain);
-    }
-    t.push(right.to_string(), Tone::Plain);
-    t
-}
-
-/// A rule for a section heading outside a box (boxed mode below 60 never happens; kept for safety).
-fn rule_line(title: &str, meta: &Text, w: usize) -> Text {
-    let mut t = Text::plain(format!("── {title} "));
-    if !meta.is_empty() {
-        t.append(meta.clone());
-        t.push(" ", Tone::Plain);
-    }
-    let used = t.width();
-    t.push("─".repeat(w.saturating_sub(used).max(2)), Tone::Plain);
-    t.truncate(w)
-}
-
-fn render_block(block: &Block, width: usize, boxed: bool) -> Vec<Out> {
-    match block {
-        Block::Line(t) => t.wrap(width).into_iter().map(Out::Body).collect(),
-        Block::Body(s, tone) => multi_line(s, *tone, width),
-        Block::Json(v) => multi_line(&serde_json::to_string_pretty(v).unwrap_or_default(), Tone::Plain, width),
-        Block::Field { label, lead, value } => {
-            let lw = label.width();
-            let mut out: Vec<Out> = vec![Out::Body(label.clone().with_text(lead.clone()).truncate(width))];
-            let pad = Text::plain(" ".repeat(lw));
-            for b in crate::view::payload::blocks(value) {
-                for o in render_block(&b, width.saturating_sub(lw).max(10), boxed) {
-                    out.push(match o {
-                        Out::Body(t) if t.is_empty() => Out::Body(t),
-                        Out::Body(t) => Out::Body(pad.clone().with_text(t)),
-                        d => d,
-                    });
-                }
-            }
-            out
-        }
-        Block::Diff { expected, received } | Block::Patch { before: expected, after: received } => {
-            diff_lines(expected, received).into_iter().flat_map(|t| t.wrap(width)).map(Out::Body).collect()
-        }
-        Block::Kv(label, value) => {
-            let lw = label.width();
-            if lw + 12 > width {
-                let mut t = label.clone();
-                t.append(value.clone());
-                return t.wrap(width).into_iter().map(Out::Body).collect();
-            }
-            value
-                .wrap(width - lw)
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let lead = if i == 0 { label.clone() } else { Text::plain(" ".repeat(lw)) };
-                    Out::Body(lead.with_text(v))
-                })
-                .collect()
-        }
-        Block::Blank => vec![Out::Body(Text::new())],
-        Block::Table(t) => render_table(t, width, boxed).into_iter().map(Out::Body).collect(),
-        Block::Section(s) if boxed => {
-            let mut out = vec![Out::Divider(s.title.clone(), s.meta.clone())];
-            for b in &s.body {
-                out.extend(render_block(b, width, boxed));
-            }
-            out
-        }
-        Block::Section(s) => {
-            let mut out = Vec::new();
-            let title = Text::toned(text::middle_ellipsis(&s.title, width), Tone::Bold);
-            let tw = title.width();
-            let mw = s.meta.width();
-            if s.meta.is_empty() {
-                out.push(Out::Body(title));
-            } else if tw + 3 + mw <= width {
-                let mut line = title;
-                line.push(" ".repeat(width - tw - mw), Tone::Plain);
-                line.append(s.meta.clone());
-                out.push(Out::Body(line));
-            } else {
-                out.push(Out::Body(title));
-                for l in s.meta.wrap(width.saturating_sub(2)) {
-                    out.push(Out::Body(Text::plain("  ").with_text(l)));
-                }
-            }
-            let inner = width.saturating_sub(2).max(10);
-            for b in &s.body {
-                for o in render_block(b, inner, boxed) {
-                    match o {
-                        Out::Body(t) => {
-                            out.push(Out::Body(if t.is_empty() { t } else { Text::plain("  ").with_text(t) }))
-                        }
-                        d => out.push(d),
-                    }
-                }
-            }
-            out
-        }
-    }
 }
 
 /// Column widths after shrinking; `None` entries are dropped columns.
@@ -283,75 +111,6 @@ fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
         }
         shown -= 1;
     }
-}
-
-/// Render a table at most `avail` columns wide.
-pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
-    let sep = if boxed { " │ " } else { "   " };
-    let (widths, dropped) = fit_columns(table, avail, 3);
-    let shown = widths.len();
-    let mut out = Vec::new();
-    let line_of = |cells: &[Vec<Text>], cols: &[Column]| -> Vec<Text> {
-        let height = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
-        (0..height)
-            .map(|r| {
-                let mut line = Text::new();
-                for (i, w) in widths.iter().enumerate() {
-                    if i > 0 {
-                        line.push(sep, Tone::Soft);
-                    }
-                    let cell = cells.get(i).and_then(|c| c.get(r)).cloned().unwrap_or_default();
-                    let cw = cell.width();
-                    match cols[i].align {
-                        Align::Right => {
-                            line.push(" ".repeat(w.saturating_sub(cw)), Tone::Plain);
-                            line.append(cell);
-                        }
-                        Align::Left => line.append(cell.pad_to(*w)),
-                    }
-                }
-                line
-            })
-            .collect()
-    };
-    let header: Vec<Vec<Text>> = table.columns[..shown]
-        .iter()
-        .zip(&widths)
-        .map(|(c, w)| vec![Text::toned(text::truncate(&c.header, *w), Tone::Bold)])
-        .collect();
-    out.extend(line_of(&header, &table.columns));
-    if boxed {
-        let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
-        out.push(Text::toned(rule.join("─┼─"), Tone::Soft));
-    }
-    for row in &table.rows {
-        let cells: Vec<Vec<Text>> = (0..shown)
-            .map(|i| {
-                let cell = row.get(i).cloned().unwrap_or_default();
-                let w = widths[i];
-                match table.columns[i].overflow {
-                    _ if cell.width() <= w => vec![cell],
-                    Overflow::Cut => vec![cell.truncate(w)],
-                    Overflow::Wrap => cell.wrap(w).into_iter().map(|l| l.truncate(w)).collect(),
-                }
-            })
-            .collect();
-        out.extend(line_of(&cells, &table.columns));
-    }
-    if dropped > 0 {
-        let s = if dropped == 1 { "column" } else { "columns" };
-        out.push(Text::toned(format!("({dropped} more {s} not shown)"), Tone::Soft));
-    }
-    out
-}
-
-/// Text from a file on its own lines, each wrapped at words.
-fn multi_line(s: &str, tone: Tone, width: usize) -> Vec<Out> {
-    text::sanitize(s, Lines::Multi)
-        .split('\n')
-        .flat_map(|line| Text::toned(line, tone).wrap(width))
-        .map(Out::Body)
-        .collect()
 }
 
 /// Expected against received, line by line: `- expected`, `+ received`.

@@ -49,6 +49,23 @@ pub fn render(
     Report { text, failing: r.failing, shown: r.shown, notes: r.notes }
 }
 
+/// [`render`], its text written to `out` line by line instead of kept in
+/// [`Report::text`] (left empty): a payload of many megabytes shown with
+/// `--full` is not held as one more string of the whole output.
+pub fn render_to(
+    doc: &Document,
+    views: &[AttemptView],
+    findings: &[Finding],
+    sections: &[SectionKind],
+    sel: &Selection,
+    opts: &PlainOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Report> {
+    let r = crate::view::report::build(doc, views, findings, sections, sel);
+    layout::render_to(&r.blocks, opts.width, opts.boxed, opts.color, out)?;
+    Ok(Report { text: String::new(), failing: r.failing, shown: r.shown, notes: r.notes })
+}
+
 /// Everything `show --all` prints.
 pub fn render_all(doc: &Document, views: &[AttemptView], findings: &[Finding], opts: &PlainOptions) -> String {
     render(doc, views, findings, &SectionKind::ALL, &Selection::default(), opts).text

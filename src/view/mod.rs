@@ -27,6 +27,7 @@ pub mod timeline;
 pub mod tools;
 pub mod usage;
 pub mod verdict;
+pub mod wrap;
 
 pub use attempt::{AttemptView, build_views};
 pub use blocks::{Align, Block, Column, Overflow, Section, Table};

@@ -39,7 +39,18 @@ pub fn clean(s: &str) -> String {
     text::sanitize(s, Lines::Single).into_owned()
 }
 
-/// A line of styled spans. Widths are display widths.
+/// `s` as it will be drawn: a span is measured as what a renderer writes,
+/// so a control or zero-width character that reached a span unsanitized
+/// cannot make the drawn line wider than the measured one.
+fn drawable(s: String) -> String {
+    match text::sanitize(&s, Lines::Single) {
+        std::borrow::Cow::Borrowed(_) => s,
+        std::borrow::Cow::Owned(safe) => safe,
+    }
+}
+
+/// A line of styled spans. Widths are display widths, per grapheme cluster;
+/// every span boundary is a cluster boundary (see [`Text::push`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Text {
     pub spans: Vec<(String, Tone)>,
@@ -52,17 +63,23 @@ impl Text {
 
     /// Trusted text (our own words); input-derived text must be [`clean`]ed first.
     pub fn plain(s: impl Into<String>) -> Text {
-        Text { spans: vec![(s.into(), Tone::Plain)] }
+        Text::toned(s, Tone::Plain)
     }
 
     pub fn toned(s: impl Into<String>, tone: Tone) -> Text {
-        Text { spans: vec![(s.into(), tone)] }
+        Text { spans: vec![(drawable(s.into()), tone)] }
     }
 
+    /// Add a span; one that would continue the last span's final cluster
+    /// (a skin tone, a combining mark) joins that span instead.
     pub fn push(&mut self, s: impl Into<String>, tone: Tone) -> &mut Self {
-        let s = s.into();
-        if !s.is_empty() {
-            self.spans.push((s, tone));
+        let s = drawable(s.into());
+        if s.is_empty() {
+            return self;
+        }
+        match self.spans.last_mut() {
+            Some((last, _)) if super::wrap::continues_cluster(last, &s) => last.push_str(&s),
+            _ => self.spans.push((s, tone)),
         }
         self
     }
@@ -73,7 +90,9 @@ impl Text {
     }
 
     pub fn append(&mut self, other: Text) {
-        self.spans.extend(other.spans);
+        for (s, tone) in other.spans {
+            self.push(s, tone);
+        }
     }
 
     pub fn width(&self) -> usize {
@@ -86,106 +105,6 @@ impl Text {
 
     pub fn is_empty(&self) -> bool {
         self.spans.iter().all(|(s, _)| s.is_empty())
-    }
-
-    /// Cut to `width` columns with `…` when anything was cut.
-    pub fn truncate(&self, width: usize) -> Text {
-        if self.width() <= width {
-            return self.clone();
-        }
-        let mut out = Text::new();
-        if width == 0 {
-            return out;
-        }
-        let mut left = width - 1;
-        let mut last_tone = Tone::Plain;
-        for (s, tone) in &self.spans {
-            last_tone = *tone;
-            let w = text::width(s);
-            if w <= left {
-                out.push(s.clone(), *tone);
-                left -= w;
-                continue;
-            }
-            let mut cut = String::new();
-            let mut used = 0;
-            for c in s.chars() {
-                let cw = text::width(c.encode_utf8(&mut [0u8; 4]));
-                if used + cw > left {
-                    break;
-                }
-                used += cw;
-                cut.push(c);
-            }
-            out.push(cut, *tone);
-            break;
-        }
-        out.push("…", last_tone);
-        out
-    }
-
-    /// Wrap at spaces to `width` columns; overlong words break by characters.
-    pub fn wrap(&self, width: usize) -> Vec<Text> {
-        let width = width.max(4);
-        if self.width() <= width {
-            return vec![self.clone()];
-        }
-        // Words keep their tone per character.
-        let chars: Vec<(char, Tone)> = self.spans.iter().flat_map(|(s, t)| s.chars().map(move |c| (c, *t))).collect();
-        let mut words: Vec<Vec<(char, Tone)>> = Vec::new();
-        let mut current = Vec::new();
-        for &(c, t) in &chars {
-            current.push((c, t));
-            if c == ' ' {
-                words.push(std::mem::take(&mut current));
-            }
-        }
-        if !current.is_empty() {
-            words.push(current);
-        }
-        let cw = |c: char| text::width(c.encode_utf8(&mut [0u8; 4]));
-        let mut lines: Vec<Vec<(char, Tone)>> = vec![Vec::new()];
-        let mut used = 0usize;
-        for word in words {
-            let trimmed_w: usize = word.iter().filter(|(c, _)| *c != ' ').map(|(c, _)| cw(*c)).sum();
-            let word_w: usize = word.iter().map(|(c, _)| cw(*c)).sum();
-            if used > 0 && used + trimmed_w > width {
-                lines.push(Vec::new());
-                used = 0;
-            }
-            for (c, t) in word {
-                let w = cw(c);
-                if used + w > width && used > 0 {
-                    if c == ' ' {
-                        continue;
-                    }
-                    lines.push(Vec::new());
-                    used = 0;
-                }
-                if let Some(line) = lines.last_mut() {
-                    line.push((c, t));
-                }
-                used += w;
-            }
-            let _ = word_w;
-        }
-        lines
-            .into_iter()
-            .map(|line| {
-                let mut t = Text::new();
-                let mut buf = String::new();
-                let mut tone = None;
-                for (c, tn) in line {
-                    if tone.is_some_and(|x| x != tn) {
-                        t.push(std::mem::take(&mut buf), tone.unwrap_or_default());
-                    }
-                    tone = Some(tn);
-                    buf.push(c);
-                }
-                t.push(buf.trim_end().to_string(), tone.unwrap_or_default());
-                t
-            })
-            .collect()
     }
 
     /// Pad with spaces to `width` columns (never cuts).

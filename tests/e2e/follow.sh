@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # --follow: events appended by an adapter appear without a key press; a partial
-# last line waits for its newline; truncation is detected and reloaded.
+# last line waits for its newline; truncation (also to 0 bytes) and a delete
+# followed by a new file are detected and reloaded.
 # Usage: follow.sh PATH/TO/niceeval
 set -u
 BIN=$1
@@ -35,6 +36,22 @@ check "completed line shown" 'half a line, now complete'
 printf '%s\n' '{"type":"message","role":"assistant","text":"fresh start after truncation"}' > "$F"
 wait_for 'fresh start after truncation' 10
 check "truncation reloaded" 'truncated; reloaded|replaced; reloaded'
+
+# Truncated to 0 bytes: the old events go, and the footer says why.
+: > "$F"
+wait_for 'truncated to 0 bytes' 10
+wait_gone 'fresh start after truncation' 10
+echo "ok: a file truncated to 0 shows no stale events"
+
+# Deleted, then created again: the new content replaces the "disappeared" notice.
+printf '%s\n' '{"type":"message","role":"assistant","text":"before the delete"}' >> "$F"
+wait_for 'before the delete' 10
+rm "$F"
+wait_for 'disappeared' 10
+printf '%s\n' '{"type":"message","role":"assistant","text":"born again"}' > "$F"
+wait_for 'born again' 10
+wait_gone 'disappeared' 10
+echo "ok: a file deleted and created again is followed again"
 
 keys q
 wait_gone 'Timeline ·' 10

@@ -42,6 +42,10 @@ impl Blobs {
             return None;
         }
         let path = self.dir.join(key);
+        if let Err(why) = super::confine::inside(&path) {
+            notices.push(warn(why));
+            return None;
+        }
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) => {

@@ -19,6 +19,7 @@
 //! Nothing here writes to the Record.
 
 pub mod blob;
+mod confine;
 pub mod files;
 pub mod observability;
 mod runs;
@@ -68,6 +69,10 @@ fn notice(level: NoticeLevel, message: impl Into<String>) -> Notice {
 
 /// Read and parse a JSON file; problems become notices.
 fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
+    if let Err(why) = confine::inside(path) {
+        notices.push(notice(NoticeLevel::Warning, why));
+        return None;
+    }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
@@ -84,10 +89,18 @@ fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
     }
 }
 
-fn sub_dirs(dir: &Path) -> Vec<PathBuf> {
+/// The directories in `dir`, but none that leads outside the Record (a notice says so).
+fn sub_dirs(dir: &Path, notices: &mut Vec<Notice>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect())
         .unwrap_or_default();
+    out.retain(|p| match confine::inside(p) {
+        Ok(()) => true,
+        Err(why) => {
+            notices.push(notice(NoticeLevel::Warning, why));
+            false
+        }
+    });
     out.sort();
     out
 }
@@ -113,7 +126,7 @@ impl Attachment {
 /// and versions this viewer knows. Everything else is a notice.
 pub fn read_attachments(owner: &Path, notices: &mut Vec<Notice>) -> BTreeMap<String, Attachment> {
     let mut out = BTreeMap::new();
-    for dir in sub_dirs(&owner.join("attachments")) {
+    for dir in sub_dirs(&owner.join("attachments"), notices) {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let Some(envelope) = read_json(&dir.join("attachment.json"), notices) else {
             notices.push(notice(
@@ -171,8 +184,10 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
 /// [`load_dir`] limited to one run or one attempt of the Record at `dir`.
 pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let _confined = confine::Confined::to(dir);
     let shown = dir.display().to_string();
     let record_json = dir.join("record.json");
+    confine::inside(&record_json).map_err(|why| LoadError::new(record_json.display().to_string(), why))?;
     let bytes = std::fs::read(&record_json)
         .map_err(|e| LoadError::new(record_json.display().to_string(), super::io_message(&e)))?;
     let root = super::parse_json(&record_json.display().to_string(), &bytes)?;
@@ -358,6 +373,11 @@ pub fn load_attempt(a: &mut Attempt, attempt_dir: &Path, attempt_id: &str) {
     a.attempt_id = Some(attempt_id.to_string());
     a.locator = Some(attempt_locator(attempt_id));
     let mut notices = Vec::new();
+    if let Err(why) = confine::inside(attempt_dir) {
+        notices.push(notice(NoticeLevel::Error, why));
+        a.notices.extend(notices);
+        return;
+    }
     if !attempt_dir.is_dir() {
         notices.push(notice(NoticeLevel::Error, format!("attempt dir {} is missing", attempt_dir.display())));
     }

@@ -32,7 +32,7 @@ pub(super) fn is_complete_marker(path: &Path) -> bool {
 pub(super) fn read_runs(dir: &Path, notices: &mut Vec<Notice>) -> (Vec<Run>, Vec<String>) {
     let mut runs = Vec::new();
     let mut drafts = Vec::new();
-    for rd in sub_dirs(&dir.join("runs")) {
+    for rd in sub_dirs(&dir.join("runs"), notices) {
         let id = rd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let marker = rd.join("complete");
         if !is_complete_marker(&marker) {

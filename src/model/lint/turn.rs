@@ -7,7 +7,7 @@ use crate::model::coverage::{CHANNELS, Coverage, CoverageEntry, CoverageStatus};
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
 use crate::model::event::{EventKind, Role, json_type};
-use crate::model::usage::USAGE_FIELDS;
+use crate::model::usage::{MAX_EXACT, USAGE_FIELDS};
 use serde_json::Value;
 
 pub fn check_turn(
@@ -128,6 +128,14 @@ fn check_usage(sink: &mut Sink, here: Location, usage: &Value) {
             sink.push("usage-negative", here, format!("usage.{key} is negative ({n})"));
         } else if COUNT_FIELDS.contains(&key.as_str()) && x.fract() != 0.0 {
             sink.push("usage-not-integer", here, format!("usage.{key} is {n}, not a whole count"));
+        } else if COUNT_FIELDS.contains(&key.as_str()) && x > MAX_EXACT {
+            let shown = n.to_string();
+            let shown = if shown.len() > 40 { format!("{}…", &shown[..40]) } else { shown };
+            sink.push(
+                "usage-too-large",
+                here,
+                format!("usage.{key} is {shown}, beyond 2^53 − 1: a JavaScript number cannot hold it exactly"),
+            );
         }
         if key == "requests" && x == 0.0 {
             sink.push(

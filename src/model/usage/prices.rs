@@ -1,7 +1,7 @@
 //! Price tables and NiceEval's price lookup (spec §4.2): which table an
 //! estimate used, which key matched and by which step of the lookup.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// One price record, USD per million tokens.
@@ -114,6 +114,26 @@ fn num(o: &Value, k: &str) -> Option<f64> {
     o.get(k).and_then(Value::as_f64)
 }
 
+/// Every price given as a number is finite and not negative: a negative
+/// price would lower the estimate, an infinite one make it infinite.
+fn check_prices(models: &Map<String, Value>, fields: &[&str]) -> Result<(), String> {
+    for (model, p) in models {
+        for field in fields {
+            let Some(Value::Number(n)) = p.get(*field) else { continue };
+            let fine = n.as_f64().is_some_and(|x| x.is_finite() && x >= 0.0);
+            if !fine {
+                let shown = n.to_string();
+                let shown = if shown.len() > 40 { format!("{}…", &shown[..40]) } else { shown };
+                return Err(format!(
+                    "price {}: \"{field}\" is {shown}; a price must be a finite number ≥ 0 (USD per million tokens)",
+                    serde_json::to_string(model).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `$source` and `$asOf` of a catalog file.
 fn catalog_meta(v: &Value) -> (Option<String>, Option<f64>) {
     (v.get("$source").and_then(Value::as_str).map(str::to_string), num(v, "$asOf"))
@@ -124,7 +144,9 @@ impl PriceTable {
     /// or an override map `{model: {inputPerMTok, outputPerMTok, ...}}`.
     pub fn from_value(v: &Value, source: &str) -> Result<PriceTable, String> {
         let mut table = PriceTable { source: source.to_string(), ..Default::default() };
-        if let Some(prices) = v.get("prices").and_then(Value::as_object) {
+        let prices = v.get("prices").and_then(Value::as_object);
+        check_prices(prices.unwrap_or(&Map::new()), &["in", "out", "cacheRead", "cacheWrite"])?;
+        if let Some(prices) = prices {
             for (model, p) in prices {
                 if let (Some(input), Some(output)) = (num(p, "in"), num(p, "out")) {
                     let price =
@@ -139,6 +161,7 @@ impl PriceTable {
             return Err("a price table must be a JSON object".into());
         };
         let map = v.get("pricing").and_then(Value::as_object).unwrap_or(map);
+        check_prices(map, &["inputPerMTok", "outputPerMTok", "cacheReadPerMTok", "cacheWritePerMTok"])?;
         for (model, p) in map {
             match (num(p, "inputPerMTok"), num(p, "outputPerMTok")) {
                 (Some(input), Some(output)) => table.overrides.push((

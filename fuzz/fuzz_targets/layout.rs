@@ -1,0 +1,7 @@
+//! cargo-fuzz target `layout`: see fuzz/harness.rs.
+#![no_main]
+
+#[path = "../harness.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::layout(data));

@@ -1,0 +1,21 @@
+//! Findings about the input file itself: lines a JSONL load skipped and text
+//! the loader replaced to open the file. They come first, before any turn's.
+
+use super::Sink;
+use crate::model::diagnostics::{Finding, InputAt, Location, LossKind};
+use crate::model::document::Document;
+
+pub fn findings(doc: &Document) -> Vec<Finding> {
+    let mut sink = Sink { findings: Vec::new() };
+    for loss in &doc.losses {
+        let code = match loss.kind {
+            LossKind::LineSkipped => "input-line-skipped",
+            LossKind::TextReplaced => "input-text-replaced",
+        };
+        sink.push(code, Location::default(), loss.describe());
+        if let Some(f) = sink.findings.last_mut() {
+            f.input = Some(InputAt { path: loss.path.clone(), line: loss.line, column: loss.column });
+        }
+    }
+    sink.findings
+}

@@ -1,0 +1,266 @@
+//! Drawing blocks as lines: sections (plain: indented; boxed: rounded boxes
+//! with nested dividers) and tables. Lines go to a sink as they are made, so
+//! a table cell of many megabytes is never held as a list of all its lines.
+
+use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, diff_lines, fit_columns, render_text};
+use crate::model::text::{self, Lines};
+
+/// A line of rendered output before it goes into a box.
+enum Out {
+    Body(Text),
+    Divider(String, Text),
+}
+
+/// Render top-level blocks to a string ending in a newline.
+pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail, and only whole `str`s are written.
+    let _ = render_to(blocks, width, boxed, color, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`render`], each line written to `out` as soon as it is made.
+pub fn render_to(
+    blocks: &[Block],
+    width: usize,
+    boxed: bool,
+    color: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let width = width.max(20);
+    let boxed = boxed && width >= 60;
+    let mut result = Ok(());
+    let mut line_out = |line: &str| {
+        if result.is_ok() {
+            result = out.write_all(line.trim_end().as_bytes()).and_then(|()| out.write_all(b"\n"));
+        }
+    };
+    for block in blocks {
+        match (block, boxed) {
+            (Block::Section(s), true) => render_box(s, width, color, &mut line_out),
+            (b, _) => emit_block(b, width, boxed, &mut |o| match o {
+                Out::Body(t) => line_out(&render_text(&t.truncate(width), color)),
+                Out::Divider(title, meta) => line_out(&render_text(&rule_line(&title, &meta, width), color)),
+            }),
+        }
+    }
+    result
+}
+
+fn render_box(s: &Section, width: usize, color: bool, out: &mut dyn FnMut(&str)) {
+    let box_w = width.min(100);
+    let content_w = box_w - 4;
+    out(&render_text(&border_line('╭', '╮', &s.title, &s.meta, box_w), color));
+    for b in &s.body {
+        emit_block(b, content_w, true, &mut |o| match o {
+            Out::Body(t) => out(&format!("│ {} │", render_text(&exact(t, content_w), color))),
+            Out::Divider(title, meta) => out(&render_text(&border_line('├', '┤', &title, &meta, box_w), color)),
+        });
+    }
+    out(&format!("╰{}╯", "─".repeat(box_w - 2)));
+}
+
+/// `t` cut or padded to exactly `w` columns. Spans are measured one by one;
+/// should their joined text measure otherwise, it is fitted as one string.
+fn exact(t: Text, w: usize) -> Text {
+    let t = t.truncate(w).pad_to(w);
+    let plain = t.as_plain();
+    if text::width(&plain) == w { t } else { Text::plain(text::fit(&plain, w)) }
+}
+
+/// "╭─ Title ───── meta ─╮" at exactly `w` columns: shorten the fill, then
+/// the title (middle ellipsis), then drop the meta.
+fn border_line(left: char, right: char, title: &str, meta: &Text, w: usize) -> Text {
+    let inner = w.saturating_sub(2);
+    let title_w = text::width(title);
+    let meta_w = meta.width();
+    let mut t = Text::plain(left.to_string());
+    // Layout: "─ " title " " fill " " meta " ─"  => 1+1+title+1+fill(>=1)+1+meta+1+1
+    let fixed_with_meta = 7 + meta_w;
+    if !meta.is_empty() && title_w + fixed_with_meta <= inner {
+        let fill = inner - title_w - 6 - meta_w;
+        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
+        t.append(meta.clone());
+        t.push(" ─", Tone::Plain);
+    } else if !meta.is_empty() && inner >= fixed_with_meta + 8 {
+        let title = text::middle_ellipsis(title, inner - fixed_with_meta);
+        let fill = inner.saturating_sub(text::width(&title) + 6 + meta_w);
+        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
+        t.append(meta.clone());
+        t.push(" ─", Tone::Plain);
+    } else {
+        let title = text::middle_ellipsis(title, inner.saturating_sub(4));
+        let fill = inner.saturating_sub(text::width(&title) + 3);
+        t.push(format!("─ {title} {}", "─".repeat(fill)), Tone::Plain);
+    }
+    t.push(right.to_string(), Tone::Plain);
+    if text::width(&t.as_plain()) == w {
+        return t;
+    }
+    // Not reached while every width here is measured the same way; a border
+    // of the wrong width would misdraw the whole box, so fit the title alone.
+    Text::plain(format!("{left}─ {} ─{right}", text::fit(title, inner.saturating_sub(4))))
+}
+
+/// A rule for a section heading outside a box (boxed mode below 60 never happens; kept for safety).
+fn rule_line(title: &str, meta: &Text, w: usize) -> Text {
+    let mut t = Text::plain(format!("── {title} "));
+    if !meta.is_empty() {
+        t.append(meta.clone());
+        t.push(" ", Tone::Plain);
+    }
+    let used = t.width();
+    t.push("─".repeat(w.saturating_sub(used).max(2)), Tone::Plain);
+    t.truncate(w)
+}
+
+fn emit_block(block: &Block, width: usize, boxed: bool, out: &mut dyn FnMut(Out)) {
+    match block {
+        Block::Line(t) => t.wrap_lines(width).for_each(|l| out(Out::Body(l))),
+        Block::Body(s, tone) => multi_line(s, *tone, width, out),
+        Block::Json(v) => multi_line(&serde_json::to_string_pretty(v).unwrap_or_default(), Tone::Plain, width, out),
+        Block::Field { label, lead, value } => {
+            let lw = label.width();
+            out(Out::Body(label.clone().with_text(lead.clone()).truncate(width)));
+            let pad = Text::plain(" ".repeat(lw));
+            for b in crate::view::payload::blocks(value) {
+                emit_block(&b, width.saturating_sub(lw).max(10), boxed, &mut |o| match o {
+                    Out::Body(t) if t.is_empty() => out(Out::Body(t)),
+                    Out::Body(t) => out(Out::Body(pad.clone().with_text(t))),
+                    d => out(d),
+                });
+            }
+        }
+        Block::Diff { expected, received } | Block::Patch { before: expected, after: received } => {
+            for t in diff_lines(expected, received) {
+                t.wrap_lines(width).for_each(|l| out(Out::Body(l)));
+            }
+        }
+        Block::Kv(label, value) => {
+            let lw = label.width();
+            if lw + 12 > width {
+                let mut t = label.clone();
+                t.append(value.clone());
+                t.wrap_lines(width).for_each(|l| out(Out::Body(l)));
+                return;
+            }
+            for (i, v) in value.wrap_lines(width - lw).enumerate() {
+                let lead = if i == 0 { label.clone() } else { Text::plain(" ".repeat(lw)) };
+                out(Out::Body(lead.with_text(v)));
+            }
+        }
+        Block::Blank => out(Out::Body(Text::new())),
+        Block::Table(t) => table_lines(t, width, boxed, &mut |l| out(Out::Body(l))),
+        Block::Section(s) if boxed => {
+            out(Out::Divider(s.title.clone(), s.meta.clone()));
+            for b in &s.body {
+                emit_block(b, width, boxed, out);
+            }
+        }
+        Block::Section(s) => {
+            let title = Text::toned(text::middle_ellipsis(&s.title, width), Tone::Bold);
+            let tw = title.width();
+            let mw = s.meta.width();
+            if s.meta.is_empty() {
+                out(Out::Body(title));
+            } else if tw + 3 + mw <= width {
+                let mut line = title;
+                line.push(" ".repeat(width - tw - mw), Tone::Plain);
+                line.append(s.meta.clone());
+                out(Out::Body(line));
+            } else {
+                out(Out::Body(title));
+                for l in s.meta.wrap_lines(width.saturating_sub(2)) {
+                    out(Out::Body(Text::plain("  ").with_text(l)));
+                }
+            }
+            let inner = width.saturating_sub(2).max(10);
+            for b in &s.body {
+                emit_block(b, inner, boxed, &mut |o| match o {
+                    Out::Body(t) => out(Out::Body(if t.is_empty() { t } else { Text::plain("  ").with_text(t) })),
+                    d => out(d),
+                });
+            }
+        }
+    }
+}
+
+/// Render a table at most `avail` columns wide.
+pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
+    let mut lines = Vec::new();
+    table_lines(table, avail, boxed, &mut |l| lines.push(l));
+    lines
+}
+
+/// The lines of one table row: each cell gives its lines in turn (a wrapped
+/// cell one at a time), until every cell has given all of its own.
+type CellLines<'a> = Box<dyn Iterator<Item = Text> + 'a>;
+
+fn table_lines(table: &Table, avail: usize, boxed: bool, out: &mut dyn FnMut(Text)) {
+    let sep = if boxed { " │ " } else { "   " };
+    let (widths, dropped) = fit_columns(table, avail, 3);
+    let shown = widths.len();
+    let header: Vec<CellLines> = table.columns[..shown]
+        .iter()
+        .zip(&widths)
+        .map(|(c, w)| Box::new(std::iter::once(Text::toned(text::truncate(&c.header, *w), Tone::Bold))) as CellLines)
+        .collect();
+    row_lines(header, &widths, &table.columns, sep, out);
+    if boxed {
+        let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
+        out(Text::toned(rule.join("─┼─"), Tone::Soft));
+    }
+    for row in &table.rows {
+        let cells: Vec<CellLines> = (0..shown)
+            .map(|i| {
+                let w = widths[i];
+                let Some(cell) = row.get(i) else { return Box::new(std::iter::once(Text::new())) as CellLines };
+                match table.columns[i].overflow {
+                    _ if cell.width() <= w => Box::new(std::iter::once(cell.clone())),
+                    Overflow::Cut => Box::new(std::iter::once(cell.truncate(w))),
+                    Overflow::Wrap => Box::new(cell.wrap_lines(w).map(move |l| l.truncate(w))),
+                }
+            })
+            .collect();
+        row_lines(cells, &widths, &table.columns, sep, out);
+    }
+    if dropped > 0 {
+        let s = if dropped == 1 { "column" } else { "columns" };
+        out(Text::toned(format!("({dropped} more {s} not shown)"), Tone::Soft));
+    }
+}
+
+fn row_lines(mut cells: Vec<CellLines>, widths: &[usize], cols: &[Column], sep: &str, out: &mut dyn FnMut(Text)) {
+    if cells.is_empty() {
+        out(Text::new());
+        return;
+    }
+    loop {
+        let parts: Vec<Option<Text>> = cells.iter_mut().map(Iterator::next).collect();
+        if parts.iter().all(Option::is_none) {
+            return;
+        }
+        let mut line = Text::new();
+        for (i, (w, part)) in widths.iter().zip(parts).enumerate() {
+            if i > 0 {
+                line.push(sep, Tone::Soft);
+            }
+            let cell = part.unwrap_or_default();
+            match cols[i].align {
+                Align::Right => {
+                    line.push(" ".repeat(w.saturating_sub(cell.width())), Tone::Plain);
+                    line.append(cell);
+                }
+                Align::Left => line.append(cell.pad_to(*w)),
+            }
+        }
+        out(line);
+    }
+}
+
+/// Text from a file on its own lines, each wrapped at words, one line at a time.
+fn multi_line(s: &str, tone: Tone, width: usize, out: &mut dyn FnMut(Out)) {
+    for line in text::sanitize(s, Lines::Multi).split('\n') {
+        Text::toned(line, tone).wrap_lines(width).for_each(|l| out(Out::Body(l)));
+    }
+}

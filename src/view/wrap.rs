@@ -1,0 +1,226 @@
+//! Cutting and wrapping styled lines by grapheme cluster. Wrapped lines are
+//! made one at a time ([`WrapLines`]), so a payload of many megabytes is
+//! wrapped without a copy of it per character.
+
+use super::text::{Text, Tone};
+use crate::model::text::{self, cluster_width, first_cluster};
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Whether `next` would continue the last grapheme cluster of `prev` (a skin
+/// tone after its emoji, a variation selector, a combining mark). Such a
+/// span is joined to the one before it, so that every span boundary is a
+/// cluster boundary and a line is as wide as the sum of its spans.
+pub(super) fn continues_cluster(prev: &str, next: &str) -> bool {
+    let (Some(a), Some(b)) = (prev.chars().next_back(), next.chars().next()) else { return false };
+    if a.is_ascii() && b.is_ascii() {
+        return a == '\r' && b == '\n';
+    }
+    let last = prev.graphemes(true).next_back().unwrap_or_default();
+    let mut joined = String::with_capacity(last.len() + 4);
+    joined.push_str(last);
+    joined.push(b);
+    joined.graphemes(true).nth(1).is_none()
+}
+
+impl Text {
+    /// Cut to `width` columns with `…` when anything was cut.
+    pub fn truncate(&self, width: usize) -> Text {
+        if self.width() <= width {
+            return self.clone();
+        }
+        let mut out = Text::new();
+        if width == 0 {
+            return out;
+        }
+        let mut left = width - 1;
+        let mut last_tone = Tone::Plain;
+        for (s, tone) in &self.spans {
+            last_tone = *tone;
+            let w = text::width(s);
+            if w <= left {
+                out.push(s.clone(), *tone);
+                left -= w;
+                continue;
+            }
+            out.push(text::head_within(s, left).0.to_string(), *tone);
+            break;
+        }
+        out.push("…", last_tone);
+        out
+    }
+
+    /// Wrap at spaces to `width` columns; overlong words break between clusters.
+    pub fn wrap(&self, width: usize) -> Vec<Text> {
+        self.wrap_lines(width).collect()
+    }
+
+    /// The lines of [`Text::wrap`], one at a time.
+    pub fn wrap_lines(&self, width: usize) -> WrapLines<'_> {
+        let width = width.max(4);
+        let whole = (self.width() <= width).then(|| self.clone());
+        WrapLines { spans: &self.spans, width, at: (0, 0), word_end: (0, 0), done: whole.is_some(), whole }
+    }
+
+    /// Add one cluster in `tone` (to the last span when it has that tone).
+    fn push_cluster(&mut self, cluster: &str, tone: Tone) {
+        match self.spans.last_mut() {
+            Some((s, t)) if *t == tone => s.push_str(cluster),
+            _ => self.spans.push((cluster.to_string(), tone)),
+        }
+    }
+
+    fn trim_end_spaces(&mut self) {
+        while let Some((s, _)) = self.spans.last_mut() {
+            let kept = s.trim_end_matches(' ').len();
+            s.truncate(kept);
+            if !s.is_empty() {
+                break;
+            }
+            self.spans.pop();
+        }
+    }
+}
+
+/// Lines of a wrapped [`Text`]: a word (up to and with its space) that does
+/// not fit on the line starts the next one; a word wider than a line breaks
+/// between clusters; the space at a break is dropped.
+pub struct WrapLines<'a> {
+    spans: &'a [(String, Tone)],
+    width: usize,
+    /// Where the next cluster is: span index and byte offset in that span.
+    at: (usize, usize),
+    /// Where the word being placed ends.
+    word_end: (usize, usize),
+    /// The whole text, when it fits on one line.
+    whole: Option<Text>,
+    done: bool,
+}
+
+impl WrapLines<'_> {
+    /// `p`, moved past the ends of spans.
+    fn norm(&self, mut p: (usize, usize)) -> (usize, usize) {
+        while p.0 < self.spans.len() && p.1 >= self.spans[p.0].0.len() {
+            p = (p.0 + 1, 0);
+        }
+        p
+    }
+
+    /// The end of the word that starts at `p`, and its width without spaces.
+    fn word_from(&self, mut p: (usize, usize)) -> ((usize, usize), usize) {
+        let mut width = 0;
+        loop {
+            p = self.norm(p);
+            let Some((s, _)) = self.spans.get(p.0) else { return (p, width) };
+            let g = first_cluster(&s[p.1..]);
+            p.1 += g.len();
+            if g == " " {
+                return (self.norm(p), width);
+            }
+            width += cluster_width(g);
+        }
+    }
+}
+
+impl Iterator for WrapLines<'_> {
+    type Item = Text;
+
+    fn next(&mut self) -> Option<Text> {
+        if let Some(t) = self.whole.take() {
+            return Some(t);
+        }
+        if self.done {
+            return None;
+        }
+        let mut line = Text::new();
+        let mut used = 0;
+        loop {
+            self.at = self.norm(self.at);
+            let Some((s, tone)) = self.spans.get(self.at.0) else {
+                self.done = true;
+                break;
+            };
+            if self.at >= self.word_end {
+                let (end, word_w) = self.word_from(self.at);
+                self.word_end = end;
+                if used > 0 && used + word_w > self.width {
+                    break;
+                }
+            }
+            // A run of printable ASCII inside the word that fits goes in at
+            // once (each such byte is a cluster one column wide).
+            let rest = &s.as_bytes()[self.at.1..];
+            // A cluster wider than the line may have filled it past its width.
+            let room = self.width.saturating_sub(used);
+            let limit = if self.word_end.0 == self.at.0 { self.word_end.1 - self.at.1 } else { rest.len() };
+            let run = rest[..limit.min(room)].iter().take_while(|b| (b'!'..=b'~').contains(b)).count();
+            if run > 1 && rest.get(run).is_none_or(u8::is_ascii) {
+                line.push_cluster(&s[self.at.1..self.at.1 + run], *tone);
+                used += run;
+                self.at.1 += run;
+                continue;
+            }
+            let g = first_cluster(&s[self.at.1..]);
+            let w = cluster_width(g);
+            if used + w > self.width && used > 0 {
+                if g == " " {
+                    self.at.1 += g.len();
+                    continue;
+                }
+                break;
+            }
+            line.push_cluster(g, *tone);
+            used += w;
+            self.at.1 += g.len();
+        }
+        line.trim_end_spaces();
+        Some(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_that_continue_a_cluster_join_the_span_before() {
+        let mut t = Text::plain("\u{1f44d}");
+        t.push("\u{1f3fd} ok", Tone::Bad);
+        assert_eq!(t.spans.len(), 1, "{t:?}");
+        assert_eq!(t.width(), text::width(&t.as_plain()));
+        let mut t = Text::plain("a");
+        t.push("b", Tone::Bad);
+        assert_eq!(t.spans.len(), 2);
+    }
+
+    #[test]
+    fn wrapping_keeps_clusters_whole_and_tones() {
+        let fire = "\u{2764}\u{fe0f}\u{200d}\u{1f525}";
+        let mut t = Text::plain(format!("{} x", fire.repeat(9)));
+        t.push(" tail words", Tone::Soft);
+        for w in 4..14 {
+            let lines = t.wrap(w);
+            assert_eq!(
+                lines.iter().map(Text::as_plain).collect::<String>().replace(' ', ""),
+                t.as_plain().replace(' ', "")
+            );
+            for l in &lines {
+                assert!(l.width() <= w, "{w}: {l:?}");
+                assert_eq!(l.width(), text::width(&l.as_plain()));
+            }
+            assert_eq!(lines.last().unwrap().spans.last().unwrap().1, Tone::Soft);
+        }
+        // One cluster wider than the line (prepended marks join what follows), then ASCII.
+        let wide = format!("{}x", "\u{600}".repeat(9));
+        let lines = Text::plain(format!("{wide}abcdef")).wrap(4);
+        assert_eq!(
+            lines.iter().map(Text::as_plain).collect::<Vec<_>>(),
+            vec![wide.clone(), "abcd".into(), "ef".into()]
+        );
+        let t = Text::plain("one two three");
+        assert_eq!(t.wrap(8).iter().map(Text::as_plain).collect::<Vec<_>>(), vec!["one two", "three"]);
+        assert_eq!(
+            Text::plain("abcdefghij").wrap(4).iter().map(Text::as_plain).collect::<Vec<_>>(),
+            vec!["abcd", "efgh", "ij"]
+        );
+    }
+}
