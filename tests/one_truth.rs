@@ -83,7 +83,7 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
     let prices = builtin_prices();
     let (mut files, mut attempts, mut rows_compared) = (0, 0, 0);
     for path in samples() {
-        let Ok(doc) = niceeval::load::load_path(&path.display().to_string()) else { continue };
+        let Ok(doc) = niceeval::load::load_path(&path) else { continue };
         if doc.attempts.is_empty() {
             continue;
         }

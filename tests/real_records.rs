@@ -31,7 +31,7 @@ fn realrun_record() -> Option<PathBuf> {
 }
 
 fn open(path: &std::path::Path) -> Document {
-    niceeval::load::load_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    niceeval::load::load_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn by_eval<'a>(doc: &'a Document, eval: &str) -> &'a Attempt {
