@@ -39,6 +39,9 @@ pub struct ShowArgs {
     /// File changes with a patch each.
     #[arg(long)]
     pub changes: bool,
+    /// The attempt's timing intervals (and OTel spans) as a waterfall; with `--json`, the `timing` list.
+    #[arg(long)]
+    pub timing: bool,
     /// Print the view as one JSON object (`niceeval-viewer.show/1`) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -92,6 +95,7 @@ impl ShowArgs {
             (self.failures, SectionKind::Failures),
             (self.diagnostics, SectionKind::Diagnostics),
             (self.changes, SectionKind::Changes),
+            (self.timing, SectionKind::Timing),
         ] {
             if on {
                 out.push(kind);

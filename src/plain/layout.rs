@@ -21,6 +21,7 @@ fn sgr(tone: Tone) -> Option<&'static str> {
         Tone::Accent => Some("36"),
         Tone::Bold => Some("1"),
         Tone::Hitl => Some("35"),
+        Tone::Series(slot) => Some(["34", "36", "33", "32", "35"][usize::from(slot) % 5]),
         Tone::Kind(kind) => match kind {
             RowKind::InputRequest => Some("35"),
             RowKind::Thinking => Some("90"),
@@ -186,6 +187,7 @@ fn render_block(block: &Block, width: usize, boxed: bool) -> Vec<Out> {
                 .collect()
         }
         Block::Blank => vec![Out::Body(Text::new())],
+        Block::Waterfall(w) => crate::view::waterfall::layout(w, width).into_iter().map(Out::Body).collect(),
         Block::Table(t) => render_table(t, width, boxed).into_iter().map(Out::Body).collect(),
         Block::Section(s) if boxed => {
             let mut out = vec![Out::Divider(s.title.clone(), s.meta.clone())];

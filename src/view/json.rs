@@ -119,6 +119,7 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("requests".into(), requests_json(ctx));
     o.insert("assertions".into(), assertions_json(ctx));
     o.insert("findings".into(), findings_json(ctx));
+    o.insert("timing".into(), super::timing::json(ctx));
     Value::Object(o)
 }
 

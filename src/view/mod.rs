@@ -22,9 +22,11 @@ pub mod report;
 pub mod summary;
 pub mod text;
 pub mod timeline;
+pub mod timing;
 pub mod tools;
 pub mod usage;
 pub mod verdict;
+pub mod waterfall;
 
 pub use attempt::{AttemptView, build_views};
 pub use blocks::{Align, Block, Column, Overflow, Section, Table};
