@@ -7,12 +7,14 @@ pub mod keymap;
 pub mod layout;
 mod search;
 mod selection;
+mod timing;
 pub mod update;
 
 pub use action::{Action, Tab};
 pub use index::ListIndex;
 pub use keymap::Mode;
 pub use search::{CommitScan, Scan, Search};
+pub use timing::AssertionRow;
 pub use update::update;
 
 use crate::model::derive::TurnAddr;
@@ -86,6 +88,7 @@ pub struct Lists {
     pub assertions: ListState,
     pub diagnostics: ListState,
     pub changes: ListState,
+    pub timing: ListState,
 }
 
 impl Lists {
@@ -98,6 +101,7 @@ impl Lists {
             Tab::Assertions => &self.assertions,
             Tab::Diagnostics => &self.diagnostics,
             Tab::Changes => &self.changes,
+            Tab::Timing => &self.timing,
         }
     }
 
@@ -110,6 +114,7 @@ impl Lists {
             Tab::Assertions => &mut self.assertions,
             Tab::Diagnostics => &mut self.diagnostics,
             Tab::Changes => &mut self.changes,
+            Tab::Timing => &mut self.timing,
         }
     }
 }
@@ -263,6 +268,10 @@ pub struct App {
     pub generation: u64,
     /// Cached row lists of the list tabs and jump keys; see [`index`].
     index: ListIndex,
+    /// The Timing tab: its rows for the attempt shown, and per attempt the
+    /// nodes and folds opened or closed against their default.
+    timing_rows: Vec<crate::view::waterfall::Row>,
+    timing_toggled: HashMap<usize, HashSet<String>>,
 }
 
 impl App {
@@ -310,6 +319,8 @@ impl App {
             loading: None,
             generation: 0,
             index: ListIndex::default(),
+            timing_rows: Vec::new(),
+            timing_toggled: HashMap::new(),
         };
         // With several attempts, start with them collapsed: the list of attempts.
         if app.doc.attempts.len() > 1 {
@@ -403,7 +414,8 @@ impl App {
         let failing = attempt.review.assertions.as_ref().is_some_and(|a| a.iter().any(|x| x.is_failing_gate()));
         if failing {
             self.tab = Tab::Assertions;
-            self.lists.assertions = ListState::default();
+            // Below the fix prompt, when there is one.
+            self.lists.assertions = ListState { selected: self.assertion_offset(), offset: 0 };
             if self.doc.attempts.len() > 1 {
                 self.focus = Focus::List;
             }
@@ -491,6 +503,7 @@ impl App {
     /// Timeline rows in scope, for the current merge mode, and every other
     /// list of the scope (see [`index`]).
     pub fn rebuild_visible(&mut self) {
+        self.rebuild_timing();
         self.set_scope_rows();
         self.rebuild_lists();
         self.rerun_search();
@@ -505,7 +518,8 @@ impl App {
             Tab::Tools => self.tool_rows().len(),
             Tab::Hitl => self.hitl_rows().len(),
             Tab::Usage => self.usage_row_count(),
-            Tab::Assertions => self.assertion_rows().len(),
+            Tab::Assertions => self.assertion_offset() + self.assertion_rows().len(),
+            Tab::Timing => self.timing_rows().len(),
             Tab::Diagnostics => {
                 self.scoped_findings().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
             }

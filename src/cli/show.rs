@@ -42,6 +42,9 @@ pub struct ShowArgs {
     /// The attempt's timing intervals (and OTel spans) as a waterfall; with `--json`, the `timing` list.
     #[arg(long)]
     pub timing: bool,
+    /// Print the prompt NiceEval composes to fix a failed attempt, as is (exit 1 if no attempt has one).
+    #[arg(long, conflicts_with = "json")]
+    pub fix_prompt: bool,
     /// Print the view as one JSON object (`niceeval-viewer.show/1`) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -177,6 +180,9 @@ pub fn run(args: &ShowArgs) -> i32 {
         text.push('\n');
         return super::print_stdout(&text);
     }
+    if args.fix_prompt {
+        return print_fix_prompts(&doc, &views, &sel);
+    }
     let sections = args.sections();
     let report = crate::plain::render(&doc, &views, &findings, &sections, &sel, &opts);
     for note in &report.notes {
@@ -193,6 +199,31 @@ pub fn run(args: &ShowArgs) -> i32 {
         Err(e) => return super::report_error(&e),
     }
     exit_code(&sections, &report)
+}
+
+/// `--fix-prompt`: the prompts on stdout as they are, why an attempt has
+/// none on stderr; exit 1 when none was printed.
+fn print_fix_prompts(
+    doc: &crate::model::document::Document,
+    views: &[crate::view::AttemptView],
+    sel: &Selection,
+) -> i32 {
+    use crate::view::fix_prompt;
+    let prompts = fix_prompt::prompts(doc, views, sel);
+    if prompts.is_empty() && sel.locator.is_some() {
+        let _ = writeln!(std::io::stderr(), "niceeval show: no attempt with that locator");
+        return super::EXIT_INPUT;
+    }
+    for (title, p) in &prompts {
+        if let Err(why) = p {
+            let _ = writeln!(std::io::stderr(), "niceeval show: {}", fix_prompt::none_note(title, why));
+        }
+    }
+    let text = fix_prompt::text(&prompts);
+    if text.is_empty() {
+        return 1;
+    }
+    super::print_stdout(&text)
 }
 
 /// 1 when `--failures` was asked for and an attempt shown failed; else 0.

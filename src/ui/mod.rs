@@ -153,6 +153,7 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (Focus::List, Tab::Assertions) => HintsFor::Assertions,
             (Focus::List, Tab::Diagnostics) => HintsFor::Diagnostics,
             (Focus::List, Tab::Changes) => HintsFor::Changes,
+            (Focus::List, Tab::Timing) => HintsFor::Timing,
         };
         let hints = crate::view::chrome::hints(at);
         for (k, w) in hints {

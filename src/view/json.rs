@@ -120,6 +120,7 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("assertions".into(), assertions_json(ctx));
     o.insert("findings".into(), findings_json(ctx));
     o.insert("timing".into(), super::timing::json(ctx));
+    o.insert("fixPrompt".into(), super::fix_prompt::compose(a, s).ok().into());
     Value::Object(o)
 }
 

@@ -10,6 +10,7 @@ pub mod changes;
 pub mod chrome;
 pub mod context;
 pub mod findings;
+pub mod fix_prompt;
 pub mod format;
 pub mod header;
 pub mod hitl;

@@ -147,7 +147,9 @@ pub fn detail(ctx: &Ctx, n: usize) -> Vec<Block> {
         kv("end", W, Text::plain(ms(node.end_ms()))),
     ];
     if let (Some(d), Some((_, total))) = (node.duration_ms, tree.axis.filter(|(_, t)| *t > 0.0)) {
-        b.push(kv("share", W, Text::plain(format!("{} of the attempt's {}", percent(d / total), duration_ms(total)))));
+        // A share that rounds to 0% is not none: say it is under a tenth.
+        let share = if d > 0.0 && d / total < 0.0005 { "< 0.1%".to_string() } else { percent(d / total) };
+        b.push(kv("share", W, Text::plain(format!("{share} of the attempt's {}", duration_ms(total)))));
     }
     let outcome = match node.outcome.as_deref() {
         Some(o) => Text::plain(clean(o)).with_text(outcome_mark(node)),
