@@ -106,7 +106,8 @@ fn render_box(s: &Section, width: usize, color: bool) -> Vec<String> {
 }
 
 /// "╭─ Title ───── meta ─╮" at exactly `w` columns: shorten the fill, then
-/// the title (middle ellipsis), then drop the meta.
+/// the title (middle ellipsis); a short title keeps the start of a long
+/// meta (cut with `…`); otherwise the meta is dropped.
 fn border_line(left: char, right: char, title: &str, meta: &Text, w: usize) -> Text {
     let inner = w.saturating_sub(2);
     let title_w = text::width(title);
@@ -124,6 +125,14 @@ fn border_line(left: char, right: char, title: &str, meta: &Text, w: usize) -> T
         let fill = inner - text::width(&title) - 6 - meta_w;
         t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
         t.append(meta.clone());
+        t.push(" ─", Tone::Plain);
+    } else if !meta.is_empty() && title_w <= 24 && inner >= title_w + 7 + 16 {
+        // A short title and a long meta: the meta's end is cut rather than
+        // the whole meta dropped (a turn's status comes first in it).
+        let meta = meta.truncate(inner - title_w - 7);
+        let fill = inner - title_w - 6 - meta.width();
+        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
+        t.append(meta);
         t.push(" ─", Tone::Plain);
     } else {
         let title = text::middle_ellipsis(title, inner.saturating_sub(4));
@@ -423,6 +432,16 @@ mod tests {
         let s = Section::new("Title", Text::plain("meta"), vec![Block::Line(Text::plain("body"))]);
         let out = render(&[Block::Section(s)], 40, false, false);
         assert_eq!(out, format!("Title{}meta\n  body\n", " ".repeat(31)));
+    }
+
+    #[test]
+    fn a_short_title_keeps_the_start_of_a_long_meta() {
+        let meta = Text::plain("✓ completed · 7 events · 2 tool calls · 1.5k tokens · timing unavailable");
+        let s = Section::new("Timeline", Text::new(), vec![Block::Section(Section::new("turn 1", meta, vec![]))]);
+        let out = render(&[Block::Section(s)], 80, true, false);
+        let divider = out.lines().nth(1).unwrap();
+        assert!(divider.starts_with("├─ turn 1 ─ ✓ completed · 7 events") && divider.ends_with("… ─┤"), "{divider}");
+        assert_eq!(text::width(divider), 80);
     }
 
     #[test]

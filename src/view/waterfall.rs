@@ -248,31 +248,44 @@ pub fn kind_word(node: &Node) -> String {
     }
 }
 
-/// Name, marks, then the kind when it says more than the name (last, so
-/// a narrow column cuts it first).
+/// Marks first (`✗` failed, `…` never closed: the left of a cut label is
+/// what stays), then the name, an outcome word other than completed or
+/// failed, and the kind when it says more than the name.
 pub fn node_label(tree: &Tree, node: &Node) -> Text {
-    let mut t = Text::plain(clean(&node.label));
+    let mut t = Text::new();
+    if node.failed {
+        t.push("✗ ", Tone::Bad);
+    }
+    if node.duration_ms.is_none() {
+        t.push("… ", Tone::Pending);
+    }
+    t.push(clean(&node.label), Tone::Plain);
     if let Source::Span(s) = node.source
         && let Some(tool) = tree.spans.get(s).and_then(|s| s.tool.as_deref())
     {
         t.push(format!(" · {}", clean(tool)), Tone::Plain);
     }
-    t.append(outcome_mark(node));
+    match node.outcome.as_deref() {
+        None | Some("completed" | "failed" | "ok" | "error" | "unset") => {}
+        Some(other) => {
+            t.push(format!("  {}", clean(other)), if node.failed { Tone::Bad } else { Tone::Warn });
+        }
+    }
     if node.kind != node.label || matches!(node.source, Source::Span(_)) {
         t.push(format!("  {}", kind_word(node)), Tone::Soft);
     }
     t
 }
 
-/// "✗ failed" for a failed or interrupted node, the word for other
-/// outcomes than completed, and "… open" when it never closed.
+/// How a node ended, in words: "✗ failed", "✗ interrupted", another
+/// outcome as written, and "… open" when it never closed.
 pub fn outcome_mark(node: &Node) -> Text {
     let mut t = Text::new();
     match node.outcome.as_deref() {
-        // A span's `error` status and a failed interval read alike.
         Some("interrupted") if node.failed => {
             t.push("  ✗ interrupted", Tone::Bad);
         }
+        // A span's `error` status and a failed interval read alike.
         _ if node.failed => {
             t.push("  ✗ failed", Tone::Bad);
         }
