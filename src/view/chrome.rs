@@ -58,7 +58,7 @@ pub fn timing_title(meta: &str) -> String {
 }
 
 /// The Assertions list's first row when the attempt has a fix prompt.
-pub const FIX_PROMPT_ROW: &str = "⧉ Fix prompt: what NiceEval asks a coding agent to fix (y copies it)";
+pub const FIX_PROMPT_ROW: &str = "⧉ Fix prompt for a coding agent · y copies it";
 
 /// " Attempts · 3 of 12 " (several attempts) or " Sessions & turns ".
 pub fn navigator_title(shown: usize, total: usize) -> String {

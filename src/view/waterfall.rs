@@ -339,11 +339,16 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// A third of the width for the axis (none under 40 columns), the
-    /// widest duration, and the rest for the label.
+    /// The axis takes a third of a wide width (at most 64 columns), a
+    /// quarter of a narrower one (labels need the room), none under 40;
+    /// the widest duration; the rest is the label's.
     pub fn new<'a>(lines: impl Iterator<Item = &'a Line>, width: usize) -> Layout {
         let duration = lines.map(|l| l.duration.width()).max().unwrap_or(0).max(4);
-        let bar = if width >= 40 { (width / 3).clamp(8, 64) } else { 0 };
+        let bar = match width {
+            w if w >= 100 => (w / 3).min(64),
+            w if w >= 40 => (w / 4).max(8),
+            _ => 0,
+        };
         let label = width.saturating_sub(duration + bar + 3).max(8);
         Layout { label, duration, bar }
     }
