@@ -192,7 +192,11 @@ fn invocation_summary_attempt_identity_and_review() {
     assert_eq!(a.review.sources.len(), 1);
     assert_eq!(a.review.commands.len(), 1);
     assert!(a.review.trace.is_some());
-    assert!(a.review.timing.iter().any(|t| t["label"] == "turn2" && t["phase"] == "eval.run"));
+    // The activity keeps its key as its kind and the phase it ran in as its parent.
+    let iv = &a.review.timing.intervals;
+    let turn2 = iv.iter().find(|t| t.label == "turn2").expect("turn2 interval");
+    assert_eq!(turn2.phase.as_deref(), Some("agent.turn"));
+    assert_eq!(turn2.parent_index.map(|p| iv[p].label.as_str()), Some("eval.run"));
     // The skipped result.
     let b = &doc.attempts[1];
     assert_eq!(b.verdict.map(|v| v.as_str()), Some("skipped"));

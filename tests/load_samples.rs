@@ -186,5 +186,5 @@ fn kitchen_coding_split() {
     assert!(coding.events_exact);
     assert!(coding.review.trace.as_ref().and_then(Value::as_array).is_some_and(|t| !t.is_empty()));
     assert!(!coding.review.sources.is_empty());
-    assert!(coding.review.timing.iter().any(|t| t["label"] == "session2/turn1"));
+    assert!(coding.review.timing.intervals.iter().any(|t| t.label == "session2/turn1"));
 }

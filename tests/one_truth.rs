@@ -258,6 +258,73 @@ fn a_real_record_reads_as_niceevals_own_pages() {
     assert!(pages >= 10);
 }
 
+/// "9.0s · 34 nodes · ✗ 4 failed" as `show --json`'s `timing` list counts it.
+fn timing_facts(a: &Value) -> String {
+    let list = a["timing"].as_array().unwrap();
+    let failed = list.iter().filter(|t| t["failed"] == true).count();
+    let nodes = count(list.len(), "node", "nodes");
+    if failed > 0 { format!("{nodes} · ✗ {failed} failed") } else { nodes }
+}
+
+#[test]
+fn timing_and_the_fix_prompt_read_the_same_everywhere() {
+    use niceeval::app::{Action, Effect, Tab, update::update};
+    let prices = builtin_prices();
+    let (mut timed, mut prompts) = (0, 0);
+    for path in samples() {
+        let Ok(doc) = niceeval::load::load_path(&path) else { continue };
+        if doc.attempts.is_empty() {
+            continue;
+        }
+        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
+        let sections = [niceeval::plain::SectionKind::Timing];
+        let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
+        let mut app = App::new(doc.clone(), None, prices.clone());
+        for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate().take(40) {
+            let what = format!("{} attempt {i}", path.display());
+            let facts = timing_facts(a);
+            // show --timing's section title and the viewer's Timing tab title.
+            let sel =
+                niceeval::plain::Selection { locator: a["locator"].as_str().map(str::to_string), ..Default::default() };
+            let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
+            if a["locator"].is_string() {
+                assert!(
+                    text.lines().any(|l| l.contains("Execution timeline") && l.contains(&facts)),
+                    "{what}: show says\n{text}"
+                );
+            }
+            set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
+            app.focus = Focus::List;
+            update(&mut app, Action::ShowTab(Tab::Timing));
+            let s = screen(&mut app, 200, 30);
+            assert!(
+                s.iter().any(|l| l.contains("Timing · ") && l.contains(&facts)),
+                "{what}: the viewer lacks {facts}"
+            );
+            timed += usize::from(!a["timing"].as_array().unwrap().is_empty());
+            // The fix prompt: what show --json states is what y copies from the Assertions list.
+            update(&mut app, Action::ShowTab(Tab::Assertions));
+            app.lists.assertions.selected = 0;
+            update(&mut app, Action::Copy);
+            let copied = match app.effects.last() {
+                Some(Effect::Copy(t)) => Some(t.clone()),
+                _ => None,
+            };
+            match a["fixPrompt"].as_str() {
+                Some(p) => {
+                    assert_eq!(copied.as_deref(), Some(p), "{what}: y copies the fix prompt");
+                    prompts += 1;
+                }
+                None => assert!(app.assertion_offset() == 0, "{what}: no fix prompt row without a prompt"),
+            }
+            app.effects.clear();
+        }
+    }
+    common::report(&format!("one truth: timing of {timed} attempts and {prompts} fix prompts agree"));
+    assert!(timed >= 10 && prompts >= 3, "{timed} timed, {prompts} prompts");
+}
+
 #[test]
 fn check_show_and_the_viewer_print_the_same_address() {
     let prices = builtin_prices();

@@ -253,7 +253,7 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
     assert_eq!(u.requests, Some(2.0));
     assert_eq!(u.cost_usd, Some(0.0123));
     // Timing, diagnostics, send sites.
-    assert_eq!(a.review.timing.len(), 3);
+    assert_eq!(a.review.timing.intervals.len(), 3);
     assert_eq!(a.duration_ms, Some(900.0));
     assert_eq!(a.review.diagnostics.len(), 1);
     assert_eq!(a.review.diagnostics[0].causes, ["latency: provider slow"]);

@@ -9,11 +9,20 @@ pub enum Tab {
     Assertions,
     Diagnostics,
     Changes,
+    Timing,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 7] =
-        [Tab::Timeline, Tab::Tools, Tab::Hitl, Tab::Usage, Tab::Assertions, Tab::Diagnostics, Tab::Changes];
+    pub const ALL: [Tab; 8] = [
+        Tab::Timeline,
+        Tab::Tools,
+        Tab::Hitl,
+        Tab::Usage,
+        Tab::Assertions,
+        Tab::Diagnostics,
+        Tab::Changes,
+        Tab::Timing,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -24,6 +33,7 @@ impl Tab {
             Tab::Assertions => "Assertions",
             Tab::Diagnostics => "Diagnostics",
             Tab::Changes => "Changes",
+            Tab::Timing => "Timing",
         }
     }
 }
@@ -127,6 +137,7 @@ impl Action {
             Action::ShowTab(Tab::Assertions) => "Assertions tab",
             Action::ShowTab(Tab::Diagnostics) => "Diagnostics tab",
             Action::ShowTab(Tab::Changes) => "Changes tab (file changes)",
+            Action::ShowTab(Tab::Timing) => "Timing tab (execution waterfall)",
             Action::Enter => "open / expand / jump to the row",
             Action::Back => "back out (close, clear search, collapse)",
             Action::SearchStart => "search the timeline or inspector, filter a list",
@@ -141,7 +152,7 @@ impl Action {
             Action::ToggleMerge => "timeline: merged lifecycle rows / raw events",
             Action::CycleFilter => "filter: tools by status, attempts by verdict",
             Action::CycleSort => "tools: sort by position / name",
-            Action::Copy => "copy selected value (OSC 52)",
+            Action::Copy => "copy selected value or the fix prompt (OSC 52)",
             Action::OpenPager => "open selected value in $PAGER",
             Action::Help => "help",
             Action::FollowBottom => "follow: stick to the bottom",

@@ -10,12 +10,14 @@ pub mod keymap;
 pub mod layout;
 pub mod search;
 mod selection;
+mod timing;
 pub mod update;
 
 pub use action::{Action, Tab};
 pub use index::ListIndex;
 pub use keymap::Mode;
 pub use search::{InspectorSearch, Search, Seek};
+pub use timing::AssertionRow;
 pub use update::update;
 
 use crate::model::derive::TurnAddr;
@@ -89,6 +91,7 @@ pub struct Lists {
     pub assertions: ListState,
     pub diagnostics: ListState,
     pub changes: ListState,
+    pub timing: ListState,
 }
 
 impl Lists {
@@ -101,6 +104,7 @@ impl Lists {
             Tab::Assertions => &self.assertions,
             Tab::Diagnostics => &self.diagnostics,
             Tab::Changes => &self.changes,
+            Tab::Timing => &self.timing,
         }
     }
 
@@ -113,6 +117,7 @@ impl Lists {
             Tab::Assertions => &mut self.assertions,
             Tab::Diagnostics => &mut self.diagnostics,
             Tab::Changes => &mut self.changes,
+            Tab::Timing => &mut self.timing,
         }
     }
 }
@@ -282,6 +287,10 @@ pub struct App {
     pub generation: u64,
     /// Cached row lists of the list tabs and jump keys; see [`index`].
     index: ListIndex,
+    /// The Timing tab: its rows for the attempt shown, and per attempt the
+    /// nodes and folds opened or closed against their default.
+    timing_rows: Vec<crate::view::waterfall::Row>,
+    timing_toggled: HashMap<usize, HashSet<String>>,
 }
 
 impl App {
@@ -337,6 +346,8 @@ impl App {
             loading: None,
             generation: 0,
             index: ListIndex::default(),
+            timing_rows: Vec::new(),
+            timing_toggled: HashMap::new(),
         };
         // With several attempts, start with them collapsed: the list of attempts.
         if app.doc.attempts.len() > 1 {
@@ -435,7 +446,8 @@ impl App {
             .is_some_and(|a| a.iter().any(|x| crate::model::verdict::assertion_outcome(x).is_failing()));
         if failing {
             self.tab = Tab::Assertions;
-            self.lists.assertions = ListState::default();
+            // Below the fix prompt, when there is one.
+            self.lists.assertions = ListState { selected: self.assertion_offset(), offset: 0 };
             if self.doc.attempts.len() > 1 {
                 self.focus = Focus::List;
             }
@@ -521,6 +533,7 @@ impl App {
     /// Timeline rows in scope, for the current merge mode, and every other
     /// list of the scope (see [`index`]).
     pub fn rebuild_visible(&mut self) {
+        self.rebuild_timing();
         self.set_scope_rows();
         self.rebuild_lists();
         self.rerun_search();
@@ -535,7 +548,8 @@ impl App {
             Tab::Tools => self.tool_rows().len(),
             Tab::Hitl => self.hitl_rows().len(),
             Tab::Usage => self.usage_row_count(),
-            Tab::Assertions => self.assertion_rows().len(),
+            Tab::Assertions => self.assertion_offset() + self.assertion_rows().len(),
+            Tab::Timing => self.timing_rows().len(),
             Tab::Diagnostics => {
                 self.finding_rows().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
             }

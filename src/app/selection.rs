@@ -1,10 +1,15 @@
 //! What is selected, in the view's terms: the inspector shows it, `y` copies
-//! it, Enter follows it. Built from the tab, the focus and the list state.
+//! it, Enter follows it. Built from the tab, the focus and the list state;
+//! [`selected_value`] is its text for `y` and the pager.
 
+use super::timing::AssertionRow;
 use super::{App, Focus, Tab};
+use crate::model::timeline::RowKind;
 use crate::view::context::Ctx;
 use crate::view::inspect::Selected;
 use crate::view::report::Selection;
+use crate::view::waterfall::Target;
+use serde_json::Value;
 
 impl App {
     /// The selection the inspector shows (the scope while the navigator has focus).
@@ -21,7 +26,14 @@ impl App {
             }),
             Tab::Hitl => self.hitl_rows().get(at).map(|&i| Selected::Request(i)),
             Tab::Usage => Some(Selected::Cost),
-            Tab::Assertions => self.assertion_rows().get(at).map(|&i| Selected::Assertion(i)),
+            Tab::Assertions => self.assertion_at(at).map(|r| match r {
+                AssertionRow::FixPrompt => Selected::FixPrompt,
+                AssertionRow::Assertion(i) => Selected::Assertion(i),
+            }),
+            Tab::Timing => self.timing_rows().get(at).map(|r| match &r.target {
+                Target::Node(n) => Selected::Timing { node: *n, fold: false },
+                Target::Fold { nodes, .. } => Selected::Timing { node: nodes[0], fold: true },
+            }),
             Tab::Diagnostics => {
                 let findings = self.finding_rows();
                 match findings.get(at) {
@@ -55,5 +67,84 @@ impl App {
             sel,
             findings: self.findings.iter().filter(|f| f.location.attempt == index).collect(),
         })
+    }
+}
+
+/// The value the inspector shows, as plain text (for copy and the pager).
+pub fn selected_value(app: &App) -> Option<(String, String)> {
+    let view = app.view()?;
+    let attempt = app.attempt()?;
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    match app.tab {
+        Tab::Timeline => {
+            let row = &view.timeline.rows[app.selected_row()?];
+            let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
+            let event = row.event.and_then(|e| record.turn.events.get(e));
+            if app.raw {
+                let mut parts: Vec<String> = event.map(|e| pretty(e.raw())).into_iter().collect();
+                if let Some(f) = row.merged_finish.and_then(|e| record.turn.events.get(e)) {
+                    parts.push(pretty(f.raw()));
+                }
+                return (!parts.is_empty()).then(|| ("raw event".into(), parts.join("\n")));
+            }
+            match (row.kind, event) {
+                (RowKind::Input, _) => record.input.as_ref().map(|i| ("input".into(), pretty(i))),
+                (RowKind::ToolStart, Some(e)) => {
+                    let mut text = e.tool_input().as_deref().map(pretty).unwrap_or_else(|| "(no input)".into());
+                    if let Some(f) = row.merged_finish.and_then(|i| record.turn.events.get(i)) {
+                        text.push_str("\n\n");
+                        text.push_str(&f.output().as_deref().map(pretty).unwrap_or_else(|| "(no output)".into()));
+                    }
+                    Some(("tool input and output".into(), text))
+                }
+                (_, Some(e)) => match e.text() {
+                    Some(t) => Some(("text".into(), t.to_string())),
+                    None => Some(("event".into(), pretty(e.raw()))),
+                },
+                _ => None,
+            }
+        }
+        Tab::Assertions => match app.assertion_at(app.lists.assertions.selected)? {
+            AssertionRow::FixPrompt => app.fix_prompt().ok().map(|p| ("fix prompt".into(), p)),
+            AssertionRow::Assertion(i) => {
+                Some(("assertion".into(), pretty(&attempt.review.assertions.as_ref()?.get(i)?.raw)))
+            }
+        },
+        Tab::Timing => {
+            let sel = Selection::default();
+            let ctx = app.context(&sel)?;
+            let json = match &app.timing_rows().get(app.lists.timing.selected)?.target {
+                Target::Node(n) => crate::view::inspect::timing_json(&ctx, *n),
+                Target::Fold { nodes, .. } => {
+                    Value::Array(nodes.iter().map(|&n| crate::view::inspect::timing_json(&ctx, n)).collect())
+                }
+            };
+            Some(("timing".into(), pretty(&json)))
+        }
+        Tab::Tools => {
+            let rows = app.tool_rows();
+            match rows.get(app.lists.tools.selected)? {
+                Ok(o) => Some(("occurrence".into(), pretty(&view.derived.occurrences.occurrences[*o].to_json()))),
+                Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[*o].to_json()))),
+            }
+        }
+        Tab::Hitl => {
+            let rows = app.hitl_rows();
+            let r = &view.requests[*rows.get(app.lists.hitl.selected)?];
+            let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
+            Some(("input request".into(), pretty(e.raw())))
+        }
+        Tab::Changes => {
+            let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists.changes.selected)?;
+            Some((
+                c.path.clone(),
+                format!(
+                    "--- before\n{}\n+++ after\n{}",
+                    c.before.as_deref().unwrap_or(""),
+                    c.after.as_deref().unwrap_or("")
+                ),
+            ))
+        }
+        Tab::Usage | Tab::Diagnostics => None,
     }
 }

@@ -158,7 +158,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             app.rebuild_tool_rows();
             app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
         }
-        Action::Copy => match super::copy::selected_value(app) {
+        Action::Copy => match super::selection::selected_value(app) {
             Some((_, mut text)) => {
                 let n = text.chars().count();
                 if text.len() <= super::copy::COPY_AT_MOST {
@@ -179,7 +179,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             }
             None => app.flash("nothing selected to copy"),
         },
-        Action::OpenPager => match super::copy::selected_value(app) {
+        Action::OpenPager => match super::selection::selected_value(app) {
             Some((_, text)) => app.effects.push(Effect::Page(text)),
             None => app.flash("nothing selected to open"),
         },
@@ -396,7 +396,15 @@ fn enter(app: &mut App) {
                     jump_to_location(app, loc.session, loc.turn, loc.event);
                 }
             }
-            Tab::Assertions => jump_to_assertion_evidence(app),
+            Tab::Assertions => match app.assertion_at(app.lists.assertions.selected) {
+                Some(super::timing::AssertionRow::FixPrompt) => app.focus = Focus::Inspector,
+                _ => jump_to_assertion_evidence(app),
+            },
+            Tab::Timing => {
+                if !app.toggle_timing() {
+                    app.focus = Focus::Inspector;
+                }
+            }
             Tab::Usage | Tab::Changes => {}
         },
     }
@@ -421,8 +429,9 @@ pub fn jump_to_location(app: &mut App, session: usize, turn: Option<usize>, even
 
 /// Follow the first evidence link of the selected assertion to its row.
 fn jump_to_assertion_evidence(app: &mut App) {
-    let rows = app.assertion_rows();
-    let Some(&ai) = rows.get(app.lists.assertions.selected) else { return };
+    let Some(super::timing::AssertionRow::Assertion(ai)) = app.assertion_at(app.lists.assertions.selected) else {
+        return;
+    };
     let (Some(attempt), Some(view)) = (app.attempt(), app.view()) else { return };
     let Some(assertion) = attempt.review.assertions.as_ref().and_then(|l| l.get(ai)) else { return };
     let links = crate::view::assertions::evidence_links(attempt, view, assertion);

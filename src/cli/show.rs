@@ -39,6 +39,12 @@ pub struct ShowArgs {
     /// File changes with a patch each.
     #[arg(long)]
     pub changes: bool,
+    /// The attempt's timing intervals (and OTel spans) as a waterfall; with `--json`, the `timing` list.
+    #[arg(long)]
+    pub timing: bool,
+    /// Print the prompt NiceEval composes to fix a failed attempt, as is (exit 1 if no attempt has one).
+    #[arg(long, conflicts_with = "json")]
+    pub fix_prompt: bool,
     /// Print the view as one JSON object (`niceeval-viewer.show/1`) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -92,6 +98,7 @@ impl ShowArgs {
             (self.failures, SectionKind::Failures),
             (self.diagnostics, SectionKind::Diagnostics),
             (self.changes, SectionKind::Changes),
+            (self.timing, SectionKind::Timing),
         ] {
             if on {
                 out.push(kind);
@@ -178,6 +185,9 @@ pub fn run(args: &ShowArgs) -> i32 {
         text.push('\n');
         return super::print_stdout(&text);
     }
+    if args.fix_prompt {
+        return print_fix_prompts(&doc, &views, &sel);
+    }
     let sections = args.sections();
     // Lines go out as they are made (see `plain::render_to`).
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -195,6 +205,31 @@ pub fn run(args: &ShowArgs) -> i32 {
         return super::EXIT_INPUT;
     }
     exit_code(&sections, &report)
+}
+
+/// `--fix-prompt`: the prompts on stdout as they are, why an attempt has
+/// none on stderr; exit 1 when none was printed.
+fn print_fix_prompts(
+    doc: &crate::model::document::Document,
+    views: &[crate::view::AttemptView],
+    sel: &Selection,
+) -> i32 {
+    use crate::view::fix_prompt;
+    let prompts = fix_prompt::prompts(doc, views, sel);
+    if prompts.is_empty() && sel.locator.is_some() {
+        let _ = writeln!(std::io::stderr(), "niceeval show: no attempt with that locator");
+        return super::EXIT_INPUT;
+    }
+    for (title, p) in &prompts {
+        if let Err(why) = p {
+            let _ = writeln!(std::io::stderr(), "niceeval show: {}", fix_prompt::none_note(title, why));
+        }
+    }
+    let text = fix_prompt::text(&prompts);
+    if text.is_empty() {
+        return 1;
+    }
+    super::print_stdout(&text)
 }
 
 /// 1 when `--failures` was asked for and an attempt shown failed; else 0.

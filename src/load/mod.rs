@@ -13,6 +13,7 @@ pub mod jsonl;
 pub mod lazy;
 pub mod legacy;
 pub mod locator;
+pub mod phases;
 pub mod preview;
 pub mod progress;
 #[cfg(test)]

@@ -16,6 +16,7 @@ use super::LoadError;
 use super::assertions;
 use super::record::{files, observability};
 use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
+use crate::model::timing::Timing;
 use serde_json::Value;
 
 pub fn looks_like(v: &Value) -> bool {
@@ -197,10 +198,10 @@ fn apply_timing(attempts: &mut Vec<Attempt>, timing: Option<&Value>) {
             a.notices.push(notice(NoticeLevel::Info, format!("timing is {}", state_of(e))));
             continue;
         };
-        let intervals = t.get("intervals").and_then(Value::as_array).cloned().unwrap_or_default();
-        a.duration_ms = a.duration_ms.or_else(|| observability::span_ms(&intervals));
-        if a.review.timing.is_empty() {
-            a.review.timing = intervals;
+        let timing = Timing::from_collection(t, observability::completeness(t.get("collection")));
+        a.duration_ms = a.duration_ms.or_else(|| timing.span_ms());
+        if a.review.timing.intervals.is_empty() {
+            a.review.timing = timing;
         }
     }
 }
@@ -378,7 +379,7 @@ fn absorb(dst: &mut Attempt, src: Attempt) {
     if d.trace.is_none() {
         d.trace = s.trace;
     }
-    if d.timing.is_empty() {
+    if d.timing.intervals.is_empty() {
         d.timing = s.timing;
     }
     if d.membership.is_none() {

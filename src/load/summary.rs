@@ -18,7 +18,7 @@ use crate::model::document::{
 };
 use crate::model::event::Event;
 use crate::model::usage::Usage;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 pub const FORMAT_NAME: &str = "InvocationSummary";
 
@@ -363,8 +363,11 @@ pub fn read_review(r: &Value, notices: &mut Vec<Notice>) -> Review {
         review.commands = c.clone();
     }
     review.trace = r.get("trace").filter(|t| !t.is_null()).cloned();
-    if let Some(p) = r.get("phases") {
-        flatten_timing(p, None, 0, &mut review.timing);
+    // Older results name the same phase tree `timings`.
+    if let Some(p) = r.get("phases").or_else(|| r.get("timings")).filter(|p| p.is_array()) {
+        super::phases::flatten(p, None, &mut review.timing.intervals);
+        review.timing.state = Some(Completeness::Complete);
+        review.timing.epoch_zero_ms = r.get("startedAt").and_then(Value::as_str).and_then(super::phases::epoch_ms);
     }
     review
 }
@@ -485,34 +488,6 @@ pub fn file_changes(diff: &Value, notices: &mut Vec<Notice>) -> FileChanges {
     }
     out.state = Some(if partial.is_empty() { Completeness::Complete } else { Completeness::Partial(partial) });
     out
-}
-
-/// Flatten `phases[]` (and their TimingActivity children) into timing
-/// intervals `{label, phase, key?, startOffsetMs, durationMs, outcome, depth}`.
-fn flatten_timing(nodes: &Value, phase: Option<&str>, depth: u64, out: &mut Vec<Value>) {
-    for n in nodes.as_array().into_iter().flatten() {
-        let name = s(n, "name");
-        let label = s(n, "label").or_else(|| name.clone());
-        let this_phase = name.as_deref().or(phase);
-        let mut m = Map::new();
-        m.insert("label".into(), label.map_or(Value::Null, Value::String));
-        m.insert("phase".into(), this_phase.map_or(Value::Null, |p| Value::String(p.to_string())));
-        if let Some(k) = n.get("key") {
-            m.insert("key".into(), k.clone());
-        }
-        for key in ["startOffsetMs", "durationMs"] {
-            if let Some(v) = n.get(key) {
-                m.insert(key.into(), v.clone());
-            }
-        }
-        let failed = n.get("failed").and_then(Value::as_bool) == Some(true);
-        m.insert("outcome".into(), Value::String(if failed { "failed" } else { "completed" }.into()));
-        m.insert("depth".into(), Value::from(depth));
-        out.push(Value::Object(m));
-        if let Some(c) = n.get("children") {
-            flatten_timing(c, this_phase, depth + 1, out);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -216,8 +216,9 @@ pub struct Review {
     pub commands: Vec<Value>,
     /// The `otel-trace.json` artifact (`TraceSpan[]`) when recorded.
     pub trace: Option<Value>,
-    /// Timing intervals `{label, phase, startOffsetMs, durationMs, outcome}` as read.
-    pub timing: Vec<Value>,
+    /// The timing intervals the file records (Record `timing-data`,
+    /// InvocationSummary or legacy `phases`).
+    pub timing: super::timing::Timing,
     /// Where a Record/`show --json` attempt sits in its run (None for captures).
     pub membership: Option<Membership>,
 }

@@ -17,6 +17,7 @@ pub mod occurrence;
 pub mod payload;
 pub mod text;
 pub mod timeline;
+pub mod timing;
 pub mod usage;
 pub mod verdict;
 

@@ -26,6 +26,7 @@ fn sgr(tone: Tone) -> Option<&'static str> {
         Tone::Accent => Some("36"),
         Tone::Bold => Some("1"),
         Tone::Hitl => Some("35"),
+        Tone::Series(slot) => Some(["34", "36", "33", "32", "35"][usize::from(slot) % 5]),
         Tone::Kind(kind) => match kind {
             RowKind::InputRequest => Some("35"),
             RowKind::Thinking => Some("90"),
@@ -180,6 +181,16 @@ mod tests {
         let s = Section::new("Title", Text::plain("meta"), vec![Block::Line(Text::plain("body"))]);
         let out = render(&[Block::Section(s)], 40, false, false);
         assert_eq!(out, format!("Title{}meta\n  body\n", " ".repeat(31)));
+    }
+
+    #[test]
+    fn a_short_title_keeps_the_start_of_a_long_meta() {
+        let meta = Text::plain("✓ completed · 7 events · 2 tool calls · 1.5k tokens · timing unavailable");
+        let s = Section::new("Timeline", Text::new(), vec![Block::Section(Section::new("turn 1", meta, vec![]))]);
+        let out = render(&[Block::Section(s)], 80, true, false);
+        let divider = out.lines().nth(1).unwrap();
+        assert!(divider.starts_with("├─ turn 1 ─ ✓ completed · 7 events") && divider.ends_with("… ─┤"), "{divider}");
+        assert_eq!(text::width(divider), 80);
     }
 
     #[test]

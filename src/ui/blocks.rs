@@ -71,6 +71,9 @@ fn block(b: &Block, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
         Block::Diff { expected, received } => out.extend(super::diff::diff_lines(expected, received, width, theme)),
         Block::Patch { before, after } => out.extend(super::diff::unified(before, after, width, theme)),
         Block::Table(t) => table(t, width, theme, out),
+        Block::Waterfall(w) => {
+            out.extend(crate::view::waterfall::layout(w, width).iter().map(|t| Line::from(theme.spans(t))));
+        }
     }
 }
 

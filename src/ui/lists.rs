@@ -6,7 +6,8 @@
 use super::blocks::{list_line, list_widths};
 use super::panel;
 use super::theme::Theme;
-use crate::app::{App, Focus, Tab};
+use crate::app::{App, AssertionRow, Focus, Tab};
+use crate::view::chrome::FIX_PROMPT_ROW;
 use crate::view::report::Selection;
 use crate::view::{Text, Tone};
 use ratatui::Frame;
@@ -29,6 +30,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Tab::Assertions => assertions(app, &ctx, theme, w, win),
         Tab::Diagnostics => diagnostics(app, &ctx, theme, w, win),
         Tab::Changes => changes(app, &ctx, theme, w, win),
+        Tab::Timing => timing(app, &ctx, theme, w, win),
         Tab::Timeline => (String::new(), 0, Vec::new()),
     };
     let block = panel(Line::styled(title, theme.title), focused, theme);
@@ -76,6 +78,12 @@ fn empty_text(app: &App) -> String {
         Tab::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
         Tab::Diagnostics => chrome::NO_FINDINGS.into(),
         Tab::Changes => app.attempt().map(crate::view::changes::empty_text).unwrap_or_default(),
+        Tab::Timing => match (app.attempt(), app.view()) {
+            (Some(a), Some(v)) => {
+                crate::view::timing::notes(&a.review.timing, &v.timing).first().map(Text::as_plain).unwrap_or_default()
+            }
+            _ => String::new(),
+        },
         _ => String::new(),
     }
 }
@@ -157,13 +165,26 @@ fn assertions(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usiz
     let Some(list) = ctx.attempt.review.assertions.as_ref() else {
         return (crate::view::chrome::assertions_title(None), 0, Vec::new());
     };
-    let rows = app.assertion_rows();
     let title = crate::view::chrome::assertions_title(Some((list.len(), app.failing_gates())));
     let widths = list_widths(&[16, 8, 18], w);
-    let lines = rows[win.range(rows.len())]
-        .iter()
-        .map(|&i| list_line(&crate::view::assertions::row(&list[i]), &widths, theme))
+    let total = app.assertion_offset() + app.assertion_rows().len();
+    let lines = win
+        .range(total)
+        .filter_map(|at| match app.assertion_at(at)? {
+            AssertionRow::FixPrompt => Some(Line::from(theme.spans(&Text::toned(FIX_PROMPT_ROW, Tone::Accent)))),
+            AssertionRow::Assertion(i) => Some(list_line(&crate::view::assertions::row(&list[i]), &widths, theme)),
+        })
         .collect();
+    (title, total, lines)
+}
+
+fn timing(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+    let tree = &ctx.view.timing;
+    let title = crate::view::chrome::timing_title(&crate::view::timing::meta(tree).as_plain());
+    let rows = app.timing_rows();
+    // One layout for every row, so the columns line up while scrolling.
+    let layout = crate::view::waterfall::Layout::new(rows.iter().map(|r| &r.line), w);
+    let lines = rows[win.range(rows.len())].iter().map(|r| Line::from(theme.spans(&layout.line(&r.line)))).collect();
     (title, rows.len(), lines)
 }
 

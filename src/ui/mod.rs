@@ -194,6 +194,7 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (Focus::List, Tab::Assertions) => HintsFor::Assertions,
             (Focus::List, Tab::Diagnostics) => HintsFor::Diagnostics,
             (Focus::List, Tab::Changes) => HintsFor::Changes,
+            (Focus::List, Tab::Timing) => HintsFor::Timing,
         };
         // On a narrow terminal the last hints give way, but `? help` stays.
         let mut hints: Vec<(&str, &str)> = crate::view::chrome::hints(at).to_vec();

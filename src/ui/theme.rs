@@ -123,7 +123,17 @@ impl Theme {
             Tone::Hitl => self.hitl,
             Tone::Pending => self.pending,
             Tone::Kind(kind) => self.kind(kind),
+            Tone::Series(slot) => self.series(slot),
         }
+    }
+
+    /// A categorical colour (waterfall bars by kind); red stays for failures.
+    pub fn series(&self, slot: u8) -> Style {
+        if self.name == ThemeName::Mono {
+            return self.text;
+        }
+        let colors = [Color::Blue, Color::Cyan, Color::Yellow, Color::Green, Color::Magenta];
+        Style::default().fg(colors[usize::from(slot) % colors.len()])
     }
 
     /// A view text as styled spans.

@@ -24,6 +24,8 @@ pub struct AttemptView {
     pub flagged: HashSet<(TurnAddr, Option<usize>)>,
     /// The header facts every surface shows.
     pub summary: Summary,
+    /// The attempt's timing intervals and OTel spans as one tree.
+    pub timing: crate::model::timing::Tree,
 }
 
 /// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
@@ -88,13 +90,14 @@ pub fn build_views_timed(
                         }
                     }
                 }
-                (requests, timeline, badges)
+                let timing = crate::model::timing::tree(&attempt.review.timing, attempt.review.trace.as_ref());
+                (requests, timeline, badges, timing)
             })
             .collect();
         ((parts, t.elapsed()), join(lint))
     });
     report("lint pairing", pairing_time);
-    report("hitl+timeline+badges (in parallel with pairing)", parts_time);
+    report("hitl+timeline+badges+timing (in parallel with pairing)", parts_time);
     let t = Instant::now();
     let findings = crate::model::lint::merge(turn_findings, session_findings);
     let mut flagged: Vec<HashSet<(TurnAddr, Option<usize>)>> = vec![HashSet::new(); doc.attempts.len()];
@@ -118,9 +121,9 @@ pub fn build_views_timed(
         .zip(parts)
         .zip(flagged)
         .enumerate()
-        .map(|(i, ((derived, (requests, timeline, badges)), flagged))| {
+        .map(|(i, ((derived, (requests, timeline, badges, timing)), flagged))| {
             let summary = Summary::new(&doc.attempts[i], &derived, &requests, numbers[i], counts[i], &prices.source);
-            AttemptView { derived, requests, timeline, badges, flagged, summary }
+            AttemptView { derived, requests, timeline, badges, flagged, summary, timing }
         })
         .collect();
     report("merge findings+views", t.elapsed());

@@ -84,6 +84,9 @@ pub enum Block {
         before: String,
         after: String,
     },
+    /// Intervals on a time axis; [`super::waterfall::layout`] lays it out
+    /// for a width (both renderers draw the same cells).
+    Waterfall(super::waterfall::Waterfall),
 }
 
 #[derive(Debug, Clone)]

@@ -54,6 +54,14 @@ pub fn changes_title(files: Option<(usize, String)>) -> String {
     }
 }
 
+/// " Timing · 9.0s · 34 nodes · ✗ 4 failed " (the waterfall's title facts).
+pub fn timing_title(meta: &str) -> String {
+    format!(" Timing · {meta} ")
+}
+
+/// The Assertions list's first row when the attempt has a fix prompt.
+pub const FIX_PROMPT_ROW: &str = "⧉ Fix prompt for a coding agent · y copies it";
+
 /// " Attempts · 3 of 12 " (several attempts) or " Sessions & turns ".
 pub fn navigator_title(shown: usize, total: usize) -> String {
     if total > 1 { format!(" Attempts · {shown} of {total} ") } else { " Sessions & turns ".into() }
@@ -160,6 +168,7 @@ pub enum HintsFor {
     Assertions,
     Diagnostics,
     Changes,
+    Timing,
 }
 
 /// The footer's key hints for where the keyboard is.
@@ -181,9 +190,12 @@ pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
         HintsFor::Tools => &[("Enter", "jump to row"), ("f", "filter"), ("s", "sort"), ("r", "raw"), ("?", "help")],
         HintsFor::Hitl => &[("Enter", "jump to row"), ("r", "raw"), ("y", "copy"), ("?", "help")],
         HintsFor::Usage => &[("j/k", "scroll"), ("Tab", "panel"), ("?", "help"), ("q", "quit")],
-        HintsFor::Assertions => &[("Enter", "jump to evidence"), ("r", "raw"), ("y", "copy"), ("?", "help")],
+        HintsFor::Assertions => {
+            &[("Enter", "jump to evidence"), ("r", "raw"), ("y", "copy (fix prompt on its row)"), ("?", "help")]
+        }
         HintsFor::Diagnostics => &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")],
         HintsFor::Changes => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
+        HintsFor::Timing => &[("j/k", "move"), ("Enter", "open/close"), ("r", "raw"), ("y", "copy"), ("?", "help")],
     }
 }
 

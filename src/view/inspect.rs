@@ -35,6 +35,10 @@ pub enum Selected {
     Diagnostic(usize),
     /// A file change.
     Change(usize),
+    /// A waterfall row: a node of the timing tree, or the fold that starts with it.
+    Timing { node: usize, fold: bool },
+    /// The fix prompt of the attempt.
+    FixPrompt,
     /// The attempt as a whole, a session, or a turn.
     Scope { session: Option<usize>, turn: Option<usize> },
 }
@@ -95,7 +99,49 @@ pub fn preview(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], s
             None => nothing("File change"),
         },
         Selected::Scope { session, turn } => scope(ctx, session, turn),
+        Selected::Timing { node, fold } => timing(ctx, node, fold).unwrap_or_else(|| nothing("Timing")),
+        Selected::FixPrompt => fix_prompt(ctx),
     }
+}
+
+/// A waterfall row: the node, or the fold of its siblings that starts with it.
+fn timing(ctx: &Ctx, node: usize, fold: bool) -> Option<Inspected> {
+    let target = timing_target(ctx, node, fold)?;
+    let title = super::timing::row_title(ctx, &target);
+    let blocks = match &target {
+        super::waterfall::Target::Node(n) => super::timing::detail(ctx, *n),
+        super::waterfall::Target::Fold { nodes, short } => super::timing::fold_detail(ctx, nodes, *short),
+    };
+    Some(Inspected { title, blocks })
+}
+
+/// The row a selection names: folds are found again among the node's siblings.
+pub fn timing_target(ctx: &Ctx, node: usize, fold: bool) -> Option<super::waterfall::Target> {
+    let tree = &ctx.view.timing;
+    let n = tree.nodes.get(node)?;
+    if !fold {
+        return Some(super::waterfall::Target::Node(node));
+    }
+    let siblings = match n.parent {
+        Some(p) => &tree.nodes[p].children,
+        None => &tree.roots,
+    };
+    super::waterfall::fold_siblings(tree, siblings)
+        .into_iter()
+        .find(|t| matches!(t, super::waterfall::Target::Fold { nodes, .. } if nodes.first() == Some(&node)))
+}
+
+/// The fix prompt as NiceEval composes it, or why there is none.
+fn fix_prompt(ctx: &Ctx) -> Inspected {
+    let blocks = match super::fix_prompt::compose(ctx.attempt, &ctx.view.summary) {
+        Ok(p) => vec![
+            Block::Line(Text::toned("y copies it (OSC 52); niceeval show --fix-prompt prints it", Tone::Soft)),
+            Block::Blank,
+            Block::Body(p, Tone::Plain),
+        ],
+        Err(why) => vec![Block::Line(Text::toned(format!("no fix prompt: {why}"), Tone::Soft))],
+    };
+    Inspected { title: "Fix prompt".into(), blocks }
 }
 
 /// The exact JSON behind the selection.
@@ -116,8 +162,23 @@ pub fn raw(ctx: &Ctx, sel: Selected) -> Inspected {
         Selected::Assertion(i) => {
             json("Assertion", ctx.attempt.review.assertions.as_ref().and_then(|l| l.get(i)).map(|a| a.raw.clone()))
         }
-        // Usage, findings, diagnostics, changes and scopes have no JSON of their own: Raw shows the preview.
+        Selected::Timing { node, fold: false } => json("Timing", Some(timing_json(ctx, node))),
+        // Usage, findings, diagnostics, changes, scopes, folds and the fix prompt have no JSON of their own: Raw shows the preview.
         other => preview(ctx, &[], other),
+    }
+}
+
+/// A timing node's JSON: the span as the trace holds it, or the interval as `show --json` lists it.
+pub fn timing_json(ctx: &Ctx, node: usize) -> Value {
+    let tree = &ctx.view.timing;
+    match tree.nodes.get(node).map(|n| n.source) {
+        Some(crate::model::timing::Source::Span(s)) => {
+            let index = tree.spans.get(s).map(|s| s.index);
+            let raw = ctx.attempt.review.trace.as_ref().and_then(Value::as_array).zip(index);
+            raw.and_then(|(list, i)| list.get(i).cloned()).unwrap_or(Value::Null)
+        }
+        Some(_) => super::timing::node_json(ctx, node),
+        None => Value::Null,
     }
 }
 

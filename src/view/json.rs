@@ -119,6 +119,8 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("requests".into(), requests_json(ctx));
     o.insert("assertions".into(), assertions_json(ctx));
     o.insert("findings".into(), findings_json(ctx));
+    o.insert("timing".into(), super::timing::json(ctx));
+    o.insert("fixPrompt".into(), super::fix_prompt::compose(a, s).ok().into());
     Value::Object(o)
 }
 

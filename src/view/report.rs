@@ -20,11 +20,12 @@ pub enum SectionKind {
     Failures,
     Diagnostics,
     Changes,
+    Timing,
 }
 
 impl SectionKind {
     /// What `--all` prints (failures are a subset of assertions and have their own mode).
-    pub const ALL: [SectionKind; 7] = [
+    pub const ALL: [SectionKind; 8] = [
         SectionKind::Timeline,
         SectionKind::Tools,
         SectionKind::Hitl,
@@ -32,6 +33,7 @@ impl SectionKind {
         SectionKind::Assertions,
         SectionKind::Diagnostics,
         SectionKind::Changes,
+        SectionKind::Timing,
     ];
 }
 
@@ -139,6 +141,7 @@ pub fn build(
                 }
                 SectionKind::Diagnostics => findings::section(&ctx),
                 SectionKind::Changes => super::changes::section(&ctx),
+                SectionKind::Timing => super::timing::section(&ctx),
             };
             body.push(Block::Blank);
             body.push(Block::Section(section));

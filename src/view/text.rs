@@ -32,6 +32,8 @@ pub enum Tone {
     Pending,
     /// The lane of a timeline row kind (a categorical colour).
     Kind(RowKind),
+    /// One of five categorical colours (a waterfall bar's kind); none is red.
+    Series(u8),
 }
 
 /// Input text made safe for one line.

@@ -132,9 +132,10 @@ pub fn turn_header(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> (St
     );
     let tokens = record.turn.usage.and_then(|u| u.billable_tokens());
     meta.push(format!(" · {} tokens", tokens.map(compact).unwrap_or_else(|| "—".into())), Tone::Soft);
-    if let Some(ms) = record.duration_ms {
-        meta.push(format!(" · {}", super::format::duration_ms(ms)), Tone::Soft);
-    }
+    match record.duration_ms {
+        Some(ms) => meta.push(format!(" · {}", super::format::duration_ms(ms)), Tone::Soft),
+        None => meta.push(format!(" · {}", super::timing::UNAVAILABLE), Tone::Soft),
+    };
     (title, meta)
 }
 

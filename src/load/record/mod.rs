@@ -426,12 +426,8 @@ pub fn load_attempt(a: &mut Attempt, attempt_dir: &Path, attempt_id: &str) {
     }
     // Send sites from source-navigation.
     if let Some(rows) = &nav_rows {
-        let label_of: HashMap<&str, &str> = a
-            .review
-            .timing
-            .iter()
-            .filter_map(|i| Some((i.get("intervalId")?.as_str()?, i.get("label")?.as_str()?)))
-            .collect();
+        let label_of: HashMap<&str, &str> =
+            a.review.timing.intervals.iter().filter_map(|i| Some((i.id.as_deref()?, i.label.as_str()))).collect();
         for row in rows {
             let src = row.get("source");
             if src.and_then(|x| x.get("state")).and_then(Value::as_str) != Some("mapped") {

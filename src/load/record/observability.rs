@@ -11,6 +11,7 @@
 
 use crate::model::document::{Attempt, Completeness, Diagnostic, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
+use crate::model::timing::Timing;
 use crate::model::usage::Usage;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -123,8 +124,8 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
         obs.timing.and_then(|t| t.get("intervals")).and_then(Value::as_array).cloned().unwrap_or_default();
     if let Some(t) = obs.timing {
         note_collection(attempt, "timing", t.get("collection"));
-        attempt.review.timing = intervals.clone();
-        attempt.duration_ms = attempt.duration_ms.or_else(|| span_ms(&intervals));
+        attempt.review.timing = Timing::from_collection(t, completeness(t.get("collection")));
+        attempt.duration_ms = attempt.duration_ms.or_else(|| attempt.review.timing.span_ms());
     }
     match obs.conversation {
         Some(c) => build_turns(attempt, c, nav_rows, &intervals),
@@ -173,22 +174,6 @@ fn note_collection(attempt: &mut Attempt, what: &str, collection: Option<&Value>
     {
         attempt.notices.push(notice(NoticeLevel::Info, format!("{what} is partial: {}", lims.join("; "))));
     }
-}
-
-/// Span of the top-level timing intervals, in ms.
-pub fn span_ms(intervals: &[Value]) -> Option<f64> {
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    for i in intervals.iter().filter(|i| i.get("parentIntervalId").is_none_or(Value::is_null)) {
-        let (Some(s), Some(d)) =
-            (i.get("startOffsetMs").and_then(Value::as_f64), i.get("durationMs").and_then(Value::as_f64))
-        else {
-            continue;
-        };
-        lo = lo.min(s);
-        hi = hi.max(s + d);
-    }
-    (hi >= lo).then_some(hi - lo)
 }
 
 fn usage(attempt: &mut Attempt, u: &Value) {

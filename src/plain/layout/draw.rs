@@ -69,7 +69,8 @@ fn exact(t: Text, w: usize) -> Text {
 }
 
 /// "╭─ Title ───── meta ─╮" at exactly `w` columns: shorten the fill, then
-/// the title (middle ellipsis), then drop the meta.
+/// the title (middle ellipsis); a short title keeps the start of a long
+/// meta (cut with `…`); otherwise the meta is dropped.
 fn border_line(left: char, right: char, title: &str, meta: &Text, w: usize) -> Text {
     let inner = w.saturating_sub(2);
     let title_w = text::width(title);
@@ -87,6 +88,14 @@ fn border_line(left: char, right: char, title: &str, meta: &Text, w: usize) -> T
         let fill = inner.saturating_sub(text::width(&title) + 6 + meta_w);
         t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
         t.append(meta.clone());
+        t.push(" ─", Tone::Plain);
+    } else if !meta.is_empty() && title_w <= 24 && inner >= title_w + 7 + 16 {
+        // A short title and a long meta: the meta's end is cut rather than
+        // the whole meta dropped (a turn's status comes first in it).
+        let meta = meta.truncate(inner - title_w - 7);
+        let fill = inner.saturating_sub(title_w + 6 + meta.width());
+        t.push(format!("─ {title} {} ", "─".repeat(fill)), Tone::Plain);
+        t.append(meta);
         t.push(" ─", Tone::Plain);
     } else {
         let title = text::middle_ellipsis(title, inner.saturating_sub(4));
@@ -150,6 +159,7 @@ fn emit_block(block: &Block, width: usize, boxed: bool, out: &mut dyn FnMut(Out)
             }
         }
         Block::Blank => out(Out::Body(Text::new())),
+        Block::Waterfall(w) => crate::view::waterfall::layout(w, width).into_iter().for_each(|l| out(Out::Body(l))),
         Block::Table(t) => table_lines(t, width, boxed, &mut |l| out(Out::Body(l))),
         Block::Section(s) if boxed => {
             out(Out::Divider(s.title.clone(), s.meta.clone()));

@@ -1,0 +1,211 @@
+//! Execution timing of an attempt, for every surface: the "Execution
+//! timeline" section of `show --timing` (a [`Waterfall`] block), its title
+//! facts, the inspector's page for a row of the viewer's Timing tab, and
+//! `show --json`'s `timing` list. Missing is "—" or "timing unavailable".
+
+use super::blocks::{Block, Section, kv};
+use super::context::Ctx;
+use super::format::{MISSING, count, duration_ms, percent};
+use super::text::{Text, Tone, clean};
+use super::waterfall::{Expand, Row, Target, Waterfall, kind_word, node_label, outcome_mark, rows};
+use crate::model::document::Completeness;
+use crate::model::timing::{Node, Source, SpanPlacement, Timing, Tree};
+use crate::model::usage::number;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+
+pub const TITLE: &str = "Execution timeline";
+/// What a turn or an attempt without recorded timing says.
+pub const UNAVAILABLE: &str = "timing unavailable";
+
+/// "9.0s · 10 nodes · ✗ 1 failed": the axis total, the nodes, the failed ones.
+pub fn meta(tree: &Tree) -> Text {
+    let total = tree.axis.map(|(_, d)| duration_ms(d)).unwrap_or_else(|| MISSING.into());
+    let mut t = Text::plain(format!("{total} · {}", count(tree.nodes.len(), "node", "nodes")));
+    let failed = tree.failed();
+    if failed > 0 {
+        t.push(format!(" · ✗ {failed} failed"), Tone::Bad);
+    }
+    t
+}
+
+/// What the reader should know before the tree: no timing, partial
+/// timing, and how OTel spans were placed.
+pub fn notes(timing: &Timing, tree: &Tree) -> Vec<Text> {
+    let mut out = Vec::new();
+    match &timing.state {
+        _ if !tree.nodes.is_empty() => {}
+        None | Some(Completeness::NotRecorded) => {
+            out.push(Text::toned(format!("{UNAVAILABLE}: this input records no timing intervals"), Tone::Soft))
+        }
+        Some(_) => out.push(Text::toned(format!("{UNAVAILABLE}: no timing intervals were recorded"), Tone::Soft)),
+    }
+    if let Some(Completeness::Partial(why)) = &timing.state {
+        let why: Vec<String> = why.iter().map(|w| clean(w)).collect();
+        out.push(Text::toned(format!("timing is partial: {}", why.join("; ")), Tone::Warn));
+    }
+    out.extend(placement(tree));
+    if tree.unreadable_spans > 0 {
+        out.push(Text::toned(
+            format!("{} of the OTel trace are not readable spans", count(tree.unreadable_spans, "entry", "entries")),
+            Tone::Warn,
+        ));
+    }
+    out
+}
+
+/// How the OTel spans were put on the attempt's axis, when there are any.
+pub fn placement(tree: &Tree) -> Option<Text> {
+    let how = match tree.placement? {
+        SpanPlacement::Exact => "placed by the attempt's recorded start time",
+        SpanPlacement::AlignedToSends => {
+            "each trace starts where its send does (a Record keeps no clock to place spans exactly)"
+        }
+        SpanPlacement::AlignedToFirstSend => {
+            "shifted so the first trace starts with the first send (traces and sends differ in number; a Record keeps no clock to place spans exactly)"
+        }
+        SpanPlacement::Unanchored => "not anchored to the attempt's clock: the first starts where the timing does",
+    };
+    Some(Text::toned(format!("{} from the OTel trace: {how}", count(tree.spans.len(), "span", "spans")), Tone::Soft))
+}
+
+/// The waterfall block of some rows (the axis total in the scale line).
+pub fn block(tree: &Tree, rows: &[Row]) -> Block {
+    let total = tree.axis.map(|(_, d)| duration_ms(d)).unwrap_or_else(|| MISSING.into());
+    Block::Waterfall(Waterfall { lines: rows.iter().map(|r| r.line.clone()).collect(), total })
+}
+
+/// `show --timing`: the tree with every node open, folds closed (open with `--full`).
+pub fn section(ctx: &Ctx) -> Section {
+    let tree = &ctx.view.timing;
+    let mut body: Vec<Block> = notes(&ctx.attempt.review.timing, tree).into_iter().map(Block::Line).collect();
+    if !tree.nodes.is_empty() {
+        let none = HashSet::new();
+        let rows = rows(tree, Expand { toggled: &none, all_folds: ctx.sel.full });
+        body.push(block(tree, &rows));
+    }
+    Section::new(TITLE, meta(tree), body)
+}
+
+/// The id a node is known by (its label when the file gives it none).
+fn name_of(ctx: &Ctx, n: usize) -> Option<String> {
+    let tree = &ctx.view.timing;
+    let node = tree.nodes.get(n)?;
+    Some(tree.id(&ctx.attempt.review.timing, n).map(str::to_string).unwrap_or_else(|| node.label.clone()))
+}
+
+/// The phase a node is listed with: the interval's, or `otel.<kind>` for a span.
+fn phase_of(ctx: &Ctx, node: &Node) -> Value {
+    match node.source {
+        Source::Interval(i) => ctx.attempt.review.timing.intervals[i].phase.clone().into(),
+        Source::Span(_) => format!("otel.{}", node.kind).into(),
+    }
+}
+
+/// One node as `show --json` lists it.
+pub fn node_json(ctx: &Ctx, n: usize) -> Value {
+    let tree = &ctx.view.timing;
+    let node = &tree.nodes[n];
+    let num = |x: Option<f64>| x.map(number).unwrap_or(Value::Null);
+    json!({
+        "id": tree.id(&ctx.attempt.review.timing, n),
+        "label": node.label,
+        "phase": phase_of(ctx, node),
+        "source": match node.source { Source::Interval(_) => "timing", Source::Span(_) => "otel-trace" },
+        "startOffsetMs": num(node.start_ms),
+        "durationMs": num(node.duration_ms),
+        "parent": node.parent.and_then(|p| name_of(ctx, p)),
+        "outcome": node.outcome,
+        "failed": node.failed,
+    })
+}
+
+/// Every node, depth first in axis order: `show --json`'s `timing`.
+pub fn json(ctx: &Ctx) -> Value {
+    let tree = &ctx.view.timing;
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = tree.roots.iter().rev().copied().collect();
+    while let Some(n) = stack.pop() {
+        out.push(node_json(ctx, n));
+        stack.extend(tree.nodes[n].children.iter().rev());
+    }
+    Value::Array(out)
+}
+
+const W: usize = 9;
+
+/// The inspector's page for a node: what it is, when, how long, how it ended.
+pub fn detail(ctx: &Ctx, n: usize) -> Vec<Block> {
+    let tree = &ctx.view.timing;
+    let Some(node) = tree.nodes.get(n) else { return Vec::new() };
+    let ms = |x: Option<f64>| x.map(|v| format!("{} ms", super::format::number(v))).unwrap_or_else(|| MISSING.into());
+    let mut b = vec![
+        kv("label", W, node_label(tree, node)),
+        kv("kind", W, Text::plain(kind_word(node))),
+        kv("duration", W, Text::plain(node.duration_ms.map(duration_ms).unwrap_or_else(|| MISSING.into()))),
+        kv("start", W, Text::plain(ms(node.start_ms))),
+        kv("end", W, Text::plain(ms(node.end_ms()))),
+    ];
+    if let (Some(d), Some((_, total))) = (node.duration_ms, tree.axis.filter(|(_, t)| *t > 0.0)) {
+        // A share that rounds to 0% is not none: say it is under a tenth.
+        let share = if d > 0.0 && d / total < 0.0005 { "< 0.1%".to_string() } else { percent(d / total) };
+        b.push(kv("share", W, Text::plain(format!("{share} of the attempt's {}", duration_ms(total)))));
+    }
+    let outcome = match node.outcome.as_deref() {
+        Some(o) => Text::plain(clean(o)).with_text(outcome_mark(node)),
+        None => Text::toned(format!("{MISSING} (not recorded)"), Tone::Soft).with_text(outcome_mark(node)),
+    };
+    b.push(kv("outcome", W, outcome));
+    let parent = node.parent.and_then(|p| tree.nodes.get(p)).map(|p| Text::plain(clean(&p.label)));
+    b.push(kv("parent", W, parent.unwrap_or_else(|| Text::toned("— (top level)", Tone::Soft))));
+    if !node.children.is_empty() {
+        b.push(kv("children", W, Text::plain(count(node.children.len(), "node", "nodes"))));
+    }
+    match node.source {
+        Source::Interval(_) => {
+            let id = tree.id(&ctx.attempt.review.timing, n).map(clean).unwrap_or_else(|| MISSING.into());
+            b.push(kv("id", W, Text::plain(id)));
+            b.push(kv("source", W, Text::plain("the attempt's timing intervals")));
+        }
+        Source::Span(s) => {
+            let span = &tree.spans[s];
+            b.push(kv("span", W, Text::plain(clean(&span.span_id))));
+            b.push(kv("trace", W, Text::plain(clean(&span.trace_id))));
+            b.push(kv("source", W, Text::plain("the OTel trace")));
+            b.extend(placement(tree).map(Block::Line));
+        }
+    }
+    b
+}
+
+/// The inspector's page for a fold: what it holds.
+pub fn fold_detail(ctx: &Ctx, nodes: &[usize], short: bool) -> Vec<Block> {
+    let tree = &ctx.view.timing;
+    let total: f64 = nodes.iter().filter_map(|&n| tree.nodes.get(n)?.duration_ms).sum();
+    let why = if short {
+        "consecutive siblings each under 1% of the attempt"
+    } else {
+        "consecutive siblings of one kind and label"
+    };
+    let mut b = vec![
+        kv("folded", W, Text::plain(super::waterfall::fold_label(tree, nodes, short))),
+        kv("why", W, Text::toned(why, Tone::Soft)),
+        kv("total", W, Text::plain(duration_ms(total))),
+        Block::Blank,
+    ];
+    for &n in nodes {
+        let node = &tree.nodes[n];
+        let d = node.duration_ms.map(duration_ms).unwrap_or_else(|| MISSING.into());
+        b.push(Block::Line(Text::plain(format!("{d:>7}  ")).with_text(node_label(tree, node))));
+    }
+    b
+}
+
+/// What the selected row is, as the inspector's title.
+pub fn row_title(ctx: &Ctx, target: &Target) -> String {
+    let tree = &ctx.view.timing;
+    match target {
+        Target::Node(n) => format!("Timing · {}", tree.nodes.get(*n).map(|x| clean(&x.label)).unwrap_or_default()),
+        Target::Fold { nodes, short } => format!("Timing · {}", super::waterfall::fold_label(tree, nodes, *short)),
+    }
+}
