@@ -15,6 +15,7 @@ pub mod json_text;
 pub mod lint;
 pub mod occurrence;
 pub mod payload;
+pub mod sgr;
 pub mod text;
 pub mod timeline;
 pub mod timing;

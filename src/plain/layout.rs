@@ -16,8 +16,9 @@ pub use crate::view::text::{Text, Tone, clean};
 pub use draw::{render, render_table, render_to};
 
 /// The SGR code of a tone (`None`: no colour).
-fn sgr(tone: Tone) -> Option<&'static str> {
-    match tone {
+fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
+    let code = match tone {
+        Tone::Ansi(style) => return Some(style.codes()).filter(|c| !c.is_empty()).map(Into::into),
         Tone::Plain | Tone::Pending => None,
         Tone::Good => Some("32"),
         Tone::Bad => Some("31"),
@@ -34,7 +35,8 @@ fn sgr(tone: Tone) -> Option<&'static str> {
             RowKind::Unrecognized => Some("33"),
             _ => None,
         },
-    }
+    };
+    code.map(Into::into)
 }
 
 /// A line as terminal text. Every span is sanitized again here as a
@@ -46,7 +48,7 @@ pub fn render_text(line: &Text, color: bool) -> String {
         match (color, sgr(*tone)) {
             (true, Some(code)) => {
                 out.push_str("\u{1b}[");
-                out.push_str(code);
+                out.push_str(&code);
                 out.push('m');
                 out.push_str(s);
                 out.push_str("\u{1b}[0m");

@@ -94,9 +94,7 @@ fn more_line(n: usize, theme: &Theme) -> Line<'static> {
 
 fn body(s: &str, tone: Tone, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
     let (shown, more) = cut(s);
-    for line in sanitize(shown, Lines::Multi).split('\n') {
-        text_lines(&Text::toned(line, tone), width, theme, out);
-    }
+    crate::view::text::body_lines(shown, tone, &mut |line| text_lines(&line, width, theme, out));
     if more > 0 {
         out.push(more_line(more, theme));
     }

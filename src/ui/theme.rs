@@ -124,7 +124,37 @@ impl Theme {
             Tone::Pending => self.pending,
             Tone::Kind(kind) => self.kind(kind),
             Tone::Series(slot) => self.series(slot),
+            Tone::Ansi(sgr) => self.ansi(sgr),
         }
+    }
+
+    /// A file's own SGR colours; the no-colour theme keeps bold and underline only.
+    fn ansi(&self, sgr: crate::model::sgr::Sgr) -> Style {
+        use crate::model::sgr::AnsiColor;
+        let color = |c: AnsiColor| match c {
+            AnsiColor::Indexed(n) => Color::Indexed(n),
+            AnsiColor::Rgb(r, g, b) => Color::Rgb(r, g, b),
+        };
+        let mut style = self.text;
+        if self.name != ThemeName::Mono {
+            if let Some(c) = sgr.fg {
+                style = style.fg(color(c));
+            }
+            if let Some(c) = sgr.bg {
+                style = style.bg(color(c));
+            }
+        }
+        for (on, m) in [
+            (sgr.bold, Modifier::BOLD),
+            (sgr.dim, Modifier::DIM),
+            (sgr.italic, Modifier::ITALIC),
+            (sgr.underline, Modifier::UNDERLINED),
+        ] {
+            if on {
+                style = style.add_modifier(m);
+            }
+        }
+        style
     }
 
     /// A categorical colour (waterfall bars by kind); red stays for failures.

@@ -30,10 +30,30 @@ pub enum Tone {
     Hitl,
     /// Started, not finished.
     Pending,
+    /// The colours a file's own SGR codes gave the text (tool output).
+    Ansi(crate::model::sgr::Sgr),
     /// The lane of a timeline row kind (a categorical colour).
     Kind(RowKind),
     /// One of five categorical colours (a waterfall bar's kind); none is red.
     Series(u8),
+}
+
+/// Text from a file, line by line, each line as a [`Text`] in `tone`; SGR
+/// colour codes in it become the tone of the text they cover (a colour
+/// goes on across lines until reset), every other control is made visible.
+pub fn body_lines(s: &str, tone: Tone, each: &mut dyn FnMut(Text)) {
+    let mut style = crate::model::sgr::Sgr::default();
+    for line in s.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let (runs, end) = crate::model::sgr::runs(line, style);
+        style = end;
+        let mut t = Text::new();
+        for (run, sgr) in runs {
+            let run_tone = if sgr.is_plain() { tone } else { Tone::Ansi(sgr) };
+            t.push(text::sanitize(run, Lines::Multi).into_owned(), run_tone);
+        }
+        each(t);
+    }
 }
 
 /// Input text made safe for one line.

@@ -3,7 +3,7 @@
 //! a table cell of many megabytes is never held as a list of all its lines.
 
 use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, diff_lines, fit_columns, render_text};
-use crate::model::text::{self, Lines};
+use crate::model::text;
 
 /// A line of rendered output before it goes into a box.
 enum Out {
@@ -270,7 +270,5 @@ fn row_lines(mut cells: Vec<CellLines>, widths: &[usize], cols: &[Column], sep: 
 
 /// Text from a file on its own lines, each wrapped at words, one line at a time.
 fn multi_line(s: &str, tone: Tone, width: usize, out: &mut dyn FnMut(Out)) {
-    for line in text::sanitize(s, Lines::Multi).split('\n') {
-        Text::toned(line, tone).wrap_lines(width).for_each(|l| out(Out::Body(l)));
-    }
+    crate::view::text::body_lines(s, tone, &mut |line| line.wrap_lines(width).for_each(|l| out(Out::Body(l))));
 }
