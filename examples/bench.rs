@@ -147,7 +147,7 @@ fn frames_ratio(a: usize, b: usize) {
     let (mut ts, mut tl) = (Vec::new(), Vec::new());
     for i in 0..400 {
         let action = if (i / 20) % 2 == 0 { Action::Down } else { Action::Up };
-        update(&mut small, action);
+        update(&mut small, action.clone());
         update(&mut large, action);
         term.clear().expect("clear");
         ts.push(draw(&mut term, &small, &mut cache));

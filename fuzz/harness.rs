@@ -145,7 +145,7 @@ pub fn tui(data: &[u8]) {
         update(&mut app, Action::ShowTab(tab));
         draw(&mut terminal, &app, &mut cache);
         let actions = if heavy { script } else { &script[..4] };
-        for &a in actions {
+        for a in actions.iter().cloned() {
             update(&mut app, a);
             app.effects.clear();
             if heavy {

@@ -3,7 +3,7 @@
 //! header shows bytes and events parsed so far; when the load is done the
 //! full document replaces the preview, keeping the selection.
 
-use crate::app::{App, Loading, Prepared};
+use crate::app::{Action, App, Loading, Prepared};
 use crate::load::LoadError;
 use crate::model::usage::PriceTable;
 use crate::term::Source;
@@ -16,12 +16,20 @@ use std::time::{Duration, Instant};
 pub static LOADED_AFTER: OnceLock<Duration> = OnceLock::new();
 /// How long installing the whole document held the UI thread.
 pub static INSTALL_TOOK: OnceLock<Duration> = OnceLock::new();
+/// The program's start, for [`LOADED_AFTER`].
+static PROGRAM_STARTED: OnceLock<Instant> = OnceLock::new();
+
+/// The terminal loop installed the whole document, taking `took`.
+pub fn installed(took: Duration) {
+    let _ = INSTALL_TOOK.set(took);
+    if let Some(started) = PROGRAM_STARTED.get() {
+        let _ = LOADED_AFTER.set(started.elapsed());
+    }
+}
 
 pub struct BackgroundLoad {
     rx: Receiver<Result<Prepared, LoadError>>,
     started: Instant,
-    /// The program's start, for [`LOADED_AFTER`].
-    program_started: Instant,
     done: bool,
 }
 
@@ -35,6 +43,7 @@ pub fn start(
     program_started: Instant,
 ) -> BackgroundLoad {
     crate::load::progress::reset();
+    let _ = PROGRAM_STARTED.set(program_started);
     let path = path.into();
     let (tx, rx) = channel();
     std::thread::spawn(move || {
@@ -61,7 +70,7 @@ pub fn start(
     });
     app.loading =
         Some(Loading { preview_bytes, total_bytes, parsed_bytes: 0, parsed_lines: 0, building: false, elapsed_ms: 0 });
-    BackgroundLoad { rx, started: Instant::now(), program_started, done: false }
+    BackgroundLoad { rx, started: Instant::now(), done: false }
 }
 
 impl Source for BackgroundLoad {
@@ -70,46 +79,26 @@ impl Source for BackgroundLoad {
         Duration::from_millis(if self.done { 1000 } else { 100 })
     }
 
-    fn poll(&mut self, app: &mut App) -> bool {
+    fn poll(&mut self) -> Vec<Action> {
         if self.done {
-            return false;
+            return Vec::new();
         }
         let elapsed = self.started.elapsed();
-        match self.rx.try_recv() {
+        let elapsed_ms = elapsed.as_millis() as u64;
+        let action = match self.rx.try_recv() {
             Err(TryRecvError::Empty) => {
                 let (bytes, lines, building) = crate::load::progress::snapshot();
-                if let Some(l) = app.loading.as_mut() {
-                    l.parsed_bytes = bytes;
-                    l.parsed_lines = lines;
-                    l.building = building;
-                    l.elapsed_ms = elapsed.as_millis() as u64;
-                }
-                return true;
+                return vec![Action::LoadProgress { bytes, lines, building, elapsed_ms }];
             }
-            Ok(Ok(prepared)) => {
-                let total = app.loading.as_ref().map(|l| l.total_bytes).unwrap_or(0);
-                let installing = Instant::now();
-                app.install(prepared);
-                let _ = INSTALL_TOOK.set(installing.elapsed());
-                app.flash(crate::view::chrome::loaded_text(total, app.doc.event_count(), elapsed.as_secs_f64()));
-                let _ = LOADED_AFTER.set(self.program_started.elapsed());
-            }
-            Ok(Err(e)) => preview_only(app, &format!("loading the whole file failed: {e}")),
-            Err(TryRecvError::Disconnected) => preview_only(app, "loading the whole file stopped unexpectedly"),
-        }
-        app.loading = None;
+            Ok(Ok(prepared)) => crate::app::sources::loaded(prepared, elapsed_ms),
+            Ok(Err(e)) => failed(format!("loading the whole file failed: {e}")),
+            Err(TryRecvError::Disconnected) => failed("loading the whole file stopped unexpectedly".into()),
+        };
         self.done = true;
-        true
+        vec![action]
     }
 }
 
-/// The full load failed: say so where the preview's notice said "loading".
-fn preview_only(app: &mut App, why: &str) {
-    for n in &mut app.doc.notices {
-        if let Some(head) = n.message.strip_suffix(crate::load::preview::STILL_LOADING) {
-            n.message = format!("{head}; {why}");
-            n.level = crate::model::document::NoticeLevel::Error;
-        }
-    }
-    app.flash_error(format!("{why}; showing the preview only"));
+fn failed(why: String) -> Action {
+    Action::LoadFailed { why, still_loading: crate::load::preview::STILL_LOADING }
 }

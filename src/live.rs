@@ -6,7 +6,8 @@
 //! the last good view and says why. `--follow` on a FIFO or a pipe reads it
 //! on a thread as a writer sends it (see [`StreamSource`]).
 
-use crate::app::App;
+use crate::app::Action;
+use crate::app::sources::{ReloadNote, reloaded};
 use crate::load::{LoadError, display_name};
 use crate::model::document::{Document, Notice, NoticeLevel};
 use crate::term::Source;
@@ -48,12 +49,30 @@ pub fn waiting_document(name: &str, why: &str) -> Document {
     }
 }
 
+/// Why `--follow` has nothing to show yet at `path` (it does not exist, is
+/// empty, or has no complete line): the viewer waits for it, as `tail -F`
+/// does, instead of failing. `None` when there is something to load.
+pub fn not_ready(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some("does not exist yet; waiting for it to be written".into())
+        }
+        Ok(m) if m.is_file() && m.len() == 0 => Some("is empty; waiting for lines".into()),
+        Ok(m) if m.is_file() && complete_prefix_len(path) == 0 => {
+            Some("has no complete line yet; waiting for lines".into())
+        }
+        _ => None,
+    }
+}
+
 pub struct LiveSource {
     paths: Vec<PathBuf>,
     follow: bool,
     stamps: Vec<Option<Stamp>>,
     /// `--follow`: bytes of the last complete line we loaded.
     loaded_bytes: u64,
+    /// `--follow`: the file has existed (a missing one is waited for).
+    seen: bool,
     _watcher: Option<notify::RecommendedWatcher>,
     events: Option<Receiver<()>>,
 }
@@ -92,7 +111,9 @@ pub fn source_for(paths: &[PathBuf], follow: bool) -> Result<Box<dyn Source>, Lo
     });
     let stamps = paths.iter().map(|p| stamp(p)).collect();
     let loaded_bytes = if follow { complete_prefix_len(&paths[0]) } else { 0 };
+    let seen = paths.first().is_some_and(|p| p.exists());
     Ok(Box::new(LiveSource {
+        seen,
         paths: paths.to_vec(),
         follow,
         stamps,
@@ -107,30 +128,34 @@ fn complete_prefix_len(path: &Path) -> u64 {
     std::fs::read(path).map(|b| b.iter().rposition(|&c| c == b'\n').map(|i| i as u64 + 1).unwrap_or(0)).unwrap_or(0)
 }
 
+fn says(text: String) -> Action {
+    Action::SourceSays { text, error: false }
+}
+
+fn fails(text: String) -> Action {
+    Action::SourceSays { text, error: true }
+}
+
 impl LiveSource {
-    fn reload_watch(&mut self, app: &mut App) {
+    fn reload_watch(&mut self) -> Action {
         match crate::load::load_paths(&self.paths) {
-            Ok(doc) => {
-                app.replace_document(doc);
-                app.flash("reloaded");
-            }
-            Err(e) => app.flash_error(format!("reload failed, keeping the last good view: {e}")),
+            Ok(doc) => reloaded(doc, ReloadNote::Reloaded),
+            Err(e) => fails(format!("reload failed, keeping the last good view: {e}")),
         }
     }
 
-    fn reload_follow(&mut self, app: &mut App, why: Option<&str>) {
+    fn reload_follow(&mut self, why: Option<&str>) -> Vec<Action> {
         let name = display_name(&self.paths[0]);
         let bytes = match std::fs::read(&self.paths[0]) {
             Ok(b) => b,
             Err(e) => {
-                app.flash_error(format!("{name}: {}; keeping the last good view", crate::load::io_message(&e)));
-                return;
+                return vec![fails(format!("{name}: {}; keeping the last good view", crate::load::io_message(&e)))];
             }
         };
         // A partial last line waits for its newline.
         let complete = bytes.iter().rposition(|&c| c == b'\n').map(|i| i + 1).unwrap_or(0);
         if complete as u64 == self.loaded_bytes && why.is_none() {
-            return;
+            return Vec::new();
         }
         if complete == 0 {
             // Nothing to show: the events shown came from bytes that are gone.
@@ -141,23 +166,19 @@ impl LiveSource {
                 Some(w) => format!("{w}; it {now}"),
                 None => now.to_string(),
             };
-            app.replace_document(waiting_document(&name, &format!("{what}; waiting for lines")));
-            app.flash(format!("{name} {what}; waiting for lines"));
-            return;
+            let doc = waiting_document(&name, &format!("{what}; waiting for lines"));
+            return vec![reloaded(doc, ReloadNote::Says(format!("{name} {what}; waiting for lines")))];
         }
         match crate::load::load_bytes(&name, &bytes[..complete]) {
             Ok(doc) => {
-                let before = app.doc.event_count();
-                app.replace_document(doc);
                 self.loaded_bytes = complete as u64;
-                let added = app.doc.event_count().saturating_sub(before);
-                match why {
-                    Some(w) => app.flash(format!("{w}; reloaded")),
-                    None if added > 0 => app.flash(format!("+{added} events")),
-                    None => {}
-                }
+                let note = match why {
+                    Some(w) => ReloadNote::Says(format!("{w}; reloaded")),
+                    None => ReloadNote::NewEvents,
+                };
+                vec![reloaded(doc, note)]
             }
-            Err(e) => app.flash_error(format!("keeping the last good view: {e}")),
+            Err(e) => vec![fails(format!("keeping the last good view: {e}"))],
         }
     }
 }
@@ -167,7 +188,7 @@ impl Source for LiveSource {
         Duration::from_millis(if self.events.is_some() { 250 } else { 500 })
     }
 
-    fn poll(&mut self, app: &mut App) -> bool {
+    fn poll(&mut self) -> Vec<Action> {
         let notified = self.events.as_ref().is_some_and(|rx| {
             let mut any = false;
             while rx.try_recv().is_ok() {
@@ -178,31 +199,29 @@ impl Source for LiveSource {
         let now: Vec<Option<Stamp>> = self.paths.iter().map(|p| stamp(p)).collect();
         let changed = now != self.stamps;
         if !changed && !notified {
-            return false;
+            return Vec::new();
         }
         let previous = std::mem::replace(&mut self.stamps, now.clone());
         if !changed {
-            return false;
+            return Vec::new();
         }
-        if self.follow {
-            let why = match (previous[0], now[0]) {
-                (Some(a), Some(b)) if a.inode != b.inode => Some("the file was replaced"),
-                (Some(_), Some(b)) if b.len < self.loaded_bytes => Some("the file was truncated"),
-                (None, Some(_)) => Some("the file is back"),
-                (_, None) => {
-                    app.flash_error(format!(
-                        "{} disappeared; keeping the last good view",
-                        display_name(&self.paths[0])
-                    ));
-                    return true;
-                }
-                _ => None,
-            };
-            self.reload_follow(app, why);
-        } else {
-            self.reload_watch(app);
+        if !self.follow {
+            return vec![self.reload_watch()];
         }
-        true
+        let why = match (previous[0], now[0]) {
+            (Some(a), Some(b)) if a.inode != b.inode => Some("the file was replaced"),
+            (Some(_), Some(b)) if b.len < self.loaded_bytes => Some("the file was truncated"),
+            (None, Some(_)) if self.seen => Some("the file is back"),
+            (None, Some(_)) => Some("the file appeared"),
+            (_, None) if !self.seen => return Vec::new(),
+            (_, None) => {
+                let name = display_name(&self.paths[0]);
+                return vec![fails(format!("{name} disappeared; keeping the last good view"))];
+            }
+            _ => None,
+        };
+        self.seen = true;
+        self.reload_follow(why)
     }
 }
 
@@ -258,27 +277,20 @@ impl StreamSource {
     }
 
     /// Show the first `len` bytes read; `what` says why, on the footer.
-    fn show(&mut self, app: &mut App, len: usize, what: Option<String>) {
+    fn show(&mut self, len: usize, what: Option<String>) -> Action {
         match crate::load::load_bytes(&self.name, &self.bytes[..len]) {
             Ok(doc) => {
-                let before = app.doc.event_count();
-                app.replace_document(doc);
                 self.shown = len;
-                let added = app.doc.event_count().saturating_sub(before);
-                match what {
-                    Some(w) => app.flash(w),
-                    None if added > 0 => app.flash(format!("+{added} events")),
-                    None => {}
-                }
+                reloaded(doc, what.map_or(ReloadNote::NewEvents, ReloadNote::Says))
             }
-            Err(e) => app.flash_error(format!("keeping the last good view: {e}")),
+            Err(e) => fails(format!("keeping the last good view: {e}")),
         }
     }
 
     /// Stop reading (the thread ends at its next read) and say why.
-    fn stop(&mut self, app: &mut App, why: String) {
+    fn stop(&mut self, why: String) -> Vec<Action> {
         self.rx = None;
-        app.flash_error(why);
+        vec![fails(why)]
     }
 }
 
@@ -287,8 +299,8 @@ impl Source for StreamSource {
         Duration::from_millis(if self.rx.is_some() { 100 } else { 1000 })
     }
 
-    fn poll(&mut self, app: &mut App) -> bool {
-        let Some(rx) = &self.rx else { return false };
+    fn poll(&mut self) -> Vec<Action> {
+        let Some(rx) = &self.rx else { return Vec::new() };
         let mut end = None;
         loop {
             match rx.try_recv() {
@@ -308,34 +320,32 @@ impl Source for StreamSource {
         if self.bytes.len() as u64 > limit {
             self.bytes.truncate(self.shown);
             let why = format!("{}: more than {limit} bytes came; stopped reading, showing what came before", self.name);
-            self.stop(app, why);
-            return true;
+            return self.stop(why);
         }
         if crate::load::looks_binary(&self.bytes) {
             let why = format!("{}: this stream is binary, not UTF-8 text; stopped reading", self.name);
-            self.stop(app, why);
-            return true;
+            return self.stop(why);
         }
         match end {
             Some(failed) => {
                 self.rx = None;
+                let mut out = Vec::new();
                 if !self.bytes.is_empty() {
-                    self.show(app, self.bytes.len(), Some(format!("{}: the stream ended", self.name)));
+                    out.push(self.show(self.bytes.len(), Some(format!("{}: the stream ended", self.name))));
                 }
                 match failed {
-                    Some(e) => app.flash_error(format!("{}: {e}; the stream ended", self.name)),
-                    None if self.bytes.is_empty() => app.flash(format!("{}: the stream ended empty", self.name)),
+                    Some(e) => out.push(fails(format!("{}: {e}; the stream ended", self.name))),
+                    None if self.bytes.is_empty() => out.push(says(format!("{}: the stream ended empty", self.name))),
                     None => {}
                 }
-                true
+                out
             }
             None => {
                 let complete = self.bytes.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
                 if complete > self.shown {
-                    self.show(app, complete, None);
-                    return true;
+                    return vec![self.show(complete, None)];
                 }
-                false
+                Vec::new()
             }
         }
     }

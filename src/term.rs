@@ -319,8 +319,9 @@ mod signal_restore {
 
 /// Something that can bring new content while the viewer runs (`--watch`, `--follow`).
 pub trait Source {
-    /// Called about every `interval`; returns true when the app changed.
-    fn poll(&mut self, app: &mut App) -> bool;
+    /// Called about every `interval`: what happened since, as actions for
+    /// `update` (none: nothing changed).
+    fn poll(&mut self) -> Vec<crate::app::Action>;
     fn interval(&self) -> Duration;
 }
 
@@ -414,7 +415,15 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             }
         }
         if let Some(s) = source.as_mut() {
-            dirty |= s.poll(&mut app);
+            for action in s.poll() {
+                let loaded = matches!(action, crate::app::Action::Loaded { .. });
+                let installing = Instant::now();
+                crate::app::update(&mut app, action);
+                if loaded {
+                    crate::background::installed(installing.elapsed());
+                }
+                dirty = true;
+            }
         }
         if busy && !ready {
             app.search_step();

@@ -97,7 +97,9 @@ fn poll_until_loaded(app: &mut App, source: &mut dyn Source) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while app.loading.is_some() {
         assert!(Instant::now() < deadline, "the background load did not finish");
-        source.poll(app);
+        for action in source.poll() {
+            niceeval::app::update(app, action);
+        }
         std::thread::sleep(Duration::from_millis(10));
     }
 }

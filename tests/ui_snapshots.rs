@@ -59,7 +59,7 @@ fn inspector_follows_the_tool_sort_and_filter() {
     for action in
         [Action::CycleSort, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter]
     {
-        update(&mut app, action);
+        update(&mut app, action.clone());
         terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
         let cached = text_of(&terminal);
         terminal.draw(|f| ui::render(f, &app, &mut RenderCache::new(ThemeName::Mono))).unwrap();

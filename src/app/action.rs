@@ -38,7 +38,7 @@ impl Tab {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Action {
     Quit,
     Up,
@@ -109,13 +109,42 @@ pub enum Action {
         count: usize,
         scroll: usize,
     },
+    // From sources (not keys): see `app::sources`.
+    /// A background load's progress.
+    LoadProgress {
+        bytes: u64,
+        lines: u64,
+        building: bool,
+        elapsed_ms: u64,
+    },
+    /// The whole file, loaded and prepared off the UI thread.
+    Loaded {
+        prepared: super::sources::Handoff<super::Prepared>,
+        elapsed_ms: u64,
+    },
+    /// The whole load failed: the preview stays, its notice ending in
+    /// `still_loading` says why.
+    LoadFailed {
+        why: String,
+        still_loading: &'static str,
+    },
+    /// `--watch` / `--follow`: a new document.
+    Reloaded {
+        doc: super::sources::Handoff<crate::model::document::Document>,
+        note: super::sources::ReloadNote,
+    },
+    /// A source's words for the footer (a failed reload, a stream that ended).
+    SourceSays {
+        text: String,
+        error: bool,
+    },
     #[doc(hidden)]
     DebugPanic,
 }
 
 impl Action {
     /// What the action does, for the help overlay and the README key table.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(&self) -> &'static str {
         match self {
             Action::Quit => "quit",
             Action::Up => "move up",
@@ -173,6 +202,11 @@ impl Action {
             Action::ClickAt { .. } => "select",
             Action::ScrollExtent { .. } => "panel sizes",
             Action::InspectorFound { .. } => "inspector matches",
+            Action::LoadProgress { .. } => "loading progress",
+            Action::Loaded { .. } => "the whole file loaded",
+            Action::LoadFailed { .. } => "the whole load failed",
+            Action::Reloaded { .. } => "reloaded",
+            Action::SourceSays { .. } => "a source's message",
             Action::DebugPanic => "debug: panic on purpose",
         }
     }

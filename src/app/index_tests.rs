@@ -166,7 +166,7 @@ fn check_jumps(app: &mut App, when: &str) {
             app.lists.timeline = ListState { selected: at, offset: at };
             app.before_turn_jump = None;
             let want = walk(app, forward, pred).unwrap_or(at);
-            update(app, action);
+            update(app, action.clone());
             assert_eq!(app.lists.timeline.selected, want, "{action:?} from {at} after {when}");
             assert_eq!(app.scope, saved.3, "{action:?} keeps the scope after {when}");
         }
@@ -174,7 +174,7 @@ fn check_jumps(app: &mut App, when: &str) {
             app.lists.timeline = ListState { selected: at, offset: at };
             let header = |i: &usize| rows[app.visible[*i]].kind == RowKind::TurnHeader;
             let want = if forward { (at + 1..len).find(header) } else { (0..at).rev().find(header) };
-            update(app, action);
+            update(app, action.clone());
             app.before_turn_jump = None;
             assert_eq!(app.lists.timeline.selected, want.unwrap_or(at), "{action:?} from {at} after {when}");
         }

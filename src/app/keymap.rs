@@ -177,7 +177,7 @@ fn normalize(key: KeyEvent) -> Key {
 pub fn lookup(mode: Mode, key: KeyEvent) -> Option<Action> {
     let key = normalize(key);
     if let Some((_, _, action)) = BINDINGS.iter().find(|(m, k, _)| *m == mode && *k == key) {
-        return Some(*action);
+        return Some(action.clone());
     }
     if mode == Mode::Search
         && let KeyCode::Char(c) = key.code
@@ -221,7 +221,7 @@ pub fn help_rows(mode: Mode) -> Vec<(String, &'static str)> {
                 keys.push_str(" / ");
                 keys.push_str(&key_name(*key));
             }
-            None => rows.push((key_name(*key), *action)),
+            None => rows.push((key_name(*key), action.clone())),
         }
     }
     rows.into_iter().map(|(k, a)| (k, a.describe())).collect()

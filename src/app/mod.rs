@@ -10,6 +10,7 @@ pub mod keymap;
 pub mod layout;
 pub mod search;
 mod selection;
+pub mod sources;
 mod timing;
 pub mod update;
 

@@ -18,6 +18,10 @@ pub fn update(app: &mut App, action: Action) {
         app.inspector_scroll = scroll;
         return;
     }
+    // A source's document or progress: the flash and the mode stay.
+    if app.source_action(&action) {
+        return;
+    }
     // The flash message lives until the next key.
     if !matches!(action, Action::ScrollAt { .. }) {
         app.flash = None;
@@ -32,14 +36,15 @@ pub fn update(app: &mut App, action: Action) {
         Mode::Help => return help_key(app, action),
         Mode::Normal => {}
     }
+    let jump = is_jump(&action);
     normal_key(app, action, turn_jump);
-    if is_jump(action) {
+    if jump {
         app.record_jump(before);
     }
 }
 
 /// Moves the jump list remembers where they left from.
-fn is_jump(action: Action) -> bool {
+fn is_jump(action: &Action) -> bool {
     matches!(
         action,
         Action::Enter
@@ -200,7 +205,13 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::NavNarrower | Action::NavWider => app.resize_nav(action == Action::NavWider),
         Action::JumpBack => app.jump_back(),
         Action::JumpForward => app.jump_forward(),
-        Action::ScrollExtent { .. } | Action::InspectorFound { .. } => {}
+        Action::ScrollExtent { .. }
+        | Action::InspectorFound { .. }
+        | Action::LoadProgress { .. }
+        | Action::Loaded { .. }
+        | Action::LoadFailed { .. }
+        | Action::Reloaded { .. }
+        | Action::SourceSays { .. } => {}
         Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => mouse_click(app, column, row),
         Action::DebugPanic => {

@@ -117,3 +117,35 @@ fn waiting_jump_and_copy() {
     update(&mut a, Action::Copy);
     assert!(matches!(a.effects.last(), Some(Effect::Copy(t)) if t.contains("ok?")));
 }
+
+#[test]
+fn documents_from_sources_arrive_as_actions() {
+    let mut a = two_turns();
+    update(&mut a, Action::Down);
+    a.flash("kept");
+    // Progress is not a key: the flash stays.
+    update(&mut a, Action::LoadProgress { bytes: 1, lines: 1, building: false, elapsed_ms: 5 });
+    assert_eq!(a.flash.as_ref().map(|f| f.text.as_str()), Some("kept"));
+    let before = a.doc.event_count();
+    let grown = crate::load::load_bytes(
+        "t.json",
+        json!({"events":[{"type":"message","role":"assistant","text":"a"},{"type":"message","role":"assistant","text":"b"},
+            {"type":"message","role":"assistant","text":"c"},{"type":"message","role":"assistant","text":"d"},
+            {"type":"message","role":"assistant","text":"e"}],"status":"completed"})
+        .to_string()
+        .as_bytes(),
+    )
+    .unwrap();
+    let action = super::super::sources::reloaded(grown, super::super::sources::ReloadNote::NewEvents);
+    update(&mut a, action.clone());
+    assert_eq!(a.doc.event_count(), 5);
+    assert_eq!(
+        a.flash.as_ref().map(|f| f.text.clone()),
+        Some(format!("+{}", crate::view::format::count(5 - before.min(5), "event", "events")))
+    );
+    // The same action applied again finds its document already taken.
+    update(&mut a, action);
+    assert_eq!(a.doc.event_count(), 5);
+    update(&mut a, Action::SourceSays { text: "gone".into(), error: true });
+    assert!(a.flash.as_ref().is_some_and(|f| f.error && f.text == "gone"));
+}

@@ -61,6 +61,12 @@ pub fn run(args: &ViewArgs) -> i32 {
     } else if interactive && args.follow && args.paths.len() == 1 && crate::live::is_stream(&args.paths[0]) {
         // Read by the follower as it comes, not here to its end.
         crate::live::waiting_document(&names[0], "following a stream; waiting for its first lines")
+    } else if interactive
+        && args.follow
+        && args.paths.len() == 1
+        && let Some(why) = crate::live::not_ready(&args.paths[0])
+    {
+        crate::live::waiting_document(&names[0], &why)
     } else {
         match crate::load::load_paths(&args.paths) {
             Ok(d) => d,

@@ -22,7 +22,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let block = panel(Line::styled(title, theme.title), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let (Some(view), Some(attempt)) = (app.view(), app.attempt()) else { return };
+    let (Some(view), Some(attempt)) = (app.view(), app.attempt()) else {
+        // No attempt at all: what the input is, or what is awaited.
+        let lines: Vec<Line> = crate::view::chrome::no_attempts(&app.doc)
+            .iter()
+            .flat_map(|t| t.wrap(inner.width as usize))
+            .map(|t| Line::from(theme.spans(&t)))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), inner);
+        return;
+    };
     if app.visible.is_empty() {
         frame.render_widget(Paragraph::new(Line::styled(crate::view::chrome::NO_EVENTS, theme.dim)), inner);
         return;

@@ -82,6 +82,17 @@ pub const NO_REQUESTS: &str = "no input requests in this scope";
 pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
 pub const NO_EVENTS: &str = "no events in this scope";
 
+/// The timeline of an input with no attempt: its notices (a followed file
+/// that is awaited says so), or that there is nothing.
+pub fn no_attempts(doc: &crate::model::document::Document) -> Vec<super::Text> {
+    let mut out: Vec<super::Text> =
+        doc.notices.iter().map(|n| super::Text::toned(clean(&n.message), super::Tone::Soft)).collect();
+    if out.is_empty() {
+        out.push(super::Text::toned("no attempts, sessions or turns in this input", super::Tone::Soft));
+    }
+    out
+}
+
 /// What an empty Assertions list means.
 pub fn no_assertions(recorded: bool) -> &'static str {
     if recorded {

@@ -55,5 +55,28 @@ echo "ok: a file deleted and created again is followed again"
 
 keys q
 wait_gone 'Timeline ·' 10
+
+# Started before the adapter writes: a file that does not exist yet is
+# waited for, as tail -F does, and its first lines are shown when they come.
+LATE="$DIR/late.jsonl"
+keys "$BIN view --follow $LATE" Enter
+wait_for 'does not exist yet' 10
+printf '%s' '{"type":"message","role":"assistant","text":"first words of the late file"' > "$LATE"
+wait_for 'appeared|no complete line' 10
+printf '%s\n' '}' >> "$LATE"
+wait_for 'first words of the late file' 10
+echo "ok: a missing file is waited for"
+keys q
+wait_gone 'Timeline ·' 10
+
+# An empty file is waited for too.
+: > "$DIR/empty.jsonl"
+keys "$BIN view --follow $DIR/empty.jsonl" Enter
+wait_for 'is empty; waiting' 10
+printf '%s\n' '{"type":"message","role":"assistant","text":"no longer empty"}' >> "$DIR/empty.jsonl"
+wait_for 'no longer empty' 10
+echo "ok: an empty file is waited for"
+keys q
+wait_gone 'Timeline ·' 10
 assert_sane_terminal
 echo "e2e follow: passed"

@@ -1,0 +1,131 @@
+//! What arrives from outside the keyboard: a background load's progress and
+//! its document, and `--watch` / `--follow` reloads. The sources (threads,
+//! file watchers) only read and parse; the state changes here, in
+//! [`super::update`], like any key's.
+
+use super::{Action, App, Prepared};
+use crate::model::document::{Document, NoticeLevel};
+use std::sync::{Arc, Mutex};
+
+/// A value handed over inside an action (a document parsed on another
+/// thread). Actions are compared and hashed (key tables, tests), so a
+/// handoff compares by identity; `update` takes the value out once.
+pub struct Handoff<T>(Arc<Mutex<Option<T>>>);
+
+impl<T> Handoff<T> {
+    pub fn new(value: T) -> Handoff<T> {
+        Handoff(Arc::new(Mutex::new(Some(value))))
+    }
+
+    /// The value, the first time; `None` after (a cloned action applied twice).
+    pub fn take(&self) -> Option<T> {
+        self.0.lock().ok()?.take()
+    }
+}
+
+impl<T> Clone for Handoff<T> {
+    fn clone(&self) -> Self {
+        Handoff(Arc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Handoff<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Eq for Handoff<T> {}
+
+impl<T> std::hash::Hash for Handoff<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (Arc::as_ptr(&self.0) as *const () as usize).hash(state);
+    }
+}
+
+impl<T> std::fmt::Debug for Handoff<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Handoff(..)")
+    }
+}
+
+/// What the footer says after a reload.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReloadNote {
+    /// "reloaded" (`--watch`).
+    Reloaded,
+    /// "+N events" when events were added, else nothing (`--follow`).
+    NewEvents,
+    /// These words, as they are.
+    Says(String),
+}
+
+impl App {
+    /// Apply an action from a source; `false` when `action` is not one.
+    pub(super) fn source_action(&mut self, action: &Action) -> bool {
+        match action {
+            Action::LoadProgress { bytes, lines, building, elapsed_ms } => {
+                if let Some(l) = self.loading.as_mut() {
+                    (l.parsed_bytes, l.parsed_lines, l.building, l.elapsed_ms) =
+                        (*bytes, *lines, *building, *elapsed_ms);
+                }
+            }
+            Action::Loaded { prepared, elapsed_ms } => {
+                let Some(prepared) = prepared.take() else { return true };
+                let total = self.loading.as_ref().map(|l| l.total_bytes).unwrap_or(0);
+                self.install(prepared);
+                self.loading = None;
+                let seconds = *elapsed_ms as f64 / 1000.0;
+                self.flash(crate::view::chrome::loaded_text(total, self.doc.event_count(), seconds));
+            }
+            Action::LoadFailed { why, still_loading } => {
+                self.loading = None;
+                self.preview_only(why, still_loading);
+            }
+            Action::Reloaded { doc, note } => {
+                let Some(doc) = doc.take() else { return true };
+                self.reloaded(doc, note);
+            }
+            Action::SourceSays { text, error: true } => self.flash_error(text.clone()),
+            Action::SourceSays { text, error: false } => self.flash(text.clone()),
+            _ => return false,
+        }
+        true
+    }
+
+    fn reloaded(&mut self, doc: Document, note: &ReloadNote) {
+        let before = self.doc.event_count();
+        self.replace_document(doc);
+        let added = self.doc.event_count().saturating_sub(before);
+        match note {
+            ReloadNote::Reloaded => self.flash("reloaded"),
+            ReloadNote::NewEvents if added > 0 => {
+                self.flash(format!("+{}", crate::view::format::count(added, "event", "events")))
+            }
+            ReloadNote::NewEvents => {}
+            ReloadNote::Says(words) => self.flash(words.clone()),
+        }
+    }
+
+    /// The whole load failed: the preview's notice that said it was still
+    /// loading (ending in `still_loading`) now says why it stopped.
+    fn preview_only(&mut self, why: &str, still_loading: &str) {
+        for n in &mut self.doc.notices {
+            if let Some(head) = n.message.strip_suffix(still_loading) {
+                n.message = format!("{head}; {why}");
+                n.level = NoticeLevel::Error;
+            }
+        }
+        self.flash_error(format!("{why}; showing the preview only"));
+    }
+}
+
+/// Shorthand for a source: an action that installs a prepared document.
+pub fn loaded(prepared: Prepared, elapsed_ms: u64) -> Action {
+    Action::Loaded { prepared: Handoff::new(prepared), elapsed_ms }
+}
+
+/// Shorthand for a source: an action that shows a new document.
+pub fn reloaded(doc: Document, note: ReloadNote) -> Action {
+    Action::Reloaded { doc: Handoff::new(doc), note }
+}
