@@ -370,3 +370,22 @@ fn ctrl_o_goes_back_from_a_jump_and_ctrl_i_forward() {
     update(&mut app, Action::JumpForward);
     assert!(app.flash.as_ref().is_some_and(|f| f.text.contains("no later place")));
 }
+
+#[test]
+fn at_80_columns_the_header_keeps_verdict_waiting_tokens_and_cost_and_every_tab_shows() {
+    let mut app = demo();
+    let text = screen(&mut app, 80, 24);
+    let header = text.lines().nth(1).unwrap();
+    for fact in ["⏸ waiting (status)", "⏸ WAITING (1)", "7,872 tokens", "cost $0.0654"] {
+        assert!(header.contains(fact), "{fact} missing from {header:?}");
+    }
+    let tabs = text.lines().nth(2).unwrap();
+    assert!(tabs.contains("7 Changes") && tabs.contains("8 Timing"), "{tabs:?}");
+    // Narrower still: every tab's key stays, the open tab keeps its name.
+    let tabs = screen(&mut app, 60, 20).lines().nth(2).unwrap().to_string();
+    assert!(tabs.starts_with("1 Timeline 2 3 4 5 6 7 8"), "{tabs:?}");
+    // A click on a compact tab opens it.
+    let areas = niceeval::app::layout::areas(60, 20, &app);
+    update(&mut app, Action::ClickAt { column: areas.tab_spans[7].0, row: areas.tabs.y });
+    assert_eq!(app.tab, Tab::Timing);
+}

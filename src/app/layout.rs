@@ -36,8 +36,27 @@ pub const NAV_MIN: u16 = 12;
 /// Columns one `<` or `>` moves.
 pub const NAV_STEP: u16 = 4;
 
-pub fn tab_label(i: usize, tab: Tab) -> String {
-    format!(" {} {} ", i + 1, tab.title())
+/// The tab bar's labels at `width` columns (one column between them): " 1
+/// Timeline " when they fit, then "1 Timeline", then the open tab's name and
+/// the others' keys only, so every tab stays reachable and visible.
+pub fn tab_labels(width: u16, open: Tab) -> Vec<String> {
+    let fits = |labels: &[String]| labels.iter().map(|l| l.chars().count() + 1).sum::<usize>() <= width as usize;
+    let named = |pad: &str| -> Vec<String> {
+        Tab::ALL.iter().enumerate().map(|(i, t)| format!("{pad}{} {}{pad}", i + 1, t.title())).collect()
+    };
+    let full = named(" ");
+    if fits(&full) {
+        return full;
+    }
+    let compact = named("");
+    if fits(&compact) {
+        return compact;
+    }
+    Tab::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, t)| if *t == open { format!("{} {}", i + 1, t.title()) } else { (i + 1).to_string() })
+        .collect()
 }
 
 pub fn areas(width: u16, height: u16, app: &App) -> Areas {
@@ -51,8 +70,8 @@ pub fn areas(width: u16, height: u16, app: &App) -> Areas {
     let body = Rect::new(0, body_y, width, footer_y.saturating_sub(body_y));
     let mut tab_spans = [(0, 0); Tab::ALL.len()];
     let mut x = 0u16;
-    for (i, tab) in Tab::ALL.iter().enumerate() {
-        let w = tab_label(i, *tab).chars().count() as u16;
+    for (i, label) in tab_labels(width, app.tab).iter().enumerate() {
+        let w = label.chars().count() as u16;
         tab_spans[i] = (x, x + w);
         x += w + 1;
     }

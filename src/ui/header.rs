@@ -3,7 +3,6 @@
 use super::cell;
 use super::theme::Theme;
 use crate::app::App;
-use crate::view::Text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -33,7 +32,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if let (Some(attempt), Some(view)) = (app.attempt(), app.view()) {
         let notices = crate::view::summary::notices(&app.doc, attempt).len();
         let parts = crate::view::header::header_parts(&view.summary, notices);
-        for (i, part) in fit_by_priority(parts, width).into_iter().enumerate() {
+        for (i, part) in crate::view::header::header_line(parts, width).into_iter().enumerate() {
             if i > 0 {
                 second.push(Span::styled(" │ ", theme.dim));
             }
@@ -41,29 +40,4 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
     }
     frame.render_widget(Paragraph::new(vec![Line::from(top), Line::from(second)]), area);
-}
-
-/// Keep the parts that fit in `width` (separated by " │ "), dropping the
-/// least important first, in their original order.
-fn fit_by_priority(parts: Vec<(u8, Text)>, width: usize) -> Vec<Text> {
-    let mut keep: Vec<bool> = vec![true; parts.len()];
-    let total = |keep: &[bool]| {
-        let shown: Vec<usize> = parts.iter().zip(keep).filter(|(_, k)| **k).map(|((_, t), _)| t.width()).collect();
-        shown.iter().sum::<usize>() + 3 * shown.len().saturating_sub(1)
-    };
-    let mut order: Vec<usize> = (0..parts.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(parts[i].0));
-    for i in order {
-        if total(&keep) <= width {
-            break;
-        }
-        if keep.iter().filter(|k| **k).count() > 1 {
-            keep[i] = false;
-        }
-    }
-    let mut out: Vec<Text> = parts.into_iter().zip(keep).filter(|(_, k)| *k).map(|((_, t), _)| t).collect();
-    if let [only] = out.as_mut_slice() {
-        *only = only.truncate(width);
-    }
-    out
 }

@@ -124,8 +124,8 @@ pub fn cell(s: &str, width: usize) -> String {
 
 fn render_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut spans = Vec::new();
-    for (i, tab) in crate::app::Tab::ALL.iter().enumerate() {
-        let label = crate::app::layout::tab_label(i, *tab);
+    let labels = crate::app::layout::tab_labels(area.width, app.tab);
+    for (tab, label) in crate::app::Tab::ALL.iter().zip(labels) {
         let style = if *tab == app.tab { theme.tab_active } else { theme.dim };
         spans.push(Span::styled(label, style));
         spans.push(Span::raw(" "));

@@ -126,33 +126,97 @@ fn attempt_notices(doc: &Document, ctx: &Ctx) -> Vec<(NoticeLevel, String)> {
     out
 }
 
-/// The facts of the viewer's header line, each with a priority (0 = kept
-/// longest): the verdict, waiting, tokens and costs before names and counts.
-pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<(u8, Text)> {
-    let mut parts = vec![(0, summary.headline.clone())];
+/// One fact of the viewer's header line: its priority (0 first kept),
+/// its words, and shorter words for a narrow terminal.
+pub struct HeaderPart {
+    pub priority: u8,
+    pub full: Text,
+    pub short: Option<Text>,
+}
+
+fn part(priority: u8, full: Text, short: Option<Text>) -> HeaderPart {
+    HeaderPart { priority, full, short }
+}
+
+/// The facts of the header line, most important first by priority: the
+/// verdict or status, waiting, tokens, cost, estimate, findings, then the
+/// title, locator, counts and notices.
+pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
+    let mut parts = vec![part(0, summary.headline.clone(), None)];
     if let Some(w) = summary.waiting_text() {
-        parts.push((1, w));
+        parts.push(part(1, w, Some(Text::toned(format!("⏸ WAITING ({})", summary.waiting), Tone::Hitl))));
     }
-    parts.push((6, Text::plain(summary.title())));
+    parts.push(part(6, Text::plain(summary.title()), None));
     if let Some(l) = &summary.locator {
-        parts.push((7, Text::toned(clean(l), Tone::Accent)));
+        parts.push(part(7, Text::toned(clean(l), Tone::Accent), None));
     }
-    parts.push((2, Text::plain(summary.tokens_short())));
-    let mut observed = Text::plain(format!("cost {}", summary.observed_short()));
-    if let Some(k) = summary.observed_partial() {
-        observed.push(format!(" ({k})"), Tone::Warn);
+    let short_tokens = summary.tokens().map(|t| Text::plain(format!("{} tok", super::format::compact(t))));
+    parts.push(part(2, Text::plain(summary.tokens_short()), short_tokens));
+    let cost = Text::plain(format!("cost {}", summary.observed_short()));
+    match summary.observed_partial_counts() {
+        Some((k, n)) => parts.push(part(
+            3,
+            cost.clone().with(format!(" ({k} of {n} turns)"), Tone::Warn),
+            Some(cost.with(format!(" ({k}/{n} turns)"), Tone::Warn)),
+        )),
+        None => parts.push(part(3, cost, None)),
     }
-    parts.push((3, observed));
-    parts.push((4, Text::plain(format!("est {}", summary.estimate_short()))));
-    parts.push((8, summary.counts()));
+    parts.push(part(4, Text::plain(format!("est {}", summary.estimate_short())), None));
+    parts.push(part(8, summary.counts(), None));
     if let Some(f) = summary.findings_text() {
-        parts.push((5, f));
+        parts.push(part(5, f, None));
     }
     if notice_count > 0 {
-        parts.push((
-            9,
-            Text::toned(format!("! {}", super::format::count(notice_count, "notice", "notices")), Tone::Warn),
-        ));
+        let notices = Text::toned(format!("! {}", super::format::count(notice_count, "notice", "notices")), Tone::Warn);
+        parts.push(part(9, notices, None));
     }
     parts
+}
+
+/// The header line's facts that fit in `width` (joined by " │ "): the
+/// least important give way first (the title, locator, counts, findings),
+/// then the costs, tokens and waiting take their shorter words, then the
+/// rest give way; words shortened are made whole again where room is left.
+pub fn header_line(parts: Vec<HeaderPart>, width: usize) -> Vec<Text> {
+    const GAP: usize = 3;
+    /// Parts of this priority or later give way before any is shortened.
+    const MINOR: u8 = 5;
+    let mut shown: Vec<Option<Text>> = parts.iter().map(|p| Some(p.full.clone())).collect();
+    let total = |shown: &[Option<Text>]| {
+        let widths: Vec<usize> = shown.iter().flatten().map(Text::width).collect();
+        widths.iter().sum::<usize>() + GAP * widths.len().saturating_sub(1)
+    };
+    let mut least_first: Vec<usize> = (0..parts.len()).collect();
+    least_first.sort_by_key(|&i| std::cmp::Reverse(parts[i].priority));
+    let drop = |shown: &mut Vec<Option<Text>>, i: usize| {
+        if total(shown) > width && shown.iter().flatten().count() > 1 {
+            shown[i] = None;
+        }
+    };
+    for &i in least_first.iter().filter(|&&i| parts[i].priority >= MINOR) {
+        drop(&mut shown, i);
+    }
+    for &i in &least_first {
+        if total(&shown) > width
+            && let Some(short) = &parts[i].short
+        {
+            shown[i] = Some(short.clone());
+        }
+    }
+    for &i in &least_first {
+        drop(&mut shown, i);
+    }
+    for &i in least_first.iter().rev() {
+        if shown[i].is_some() && parts[i].short.is_some() {
+            let short = shown[i].replace(parts[i].full.clone());
+            if total(&shown) > width {
+                shown[i] = short;
+            }
+        }
+    }
+    let mut out: Vec<Text> = shown.into_iter().flatten().collect();
+    if let [only] = out.as_mut_slice() {
+        *only = only.truncate(width);
+    }
+    out
 }

@@ -184,9 +184,14 @@ impl Summary {
 
     /// "k of n turns" when the observed cost covers only some turns.
     pub fn observed_partial(&self) -> Option<String> {
+        self.observed_partial_counts().map(|(k, n)| format!("{k} of {n} turns"))
+    }
+
+    /// How many turns of how many report `costUSD`, when only some do.
+    pub fn observed_partial_counts(&self) -> Option<(usize, usize)> {
         let o = &self.observed;
         (o.usd.is_some() && o.source == UsageSource::Turns && o.turns_reporting < o.turns)
-            .then(|| format!("{} of {} turns", o.turns_reporting, o.turns))
+            .then_some((o.turns_reporting, o.turns))
     }
 
     /// "$0.0866" or "—".
