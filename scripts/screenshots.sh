@@ -56,3 +56,5 @@ shot hitl 160 44 "$BIN view assets/demo/session.json" 3 j j
 shot usage 160 44 "$BIN view assets/demo/session.json" 4
 shot assertions 160 44 "$BIN view assets/demo/record" 5
 shot check 120 36 "$BIN check tests/fixtures/ui/failed-orphans.json; s=\$?; echo; echo \"(exit status \$s)\""
+shot search 160 44 "$BIN view assets/demo/session.json" slash text:rm
+shot timing 160 44 "$BIN view assets/demo/record" 8

@@ -389,3 +389,25 @@ fn at_80_columns_the_header_keeps_verdict_waiting_tokens_and_cost_and_every_tab_
     update(&mut app, Action::ClickAt { column: areas.tab_spans[7].0, row: areas.tabs.y });
     assert_eq!(app.tab, Tab::Timing);
 }
+
+#[test]
+fn the_selected_timing_row_keeps_its_bar_visible() {
+    let mut app = app_for("assets/demo/record");
+    update(&mut app, Action::ShowTab(Tab::Timing));
+    app.viewport = niceeval::app::layout::viewport(160, 30, &app);
+    let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
+    let mut cache = RenderCache::new(ThemeName::Dark);
+    terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let row = (0..30).find(|&y| {
+        let line: String = (0..160).map(|x| buffer[(x, y)].symbol()).collect();
+        line.contains("eval.run") && !line.contains("Timing")
+    });
+    let y = row.expect("the eval.run row is drawn");
+    let bar: Vec<_> = (0..160).filter(|&x| buffer[(x, y)].symbol() == "█").map(|x| buffer[(x, y)].style()).collect();
+    assert!(!bar.is_empty(), "the selected row draws its bar");
+    for style in bar {
+        assert!(!style.add_modifier.contains(ratatui::style::Modifier::REVERSED), "a reversed bar is invisible");
+        assert!(style.fg.is_some(), "the bar keeps its colour");
+    }
+}

@@ -42,10 +42,17 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     for (k, line) in rows.into_iter().enumerate() {
         let i = win.start + k;
-        let line = if i == list.selected && app.tab != Tab::Usage {
-            line.style(if focused { theme.selected } else { theme.selected_unfocused })
-        } else {
-            line
+        let style = if focused { theme.selected } else { theme.selected_unfocused };
+        let line = match (i == list.selected, app.tab) {
+            (false, _) | (true, Tab::Usage) => line,
+            // Reversed, a bar's full blocks would turn into the background:
+            // the selection marks the label, the bars keep their colour.
+            (true, Tab::Timing) => {
+                let spans =
+                    line.spans.into_iter().map(|s| if s.content.contains('█') { s } else { s.patch_style(style) });
+                Line::from(spans.collect::<Vec<_>>())
+            }
+            (true, _) => line.style(style),
         };
         lines.push(line);
     }
