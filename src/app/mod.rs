@@ -2,7 +2,7 @@
 //! plain data so every behaviour is unit-testable.
 
 pub mod action;
-mod copy;
+mod commands;
 mod fold;
 mod index;
 mod jumps;

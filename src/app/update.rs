@@ -1,6 +1,6 @@
 //! `update(&mut App, Action)`: the only place UI state changes.
 
-use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab, ToolFilter, VerdictFilter};
+use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab};
 
 pub fn update(app: &mut App, action: Action) {
     // Not a key: the flash, a pending `]d` and the mode stay as they are.
@@ -95,17 +95,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::Back => back(app),
         Action::SearchStart => app.open_search(),
         Action::SearchNext | Action::SearchPrev => app.next_match(action == Action::SearchNext),
-        Action::NextFailure if app.tab != Tab::Timeline || app.focus != Focus::List => {
-            // From a review tab: the earliest failing evidence in the transcript.
-            app.tab = Tab::Timeline;
-            app.focus = Focus::List;
-            app.lists.timeline = ListState::default();
-            let first_is_failure =
-                app.view().is_some_and(|v| app.visible.first().is_some_and(|&r| v.timeline.rows[r].is_failure()));
-            if !first_is_failure {
-                jump_failure(app, true);
-            }
-        }
+        Action::NextFailure if app.tab != Tab::Timeline || app.focus != Focus::List => first_failure(app),
         Action::NextFailure | Action::PrevFailure => jump_failure(app, action == Action::NextFailure),
         Action::NextWaiting => jump_waiting(app),
         Action::NextFinding | Action::PrevFinding => {
@@ -123,71 +113,12 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             app.raw = !app.raw;
             app.inspector_scroll = 0;
         }
-        Action::ToggleMerge => {
-            let current = app.selected_row();
-            app.merge = !app.merge;
-            app.rebuild_visible();
-            if let Some(row) = current {
-                app.select_row(row);
-            }
-            app.flash(if app.merge {
-                "timeline: lifecycle rows merged"
-            } else {
-                "timeline: every raw event on its own row"
-            });
-        }
-        Action::CycleFilter if app.focus == Focus::Nav && app.doc.attempts.len() > 1 => {
-            app.verdict_filter = match app.verdict_filter {
-                VerdictFilter::All => VerdictFilter::Failing,
-                VerdictFilter::Failing => VerdictFilter::Passed,
-                VerdictFilter::Passed => VerdictFilter::All,
-            };
-            app.rebuild_nav();
-            app.nav_state = ListState::default();
-            let shown = app.nav.iter().filter(|n| n.depth == 0).count();
-            app.flash(format!("attempts: {} ({shown} shown)", app.verdict_filter.word()));
-        }
-        Action::CycleFilter => {
-            app.tool_filter = match app.tool_filter {
-                ToolFilter::All => ToolFilter::Failed,
-                ToolFilter::Failed => ToolFilter::Pending,
-                ToolFilter::Pending => ToolFilter::Problems,
-                ToolFilter::Problems => ToolFilter::All,
-            };
-            app.rebuild_tool_rows();
-            app.lists.tools = ListState::default();
-            app.flash(format!("tools filter: {}", app.tool_filter.word()));
-        }
-        Action::CycleSort => {
-            app.tool_sort_by_name = !app.tool_sort_by_name;
-            app.rebuild_tool_rows();
-            app.flash(if app.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
-        }
-        Action::Copy => match super::selection::selected_value(app) {
-            Some((_, mut text)) => {
-                let n = text.chars().count();
-                if text.len() <= super::copy::COPY_AT_MOST {
-                    app.effects.push(Effect::Copy(text));
-                    app.flash(format!("copied {n} characters (OSC 52)"));
-                } else {
-                    let mut cut = super::copy::COPY_AT_MOST;
-                    while !text.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    text.truncate(cut);
-                    let copied = text.chars().count();
-                    app.effects.push(Effect::Copy(text));
-                    app.flash_error(format!(
-                        "copied the first {copied} of {n} characters (OSC 52 takes at most 100 KB); o opens the whole value in $PAGER"
-                    ));
-                }
-            }
-            None => app.flash("nothing selected to copy"),
-        },
-        Action::OpenPager => match super::selection::selected_value(app) {
-            Some((_, text)) => app.effects.push(Effect::Page(text)),
-            None => app.flash("nothing selected to open"),
-        },
+        Action::ToggleMerge => app.toggle_merge(),
+        Action::CycleFilter if app.focus == Focus::Nav && app.doc.attempts.len() > 1 => app.cycle_verdict_filter(),
+        Action::CycleFilter => app.cycle_tool_filter(),
+        Action::CycleSort => app.toggle_tool_sort(),
+        Action::Copy => app.copy_selected(),
+        Action::OpenPager => app.page_selected(),
         Action::Help => {
             app.mode = Mode::Help;
             app.help_scroll = 0;
@@ -224,6 +155,18 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         | Action::SearchCommit
         | Action::SearchCancel
         | Action::SearchToggleRegex => {}
+    }
+}
+
+/// `e` from a review tab: the earliest failing evidence in the transcript.
+fn first_failure(app: &mut App) {
+    app.tab = Tab::Timeline;
+    app.focus = Focus::List;
+    app.lists.timeline = ListState::default();
+    let first_is_failure =
+        app.view().is_some_and(|v| app.visible.first().is_some_and(|&r| v.timeline.rows[r].is_failure()));
+    if !first_is_failure {
+        jump_failure(app, true);
     }
 }
 

@@ -1,0 +1,88 @@
+//! Commands on the selection and the lists' modes: copy, the pager, the
+//! merge of lifecycle rows, the attempts' and tools' filters and the sort.
+
+use super::{App, Effect, ListState, ToolFilter, VerdictFilter};
+
+/// The most bytes `y` sends over OSC 52: terminals and multiplexers cut or
+/// drop longer sequences, and a value of many megabytes stalls the terminal.
+pub const COPY_AT_MOST: usize = 100_000;
+
+impl App {
+    /// `y`: the selected value over OSC 52, at most [`COPY_AT_MOST`] bytes.
+    pub(super) fn copy_selected(&mut self) {
+        let Some((_, mut text)) = super::selection::selected_value(self) else {
+            return self.flash("nothing selected to copy");
+        };
+        let n = text.chars().count();
+        if text.len() <= COPY_AT_MOST {
+            self.effects.push(Effect::Copy(text));
+            return self.flash(format!("copied {n} characters (OSC 52)"));
+        }
+        let mut cut = COPY_AT_MOST;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        let copied = text.chars().count();
+        self.effects.push(Effect::Copy(text));
+        self.flash_error(format!(
+            "copied the first {copied} of {n} characters (OSC 52 takes at most 100 KB); o opens the whole value in $PAGER"
+        ));
+    }
+
+    /// `o`: the selected value in $PAGER.
+    pub(super) fn page_selected(&mut self) {
+        match super::selection::selected_value(self) {
+            Some((_, text)) => self.effects.push(Effect::Page(text)),
+            None => self.flash("nothing selected to open"),
+        }
+    }
+
+    /// `m`: merged lifecycle rows or every raw event, keeping the selection.
+    pub(super) fn toggle_merge(&mut self) {
+        let current = self.selected_row();
+        self.merge = !self.merge;
+        self.rebuild_visible();
+        if let Some(row) = current {
+            self.select_row(row);
+        }
+        self.flash(if self.merge {
+            "timeline: lifecycle rows merged"
+        } else {
+            "timeline: every raw event on its own row"
+        });
+    }
+
+    /// `f` in the attempts list: all, to review, passed.
+    pub(super) fn cycle_verdict_filter(&mut self) {
+        self.verdict_filter = match self.verdict_filter {
+            VerdictFilter::All => VerdictFilter::Failing,
+            VerdictFilter::Failing => VerdictFilter::Passed,
+            VerdictFilter::Passed => VerdictFilter::All,
+        };
+        self.rebuild_nav();
+        self.nav_state = ListState::default();
+        let shown = self.nav.iter().filter(|n| n.depth == 0).count();
+        self.flash(format!("attempts: {} ({shown} shown)", self.verdict_filter.word()));
+    }
+
+    /// `f` elsewhere: the tools by status.
+    pub(super) fn cycle_tool_filter(&mut self) {
+        self.tool_filter = match self.tool_filter {
+            ToolFilter::All => ToolFilter::Failed,
+            ToolFilter::Failed => ToolFilter::Pending,
+            ToolFilter::Pending => ToolFilter::Problems,
+            ToolFilter::Problems => ToolFilter::All,
+        };
+        self.rebuild_tool_rows();
+        self.lists.tools = ListState::default();
+        self.flash(format!("tools filter: {}", self.tool_filter.word()));
+    }
+
+    /// `s`: tools by position or by name.
+    pub(super) fn toggle_tool_sort(&mut self) {
+        self.tool_sort_by_name = !self.tool_sort_by_name;
+        self.rebuild_tool_rows();
+        self.flash(if self.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
+    }
+}
