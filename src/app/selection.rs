@@ -56,17 +56,7 @@ impl App {
     /// The view's context for the attempt shown (`sel` decides how much a
     /// value shows; the viewer passes a `full` one: it scrolls).
     pub fn context<'a>(&'a self, sel: &'a Selection) -> Option<Ctx<'a>> {
-        let index = self.scope.attempt;
-        let (attempt, view) = (self.doc.attempts.get(index)?, self.views.get(index)?);
-        Some(Ctx {
-            doc: &self.doc,
-            attempt,
-            index,
-            derived: &view.derived,
-            view,
-            sel,
-            findings: self.findings.iter().filter(|f| f.location.attempt == index).collect(),
-        })
+        Ctx::of(&self.doc, &self.views, &self.findings, sel, self.scope.attempt)
     }
 }
 

@@ -34,6 +34,38 @@ pub struct Ctx<'a> {
 pub const COMPACT_CHARS: usize = 160;
 
 impl<'a> Ctx<'a> {
+    /// The context of attempt `index`, with the findings about it.
+    pub fn of(
+        doc: &'a Document,
+        views: &'a [AttemptView],
+        findings: &'a [Finding],
+        sel: &'a Selection,
+        index: usize,
+    ) -> Option<Self> {
+        let (attempt, view) = (doc.attempts.get(index)?, views.get(index)?);
+        Some(Ctx {
+            doc,
+            attempt,
+            index,
+            derived: &view.derived,
+            view,
+            sel,
+            findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
+        })
+    }
+
+    /// The contexts of the attempts `sel` chooses, in document order.
+    pub fn selected(
+        doc: &'a Document,
+        views: &'a [AttemptView],
+        findings: &'a [Finding],
+        sel: &'a Selection,
+    ) -> impl Iterator<Item = Ctx<'a>> + 'a {
+        (0..doc.attempts.len().min(views.len()))
+            .filter(move |&i| sel.locator_matches(doc.attempts[i].locator.as_deref()))
+            .filter_map(move |i| Ctx::of(doc, views, findings, sel, i))
+    }
+
     /// Turn addresses in derive order.
     pub fn addrs(&self) -> impl Iterator<Item = (usize, TurnAddr)> + '_ {
         self.derived.turns.iter().enumerate().map(|(i, t)| (i, t.addr))

@@ -27,22 +27,7 @@ pub const FORMAT: &str = "niceeval-viewer.show/1";
 
 /// The document as `show --json` prints it: the selected attempts.
 pub fn document(doc: &Document, views: &[AttemptView], findings: &[Finding], sel: &Selection) -> Value {
-    let mut attempts = Vec::new();
-    for (index, (attempt, view)) in doc.attempts.iter().zip(views).enumerate() {
-        if !sel.locator_matches(attempt.locator.as_deref()) {
-            continue;
-        }
-        let ctx = Ctx {
-            doc,
-            attempt,
-            index,
-            derived: &view.derived,
-            view,
-            sel,
-            findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
-        };
-        attempts.push(attempt_json(&ctx));
-    }
+    let attempts: Vec<Value> = Ctx::selected(doc, views, findings, sel).map(|ctx| attempt_json(&ctx)).collect();
     json!({
         "format": FORMAT,
         "sources": doc.sources,

@@ -92,20 +92,9 @@ pub fn build(
     let mut blocks = Vec::new();
     let only_failures = sections.iter().all(|s| *s == SectionKind::Failures);
     let mut selected_turns = 0usize;
-    for (index, (attempt, view)) in doc.attempts.iter().zip(views).enumerate() {
-        if !sel.locator_matches(attempt.locator.as_deref()) {
-            continue;
-        }
+    for ctx in Ctx::selected(doc, views, findings, sel) {
+        let view = ctx.view;
         report.shown += 1;
-        let ctx = Ctx {
-            doc,
-            attempt,
-            index,
-            derived: &view.derived,
-            view,
-            sel,
-            findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
-        };
         selected_turns += ctx.addrs().filter(|(_, a)| ctx.turn_selected(*a)).count();
         let failing = view.summary.to_review;
         if failing {

@@ -158,23 +158,8 @@ fn walk(tree: &Tree, siblings: &[usize], prefix: &str, expand: Expand, out: &mut
         };
         match item {
             Target::Node(n) => {
-                let node = &tree.nodes[n];
-                let expandable = !node.children.is_empty();
-                let expanded = expandable && expand.open(&node.key, false);
-                let mut label = Text::toned(format!("{prefix}{rail}"), Tone::Soft);
-                if expandable && !expanded {
-                    label.push("▸ ", Tone::Accent);
-                }
-                label.append(node_label(tree, node));
-                out.push(Row {
-                    key: node.key.clone(),
-                    target: Target::Node(n),
-                    expandable,
-                    expanded,
-                    line: Line { label, duration: node_duration(node), bars: bars(tree, &[n]) },
-                });
-                if expanded {
-                    walk(tree, &node.children, &below, expand, out);
+                if push_node(tree, n, format!("{prefix}{rail}"), expand, out) {
+                    walk(tree, &tree.nodes[n].children, &below, expand, out);
                 }
             }
             Target::Fold { nodes, short } => {
@@ -204,10 +189,17 @@ fn walk(tree: &Tree, siblings: &[usize], prefix: &str, expand: Expand, out: &mut
 
 /// A folded member listed under its open fold: itself and its subtree.
 fn member(tree: &Tree, n: usize, prefix: &str, expand: Expand, out: &mut Vec<Row>) {
+    if push_node(tree, n, format!("{prefix}· "), expand, out) {
+        walk(tree, &tree.nodes[n].children, &format!("{prefix}  "), expand, out);
+    }
+}
+
+/// One node's row after `lead` (its rail); says whether it is open.
+fn push_node(tree: &Tree, n: usize, lead: String, expand: Expand, out: &mut Vec<Row>) -> bool {
     let node = &tree.nodes[n];
     let expandable = !node.children.is_empty();
     let expanded = expandable && expand.open(&node.key, false);
-    let mut label = Text::toned(format!("{prefix}· "), Tone::Soft);
+    let mut label = Text::toned(lead, Tone::Soft);
     if expandable && !expanded {
         label.push("▸ ", Tone::Accent);
     }
@@ -219,9 +211,7 @@ fn member(tree: &Tree, n: usize, prefix: &str, expand: Expand, out: &mut Vec<Row
         expanded,
         line: Line { label, duration: node_duration(node), bars: bars(tree, &[n]) },
     });
-    if expanded {
-        walk(tree, &node.children, &format!("{prefix}  "), expand, out);
-    }
+    expanded
 }
 
 /// "tool ×4 · model ×1" (short siblings, kinds in order) or "label ×N" (repeats).
