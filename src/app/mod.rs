@@ -8,6 +8,7 @@ mod index;
 mod jumps;
 pub mod keymap;
 pub mod layout;
+mod navigator;
 pub mod search;
 mod selection;
 pub mod sources;
@@ -475,62 +476,6 @@ impl App {
         Tab::ALL.iter().position(|t| *t == self.tab).unwrap_or(0)
     }
 
-    /// Flatten the navigator tree, honouring collapsed nodes.
-    pub fn rebuild_nav(&mut self) {
-        let mut nav = Vec::new();
-        let many = self.doc.attempts.len() > 1;
-        let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
-        // Failed, errored and unavailable attempts first, then the rest.
-        order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
-        for ai in order {
-            let attempt = &self.doc.attempts[ai];
-            if many && !self.verdict_filter.keeps(attempt) {
-                continue;
-            }
-            if many && let Some(q) = &self.nav_query {
-                let hay = format!(
-                    "{} {} {}",
-                    attempt.eval_id.as_deref().unwrap_or(""),
-                    attempt.experiment_id.as_deref().unwrap_or(""),
-                    attempt.locator.as_deref().unwrap_or("")
-                );
-                if !q.matcher.is_match(&hay) {
-                    continue;
-                }
-            }
-            let root = Scope { attempt: ai, session: None, turn: None };
-            let base_depth = u8::from(many);
-            if many {
-                nav.push(NavNode { depth: 0, scope: root, has_children: !attempt.sessions.is_empty() });
-                if self.collapsed.contains(&root) {
-                    continue;
-                }
-            } else {
-                nav.push(NavNode { depth: 0, scope: root, has_children: !attempt.sessions.is_empty() });
-            }
-            for (si, session) in attempt.sessions.iter().enumerate() {
-                let s = Scope { attempt: ai, session: Some(si), turn: None };
-                nav.push(NavNode { depth: base_depth + 1, scope: s, has_children: !session.turns.is_empty() });
-                if self.collapsed.contains(&s) {
-                    continue;
-                }
-                for ti in 0..session.turns.len() {
-                    nav.push(NavNode {
-                        depth: base_depth + 2,
-                        scope: Scope { attempt: ai, session: Some(si), turn: Some(ti) },
-                        has_children: false,
-                    });
-                }
-            }
-        }
-        self.nav = nav;
-        if let Some(i) = self.nav.iter().position(|n| n.scope == self.scope) {
-            self.nav_state.selected = i;
-        }
-        let rows = self.viewport.nav_rows;
-        self.nav_state.clamp(self.nav.len(), rows);
-    }
-
     /// Timeline rows in scope, for the current merge mode, and every other
     /// list of the scope (see [`index`]).
     pub fn rebuild_visible(&mut self) {
@@ -599,14 +544,6 @@ impl App {
             let rows = self.viewport.list_rows;
             self.lists.timeline.clamp(self.visible.len(), rows);
             self.inspector_scroll = 0;
-        }
-    }
-
-    pub fn sync_nav_to_scope(&mut self) {
-        if let Some(i) = self.nav.iter().position(|n| n.scope == self.scope) {
-            self.nav_state.selected = i;
-            let rows = self.viewport.nav_rows;
-            self.nav_state.clamp(self.nav.len(), rows);
         }
     }
 

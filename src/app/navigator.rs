@@ -1,0 +1,67 @@
+//! The navigator: attempts, sessions and turns as one flat list of rows.
+
+use super::{App, NavNode, Scope};
+
+impl App {
+    /// Flatten the navigator tree, honouring collapsed nodes.
+    pub fn rebuild_nav(&mut self) {
+        let mut nav = Vec::new();
+        let many = self.doc.attempts.len() > 1;
+        let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
+        // Failed, errored and unavailable attempts first, then the rest.
+        order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
+        for ai in order {
+            let attempt = &self.doc.attempts[ai];
+            if many && !self.verdict_filter.keeps(attempt) {
+                continue;
+            }
+            if many && let Some(q) = &self.nav_query {
+                let hay = format!(
+                    "{} {} {}",
+                    attempt.eval_id.as_deref().unwrap_or(""),
+                    attempt.experiment_id.as_deref().unwrap_or(""),
+                    attempt.locator.as_deref().unwrap_or("")
+                );
+                if !q.matcher.is_match(&hay) {
+                    continue;
+                }
+            }
+            let root = Scope { attempt: ai, session: None, turn: None };
+            let base_depth = u8::from(many);
+            nav.push(NavNode { depth: 0, scope: root, has_children: !attempt.sessions.is_empty() });
+            // One attempt is the whole tree: its root is never folded away.
+            if many && self.collapsed.contains(&root) {
+                continue;
+            }
+            for (si, session) in attempt.sessions.iter().enumerate() {
+                let s = Scope { attempt: ai, session: Some(si), turn: None };
+                nav.push(NavNode { depth: base_depth + 1, scope: s, has_children: !session.turns.is_empty() });
+                if self.collapsed.contains(&s) {
+                    continue;
+                }
+                for ti in 0..session.turns.len() {
+                    nav.push(NavNode {
+                        depth: base_depth + 2,
+                        scope: Scope { attempt: ai, session: Some(si), turn: Some(ti) },
+                        has_children: false,
+                    });
+                }
+            }
+        }
+        self.nav = nav;
+        if let Some(i) = self.nav.iter().position(|n| n.scope == self.scope) {
+            self.nav_state.selected = i;
+        }
+        let rows = self.viewport.nav_rows;
+        self.nav_state.clamp(self.nav.len(), rows);
+    }
+
+    /// Select the navigator row of the scope shown.
+    pub fn sync_nav_to_scope(&mut self) {
+        if let Some(i) = self.nav.iter().position(|n| n.scope == self.scope) {
+            self.nav_state.selected = i;
+            let rows = self.viewport.nav_rows;
+            self.nav_state.clamp(self.nav.len(), rows);
+        }
+    }
+}
