@@ -7,25 +7,8 @@ use crate::app::{Action, App, Loading, Prepared};
 use crate::load::LoadError;
 use crate::model::usage::PriceTable;
 use crate::term::Source;
-use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
-
-/// When the full document was installed, measured from the program's start
-/// (printed with `NICEEVAL_TIMING`).
-pub static LOADED_AFTER: OnceLock<Duration> = OnceLock::new();
-/// How long installing the whole document held the UI thread.
-pub static INSTALL_TOOK: OnceLock<Duration> = OnceLock::new();
-/// The program's start, for [`LOADED_AFTER`].
-static PROGRAM_STARTED: OnceLock<Instant> = OnceLock::new();
-
-/// The terminal loop installed the whole document, taking `took`.
-pub fn installed(took: Duration) {
-    let _ = INSTALL_TOOK.set(took);
-    if let Some(started) = PROGRAM_STARTED.get() {
-        let _ = LOADED_AFTER.set(started.elapsed());
-    }
-}
 
 pub struct BackgroundLoad {
     rx: Receiver<Result<Prepared, LoadError>>,
@@ -43,7 +26,7 @@ pub fn start(
     program_started: Instant,
 ) -> BackgroundLoad {
     crate::load::progress::reset();
-    let _ = PROGRAM_STARTED.set(program_started);
+    crate::timings::started(program_started);
     let path = path.into();
     let (tx, rx) = channel();
     std::thread::spawn(move || {

@@ -420,7 +420,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
                 let installing = Instant::now();
                 crate::app::update(&mut app, action);
                 if loaded {
-                    crate::background::installed(installing.elapsed());
+                    crate::timings::installed(installing.elapsed());
                 }
                 dirty = true;
             }

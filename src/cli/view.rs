@@ -146,10 +146,10 @@ fn run_terminal(
     let options = crate::term::RunOptions { theme, started: timing, exit_after_first_frame, exit_when_loaded };
     let result = crate::term::run(app, options, source);
     if timing.is_some()
-        && let Some(t) = crate::background::LOADED_AFTER.get()
+        && let Some(t) = crate::timings::LOADED_AFTER.get()
     {
         eprintln!("niceeval: whole file loaded and shown after {:.1} ms", t.as_secs_f64() * 1000.0);
-        if let Some(i) = crate::background::INSTALL_TOOK.get() {
+        if let Some(i) = crate::timings::INSTALL_TOOK.get() {
             eprintln!("niceeval: installing the whole file held the UI for {:.1} ms", i.as_secs_f64() * 1000.0);
         }
     }

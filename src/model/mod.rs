@@ -2,6 +2,7 @@
 //! JSON values, output is derived facts. Everything else reads from here.
 
 pub mod command;
+pub mod completeness;
 pub mod coverage;
 pub mod derive;
 pub mod diagnostics;
@@ -15,6 +16,7 @@ pub mod json_text;
 pub mod lint;
 pub mod occurrence;
 pub mod payload;
+pub mod review;
 pub mod sgr;
 pub mod text;
 pub mod timeline;

@@ -10,7 +10,7 @@
 //! `agent.send` interval it belongs to (the k-th trace by start with the
 //! k-th send), which [`SpanPlacement`] says.
 
-use super::document::Completeness;
+use super::completeness::Completeness;
 use serde_json::Value;
 use std::collections::HashMap;
 

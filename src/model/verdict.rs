@@ -5,41 +5,7 @@
 use super::document::{Assertion, Attempt, Score};
 use serde_json::Value;
 
-/// NiceEval's attempt verdict (`eval/record/verdict.ts`), or `unavailable`
-/// when a page says the evidence to fold one is missing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Verdict {
-    Failed,
-    Errored,
-    Unavailable,
-    Skipped,
-    Passed,
-}
-
-impl Verdict {
-    pub const ALL: [Verdict; 5] =
-        [Verdict::Failed, Verdict::Errored, Verdict::Unavailable, Verdict::Skipped, Verdict::Passed];
-
-    /// The word as NiceEval writes it; `None` for any other word.
-    pub fn parse(word: &str) -> Option<Verdict> {
-        Verdict::ALL.into_iter().find(|v| v.as_str() == word)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Passed => "passed",
-            Verdict::Failed => "failed",
-            Verdict::Errored => "errored",
-            Verdict::Skipped => "skipped",
-            Verdict::Unavailable => "unavailable",
-        }
-    }
-
-    /// Failed, errored and unavailable attempts are the ones to review.
-    pub fn needs_review(self) -> bool {
-        matches!(self, Verdict::Failed | Verdict::Errored | Verdict::Unavailable)
-    }
-}
+pub use super::review::Verdict;
 
 /// Whether an assertion is required for the verdict fold. v1 entries have no
 /// policy: a gating v1 entry (gate satisfied/failed/unavailable) counts as required.

@@ -3,11 +3,11 @@
 //! findings. `show` makes one per attempt; the viewer makes one for the
 //! inspector (always `full`: it scrolls).
 
+use super::address::TurnSelector;
 use super::attempt::AttemptView;
 use super::blocks::Block;
 use super::format::number;
 use super::preview::value_preview;
-use super::report::Selection;
 use super::text::{Text, Tone, clean};
 use super::verdict::row_status_text;
 use crate::model::derive::{DerivedAttempt, TurnAddr};
@@ -16,6 +16,35 @@ use crate::model::document::{Attempt, Document};
 use crate::model::occurrence::{Lifecycle, Occurrence};
 use crate::model::timeline::{RowStatus, finish_status, lifecycle_status};
 use serde_json::Value;
+
+/// Rows and turns to show.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    pub session: Option<u64>,
+    pub turn: Option<TurnSelector>,
+    /// Attempt locator, with or without the leading `@`.
+    pub locator: Option<String>,
+    pub grep: Option<regex::Regex>,
+    /// Whole payloads (pretty JSON) instead of cut one-line previews.
+    pub full: bool,
+}
+
+impl Selection {
+    pub fn session_index(&self) -> Option<u64> {
+        self.session.or(self.turn.as_ref().and_then(TurnSelector::session))
+    }
+
+    /// Whether an attempt with this locator is selected (`@` optional on both).
+    pub fn locator_matches(&self, locator: Option<&str>) -> bool {
+        match &self.locator {
+            None => true,
+            Some(want) => {
+                let want = want.strip_prefix('@').unwrap_or(want);
+                locator.is_some_and(|l| l.strip_prefix('@').unwrap_or(l) == want)
+            }
+        }
+    }
+}
 
 /// Everything a section needs to draw one attempt.
 pub struct Ctx<'a> {

@@ -128,7 +128,7 @@ fn estimate_json(s: &Summary) -> Value {
                 "rateFromInput": l.rate_from_input, "amountUSD": number(l.amount),
             })).collect::<Vec<_>>(),
         }),
-        other => json!({"reason": super::usage::estimate_reason(other)}),
+        other => json!({"reason": super::summary::estimate_reason(other)}),
     }
     .as_object()
     .cloned()

@@ -39,34 +39,7 @@ impl SectionKind {
 
 pub use super::address::TurnSelector;
 
-/// Rows and turns to show.
-#[derive(Debug, Clone, Default)]
-pub struct Selection {
-    pub session: Option<u64>,
-    pub turn: Option<TurnSelector>,
-    /// Attempt locator, with or without the leading `@`.
-    pub locator: Option<String>,
-    pub grep: Option<regex::Regex>,
-    /// Whole payloads (pretty JSON) instead of cut one-line previews.
-    pub full: bool,
-}
-
-impl Selection {
-    pub fn session_index(&self) -> Option<u64> {
-        self.session.or(self.turn.as_ref().and_then(TurnSelector::session))
-    }
-
-    /// Whether an attempt with this locator is selected (`@` optional on both).
-    pub fn locator_matches(&self, locator: Option<&str>) -> bool {
-        match &self.locator {
-            None => true,
-            Some(want) => {
-                let want = want.strip_prefix('@').unwrap_or(want);
-                locator.is_some_and(|l| l.strip_prefix('@').unwrap_or(l) == want)
-            }
-        }
-    }
-}
+pub use super::context::Selection;
 
 /// What [`build`] produced.
 #[derive(Debug, Clone, Default)]

@@ -205,7 +205,7 @@ impl Summary {
             Estimate::Priced { total, hit, .. } => {
                 Text::plain(usd(*total)).with(format!(" (price key {} × tokens)", clean(&hit.key)), Tone::Soft)
             }
-            other => Text::toned(format!("{MISSING} ({})", super::usage::estimate_reason(other)), Tone::Soft),
+            other => Text::toned(format!("{MISSING} ({})", estimate_reason(other)), Tone::Soft),
         };
         if let Some(r) = self.stated_estimate {
             text.push(format!(" · the file's own estimatedCostUSD {}", usd(r)), Tone::Soft);
@@ -305,5 +305,15 @@ pub fn attempt_name(a: &Attempt) -> String {
         (None, Some(e), Some(n)) => format!("{} #{n}", clean(e)),
         (None, Some(e), None) => clean(e),
         (None, None, _) => "attempt".into(),
+    }
+}
+
+/// Why there is no estimate, in words.
+pub fn estimate_reason(e: &Estimate) -> String {
+    match e {
+        Estimate::Priced { .. } => String::new(),
+        Estimate::NoModel => "no model named; --model names one".into(),
+        Estimate::NoPrice { model } => format!("no price for model \"{}\" in the price table", clean(model)),
+        Estimate::NoTokens => "no token counts reported".into(),
     }
 }

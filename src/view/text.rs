@@ -100,7 +100,7 @@ impl Text {
             return self;
         }
         match self.spans.last_mut() {
-            Some((last, _)) if super::wrap::continues_cluster(last, &s) => last.push_str(&s),
+            Some((last, _)) if crate::model::text::continues_cluster(last, &s) => last.push_str(&s),
             _ => self.spans.push((s, tone)),
         }
         self

@@ -6,7 +6,7 @@
 use super::blocks::{Block, Column, Section, Table, kv};
 use super::context::Ctx;
 use super::format::{compact, number, opt_number, opt_usd, percent, rate, usd};
-use super::summary::UsageSource;
+use super::summary::{UsageSource, estimate_reason};
 use super::text::{Text, Tone, clean};
 use crate::model::usage::{Estimate, Usage};
 
@@ -146,16 +146,6 @@ pub fn section(ctx: &Ctx) -> Section {
 
 fn label_of(ctx: &Ctx, st: usize) -> String {
     ctx.derived.turns.get(st).map(|t| super::address::turn_ref(ctx.attempt, ctx.derived, t.addr)).unwrap_or_default()
-}
-
-/// Why there is no estimate, in words.
-pub fn estimate_reason(e: &Estimate) -> String {
-    match e {
-        Estimate::Priced { .. } => String::new(),
-        Estimate::NoModel => "no model named; --model names one".into(),
-        Estimate::NoPrice { model } => format!("no price for model \"{}\" in the price table", clean(model)),
-        Estimate::NoTokens => "no token counts reported".into(),
-    }
 }
 
 /// The estimate in a few characters, for a section's meta.

@@ -4,23 +4,6 @@
 
 use super::text::{Text, Tone};
 use crate::model::text::{self, cluster_width, first_cluster};
-use unicode_segmentation::UnicodeSegmentation;
-
-/// Whether `next` would continue the last grapheme cluster of `prev` (a skin
-/// tone after its emoji, a variation selector, a combining mark). Such a
-/// span is joined to the one before it, so that every span boundary is a
-/// cluster boundary and a line is as wide as the sum of its spans.
-pub(super) fn continues_cluster(prev: &str, next: &str) -> bool {
-    let (Some(a), Some(b)) = (prev.chars().next_back(), next.chars().next()) else { return false };
-    if a.is_ascii() && b.is_ascii() {
-        return a == '\r' && b == '\n';
-    }
-    let last = prev.graphemes(true).next_back().unwrap_or_default();
-    let mut joined = String::with_capacity(last.len() + 4);
-    joined.push_str(last);
-    joined.push(b);
-    joined.graphemes(true).nth(1).is_none()
-}
 
 impl Text {
     /// Cut to `width` columns with `…` when anything was cut.
