@@ -456,6 +456,3 @@ fn turn_shape_notice(message: &str) -> Option<(usize, usize)> {
     let t = rest.strip_suffix(']')?;
     Some((s.parse().ok()?, t.parse().ok()?))
 }
-
-#[cfg(test)]
-mod tests;

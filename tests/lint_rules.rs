@@ -1,10 +1,13 @@
-use super::*;
-use crate::model::derive_document;
-use crate::model::usage::PriceTable;
+//! The lint rules on small documents made for each rule.
+
+use niceeval::model::derive_document;
+use niceeval::model::diagnostics::Finding;
+use niceeval::model::lint::{RULES, lint_document, statuses_recorded};
+use niceeval::model::usage::PriceTable;
 use serde_json::{Value, json};
 
 fn lint(v: Value) -> Vec<Finding> {
-    let doc = crate::load::load_bytes("t.json", v.to_string().as_bytes()).expect("loads");
+    let doc = niceeval::load::load_bytes("t.json", v.to_string().as_bytes()).expect("loads");
     let derived = derive_document(&doc, None, &PriceTable::default());
     lint_document(&doc, &derived)
 }
@@ -59,7 +62,7 @@ fn hitl_resume_across_turns_is_silent_but_single_turn_is_not() {
 
 #[test]
 fn reconstructed_attempts_are_skipped() {
-    let doc = crate::load::load_bytes(
+    let doc = niceeval::load::load_bytes(
         "t.json",
         json!({"events":[finish("z","failed")],"status":"nope"}).to_string().as_bytes(),
     )
@@ -200,9 +203,11 @@ mod fuzz {
 #[test]
 fn inputs_without_statuses_skip_status_rules() {
     // As an InvocationSummary loads: events kept, Turn status not recorded, no loader notice.
-    let mut doc =
-        crate::load::load_bytes("t.json", json!({"events":[start("c")],"status":"completed"}).to_string().as_bytes())
-            .unwrap();
+    let mut doc = niceeval::load::load_bytes(
+        "t.json",
+        json!({"events":[start("c")],"status":"completed"}).to_string().as_bytes(),
+    )
+    .unwrap();
     assert_eq!(
         lint_document(&doc, &derive_document(&doc, None, &PriceTable::default()))
             .iter()
