@@ -76,7 +76,8 @@ check_sane() {
     wait_flag alternate_on 0
     wait_flag cursor_flag 1
     [[ $(flag mouse_any_flag) == 0 ]] || fail "$when: mouse reporting still on"
-    "${T[@]}" send-keys -t e2e 'clear; stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo STTY-CHECKED' Enter
+    "${T[@]}" send-keys -t e2e 'clear; stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo "STTY-""CHECKED"' Enter
+    # The typed line reads STTY-""CHECKED: only the output matches, not the echo of the command.
     wait_for "stty output" "STTY-CHECKED" 10 visible
     local line
     line=$(visible | grep -F "STTY-CHECKED" | grep -v "grep" | head -1)
