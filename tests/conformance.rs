@@ -58,9 +58,9 @@ fn conformance_cases_agree_with_niceeval() {
         let builtin_estimate = niceeval::model::derive_attempt(attempt, model, &builtin).to_json(attempt);
         let builtin_estimate = &builtin_estimate["attempt"]["estimatedCostUSD"];
 
-        // Lazy path: what a large file gets (every eligible payload string
-        // left in the file), and deriving must not need any of them.
-        let lazy_doc = niceeval::load::load_bytes_lazy(&name, input_bytes.clone(), 0, usize::MAX).expect("lazy load");
+        // Raw path: what a large file gets (every event kept as its text in
+        // the file), and deriving must not need any of them parsed whole.
+        let lazy_doc = niceeval::load::load_bytes_lazy(&name, input_bytes.clone(), usize::MAX).expect("raw load");
         let lazy_attempt = &lazy_doc.attempts[0];
         let lazy_derived = niceeval::model::derive_attempt(lazy_attempt, model, &prices);
         let parsed_whole = lazy_attempt
@@ -68,7 +68,7 @@ fn conformance_cases_agree_with_niceeval() {
             .iter()
             .flat_map(|s| &s.turns)
             .flat_map(|t| &t.turn.events)
-            .filter(|e| e.json().parsed_whole())
+            .filter(|e| e.parsed_whole())
             .count();
         // (The JSON itself shows the payloads: that parses them.)
         let lazy = lazy_derived.to_json(lazy_attempt);

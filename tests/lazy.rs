@@ -1,10 +1,10 @@
-//! Lazy loads (what a file of 4 MB or more gets: long payload strings left
-//! in the file, read when shown) must show exactly what plain loads show,
-//! and deriving must never need a lazy event parsed whole. Every JSON input
-//! the project and ../shared hold is loaded both ways, with every eligible
-//! string deferred, and the two are compared: events, derived JSON (the
-//! conformance contract), the full plain report (lint findings, timeline,
-//! tools, HITL, assertions) and the rows and searches of the viewer.
+//! Raw loads (what a file of 4 MB or more gets: each event kept as its text
+//! in the file, read where it is) must show exactly what plain loads show,
+//! and deriving must never need an event parsed whole. Every JSON input the
+//! project and ../shared hold is loaded both ways and the two are compared:
+//! events, derived JSON (the conformance contract), the full plain report
+//! (lint findings, timeline, tools, HITL, assertions) and the rows and
+//! searches of the viewer.
 
 mod common;
 
@@ -52,11 +52,11 @@ fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
     let (pd, ld) = (derive_document(plain, None, &prices), derive_document(lazy, None, &prices));
     let (pf, lf) = (niceeval::model::lint::lint_document(plain, &pd), niceeval::model::lint::lint_document(lazy, &ld));
     assert_eq!(format!("{pf:?}"), format!("{lf:?}"), "{name}: lint findings");
-    let lazy_events = events(lazy).filter(|e| e.json().is_lazy()).count();
-    assert!(!events(lazy).any(|e| e.json().parsed_whole()), "{name}: deriving and linting parsed an event whole");
+    let lazy_events = events(lazy).filter(|e| e.json().is_raw()).count();
+    assert!(!events(lazy).any(|e| e.parsed_whole()), "{name}: deriving and linting parsed an event whole");
     // The viewer's rows (what the timeline shows and the search reads).
     let (pa, la) = (App::new(plain.clone(), None, PriceTable::default()), App::new(lazy.clone(), None, prices.clone()));
-    assert!(!events(&la.doc).any(|e| e.json().parsed_whole()), "{name}: building the views parsed an event whole");
+    assert!(!events(&la.doc).any(|e| e.parsed_whole()), "{name}: building the views parsed an event whole");
     for (a, (pv, lv)) in pa.views.iter().zip(&la.views).enumerate() {
         for (ri, row) in pv.timeline.rows.iter().enumerate() {
             let p = niceeval::view::timeline::row_view(&pa.doc.attempts[a], pv, ri);
@@ -64,7 +64,7 @@ fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
             assert_eq!(p, l, "{name}: row {:?} of attempt {a}", row.addr);
         }
     }
-    assert!(!events(&la.doc).any(|e| e.json().parsed_whole()), "{name}: the rows parsed an event whole");
+    assert!(!events(&la.doc).any(|e| e.parsed_whole()), "{name}: the rows parsed an event whole");
     for (a, (pa, la)) in plain.attempts.iter().zip(&lazy.attempts).enumerate() {
         assert_eq!(pd[a].to_json(pa), ld[a].to_json(la), "{name}: derived JSON of attempt {a}");
     }
@@ -99,10 +99,9 @@ fn lazy_loads_show_what_plain_loads_show() {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).unwrap();
         let plain = load_bytes(&name, &bytes);
-        // Every eligible string deferred; containers split down to the
-        // events, and (64) split by size as well.
+        // Containers split down to the events, and (64) split by size as well.
         for split_at_least in [usize::MAX, 64] {
-            let lazy = load_bytes_lazy(&name, bytes.clone(), 0, split_at_least);
+            let lazy = load_bytes_lazy(&name, bytes.clone(), split_at_least);
             match (&plain, &lazy) {
                 (Ok(p), Ok(l)) => {
                     lazy_events += compare(&name, p, l);
@@ -125,7 +124,7 @@ fn lazy_jsonl_streams_show_what_plain_loads_show() {
         let name = path.display().to_string();
         let bytes = std::fs::read(&path).unwrap();
         let plain = load_bytes(&name, &bytes);
-        let Some(lazy) = niceeval::load::load_jsonl_bytes_lazy(&name, bytes.clone(), 0) else { continue };
+        let Some(lazy) = niceeval::load::load_jsonl_bytes_lazy(&name, bytes.clone()) else { continue };
         match (&plain, &lazy) {
             (Ok(p), Ok(l)) => {
                 assert_eq!(p.notices, l.notices, "{name}: notices (bad lines, old vocabulary)");
@@ -160,7 +159,7 @@ fn lazy_jsonl_streams_show_what_plain_loads_show() {
     stream.push_str(&format!(r#"{{"type":"message","role":"assistant","text":"{long}"}}"#));
     let name = "made.jsonl";
     let plain = load_bytes(name, stream.as_bytes()).unwrap();
-    let lazy = niceeval::load::load_jsonl_bytes_lazy(name, stream.clone().into_bytes(), 0).unwrap().unwrap();
+    let lazy = niceeval::load::load_jsonl_bytes_lazy(name, stream.clone().into_bytes()).unwrap().unwrap();
     assert_eq!(plain.notices, lazy.notices, "bad line and old vocabulary notices");
     let made = compare(name, &plain, &lazy);
     assert!(made >= 60, "{made} lazy events in the made stream");
@@ -188,7 +187,7 @@ fn bad_lines_of_a_lazy_jsonl_stream_are_reported_as_in_a_plain_load() {
     stream.push_str(&format!("{}\n", event(13)));
     stream.push_str(r#"{"type":"message","role":"assistant","text":"#);
     let plain = load_bytes("bad.jsonl", stream.as_bytes()).unwrap();
-    let lazy = niceeval::load::load_jsonl_bytes_lazy("bad.jsonl", stream.clone().into_bytes(), 0)
+    let lazy = niceeval::load::load_jsonl_bytes_lazy("bad.jsonl", stream.clone().into_bytes())
         .expect("the lazy load keeps its events")
         .unwrap();
     let notices = |d: &niceeval::model::Document| d.all_notices().cloned().collect::<Vec<_>>();
@@ -213,17 +212,16 @@ fn the_viewer_reads_lazy_events_without_parsing_them_all() {
     }
     let turn = serde_json::json!({"events": events, "status": "completed"});
     let bytes = serde_json::to_vec(&turn).unwrap();
-    let doc = load_bytes_lazy("t.json", bytes, niceeval::load::lazy::DEFER_AT_LEAST, usize::MAX).unwrap();
-    let lazy = doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.json().is_lazy()).count();
-    assert_eq!(lazy, 120, "every event has a string of 600 bytes");
+    let doc = load_bytes_lazy("t.json", bytes, usize::MAX).unwrap();
+    let lazy = doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.json().is_raw()).count();
+    assert_eq!(lazy, 120, "every event is kept as its text");
     let mut app = App::new(doc, None, PriceTable::default());
     let backend = ratatui::backend::TestBackend::new(160, 50);
     let mut terminal = ratatui::Terminal::new(backend).unwrap();
     let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Mono);
     terminal.draw(|f| niceeval::ui::render(f, &app, &mut cache)).unwrap();
-    let whole = |app: &App| {
-        app.doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.json().parsed_whole()).count()
-    };
+    let whole =
+        |app: &App| app.doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.parsed_whole()).count();
     assert!(whole(&app) <= 1, "drawing parsed {} events whole", whole(&app));
     let screen = format!("{:?}", terminal.backend().buffer());
     assert!(screen.contains("f0.rs"), "the first tool call's input path is shown");

@@ -31,7 +31,12 @@ fn errors(doc: &Document) -> Vec<&str> {
 }
 
 fn types(doc: &Document) -> Vec<String> {
-    doc.attempts[0].sessions[0].turns[0].turn.events.iter().map(|e| e.type_name().unwrap_or("?").to_string()).collect()
+    doc.attempts[0].sessions[0].turns[0]
+        .turn
+        .events
+        .iter()
+        .map(|e| e.type_name().as_deref().unwrap_or("?").to_string())
+        .collect()
 }
 
 // ---------------------------------------------------------------- JSONL
@@ -217,7 +222,7 @@ fn invocation_summary_splits_turns_by_runner_messages_and_agent_turn_nodes() {
     assert_eq!(t1.duration_ms, Some(900.0));
     assert_eq!(t1.turn.status, None);
     assert_eq!(t1.turn.usage.and_then(|u| u.input_tokens), Some(800.0));
-    let names: Vec<&str> = t1.turn.events.iter().filter_map(|e| e.type_name()).collect();
+    let names: Vec<String> = t1.turn.events.iter().filter_map(|e| e.type_name().map(|t| t.into_owned())).collect();
     assert_eq!(names, vec!["thinking", "operation.started", "input.requested"], "runner message not kept in events");
     // turn2 (node out of tree order, sorted by start): keeps the injected user message.
     let t2 = &a.sessions[0].turns[1];

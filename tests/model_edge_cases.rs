@@ -95,7 +95,7 @@ fn e06_orphan_finish() {
     assert_eq!((orphan.position.turn_ordinal, orphan.position.event_ordinal), (1, 1));
     let placeholder = &d.turns[0].run_facts.tool_calls[0];
     assert!(placeholder.is_placeholder());
-    assert_eq!(placeholder.input.as_deref(), Some(&Value::Null));
+    assert_eq!(placeholder.input.as_ref().map(|p| p.value().into_owned()), Some(Value::Null));
     assert!(d.turns[0].run_facts.has_failed_action());
     assert_eq!(d.turns[0].o11y.total_tool_calls, 0, "the summary ignores placeholders");
 }
@@ -134,7 +134,7 @@ fn e08_sequential_reuse_gives_clean_pairs() {
     assert_eq!(d.occurrences.occurrences.len(), 3);
     assert!(d.occurrences.occurrences.iter().all(|o| !o.ambiguous));
     let outputs: Vec<Value> =
-        d.turns[0].run_facts.tool_calls.iter().map(|c| c.output.as_deref().cloned().unwrap()).collect();
+        d.turns[0].run_facts.tool_calls.iter().map(|c| c.output.as_ref().unwrap().value().into_owned()).collect();
     assert_eq!(outputs, vec![json!("init"), json!("index"), json!("ok")]);
 }
 

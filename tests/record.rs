@@ -209,7 +209,7 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
     assert_eq!(t1.turn.status.as_deref(), Some("completed"));
     assert_eq!(t1.turn.usage, None, "per-turn usage is not attributable in a Record");
     // One event per non-input item; the runner's user message became the input.
-    let kinds: Vec<&str> = t1.turn.events.iter().filter_map(|e| e.type_name()).collect();
+    let kinds: Vec<String> = t1.turn.events.iter().filter_map(|e| e.type_name().map(|t| t.into_owned())).collect();
     assert_eq!(
         kinds,
         [
@@ -241,7 +241,7 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
     assert!(matches!(&t1.turn.events[5].kind, EventKind::SubagentFinished { status, .. } if &**status == "failed"));
     let t2 = &a.sessions[1].turns[0];
     assert_eq!(t2.label.as_deref(), Some("session2/turn1"));
-    let kinds: Vec<&str> = t2.turn.events.iter().filter_map(|e| e.type_name()).collect();
+    let kinds: Vec<String> = t2.turn.events.iter().filter_map(|e| e.type_name().map(|t| t.into_owned())).collect();
     assert_eq!(kinds, ["operation.started", "input.requested", "error"]);
 
     // Usage is the attempt total.
@@ -409,7 +409,7 @@ fn fixture_show_json_attempt_and_merge() {
         (Some("turn1"), Some("failed"), Some("return a failed turn"))
     );
     assert_eq!(t.turn.events.len(), 1);
-    assert_eq!(t.turn.events[0].type_name(), Some("error"));
+    assert_eq!(t.turn.events[0].type_name().as_deref(), Some("error"));
     assert_eq!(a.reported_usage.and_then(|u| u.input_tokens), Some(7.0));
     assert_eq!(a.review.file_changes.as_ref().and_then(|f| f.state.clone()), Some(Completeness::NotRecorded));
 

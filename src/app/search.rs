@@ -399,7 +399,7 @@ impl App {
                 HAYSTACK.with(|cell| {
                     let mut hay = cell.borrow_mut();
                     hay.clear();
-                    let _ = serde_json::to_writer(&mut *hay, &*ev.raw_once());
+                    ev.head().write_compact(&mut hay);
                     matcher.is_match_buffer(&mut hay)
                 })
             })

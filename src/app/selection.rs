@@ -71,9 +71,9 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
             let event = row.event.and_then(|e| record.turn.events.get(e));
             if app.raw {
-                let mut parts: Vec<String> = event.map(|e| pretty(e.raw())).into_iter().collect();
+                let mut parts: Vec<String> = event.map(|e| pretty(&e.raw())).into_iter().collect();
                 if let Some(f) = row.merged_finish.and_then(|e| record.turn.events.get(e)) {
-                    parts.push(pretty(f.raw()));
+                    parts.push(pretty(&f.raw()));
                 }
                 return (!parts.is_empty()).then(|| ("raw event".into(), parts.join("\n")));
             }
@@ -89,7 +89,7 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
                 }
                 (_, Some(e)) => match e.text() {
                     Some(t) => Some(("text".into(), t.to_string())),
-                    None => Some(("event".into(), pretty(e.raw()))),
+                    None => Some(("event".into(), pretty(&e.raw()))),
                 },
                 _ => None,
             }
@@ -122,7 +122,7 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             let rows = app.hitl_rows();
             let r = &view.requests[*rows.get(app.lists.hitl.selected)?];
             let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
-            Some(("input request".into(), pretty(e.raw())))
+            Some(("input request".into(), pretty(&e.raw())))
         }
         Tab::Changes => {
             let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists.changes.selected)?;

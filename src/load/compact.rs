@@ -199,7 +199,7 @@ mod tests {
 
     #[test]
     fn random_documents_match_serde_json() {
-        let mut random = crate::load::random_json::RandomJson::new(0x9e37_79b9_7f4a_7c15);
+        let mut random = crate::model::random_json::RandomJson::new(0x9e37_79b9_7f4a_7c15);
         for _ in 0..500 {
             same(&random.document());
         }

@@ -547,7 +547,6 @@ pub fn load_lazy(
     path: &str,
     source: crate::model::event::Source,
     searched: &dyn Fn(usize, usize),
-    defer_at: usize,
 ) -> Option<Result<Document, LoadError>> {
     let bytes = (*source).as_ref();
     let head = &bytes[..bytes.len().min(DETECT_AT_MOST)];
@@ -556,7 +555,7 @@ pub fn load_lazy(
     if detect_kind(&firsts) != Some(Kind::Events) {
         return None;
     }
-    let load = LazyLoad::new(source.clone(), defer_at);
+    let load = LazyLoad::new(source.clone());
     let mut all = ChunkParse { next_line_no: 1, ..Default::default() };
     let mut start = 0;
     while start < bytes.len() {

@@ -1,27 +1,25 @@
-//! Lazy events: a large file's events are parsed into a *head* — every field
-//! the derivations read, exactly as written — while their long payload
-//! strings stay in the file, read again only when shown (see
-//! `model::event::LazyJson`). No `Value` of a long payload string is made,
-//! so the file and a tree of it are never both held, and the parse does less
-//! than a `Value` parse of the same bytes (the structure scan finds each
-//! event by its brackets, then the event is parsed once, on a worker thread).
+//! Raw events: the events of a large file are kept as their text in the
+//! mapped file (`model::event::EventJson::Raw`), read where they are by the
+//! derivations and parsed whole only when shown. No `Value` of an event is
+//! made: a `Value` of a small event costs ten times its text, and a file of
+//! a million small events would need gigabytes.
 //!
 //! Where events are: the parse follows the paths of the formats that hold
-//! StreamEvents ([`Place`]); everything else is parsed as before. Anything
-//! unexpected in an event (a duplicate key, serde_json's private marker keys,
-//! the old `action.*` vocabulary, an unpaired surrogate escape in a long
-//! string) parses that event whole instead; a load whose placeholders do not
-//! all end up in turns is done again without lazy events (see [`attach`]).
+//! StreamEvents ([`Place`]); everything else is parsed as before. Each event
+//! is checked (see [`raw_event_ok`]) and classified on a worker thread; the
+//! document holds a placeholder for it until [`attach`] puts it in its turn.
+//! Anything unexpected in an event (a duplicate or escaped key, serde_json's
+//! private marker keys, the old `action.*` vocabulary) parses that event
+//! whole instead; a load whose placeholders do not all end up in turns is
+//! done again without raw events.
 
-use crate::model::document::Document;
-use crate::model::event::{DeferredString, Event, INPUT_KEYS_READ, LazyJson, Source};
-use serde_json::{Map, Value};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-
-/// Strings at least this long (as written, with their quotes) are deferred.
-pub const DEFER_AT_LEAST: usize = 512;
+use crate::model::event::{Event, EventKind, Role, Source};
+use crate::model::json_scan::{container_end, valid_string_end};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Where a value sits among the paths that hold StreamEvents: a session
 /// capture (`sessions[].turns[].turn.events`, `sessions[].turns[].events`),
@@ -68,95 +66,138 @@ impl Place {
     }
 }
 
-/// One lazy load: the source, and the events made lazy so far (by number;
-/// each event's markers carry its number).
+/// One load of raw events: the source, and the events made so far (by
+/// number; each placeholder carries its event's number).
 pub struct LazyLoad {
     source: Source,
     /// Address of the source's first byte: pieces of it are located by address.
     base: usize,
     len: usize,
-    /// `\0niceeval-deferred-<random>:`; an event's markers add `<number>:<index>`.
+    /// `\0niceeval-event-<random>:`, then the event's number.
     prefix: String,
-    defer_at: usize,
+    /// Tells this load's interned strings from an earlier load's (see [`intern`]).
+    id: u64,
     next: AtomicUsize,
-    table: Mutex<HashMap<usize, Event>>,
+    made: Mutex<Vec<(usize, Event)>>,
 }
 
+static LOADS: AtomicU64 = AtomicU64::new(1);
+
 impl LazyLoad {
-    pub fn new(source: Source, defer_at: usize) -> LazyLoad {
+    pub fn new(source: Source) -> LazyLoad {
         let bytes = (*source).as_ref();
         let (base, len) = (bytes.as_ptr() as usize, bytes.len());
         LazyLoad {
             source,
             base,
             len,
-            prefix: format!("\u{0}niceeval-deferred-{:016x}:", random_tag()),
-            defer_at,
+            prefix: format!("\u{0}niceeval-event-{:016x}:", random_tag()),
+            id: LOADS.fetch_add(1, Ordering::Relaxed),
             next: AtomicUsize::new(0),
-            table: Mutex::new(HashMap::new()),
+            made: Mutex::new(Vec::new()),
         }
     }
 
     /// The element of an `events` array that `text` (a part of the source)
-    /// starts with, and the length of its JSON: for a user message its head,
-    /// for any other event a placeholder string, the event itself (lazy when
-    /// it defers a string) kept for [`attach`]. `None` when `text` is not a
-    /// part of the source or the event is to be parsed whole.
-    pub fn event(&self, text: &[u8]) -> Option<(Value, usize)> {
-        self.event_then(text, |_| true)
+    /// is: for a user message its `Value`, for any other event a placeholder
+    /// string, the event itself kept for [`attach`]. `None` when `text` is
+    /// not a part of the source or the event is to be parsed whole.
+    pub fn event(&self, text: &[u8]) -> Option<Value> {
+        self.event_at(text)
     }
 
     /// [`LazyLoad::event`] for a whole line of a JSONL stream: only JSON
-    /// whitespace may follow the event (else nothing is recorded, and the
+    /// whitespace may surround the event (else nothing is recorded, and the
     /// line is parsed as it is, with its error).
     pub fn event_line(&self, line: &[u8]) -> Option<Value> {
-        let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
-        let start = line.iter().position(|b| !ws(b))?;
-        let text = &line[start..];
-        self.event_then(text, |len| text[len..].iter().all(ws)).map(|(v, _)| v)
+        let start = line.iter().position(|b| !is_ws(*b))?;
+        let end = line.iter().rposition(|b| !is_ws(*b))? + 1;
+        let text = &line[start..end];
+        (container_end(text, 0)? == text.len()).then(|| self.event_at(text)).flatten()
     }
 
-    fn event_then(&self, text: &[u8], accept: impl Fn(usize) -> bool) -> Option<(Value, usize)> {
+    fn event_at(&self, text: &[u8]) -> Option<Value> {
         let start = (text.as_ptr() as usize).checked_sub(self.base)?;
-        if start + text.len() > self.len {
+        let len = u32::try_from(text.len()).ok()?;
+        if start + text.len() > self.len || !raw_event_ok(text) {
             return None;
+        }
+        let event = intern_with(self.id, |intern| Event::from_raw(self.source.clone(), start, len, intern));
+        // The old vocabulary is rewritten before typing: parse it whole.
+        let old = matches!(&event.kind, EventKind::Unrecognized { .. })
+            && matches!(event.type_name().as_deref(), Some("action.called" | "action.result"));
+        if old {
+            return None;
+        }
+        // User messages stay in the document as values: loaders read them
+        // (a turn's input, the runner's turn boundaries).
+        if event.kind == (EventKind::Message { role: Role::User }) {
+            return serde_json::from_slice(text).ok();
         }
         let number = self.next.fetch_add(1, Ordering::Relaxed);
-        let event_prefix = format!("{}{number}:", self.prefix);
-        let mut deferred = Vec::new();
-        let (head, len) = Head { load: self, text, start, prefix: &event_prefix, deferred: &mut deferred }.event()?;
-        if !accept(len) {
-            return None;
-        }
-        // User messages stay in the document as they are: loaders read them
-        // (a turn's input, the runner's turn boundaries).
-        if is_user_message(&head) {
-            return Some((head, len));
-        }
-        // Any other event is made here, on the parsing thread, and the
-        // document holds a placeholder for it until `attach` puts it in its
-        // turn.
-        let event = if deferred.is_empty() {
-            Event::from_value(head)
-        } else {
-            Event::lazy(head, LazyJson::new(self.source.clone(), start..start + len, Arc::from(event_prefix), deferred))
-        };
-        self.table.lock().unwrap_or_else(|e| e.into_inner()).insert(number, event);
-        Some((Value::String(format!("{}{number}", self.prefix)), len))
+        self.made.lock().unwrap_or_else(|e| e.into_inner()).push((number, event));
+        Some(Value::String(format!("{}{number}", self.prefix)))
     }
 
     /// How many events the document holds placeholders for.
     pub fn lazy_events(&self) -> usize {
-        self.table.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.next.load(Ordering::Relaxed)
     }
 }
 
-fn is_user_message(head: &Value) -> bool {
-    head.get("type").and_then(Value::as_str) == Some("message")
-        && head.get("role").and_then(Value::as_str) == Some("user")
+/// Strings each worker thread shares among the events it makes (tool
+/// names, statuses, an operation id between its start and its finish): a
+/// small table that keeps the last string of each slot, so it stays small
+/// whatever the file holds.
+struct Interned {
+    load: u64,
+    slots: Vec<Option<Arc<str>>>,
 }
 
-/// A per-load random tag, so a file cannot write a marker.
+const SLOTS: usize = 4096;
+/// Longer strings are not worth looking up.
+const INTERN_AT_MOST: usize = 96;
+
+thread_local! {
+    static INTERNED: RefCell<Interned> = const { RefCell::new(Interned { load: 0, slots: Vec::new() }) };
+}
+
+fn slot_of(s: &str) -> usize {
+    // FNV-1a: a few bytes, no need for a keyed hash (a collision costs one allocation).
+    let mut h: u32 = 0x811c_9dc5;
+    for b in s.bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    h as usize % SLOTS
+}
+
+fn intern_with<T>(load: u64, f: impl FnOnce(&mut dyn FnMut(&str) -> Arc<str>) -> T) -> T {
+    INTERNED.with(|cell| {
+        let mut table = cell.borrow_mut();
+        if table.load != load {
+            table.load = load;
+            table.slots.clear();
+            table.slots.resize(SLOTS, None);
+        }
+        let mut intern = |s: &str| -> Arc<str> {
+            if s.len() > INTERN_AT_MOST {
+                return Arc::from(s);
+            }
+            let slot = &mut table.slots[slot_of(s)];
+            match slot {
+                Some(a) if **a == *s => a.clone(),
+                _ => {
+                    let a: Arc<str> = Arc::from(s);
+                    *slot = Some(a.clone());
+                    a
+                }
+            }
+        };
+        f(&mut intern)
+    })
+}
+
+/// A per-load random tag, so a file cannot write a placeholder.
 fn random_tag() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     // RandomState is seeded from the system's randomness once per process
@@ -166,29 +207,38 @@ fn random_tag() -> u64 {
     h.finish()
 }
 
-/// Put every lazy event in the place its placeholder took in the document.
-/// False when some lazy event was not placed (its placeholder went
-/// somewhere else): the caller loads again without lazy events.
-pub fn attach(doc: &mut Document, load: LazyLoad) -> bool {
-    let mut table = load.table.into_inner().unwrap_or_else(|e| e.into_inner());
-    if table.is_empty() {
+/// Put every raw event in the place its placeholder took in the document.
+/// False when some event was not placed (its placeholder went somewhere
+/// else): the caller loads again without raw events.
+pub fn attach(doc: &mut crate::model::document::Document, load: LazyLoad) -> bool {
+    let made = load.made.into_inner().unwrap_or_else(|e| e.into_inner());
+    if made.is_empty() {
         return true;
     }
+    let mut table: Vec<Option<Event>> = Vec::with_capacity(made.len());
+    table.resize_with(load.next.load(Ordering::Relaxed), || None);
+    for (number, event) in made {
+        if let Some(slot) = table.get_mut(number) {
+            *slot = Some(event);
+        }
+    }
+    let mut placed = 0;
     for attempt in &mut doc.attempts {
         for session in &mut attempt.sessions {
             for record in &mut session.turns {
                 for event in &mut record.turn.events {
                     let Some(number) = placeholder_number(event, &load.prefix) else { continue };
-                    let Some(lazy) = table.remove(&number) else { return false };
-                    *event = lazy;
+                    let Some(raw) = table.get_mut(number).and_then(Option::take) else { return false };
+                    *event = raw;
+                    placed += 1;
                 }
             }
         }
     }
-    table.is_empty()
+    placed == table.len()
 }
 
-/// The number of the lazy event a placeholder (a string where an event
+/// The number of the raw event a placeholder (a string where an event
 /// should be) stands for.
 fn placeholder_number(event: &Event, prefix: &str) -> Option<usize> {
     if !event.is_unrecognized() {
@@ -202,221 +252,212 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// Builds one event's head.
-struct Head<'a> {
-    load: &'a LazyLoad,
-    /// The event's JSON.
-    text: &'a [u8],
-    /// Where `text` starts in the source.
-    start: usize,
-    prefix: &'a str,
-    deferred: &'a mut Vec<DeferredString>,
+/// Nesting deeper than this is parsed whole (serde_json's own limit is 128).
+const MAX_DEPTH: usize = 100;
+
+/// Whether `text` is one JSON object a raw event can be kept as: what
+/// `serde_json::from_slice` accepts (UTF-8, escapes, surrogates in pairs,
+/// numbers, nesting), with distinct keys in every object, none escaped and
+/// none of serde_json's marker keys (so reading it in place gives what its
+/// `Value` would hold).
+pub fn raw_event_ok(text: &[u8]) -> bool {
+    if text.first() != Some(&b'{') || simdutf8::basic::from_utf8(text).is_err() {
+        return false;
+    }
+    let mut keys = Vec::new();
+    Check { b: text, keys: &mut keys }.value(0, 0) == Some(text.len())
 }
 
-/// Which strings of an object may be deferred.
-#[derive(Clone, Copy, PartialEq)]
-enum Defer {
-    /// Strings under any key (an `output` object).
-    Any,
-    /// Strings under keys the derivations do not read (an `operation.input` object).
-    Unread,
+struct Check<'a, 'k> {
+    b: &'a [u8],
+    /// The keys of the objects being checked (a stack: each object's above its parent's).
+    keys: &'k mut Vec<&'a [u8]>,
 }
 
-impl Head<'_> {
-    fn skip_ws(&self, mut i: usize) -> usize {
-        while i < self.text.len() && is_ws(self.text[i]) {
+impl<'a> Check<'a, '_> {
+    fn ws(&self, mut i: usize) -> usize {
+        while i < self.b.len() && is_ws(self.b[i]) {
             i += 1;
         }
         i
     }
 
-    /// End (exclusive) of the string starting at `i` (a `"`), when the
-    /// parse would accept its text (UTF-8 aside).
-    fn string_end(&self, i: usize) -> Option<usize> {
-        super::bytes::valid_string_end(self.text, i)
-    }
-
-    /// End (exclusive) of the value starting at `i`. The text is valid JSON
-    /// (serde_json read it as one value), so only its extent is found.
-    fn value_end(&self, i: usize) -> Option<usize> {
-        match *self.text.get(i)? {
-            b'"' => self.string_end(i),
-            b'{' | b'[' => {
-                let mut depth = 0usize;
-                let mut j = i;
-                loop {
-                    match *self.text.get(j)? {
-                        b'"' => {
-                            j = self.string_end(j)?;
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                return Some(j + 1);
-                            }
-                        }
-                        _ => {}
-                    }
-                    j += 1;
-                }
-            }
-            _ => {
-                let mut j = i;
-                while j < self.text.len() && !matches!(self.text[j], b',' | b'}' | b']') && !is_ws(self.text[j]) {
-                    j += 1;
-                }
-                (j > i).then_some(j)
-            }
+    /// End of the value at `i`, when it is valid.
+    fn value(&mut self, i: usize, depth: usize) -> Option<usize> {
+        match *self.b.get(i)? {
+            b'"' => valid_string_end(self.b, i),
+            b'{' if depth < MAX_DEPTH => self.object(i, depth + 1),
+            b'[' if depth < MAX_DEPTH => self.array(i, depth + 1),
+            b't' => self.literal(i, b"true"),
+            b'f' => self.literal(i, b"false"),
+            b'n' => self.literal(i, b"null"),
+            b'-' | b'0'..=b'9' => self.number(i),
+            _ => None,
         }
     }
 
-    /// The object at `i`, each member's value made by `member(self, key,
-    /// value start)`, which returns the value and where it ends. Returns the
-    /// object and its end. `None` for anything but an object with distinct,
-    /// ordinary keys (or when `member` gives up).
-    fn object_at(
-        &mut self,
-        i: usize,
-        mut member: impl FnMut(&mut Self, &str, usize) -> Option<(Value, usize)>,
-    ) -> Option<(Map<String, Value>, usize)> {
-        if self.text.get(i) != Some(&b'{') {
-            return None;
+    fn literal(&self, i: usize, word: &[u8]) -> Option<usize> {
+        (self.b.get(i..i + word.len())? == word).then_some(i + word.len())
+    }
+
+    /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    fn number(&self, mut i: usize) -> Option<usize> {
+        let b = self.b;
+        let digits = |mut j: usize| {
+            let from = j;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            (j > from).then_some(j)
+        };
+        if b.get(i) == Some(&b'-') {
+            i += 1;
         }
-        let mut map = Map::new();
-        let mut j = self.skip_ws(i + 1);
-        if self.text.get(j) == Some(&b'}') {
-            return Some((map, j + 1));
+        i = match b.get(i)? {
+            b'0' => i + 1,
+            b'1'..=b'9' => digits(i)?,
+            _ => return None,
+        };
+        if b.get(i) == Some(&b'.') {
+            i = digits(i + 1)?;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            i = digits(i)?;
+        }
+        Some(i)
+    }
+
+    fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
+        let mut j = self.ws(i + 1);
+        if self.b.get(j) == Some(&b']') {
+            return Some(j + 1);
         }
         loop {
-            if self.text.get(j) != Some(&b'"') {
-                return None;
-            }
-            let ke = self.string_end(j)?;
-            let key: String = if self.text[j + 1..ke - 1].contains(&b'\\') {
-                serde_json::from_slice(&self.text[j..ke]).ok()?
-            } else {
-                simdutf8::basic::from_utf8(&self.text[j + 1..ke - 1]).ok()?.to_string()
-            };
-            // serde_json reads objects keyed by its private markers specially,
-            // and a repeated key keeps the last value: parse those whole.
-            if key.starts_with("$serde_json::private::") || map.contains_key(&key) {
-                return None;
-            }
-            let colon = self.skip_ws(ke);
-            if self.text.get(colon) != Some(&b':') {
-                return None;
-            }
-            let vs = self.skip_ws(colon + 1);
-            let (value, ve) = member(self, &key, vs)?;
-            map.insert(key, value);
-            j = self.skip_ws(ve);
-            match self.text.get(j) {
-                Some(b',') => j = self.skip_ws(j + 1),
-                Some(b'}') => return Some((map, j + 1)),
+            let end = self.value(j, depth)?;
+            j = self.ws(end);
+            match *self.b.get(j)? {
+                b',' => j = self.ws(j + 1),
+                b']' => return Some(j + 1),
                 _ => return None,
             }
         }
     }
 
-    /// The value at `vs`, parsed as it is, and its end.
-    fn plain(&self, vs: usize) -> Option<(Value, usize)> {
-        // Most small values are strings without escapes (types, ids,
-        // names, statuses): those are taken as they are.
-        if *self.text.get(vs)? == b'"' {
-            let ve = self.string_end(vs)?;
-            let inner = &self.text[vs + 1..ve - 1];
-            if !inner.contains(&b'\\') {
-                return Some((Value::String(simdutf8::basic::from_utf8(inner).ok()?.to_owned()), ve));
+    fn object(&mut self, i: usize, depth: usize) -> Option<usize> {
+        let mark = self.keys.len();
+        let end = self.members(i, depth);
+        self.keys.truncate(mark);
+        end
+    }
+
+    fn members(&mut self, i: usize, depth: usize) -> Option<usize> {
+        let mark = self.keys.len();
+        let mut j = self.ws(i + 1);
+        if self.b.get(j) == Some(&b'}') {
+            return Some(j + 1);
+        }
+        loop {
+            if self.b.get(j) != Some(&b'"') {
+                return None;
             }
-            return Some((super::compact::from_slice(&self.text[vs..ve]).ok()?, ve));
-        }
-        let ve = self.value_end(vs)?;
-        Some((super::compact::from_slice(&self.text[vs..ve]).ok()?, ve))
-    }
-
-    /// The string at `vs`, deferred when it is long enough (see `defer`),
-    /// else parsed; and its end.
-    fn string_or_marker(&mut self, vs: usize) -> Option<(Value, usize)> {
-        let ve = self.string_end(vs)?;
-        match self.defer(vs, ve) {
-            Some(marker) => Some((marker, ve)),
-            None => Some((super::compact::from_slice(&self.text[vs..ve]).ok()?, ve)),
-        }
-    }
-
-    /// The marker for the string at `s..e`, when it is long enough to defer
-    /// and has no surrogate escape (those are left to the whole parse, which
-    /// pairs or rejects them).
-    fn defer(&mut self, s: usize, e: usize) -> Option<Value> {
-        let text = &self.text[s..e];
-        if text.len() < self.load.defer_at.max(2) || text.first() != Some(&b'"') {
-            return None;
-        }
-        // Nothing reads this string now, so it is checked as the parse would
-        // check it (`string_end` checked its escapes and control characters).
-        simdutf8::basic::from_utf8(&text[1..text.len() - 1]).ok()?;
-        let index = self.deferred.len();
-        self.deferred.push(DeferredString::new(self.start + s..self.start + e));
-        Some(Value::String(format!("{}{index}", self.prefix)))
-    }
-
-    /// An object whose string members may be deferred, and its end.
-    fn payload_object(&mut self, vs: usize, which: Defer) -> Option<(Value, usize)> {
-        let (map, end) = self.object_at(vs, |head, key, vs| {
-            let may = which == Defer::Any || !INPUT_KEYS_READ.contains(&key);
-            match *head.text.get(vs)? {
-                b'"' if may => head.string_or_marker(vs),
-                _ => head.plain(vs),
+            let ke = valid_string_end(self.b, j)?;
+            let key = &self.b[j + 1..ke - 1];
+            let escaped = key.contains(&b'\\');
+            if escaped || key.starts_with(b"$serde_json::private::") || self.keys[mark..].contains(&key) {
+                return None;
             }
-        })?;
-        Some((Value::Object(map), end))
-    }
-
-    /// `operation`, with the unread strings of its `input` object deferred.
-    fn operation(&mut self, vs: usize) -> Option<(Value, usize)> {
-        let (map, end) = self.object_at(vs, |head, key, vs| match (key, *head.text.get(vs)?) {
-            ("input", b'{') => head.payload_object(vs, Defer::Unread),
-            _ => head.plain(vs),
-        })?;
-        Some((Value::Object(map), end))
-    }
-
-    /// The head of the event `text` starts with and the length of its
-    /// JSON, or `None` to parse it whole.
-    fn event(mut self) -> Option<(Value, usize)> {
-        let mut text_at = None;
-        let (mut map, end) = self.object_at(0, |head, key, vs| match (key, *head.text.get(vs)?) {
-            ("text", b'"') => {
-                // Decided once `type` and `role` are known.
-                let ve = head.string_end(vs)?;
-                text_at = Some((vs, ve));
-                Some((Value::Null, ve))
+            self.keys.push(key);
+            let colon = self.ws(ke);
+            if self.b.get(colon) != Some(&b':') {
+                return None;
             }
-            ("output", b'"') => head.string_or_marker(vs),
-            ("output", b'{') => head.payload_object(vs, Defer::Any),
-            ("operation", b'{') => head.operation(vs),
-            _ => head.plain(vs),
-        })?;
-        let ty = map.get("type").and_then(Value::as_str);
-        // The old vocabulary is rewritten before typing: parse it whole.
-        if matches!(ty, Some("action.called" | "action.result")) {
-            return None;
+            let start = self.ws(colon + 1);
+            let end = self.value(start, depth)?;
+            j = self.ws(end);
+            match *self.b.get(j)? {
+                b',' => j = self.ws(j + 1),
+                b'}' => return Some(j + 1),
+                _ => return None,
+            }
         }
-        // A user message's text is a turn's input, and the runner's user
-        // messages mark turns: loaders read them, so they stay as written.
-        let user = ty == Some("message") && map.get("role").and_then(Value::as_str) == Some("user");
-        if let Some((vs, ve)) = text_at {
-            let value = match (!user).then(|| self.defer(vs, ve)).flatten() {
-                Some(marker) => marker,
-                None => super::compact::from_slice(&self.text[vs..ve]).ok()?,
-            };
-            map.insert("text".into(), value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw_event_ok;
+
+    #[test]
+    fn raw_events_are_what_serde_json_reads_the_same_way() {
+        let ok = [
+            r#"{"type":"message","role":"assistant","text":"a \" } ] \\ \u00e9 \ud83d\ude00"}"#,
+            r#"{ "a" : [ 1 , -0.5e+3 , true , false , null , { } , [ ] ] , "b" : { "c" : { "a" : 1 } } }"#,
+            r#"{"n":0,"m":-0,"x":1E5,"y":12345678901234567890123}"#,
+        ];
+        for t in ok {
+            assert!(raw_event_ok(t.as_bytes()), "{t}");
+            assert!(serde_json::from_str::<serde_json::Value>(t).is_ok());
         }
-        if user && !self.deferred.is_empty() {
-            return None;
+        let not = [
+            r#"{"a":1,"a":2}"#,
+            r#"{"k\u0065y":1}"#,
+            r#"{"$serde_json::private::Number":"1"}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":.5}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":"\ud800"}"#,
+            r#"{"a":"x" "b":1}"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":1,}"#,
+            r#"{"a":1} "#,
+            r#"["not an object"]"#,
+            "{\"a\":\"\u{1}\"}",
+        ];
+        for t in not {
+            assert!(!raw_event_ok(t.as_bytes()), "{t}");
         }
-        Some((Value::Object(map), end))
+        assert!(!raw_event_ok(b"{\"a\":\"\xff\"}"), "not UTF-8");
+        let deep = format!("{{\"a\":{}1{}}}", "[".repeat(120), "]".repeat(120));
+        assert!(!raw_event_ok(deep.as_bytes()), "deeper than the raw limit");
+        // Keys repeat across objects without harm; only within one they are a duplicate.
+        assert!(raw_event_ok(br#"{"a":{"a":1,"b":{"a":2}},"b":[{"a":1},{"a":2}]}"#));
+    }
+
+    #[test]
+    fn raw_checks_agree_with_serde_json_on_random_documents() {
+        let mut random = crate::model::json_node::tests_support::Random(7);
+        let mut corrupt = crate::model::json_node::tests_support::Random(11);
+        let (mut accepted, mut rejected) = (0, 0);
+        for _ in 0..3000 {
+            let text = format!("{{\"x\":{}}}", random.value(0));
+            assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+            assert!(raw_event_ok(text.as_bytes()), "valid, distinct unescaped keys: {text}");
+            // Cut, doubled or dropped bytes: what the check accepts must parse.
+            for _ in 0..4 {
+                let mut bytes = text.clone().into_bytes();
+                let at = corrupt.below(bytes.len() as u64) as usize;
+                match corrupt.below(3) {
+                    0 => bytes.truncate(at),
+                    1 => bytes.insert(at, bytes[at]),
+                    _ => drop(bytes.remove(at)),
+                }
+                if raw_event_ok(&bytes) {
+                    accepted += 1;
+                    assert!(
+                        serde_json::from_slice::<serde_json::Value>(&bytes).is_ok(),
+                        "{}",
+                        String::from_utf8_lossy(&bytes)
+                    );
+                } else {
+                    rejected += 1;
+                }
+            }
+        }
+        assert!(accepted > 100 && rejected > 100, "{accepted} accepted, {rejected} rejected");
     }
 }

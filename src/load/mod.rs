@@ -2,7 +2,6 @@
 //! from the file name alone. The viewer never writes to its inputs.
 
 pub mod assertions;
-mod bytes;
 pub mod capture;
 pub mod compact;
 pub mod error;
@@ -16,8 +15,6 @@ pub mod locator;
 pub mod phases;
 pub mod preview;
 pub mod progress;
-#[cfg(test)]
-mod random_json;
 pub mod record;
 pub mod repair;
 pub mod show;
@@ -214,7 +211,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
     let single_line = jsonl::single_line_by_parts(&map, &drop_read);
     if !single_line && jsonl::looks_like_jsonl(&map) {
         let source: crate::model::event::Source = map.clone();
-        if let Some(doc) = jsonl::load_lazy(path, source, &drop_read, lazy::DEFER_AT_LEAST) {
+        if let Some(doc) = jsonl::load_lazy(path, source, &drop_read) {
             return doc;
         }
         return match map.file.try_clone().ok().and_then(|file| jsonl::load_file(path, file)) {
@@ -251,22 +248,16 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
         map.drop_pages(skipped + start, skipped + end);
     };
     let source: crate::model::event::Source = map.clone();
-    let load = lazy::LazyLoad::new(source, lazy::DEFER_AT_LEAST);
+    let load = lazy::LazyLoad::new(source);
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
     lazy_document(path, map, value?, load)
 }
 
-/// Load `bytes` the way a mapped file is loaded, its strings of at least
-/// `defer_at` bytes deferred and containers of at least `split_at_least`
-/// bytes split: for tests that compare lazy loads with plain ones on small
-/// inputs.
+/// Load `bytes` the way a mapped file is loaded, its events raw and
+/// containers of at least `split_at_least` bytes split: for tests that
+/// compare raw loads with plain ones on small inputs.
 #[doc(hidden)]
-pub fn load_bytes_lazy(
-    path: &str,
-    bytes: Vec<u8>,
-    defer_at: usize,
-    split_at_least: usize,
-) -> Result<Document, LoadError> {
+pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Result<Document, LoadError> {
     let source: crate::model::event::Source = std::sync::Arc::new(bytes);
     let all = (*source).as_ref();
     let single_line = jsonl::single_line(all);
@@ -274,7 +265,7 @@ pub fn load_bytes_lazy(
         return load_bytes(path, all);
     }
     let body = strip_bom(all);
-    let load = lazy::LazyLoad::new(source.clone(), defer_at);
+    let load = lazy::LazyLoad::new(source.clone());
     let value = split::parse(body, split_at_least, &|_, _| {}, &|_, _| {}, Some(&load));
     match value.and_then(|v| lazy_document(path, all, v, load)) {
         Some(doc) => doc,
@@ -285,13 +276,13 @@ pub fn load_bytes_lazy(
 /// [`load_bytes_lazy`] for a JSONL stream of StreamEvents; `None` for any
 /// other input (tests).
 #[doc(hidden)]
-pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>, defer_at: usize) -> Option<Result<Document, LoadError>> {
+pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>) -> Option<Result<Document, LoadError>> {
     let source: crate::model::event::Source = std::sync::Arc::new(bytes);
     let all = (*source).as_ref();
     if looks_binary(strip_bom(all)) || jsonl::single_line(all) || !jsonl::looks_like_jsonl(all) {
         return None;
     }
-    jsonl::load_lazy(path, source.clone(), &|_, _| {}, defer_at)
+    jsonl::load_lazy(path, source.clone(), &|_, _| {})
 }
 
 /// The document of a value parsed by a lazy load, its lazy events attached;

@@ -81,7 +81,7 @@ impl Scan<'_> {
         // An event is found by its brackets alone: its head is parsed (and
         // its text checked) as a piece.
         if place == Place::Event && self.lazy && b == b'{' {
-            let end = super::bytes::container_end(self.bytes, i)?;
+            let end = crate::model::json_scan::container_end(self.bytes, i)?;
             return Some(Node { start: i, end, key, children: None, event: true });
         }
         match b {
@@ -226,7 +226,7 @@ fn collect_pieces(scan: &Scan<'_>, node: Node, out: &mut Vec<Node>) {
     }
 }
 
-pub use super::bytes::string_end;
+pub use crate::model::json_scan::string_end;
 
 /// An object key's text (`bytes` with its quotes).
 fn key_text(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
@@ -260,11 +260,11 @@ fn parse_pieces(
         let mut released_to = run.first().map_or(0, |p| p.start);
         for piece in run {
             let text = &bytes[piece.start..piece.end];
-            let head = match lazy {
-                Some(load) if piece.event => load.event(text).filter(|(_, len)| *len == text.len()),
+            let raw = match lazy {
+                Some(load) if piece.event => load.event(text),
                 _ => None,
             };
-            let parsed = match head.map_or_else(|| super::compact::from_slice(text), |(v, _)| Ok(v)) {
+            let parsed = match raw.map_or_else(|| super::compact::from_slice(text), Ok) {
                 Ok(v) if !failed.load(std::sync::atomic::Ordering::Relaxed) => v,
                 _ => {
                     failed.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -430,7 +430,7 @@ mod tests {
 
     #[test]
     fn random_documents_parse_to_the_same_value() {
-        let mut random = crate::load::random_json::RandomJson::new(0x2545_f491_4f6c_dd1d);
+        let mut random = crate::model::random_json::RandomJson::new(0x2545_f491_4f6c_dd1d);
         for _ in 0..300 {
             let doc = format!("{{\"root\":{},\"more\":{}}}", random.document(), random.document());
             for split in [1, 8, 40] {

@@ -6,82 +6,106 @@
 //! fields the derivations need. An event that does not fit the contract is
 //! kept as [`EventKind::Unrecognized`] with the reason, never dropped.
 //!
-//! A large file's events may be *lazy* (see [`LazyJson`]): their long payload
-//! strings stay in the file and the event's JSON is parsed whole only when it
-//! is shown. The derivations read only the event's head, which holds every
-//! field they use.
+//! An event's JSON is either a parsed `Value` or, for the events of a loaded
+//! file, its text in the file ([`EventJson::Raw`]): a `Value` of a small
+//! event costs ten times its text, and most events are never shown. Both are
+//! read through [`Node`], the same way; the text is parsed into a `Value`
+//! only to be shown whole.
 
 mod classify;
 
+pub use super::json_node::Node;
 use classify::classify;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// One StreamEvent with its exact JSON. The JSON is shared (`Arc`) so the
+/// One StreamEvent with its exact JSON. The JSON is shared (an `Arc`) so the
 /// derived views can point at its payloads instead of copying them.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Event {
     pub kind: EventKind,
     /// Which of the optional fields the derivations read are present (see
     /// [`Event::has`]): noted once here, so deriving every scope does not
     /// look them up in the JSON again and again.
     fields: u8,
+    /// Whether a raw event has been parsed whole (for tests: deriving and
+    /// linting must not need it).
+    parsed: AtomicBool,
     json: EventJson,
+}
+
+impl Clone for Event {
+    fn clone(&self) -> Event {
+        Event {
+            kind: self.kind.clone(),
+            fields: self.fields,
+            parsed: AtomicBool::new(self.parsed.load(Ordering::Relaxed)),
+            json: self.json.clone(),
+        }
+    }
 }
 
 impl PartialEq for Event {
     fn eq(&self, other: &Event) -> bool {
-        self.kind == other.kind && self.raw() == other.raw()
+        self.kind == other.kind && self.json.whole() == other.json.whole()
     }
 }
 
-/// The bytes lazy events are read from again (a mapped file or a buffer).
+/// The bytes raw events are read from (a mapped file or a buffer).
 pub type Source = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
-/// An event's JSON: its head, and for a lazy event where the rest is.
+/// An event's JSON: parsed, or its text in the loaded file.
 #[derive(Clone)]
-pub struct EventJson {
-    /// The whole event, or for a lazy event the event with its long payload
-    /// strings replaced by markers (see [`LazyJson`]).
-    head: Arc<Value>,
-    lazy: Option<Arc<LazyJson>>,
+pub enum EventJson {
+    Value(Arc<Value>),
+    /// `source[start..start + len]` is the event's text: one JSON object
+    /// with distinct keys, checked when it was loaded.
+    Raw {
+        source: Source,
+        start: usize,
+        len: u32,
+    },
 }
 
 impl std::fmt::Debug for EventJson {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.raw().fmt(f)
+        self.whole().fmt(f)
     }
 }
 
-/// Where a lazy event's text is. Its head holds, in place of each long string
-/// that no derivation reads as content, a marker: `prefix` (which carries a
-/// per-load random part, so a file cannot forge one) and the string's index
-/// in `deferred`. The places that may hold markers are fixed (the loader
-/// decides them, see `load::lazy`): top-level `text` and `output` strings,
-/// and string values directly under an `output` object or an
-/// `operation.input` object, except the input keys the derivations read.
-pub struct LazyJson {
-    pub source: Source,
-    /// The event's JSON text in `source`.
-    pub range: Range<usize>,
-    pub prefix: Arc<str>,
-    pub deferred: Vec<DeferredString>,
-    whole: OnceLock<Value>,
-}
+/// What a raw event reads when its file no longer holds what was loaded
+/// (rewritten in place since).
+const CHANGED_UNDER_US: &[u8] = b"null";
 
-/// One string left in the file.
-pub struct DeferredString {
-    /// The string's JSON text (with its quotes) in the source.
-    pub range: Range<usize>,
-    /// What the checks comparing texts need, made when first asked.
-    digest: OnceLock<TextDigest>,
-}
+impl EventJson {
+    /// The event's JSON, read where it is.
+    pub fn node(&self) -> Node<'_> {
+        match self {
+            EventJson::Value(v) => Node::Value(v),
+            EventJson::Raw { source, start, len } => {
+                let all = (**source).as_ref();
+                Node::Raw(all.get(*start..*start + *len as usize).unwrap_or(CHANGED_UNDER_US))
+            }
+        }
+    }
 
-impl DeferredString {
-    pub fn new(range: Range<usize>) -> DeferredString {
-        DeferredString { range, digest: OnceLock::new() }
+    /// The event's JSON, whole (a raw event is parsed for it).
+    pub fn whole(&self) -> Cow<'_, Value> {
+        match self {
+            EventJson::Value(v) => Cow::Borrowed(v),
+            EventJson::Raw { .. } => match serde_json::from_slice(self.node().raw_text().unwrap_or_default()) {
+                Ok(v) => Cow::Owned(v),
+                Err(e) => Cow::Owned(Value::String(format!(
+                    "(this event could not be read again from the file, which changed after it was loaded: {e})"
+                ))),
+            },
+        }
+    }
+
+    pub fn is_raw(&self) -> bool {
+        matches!(self, EventJson::Raw { .. })
     }
 }
 
@@ -100,6 +124,16 @@ impl TextDigest {
         let t = text.trim();
         TextDigest { hash: text_hash(t), blank: t.is_empty(), at_least_8_chars: t.chars().nth(7).is_some() }
     }
+
+    /// The digest of a string node, without decoding a long raw string whole.
+    pub fn of_node(node: Node<'_>) -> Option<TextDigest> {
+        if let Some(inner) = node.raw_string_text()
+            && memchr::memchr(b'\\', inner).is_some()
+        {
+            return super::json_text::escaped_digest(inner).or_else(|| node.as_str().map(|t| TextDigest::of(&t)));
+        }
+        node.as_str().map(|t| TextDigest::of(&t))
+    }
 }
 
 /// A hash of a text by its length and at most 256 bytes of its ends (a tool
@@ -117,166 +151,6 @@ pub fn text_hash(text: &str) -> u64 {
         h.write(&b[b.len() - END..]);
     }
     h.finish()
-}
-
-impl LazyJson {
-    pub fn new(source: Source, range: Range<usize>, prefix: Arc<str>, deferred: Vec<DeferredString>) -> LazyJson {
-        LazyJson { source, range, prefix, deferred, whole: OnceLock::new() }
-    }
-
-    fn bytes(&self, range: &Range<usize>) -> &[u8] {
-        let all = (*self.source).as_ref();
-        all.get(range.clone()).unwrap_or_default()
-    }
-
-    /// The deferred string a head string stands for, if it is a marker.
-    fn deferred_for(&self, s: &str) -> Option<&DeferredString> {
-        let index: usize = s.strip_prefix(&*self.prefix)?.parse().ok()?;
-        self.deferred.get(index)
-    }
-
-    /// The text of a deferred string, read again from the source.
-    fn text_of(&self, d: &DeferredString) -> String {
-        serde_json::from_slice::<String>(self.bytes(&d.range)).unwrap_or_else(|e| changed_under_us(&e))
-    }
-
-    fn parse_whole(&self) -> Value {
-        serde_json::from_slice(self.bytes(&self.range)).unwrap_or_else(|e| Value::String(changed_under_us(&e)))
-    }
-}
-
-/// What a lazy event shows when its file no longer holds what was loaded.
-fn changed_under_us(e: &serde_json::Error) -> String {
-    format!("(this part could not be read again from the file, which changed after it was loaded: {e})")
-}
-
-impl EventJson {
-    /// The event's JSON, whole. A lazy event is parsed the first time
-    /// (and kept: this is what the views show).
-    pub fn raw(&self) -> &Value {
-        match &self.lazy {
-            Some(lazy) => lazy.whole.get_or_init(|| lazy.parse_whole()),
-            None => &self.head,
-        }
-    }
-
-    /// The whole JSON without keeping a lazy event's parse (for a scan over
-    /// every event, such as a search, which must not make the document whole).
-    pub fn raw_once(&self) -> Cow<'_, Value> {
-        match &self.lazy {
-            Some(lazy) => match lazy.whole.get() {
-                Some(v) => Cow::Borrowed(v),
-                None => Cow::Owned(lazy.parse_whole()),
-            },
-            None => Cow::Borrowed(&self.head),
-        }
-    }
-
-    /// The head: every field the derivations read, exactly as written.
-    pub fn head(&self) -> &Value {
-        &self.head
-    }
-
-    /// `v` (a part of the head) with its markers replaced by their strings.
-    pub fn resolve<'a>(&'a self, v: &'a Value) -> Cow<'a, Value> {
-        let Some(lazy) = &self.lazy else { return Cow::Borrowed(v) };
-        if !has_marker(lazy, v) {
-            return Cow::Borrowed(v);
-        }
-        let mut owned = v.clone();
-        replace_markers(lazy, &mut owned);
-        Cow::Owned(owned)
-    }
-
-    /// A head string, with a marker replaced by its string.
-    pub fn string<'a>(&'a self, s: &'a str) -> Cow<'a, str> {
-        match self.lazy.as_ref().and_then(|l| l.deferred_for(s).map(|d| (l, d))) {
-            Some((lazy, d)) => Cow::Owned(lazy.text_of(d)),
-            None => Cow::Borrowed(s),
-        }
-    }
-
-    /// A head string's first `max_chars` characters (all of a short one),
-    /// with a marker read from the source only that far (for previews).
-    pub fn string_prefix<'a>(&'a self, s: &'a str, max_chars: usize) -> Cow<'a, str> {
-        match self.lazy.as_ref().and_then(|l| l.deferred_for(s).map(|d| (l, d))) {
-            Some((lazy, d)) => {
-                let text = lazy.bytes(&d.range);
-                let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or_default();
-                Cow::Owned(super::json_text::decode_prefix(inner, max_chars).unwrap_or_else(|| lazy.text_of(d)))
-            }
-            None => Cow::Borrowed(s),
-        }
-    }
-
-    /// [`EventJson::resolve`] with each marker replaced by the first
-    /// `max_chars` characters of its string (for previews that show less).
-    pub fn resolve_prefix<'a>(&'a self, v: &'a Value, max_chars: usize) -> Cow<'a, Value> {
-        let Some(lazy) = &self.lazy else { return Cow::Borrowed(v) };
-        if !has_marker(lazy, v) {
-            return Cow::Borrowed(v);
-        }
-        let mut owned = v.clone();
-        fn walk(json: &EventJson, v: &mut Value, max_chars: usize) {
-            match v {
-                Value::String(s) => {
-                    if let Cow::Owned(text) = json.string_prefix(s, max_chars) {
-                        *s = text;
-                    }
-                }
-                Value::Array(items) => items.iter_mut().for_each(|x| walk(json, x, max_chars)),
-                Value::Object(o) => o.values_mut().for_each(|x| walk(json, x, max_chars)),
-                _ => {}
-            }
-        }
-        walk(self, &mut owned, max_chars);
-        Cow::Owned(owned)
-    }
-
-    /// The digest of a head string: a deferred one's is read from its
-    /// ends in the source, without decoding it whole (see `json_text`).
-    pub fn digest(&self, s: &str) -> TextDigest {
-        match self.lazy.as_ref().and_then(|l| l.deferred_for(s).map(|d| (l, d))) {
-            Some((lazy, d)) => *d.digest.get_or_init(|| {
-                let text = lazy.bytes(&d.range);
-                let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or_default();
-                super::json_text::escaped_digest(inner).unwrap_or_else(|| TextDigest::of(&lazy.text_of(d)))
-            }),
-            None => TextDigest::of(s),
-        }
-    }
-
-    /// True when this event's JSON has been parsed whole (for tests: the
-    /// derivations must not need it).
-    pub fn parsed_whole(&self) -> bool {
-        self.lazy.as_ref().is_some_and(|l| l.whole.get().is_some())
-    }
-
-    pub fn is_lazy(&self) -> bool {
-        self.lazy.is_some()
-    }
-}
-
-fn has_marker(lazy: &LazyJson, v: &Value) -> bool {
-    match v {
-        Value::String(s) => s.starts_with(&*lazy.prefix),
-        Value::Array(items) => items.iter().any(|x| has_marker(lazy, x)),
-        Value::Object(o) => o.values().any(|x| has_marker(lazy, x)),
-        _ => false,
-    }
-}
-
-fn replace_markers(lazy: &LazyJson, v: &mut Value) {
-    match v {
-        Value::String(s) => {
-            if let Some(d) = lazy.deferred_for(s) {
-                *s = lazy.text_of(d);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|x| replace_markers(lazy, x)),
-        Value::Object(o) => o.values_mut().for_each(|x| replace_markers(lazy, x)),
-        _ => {}
-    }
 }
 
 /// The ten variants of the contract, plus a catch-all for what does not fit.
@@ -349,35 +223,30 @@ pub struct Truncation {
 pub const TOOL_FINISH_STATUSES: [&str; 3] = ["completed", "failed", "rejected"];
 pub const SUBAGENT_FINISH_STATUSES: [&str; 2] = ["completed", "failed"];
 
-fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.field(key).and_then(Value::as_str)
-}
-
 /// JSON type name, for messages.
 pub fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+    Node::Value(v).type_name()
 }
+
+/// How a raw event's strings become the kind's shared strings: a loader
+/// shares one `Arc` among the many events that name the same tool or status.
+pub type Intern<'a> = &'a mut dyn FnMut(&str) -> Arc<str>;
 
 impl Event {
     /// Classify one JSON value as a StreamEvent. Never fails: what does not
     /// fit becomes `Unrecognized` with the reason.
     pub fn from_value(raw: Value) -> Event {
-        let (kind, fields) = kind_and_fields(&raw);
-        Event { kind, fields, json: EventJson { head: Arc::new(raw), lazy: None } }
+        let (kind, fields) = kind_and_fields(Node::Value(&raw), &mut |s: &str| Arc::from(s));
+        Event { kind, fields, parsed: AtomicBool::new(false), json: EventJson::Value(Arc::new(raw)) }
     }
 
-    /// A lazy event: `head` is the event with the strings `lazy` defers
-    /// replaced by its markers (the classification reads only the head).
-    pub fn lazy(head: Value, lazy: LazyJson) -> Event {
-        let (kind, fields) = kind_and_fields(&head);
-        Event { kind, fields, json: EventJson { head: Arc::new(head), lazy: Some(Arc::new(lazy)) } }
+    /// An event kept as its text, `source[start..start + len]`: one JSON
+    /// object with distinct keys and no serde_json marker keys, which the
+    /// caller has checked (anything else is parsed with [`Event::from_value`]).
+    pub fn from_raw(source: Source, start: usize, len: u32, intern: Intern<'_>) -> Event {
+        let json = EventJson::Raw { source, start, len };
+        let (kind, fields) = kind_and_fields(json.node(), intern);
+        Event { kind, fields, parsed: AtomicBool::new(false), json }
     }
 
     /// Whether the event has the field `field` (one of the `FIELD_` bits).
@@ -385,29 +254,32 @@ impl Event {
         self.fields & field != 0
     }
 
-    /// The event's JSON, whole (a lazy event is parsed the first time).
-    pub fn raw(&self) -> &Value {
-        self.json.raw()
+    /// The event's JSON, whole (a raw event is parsed for it).
+    pub fn raw(&self) -> Cow<'_, Value> {
+        if self.json.is_raw() {
+            self.parsed.store(true, Ordering::Relaxed);
+        }
+        self.json.whole()
     }
 
-    /// The JSON whole, without keeping a lazy event's parse.
-    pub fn raw_once(&self) -> Cow<'_, Value> {
-        self.json.raw_once()
-    }
-
-    /// Every field the derivations read, as written; a lazy event's long
-    /// payload strings are markers here (see [`LazyJson`]).
-    pub fn head(&self) -> &Value {
-        self.json.head()
+    /// The event's JSON, read where it is: every field as written.
+    pub fn head(&self) -> Node<'_> {
+        self.json.node()
     }
 
     pub fn json(&self) -> &EventJson {
         &self.json
     }
 
+    /// True when this raw event's JSON has been parsed whole (for tests:
+    /// the derivations must not need it).
+    pub fn parsed_whole(&self) -> bool {
+        self.parsed.load(Ordering::Relaxed)
+    }
+
     /// The `type` string as written, if any.
-    pub fn type_name(&self) -> Option<&str> {
-        str_field(self.head(), "type")
+    pub fn type_name(&self) -> Option<Cow<'_, str>> {
+        self.head().get("type")?.as_str()
     }
 
     pub fn is_unrecognized(&self) -> bool {
@@ -418,88 +290,83 @@ impl Event {
     /// contract (a `system` message, an operation kind `mcp`, …), if it does.
     /// Worked out again when asked: only `check` asks, and few events are misfits.
     pub fn misfit(&self) -> Option<String> {
-        if self.has(FIELD_MISFIT) { classify(self.head()).misfit } else { None }
+        if self.has(FIELD_MISFIT) { classify(self.head(), &mut |s: &str| Arc::from(s)).misfit } else { None }
     }
 
-    /// The head string of `text` (`message` for `error`), maybe a marker.
-    fn text_head(&self) -> Option<&str> {
-        match self.kind {
-            EventKind::Message { .. } | EventKind::Thinking | EventKind::ContextInjected => {
-                str_field(self.head(), "text")
-            }
-            EventKind::Error => str_field(self.head(), "message"),
-            _ => None,
-        }
+    /// The node of `text` (`message` for `error`), when it is a string.
+    fn text_node(&self) -> Option<Node<'_>> {
+        let key = match self.kind {
+            EventKind::Message { .. } | EventKind::Thinking | EventKind::ContextInjected => "text",
+            EventKind::Error => "message",
+            _ => return None,
+        };
+        self.head().get(key).filter(|n| n.is_string())
     }
 
     /// Text of `message`, `thinking`, `context.injected`; message of `error`.
     pub fn text(&self) -> Option<Cow<'_, str>> {
-        self.text_head().map(|t| self.json.string(t))
+        self.text_node()?.as_str()
     }
 
     /// The first `max_chars` characters of [`Event::text`] (for previews).
     pub fn text_prefix(&self, max_chars: usize) -> Option<Cow<'_, str>> {
-        self.text_head().map(|t| self.json.string_prefix(t, max_chars))
+        self.text_node()?.str_prefix(max_chars)
     }
 
     /// [`Event::output`] with long strings cut to `max_chars` characters.
     pub fn output_prefix(&self, max_chars: usize) -> Option<Cow<'_, Value>> {
-        self.output_head().map(|v| self.json.resolve_prefix(v, max_chars))
+        self.output_head().map(|v| v.to_value_prefix(max_chars))
     }
 
     /// [`Event::tool_input`] with long strings cut to `max_chars` characters.
     pub fn tool_input_prefix(&self, max_chars: usize) -> Option<Cow<'_, Value>> {
-        self.tool_input_head().map(|v| self.json.resolve_prefix(v, max_chars))
+        self.tool_input_head().map(|v| v.to_value_prefix(max_chars))
     }
 
-    /// What the text checks need of [`Event::text`], without reading a
-    /// lazy event's text again.
+    /// What the text checks need of [`Event::text`], without decoding a
+    /// long raw text whole.
     pub fn text_digest(&self) -> Option<TextDigest> {
-        self.text_head().map(|t| self.json.digest(t))
+        TextDigest::of_node(self.text_node()?)
     }
 
-    pub fn operation(&self) -> Option<&Value> {
-        self.head().field("operation")
+    pub fn operation(&self) -> Option<Node<'_>> {
+        self.head().get("operation")
     }
 
-    /// The head of a tool start's `operation.input` (absent stays `None`):
-    /// the keys and types as written; long strings under keys the
-    /// derivations do not read may be markers.
-    pub fn tool_input_head(&self) -> Option<&Value> {
+    /// A tool start's `operation.input` (absent stays `None`), as written.
+    pub fn tool_input_head(&self) -> Option<Node<'_>> {
         match self.kind {
-            EventKind::ToolStarted { .. } if self.has(FIELD_INPUT) => self.operation().and_then(|o| o.field("input")),
+            EventKind::ToolStarted { .. } if self.has(FIELD_INPUT) => self.operation()?.get("input"),
             _ => None,
         }
     }
 
     /// Tool start `operation.input` (absent stays `None`).
     pub fn tool_input(&self) -> Option<Cow<'_, Value>> {
-        self.tool_input_head().map(|v| self.json.resolve(v))
+        self.tool_input_head().map(Node::to_value)
     }
 
     /// Tool start `operation.command` when present.
-    pub fn command(&self) -> Option<&Value> {
+    pub fn command(&self) -> Option<Node<'_>> {
         match self.kind {
-            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => {
-                self.operation().and_then(|o| o.field("command"))
-            }
+            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => self.operation()?.get("command"),
             _ => None,
         }
     }
 
-    pub fn remote_url(&self) -> Option<&str> {
+    pub fn remote_url(&self) -> Option<Cow<'_, str>> {
         match self.kind {
-            EventKind::SubagentStarted { .. } => self.operation().and_then(|o| str_field(o, "remoteUrl")),
+            EventKind::SubagentStarted { .. } => self.operation()?.get("remoteUrl")?.as_str(),
             _ => None,
         }
     }
 
-    /// The head of a finish's `output`: `None` when the key is absent,
-    /// `Some(Null)` for `output: null`; long strings may be markers.
-    pub fn output_head(&self) -> Option<&Value> {
+    /// A finish's `output` as written: `None` when the key is absent,
+    /// a null node for `output: null`.
+    pub fn output_head(&self) -> Option<Node<'_>> {
         match self.kind {
             EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } if self.has(FIELD_OUTPUT) => {
-                self.head().field("output")
+                self.head().get("output")
             }
             _ => None,
         }
@@ -507,36 +374,36 @@ impl Event {
 
     /// Finish `output`: `None` when the key is absent, `Some(Null)` for `output: null`.
     pub fn output(&self) -> Option<Cow<'_, Value>> {
-        self.output_head().map(|v| self.json.resolve(v))
+        self.output_head().map(Node::to_value)
     }
 
     /// What the text checks need of a string `output`.
     pub fn output_digest(&self) -> Option<TextDigest> {
-        self.output_head().and_then(Value::as_str).map(|t| self.json.digest(t))
+        self.output_head().filter(|o| o.is_string()).and_then(TextDigest::of_node)
     }
 
-    /// The string `output` itself, read again for a lazy event.
+    /// The string `output` itself.
     pub fn output_text(&self) -> Option<Cow<'_, str>> {
-        self.output_head().and_then(Value::as_str).map(|t| self.json.string(t))
+        self.output_head()?.as_str()
     }
 
-    pub fn request(&self) -> Option<&Value> {
+    pub fn request(&self) -> Option<Node<'_>> {
         match self.kind {
-            EventKind::InputRequested => self.head().field("request"),
+            EventKind::InputRequested => self.head().get("request"),
             _ => None,
         }
     }
 
-    pub fn source(&self) -> Option<&str> {
+    pub fn source(&self) -> Option<Cow<'_, str>> {
         match self.kind {
-            EventKind::ContextInjected => str_field(self.head(), "source"),
+            EventKind::ContextInjected => self.head().get("source")?.as_str(),
             _ => None,
         }
     }
 
-    pub fn reason(&self) -> Option<&str> {
+    pub fn reason(&self) -> Option<Cow<'_, str>> {
         match self.kind {
-            EventKind::Compaction => str_field(self.head(), "reason"),
+            EventKind::Compaction => self.head().get("reason")?.as_str(),
             _ => None,
         }
     }
@@ -554,18 +421,18 @@ impl Event {
     }
 
     /// The `redacted` paths that are strings, in order.
-    pub fn redacted(&self) -> impl Iterator<Item = &str> {
-        let list = self.has(FIELD_REDACTED).then(|| self.head().field("redacted")).flatten();
-        list.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+    pub fn redacted(&self) -> impl Iterator<Item = Cow<'_, str>> {
+        let list = self.has(FIELD_REDACTED).then(|| self.head().get("redacted")).flatten();
+        list.into_iter().flat_map(Node::elements).filter_map(Node::as_str)
     }
 
     /// The `truncated` entries that carry a string `path`, in order.
     pub fn truncated(&self) -> impl Iterator<Item = Truncation> + '_ {
-        let list = self.has(FIELD_TRUNCATED).then(|| self.head().field("truncated")).flatten();
-        list.and_then(Value::as_array).into_iter().flatten().filter_map(|t| {
+        let list = self.has(FIELD_TRUNCATED).then(|| self.head().get("truncated")).flatten();
+        list.into_iter().flat_map(Node::elements).filter_map(|t| {
             Some(Truncation {
-                path: str_field(t, "path")?.to_string(),
-                original_bytes: t.field("originalBytes").and_then(Value::as_f64),
+                path: t.get("path")?.as_str()?.into_owned(),
+                original_bytes: t.get("originalBytes").and_then(Node::as_f64),
             })
         })
     }
@@ -607,34 +474,33 @@ pub const FIELD_TRUNCATED: u8 = 16;
 /// Not a field: the event is folded but breaks the contract ([`Event::misfit`]).
 pub const FIELD_MISFIT: u8 = 32;
 
-fn kind_and_fields(head: &Value) -> (EventKind, u8) {
-    let classified = classify(head);
+fn kind_and_fields(head: Node<'_>, intern: Intern<'_>) -> (EventKind, u8) {
+    let classified = classify(head, intern);
     let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
     (classified.kind, fields_of(head) | misfit)
 }
 
-fn fields_of(head: &Value) -> u8 {
-    let Some(o) = head.as_object() else { return 0 };
+fn fields_of(head: Node<'_>) -> u8 {
     let mut fields = 0;
-    let mut note = |present: bool, bit: u8| {
-        if present {
-            fields |= bit;
+    for (key, value) in head.members() {
+        match &*key {
+            "operation" => {
+                for (key, _) in value.members() {
+                    match &*key {
+                        "input" => fields |= FIELD_INPUT,
+                        "command" => fields |= FIELD_COMMAND,
+                        _ => {}
+                    }
+                }
+            }
+            "output" => fields |= FIELD_OUTPUT,
+            "redacted" => fields |= FIELD_REDACTED,
+            "truncated" => fields |= FIELD_TRUNCATED,
+            _ => {}
         }
-    };
-    if let Some(op) = o.field("operation").and_then(Value::as_object) {
-        note(op.contains_key("input"), FIELD_INPUT);
-        note(op.contains_key("command"), FIELD_COMMAND);
     }
-    note(o.contains_key("output"), FIELD_OUTPUT);
-    note(o.contains_key("redacted"), FIELD_REDACTED);
-    note(o.contains_key("truncated"), FIELD_TRUNCATED);
     fields
 }
-
-/// The input keys the derivations read (paths, URLs, shell commands): a lazy
-/// event keeps their strings in its head whatever their length.
-pub const INPUT_KEYS_READ: [&str; 12] =
-    ["path", "file", "file_path", "filename", "url", "uri", "endpoint", "href", "command", "cmd", "program", "args"];
 
 #[cfg(test)]
 mod tests {

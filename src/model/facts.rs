@@ -1,9 +1,11 @@
 //! The legacy fold `deriveRunFacts` (spec §2.1) and the human summary
 //! `buildO11ySummary` (spec §2.8).
 
-use super::event::{Event, EventKind, Field, Role};
+use super::event::{Event, EventKind, Node, Role};
+use super::json_node::JsonType;
 use super::payload::Payload;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// A tool call of the legacy fold. `original_name` is `None` only for the
@@ -91,7 +93,7 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                 facts.subagent_calls.push(SubagentCall {
                     operation_id: operation_id.to_string(),
                     name: name.to_string(),
-                    remote_url: event.remote_url().map(str::to_string),
+                    remote_url: event.remote_url().map(std::borrow::Cow::into_owned),
                     output: None,
                     status: "pending".into(),
                     start_index: index,
@@ -149,7 +151,10 @@ impl RunFacts {
         out.insert(
             "inputRequests".into(),
             Value::Array(
-                self.input_requests.iter().map(|&i| events[i].request().cloned().unwrap_or(Value::Null)).collect(),
+                self.input_requests
+                    .iter()
+                    .map(|&i| events[i].request().map(|r| r.to_value().into_owned()).unwrap_or(Value::Null))
+                    .collect(),
             ),
         );
         out.insert("parked".into(), Value::Bool(self.parked));
@@ -174,10 +179,10 @@ pub fn tool_call_json(call: &ToolCall) -> Value {
         o.insert("originalName".into(), original.clone().into());
     }
     if let Some(input) = &call.input {
-        o.insert("input".into(), Value::clone(input));
+        o.insert("input".into(), input.value().into_owned());
     }
     if let Some(output) = &call.output {
-        o.insert("output".into(), Value::clone(output));
+        o.insert("output".into(), output.value().into_owned());
     }
     o.insert("status".into(), call.status.clone().into());
     Value::Object(o)
@@ -191,7 +196,7 @@ fn subagent_call_json(call: &SubagentCall) -> Value {
         o.insert("remoteUrl".into(), url.clone().into());
     }
     if let Some(output) = &call.output {
-        o.insert("output".into(), Value::clone(output));
+        o.insert("output".into(), output.value().into_owned());
     }
     o.insert("status".into(), call.status.clone().into());
     Value::Object(o)
@@ -233,8 +238,8 @@ pub struct O11ySummary {
 const PATH_KEYS: [&str; 4] = ["path", "file", "file_path", "filename"];
 const URL_KEYS: [&str; 4] = ["url", "uri", "endpoint", "href"];
 
-fn first_string<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
-    keys.iter().find_map(|k| input.field(k).and_then(Value::as_str).filter(|s| !s.is_empty()))
+fn first_string<'a>(input: Node<'a>, keys: &[&str]) -> Option<Cow<'a, str>> {
+    keys.iter().find_map(|k| input.get(k).and_then(Node::as_str).filter(|s| !s.is_empty()))
 }
 
 /// Append `item` unless `seen` (what `list` holds) has it: linear, not quadratic, in the list length.
@@ -246,30 +251,29 @@ fn push_unique(list: &mut Vec<String>, seen: &mut std::collections::HashSet<Stri
 }
 
 /// JS truthiness of a JSON value (`if (x)`).
-fn js_truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
+fn js_truthy(v: Node<'_>) -> bool {
+    match v.json_type() {
+        JsonType::Null => false,
+        JsonType::Bool => v.as_bool() == Some(true),
+        JsonType::Number => v.as_f64().is_some_and(|x| x != 0.0),
+        JsonType::String => v.as_str().is_some_and(|s| !s.is_empty()),
+        JsonType::Array | JsonType::Object => true,
     }
 }
 
 /// Shell command text of a tool input, as `buildO11ySummary` reads it.
-pub fn shell_command_text(input: Option<&Value>) -> Option<String> {
-    let input = input?;
-    if !input.is_object() {
-        return None;
-    }
+pub fn shell_command_text(input: Option<Node<'_>>) -> Option<String> {
+    let input = input.filter(|i| i.is_object())?;
     // Only the string items of an argv count: NiceEval filters the rest out
     // before joining, in `command`/`cmd` arrays and in `args` alike.
-    let strings = |items: &[Value]| items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" ");
+    let strings = |items: Node<'_>| items.elements().filter_map(Node::as_str).collect::<Vec<_>>().join(" ");
     let text = match first_present(input, "command", "cmd") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(items)) => strings(items),
-        _ => match (input.field("program"), input.field("args")) {
-            (Some(Value::String(program)), Some(Value::Array(args))) => format!("{program} {}", strings(args)),
+        Some(s) if s.is_string() => s.as_str().unwrap_or_default().into_owned(),
+        Some(items) if items.is_array() => strings(items),
+        _ => match (input.get("program"), input.get("args")) {
+            (Some(program), Some(args)) if program.is_string() && args.is_array() => {
+                format!("{} {}", program.as_str().unwrap_or_default(), strings(args))
+            }
             _ => String::new(),
         },
     };
@@ -278,24 +282,27 @@ pub fn shell_command_text(input: Option<&Value>) -> Option<String> {
 
 /// JS `o[a] ?? o[b]` on an object: `a` unless it is absent or null. A present
 /// value of any other type hides `b`, even when it is of no use.
-fn first_present<'a>(o: &'a Value, a: &str, b: &str) -> Option<&'a Value> {
-    match o.field(a) {
-        None | Some(Value::Null) => o.field(b),
+fn first_present<'a>(o: Node<'a>, a: &str, b: &str) -> Option<Node<'a>> {
+    match o.get(a) {
+        None => o.get(b),
+        Some(n) if n.is_null() => o.get(b),
         some => some,
     }
 }
 
-fn numeric(v: Option<&Value>) -> Option<&Value> {
+fn numeric(v: Option<Node<'_>>) -> Option<Node<'_>> {
     v.filter(|x| x.is_number())
 }
 
 /// `exit_code ?? exitCode` of the output if it is a number, else the same
 /// of `output.metadata`: a present non-number `exit_code` (`"0"`, `true`)
 /// hides `exitCode` at its level.
-fn exit_code(output: Option<&Value>) -> Option<Value> {
+fn exit_code(output: Option<Node<'_>>) -> Option<Value> {
     let output = output.filter(|o| o.is_object())?;
-    let nested = || output.field("metadata").and_then(|m| first_present(m, "exit_code", "exitCode"));
-    numeric(first_present(output, "exit_code", "exitCode")).or_else(|| numeric(nested())).cloned()
+    let nested = || output.get("metadata").and_then(|m| first_present(m, "exit_code", "exitCode"));
+    numeric(first_present(output, "exit_code", "exitCode"))
+        .or_else(|| numeric(nested()))
+        .map(|n| n.to_value().into_owned())
 }
 
 /// `buildO11ySummary` over an event list.
@@ -315,7 +322,9 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
             EventKind::Error => match event.text() {
                 Some(m) if !m.is_empty() => summary.errors.push(Value::String(m.into_owned())),
                 Some(_) => {}
-                None => summary.errors.extend(event.head().field("message").filter(|m| js_truthy(m)).cloned()),
+                None => summary
+                    .errors
+                    .extend(event.head().get("message").filter(|m| js_truthy(*m)).map(|m| m.to_value().into_owned())),
             },
             _ => {}
         }
@@ -332,12 +341,12 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
         match call.name.as_str() {
             "file_read" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_read, &mut seen_read, p);
+                    push_unique(&mut summary.files_read, &mut seen_read, &p);
                 }
             }
             "file_write" | "file_edit" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_modified, &mut seen_modified, p);
+                    push_unique(&mut summary.files_modified, &mut seen_modified, &p);
                 }
             }
             "shell" => {
@@ -356,8 +365,8 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
                         .as_ref()
                         .map(Payload::head)
                         .filter(|o| o.is_object())
-                        .and_then(|o| numeric(o.field("status")))
-                        .cloned();
+                        .and_then(|o| numeric(o.get("status")))
+                        .map(|n| n.to_value().into_owned());
                     summary.web_fetches.push(WebFetch {
                         url: url.to_string(),
                         success: finished.then(|| call.status == "completed"),
@@ -435,7 +444,7 @@ mod tests {
 
     #[test]
     fn shell_text_keeps_only_the_string_items_of_an_argv() {
-        let text = |input: Value| shell_command_text(Some(&input));
+        let text = |input: Value| shell_command_text(Some(Node::Value(&input)));
         assert_eq!(text(json!({"program": "node", "args": ["a", 2, null, "b"]})).as_deref(), Some("node a b"));
         // Program and args joined by one space, whatever is left of them.
         assert_eq!(text(json!({"program": "", "args": [2.5, -1, ""]})).as_deref(), Some(" "));
@@ -448,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_present_non_number_exit_code_hides_exit_code_camel_case() {
-        let code = |output: Value| exit_code(Some(&output));
+        let code = |output: Value| exit_code(Some(Node::Value(&output)));
         assert_eq!(code(json!({"exit_code": "0", "exitCode": 2})), None);
         assert_eq!(code(json!({"exit_code": true, "exitCode": -1})), None);
         assert_eq!(code(json!({"metadata": {"exit_code": "0", "exitCode": 3}})), None);

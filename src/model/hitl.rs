@@ -67,7 +67,8 @@ impl HitlRequest {
             return Some(i);
         }
         if let Some(input) = &self.input
-            && let Some(&i) = self.gated.iter().find(|&&i| occ(i).is_some_and(|o| o.input.value() == Some(input)))
+            && let Some(&i) =
+                self.gated.iter().find(|&&i| occ(i).is_some_and(|o| o.input.value().as_deref() == Some(input)))
         {
             return Some(i);
         }
@@ -125,7 +126,8 @@ pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlReq
                 if event.kind != EventKind::InputRequested {
                     continue;
                 }
-                let request = event.request().cloned().unwrap_or(Value::Null);
+                // Requests are few: each is read whole.
+                let request = event.request().map(|r| r.to_value().into_owned()).unwrap_or(Value::Null);
                 let id = s(&request, "id");
                 let options: Vec<(String, Option<String>)> = request
                     .get("options")

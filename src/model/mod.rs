@@ -12,10 +12,14 @@ pub mod evidence;
 pub mod facts;
 pub mod hitl;
 pub mod indices;
+pub mod json_node;
+pub mod json_scan;
 pub mod json_text;
 pub mod lint;
 pub mod occurrence;
 pub mod payload;
+#[cfg(test)]
+pub(crate) mod random_json;
 pub mod review;
 pub mod sgr;
 pub mod text;

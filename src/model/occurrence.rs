@@ -72,11 +72,17 @@ impl PartialReason {
 }
 
 impl Evidence {
-    pub fn value(&self) -> Option<&Value> {
+    /// The payload, where it is (see [`Payload::head`]).
+    pub fn payload(&self) -> Option<&Payload> {
         match self {
-            Evidence::Complete { value } | Evidence::Partial { value, .. } => value.as_deref(),
+            Evidence::Complete { value } | Evidence::Partial { value, .. } => value.as_ref(),
             Evidence::Unavailable { .. } => None,
         }
+    }
+
+    /// The payload whole (a raw event's part is parsed for it).
+    pub fn value(&self) -> Option<std::borrow::Cow<'_, Value>> {
+        self.payload().map(Payload::value)
     }
 
     pub fn state(&self) -> &'static str {
@@ -93,12 +99,12 @@ impl Evidence {
         match self {
             Evidence::Complete { value } => {
                 if let Some(v) = value {
-                    o.insert("value".into(), Value::clone(v));
+                    o.insert("value".into(), v.value().into_owned());
                 }
             }
             Evidence::Partial { value, opaque_pointers, reason } => {
                 if let Some(v) = value {
-                    o.insert("value".into(), Value::clone(v));
+                    o.insert("value".into(), v.value().into_owned());
                 }
                 o.insert("opaquePointers".into(), opaque_pointers.clone().into());
                 o.insert("reason".into(), reason.as_str().into());
@@ -227,7 +233,7 @@ impl Occurrence {
         o.insert("input".into(), self.input.to_json());
         o.insert("output".into(), self.output.to_json());
         if let Some(c) = &self.command {
-            o.insert("command".into(), (**c).clone());
+            o.insert("command".into(), c.value().into_owned());
         }
         o.insert("start".into(), self.start.to_json());
         o.insert("lifecycle".into(), self.lifecycle.to_json());
@@ -322,7 +328,7 @@ fn dedupe(pointers: impl Iterator<Item = String>) -> Vec<String> {
 /// Evidence for `value` taken from `field` of `event`.
 pub fn evidence_for(event: &Event, field: &str, value: Option<Payload>) -> Evidence {
     let share = || value;
-    let redacted = dedupe(event.redacted().filter_map(|p| path_to_pointer(p, field)));
+    let redacted = dedupe(event.redacted().filter_map(|p| path_to_pointer(&p, field)));
     if !redacted.is_empty() {
         return Evidence::Partial { value: share(), opaque_pointers: redacted, reason: PartialReason::Redacted };
     }
@@ -376,7 +382,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             operation_id: operation_id.clone(),
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
-                            canonical_null: event.operation().and_then(|o| o.get("tool")).is_some_and(Value::is_null),
+                            canonical_null: event.operation().and_then(|o| o.get("tool")).is_some_and(|t| t.is_null()),
                             input: evidence_for(event, "input", Payload::tool_input(event)),
                             output: Evidence::Unavailable { reason: "tool-output-not-finished" },
                             command: Payload::command(event),

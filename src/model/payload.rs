@@ -3,13 +3,15 @@
 //! field it is, so the facts, occurrences and summaries of every scope point
 //! into the one parsed document instead of holding deep copies.
 
-use super::event::{Event, EventJson, EventKind, FIELD_COMMAND, FIELD_INPUT, FIELD_OUTPUT, Field};
+use super::event::{Event, EventJson, EventKind, FIELD_COMMAND, FIELD_INPUT, FIELD_OUTPUT, Node};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A payload value, shared by the derived facts, occurrences and summaries.
-/// Dereferences to the value, whole (a lazy event is parsed for it: that is
-/// for the views and JSON output); the derivations read [`Payload::head`].
+/// The derivations read it where it is ([`Payload::head`]); the views and
+/// JSON output take it whole ([`Payload::value`]), which parses a raw
+/// event's part.
 #[derive(Clone)]
 pub struct Payload(Place);
 
@@ -50,42 +52,35 @@ impl Payload {
         has.then(|| Payload(Place::Command(event.json().clone())))
     }
 
-    /// The payload in its event's head: keys, types, numbers and every string
-    /// the derivations read as written, without parsing a lazy event whole
-    /// (long strings under other keys may be markers, see `LazyJson`).
-    pub fn head(&self) -> &Value {
-        self.pick(|json| json.head())
-    }
-
-    fn pick<'a>(&'a self, json_of: impl Fn(&'a EventJson) -> &'a Value) -> &'a Value {
+    /// The payload where it is: keys, types, numbers and strings as written,
+    /// nothing parsed.
+    pub fn head(&self) -> Node<'_> {
         // The field was present when the payload was made, and an event's
         // JSON is never changed once shared; NULL is only a formality.
+        let null = Node::Value(&NULL);
         match &self.0 {
-            Place::Made(v) => v,
-            Place::ToolInput(json) => json_of(json).field("operation").and_then(|o| o.field("input")).unwrap_or(&NULL),
-            Place::Output(json) => json_of(json).field("output").unwrap_or(&NULL),
-            Place::Command(json) => json_of(json).field("operation").and_then(|o| o.field("command")).unwrap_or(&NULL),
+            Place::Made(v) => Node::Value(v),
+            Place::ToolInput(json) => json.node().get("operation").and_then(|o| o.get("input")).unwrap_or(null),
+            Place::Output(json) => json.node().get("output").unwrap_or(null),
+            Place::Command(json) => json.node().get("operation").and_then(|o| o.get("command")).unwrap_or(null),
         }
     }
-}
 
-impl std::ops::Deref for Payload {
-    type Target = Value;
-
-    fn deref(&self) -> &Value {
-        self.pick(EventJson::raw)
+    /// The payload whole (a raw event's part is parsed for it).
+    pub fn value(&self) -> Cow<'_, Value> {
+        self.head().to_value()
     }
 }
 
 impl PartialEq for Payload {
     fn eq(&self, other: &Payload) -> bool {
-        **self == **other
+        self.value() == other.value()
     }
 }
 
 impl std::fmt::Debug for Payload {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        (**self).fmt(f)
+        self.value().fmt(f)
     }
 }
 
@@ -97,7 +92,7 @@ mod tests {
 
     /// Both payloads are the same value in memory (not merely equal).
     fn same(a: &Payload, b: &Payload) -> bool {
-        std::ptr::eq::<serde_json::Value>(&**a, &**b)
+        matches!((a.value(), b.value()), (std::borrow::Cow::Borrowed(x), std::borrow::Cow::Borrowed(y)) if std::ptr::eq(x, y))
     }
 
     #[test]
@@ -109,16 +104,17 @@ mod tests {
             .unwrap(),
         );
         let input = Payload::tool_input(&start).expect("an input");
-        assert_eq!(input["path"], json!("a.rs"));
-        assert_eq!(input.to_string(), r#"{"path":"a.rs","n":2.50}"#, "numbers as written");
-        assert!(std::ptr::eq::<serde_json::Value>(&*input, &start.raw()["operation"]["input"]), "no copy");
+        assert_eq!(input.value()["path"], json!("a.rs"));
+        assert_eq!(input.value().to_string(), r#"{"path":"a.rs","n":2.50}"#, "numbers as written");
+        let raw = start.raw();
+        assert!(same(&input, &input.clone()) && std::ptr::eq(&*input.value(), &raw["operation"]["input"]), "no copy");
         let again = Payload::tool_input(&start).unwrap();
         assert!(same(&input, &again));
         assert!(Payload::output(&start).is_none(), "a start has no output");
         let finish = Event::from_value(json!({"type":"operation.finished","operationId":"a","status":"completed"}));
         assert!(Payload::output(&finish).is_none(), "absent output stays absent");
         let made = Payload::new(json!(null));
-        assert_eq!(*made, json!(null));
+        assert_eq!(*made.value(), json!(null));
         assert!(!same(&made, &Payload::new(json!(null))));
     }
 }

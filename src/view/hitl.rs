@@ -153,7 +153,7 @@ fn raw_request(ctx: &Ctx, r: &HitlRequest) -> Value {
         .and_then(|s| s.turns.get(r.addr.turn))
         .and_then(|t| t.turn.events.get(r.event))
         .and_then(|e| e.request())
-        .cloned()
+        .map(|r| r.to_value().into_owned())
         .unwrap_or(Value::Null)
 }
 

@@ -157,7 +157,7 @@ pub fn raw(ctx: &Ctx, sel: Selected) -> Inspected {
         Selected::Orphan(i) => json("Orphan finish", d.occurrences.orphan_finishes.get(i).map(|o| o.to_json())),
         Selected::Request(i) => json(
             "Input request",
-            ctx.view.requests.get(i).and_then(|r| event(ctx, r.addr, r.event)).map(|e| e.raw_once().into_owned()),
+            ctx.view.requests.get(i).and_then(|r| event(ctx, r.addr, r.event)).map(|e| e.raw().into_owned()),
         ),
         Selected::Assertion(i) => {
             json("Assertion", ctx.attempt.review.assertions.as_ref().and_then(|l| l.get(i)).map(|a| a.raw.clone()))
@@ -215,12 +215,12 @@ fn raw_row(ctx: &Ctx, ri: usize) -> Option<Inspected> {
             None => vec![Block::Line(Text::toned("input not recorded", Tone::Soft))],
         },
         (_, Some(e)) => {
-            let mut b = vec![Block::Json(rec.turn.events.get(e)?.raw_once().into_owned())];
+            let mut b = vec![Block::Json(rec.turn.events.get(e)?.raw().into_owned())];
             if let Some(f) = r.merged_finish.and_then(|f| rec.turn.events.get(f)) {
                 b.push(Block::Section(Section::new(
                     format!("finish {}", super::address::event_address(r.turn_ordinal, r.merged_finish)),
                     Text::new(),
-                    vec![Block::Json(f.raw_once().into_owned())],
+                    vec![Block::Json(f.raw().into_owned())],
                 )));
             }
             b
@@ -259,7 +259,7 @@ fn row(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], ri: usize
                 b.push(Block::Line(Text::toned(format!("unrecognized: {}", clean(reason)), Tone::Bad)));
             }
             b.push(Block::Line(Text::toned("kept as written (never dropped):", Tone::Soft)));
-            b.push(Block::Json(e.raw_once().into_owned()));
+            b.push(Block::Json(e.raw().into_owned()));
             b
         }
         (_, Some(e)) => generic_event(ctx, e),
@@ -402,14 +402,14 @@ fn input_detail(ctx: &Ctx, rec: &TurnRecord) -> Vec<Block> {
 fn generic_event(ctx: &Ctx, e: &Event) -> Vec<Block> {
     let mut b = Vec::new();
     if let Some(src) = e.source() {
-        b.push(kv("source", 9, Text::plain(clean(src))));
+        b.push(kv("source", 9, Text::plain(clean(&src))));
     }
     if let Some(id) = e.operation_id() {
         b.push(kv("id", 9, Text::plain(clean(id))));
     }
-    match e.text().or(e.reason().map(std::borrow::Cow::Borrowed)) {
+    match e.text().or(e.reason()) {
         Some(t) => b.push(Block::Body(t.into_owned(), Tone::Plain)),
-        None => b.push(Block::Json(e.raw_once().into_owned())),
+        None => b.push(Block::Json(e.raw().into_owned())),
     }
     if let Some(out) = e.output() {
         b.push(ctx.field(Text::toned("output    ", Tone::Soft), Text::new(), &out));

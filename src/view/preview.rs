@@ -68,7 +68,7 @@ pub fn value_preview(v: &Value) -> String {
 pub fn tool_input_preview(event: &Event) -> String {
     let input = event.tool_input_prefix(PREVIEW_READS_CHARS);
     let input = input.as_deref();
-    if let Some(cmd) = shell_command_text(input) {
+    if let Some(cmd) = shell_command_text(input.map(crate::model::event::Node::from)) {
         return cmd;
     }
     if let Some(obj) = input.and_then(Value::as_object) {

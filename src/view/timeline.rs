@@ -220,7 +220,7 @@ pub fn tool_name(o: &Occurrence) -> String {
 /// What a tool input says in a few words: `$ command`, the path or URL, or compact JSON.
 pub fn tool_input_words(ev: &Event) -> String {
     let input = ev.tool_input_prefix(READS_CHARS);
-    match crate::model::facts::shell_command_text(input.as_deref()) {
+    match crate::model::facts::shell_command_text(input.as_deref().map(crate::model::event::Node::from)) {
         Some(cmd) => format!("$ {}", clean(&preview_head(&cmd))),
         None => clean(&tool_input_preview(ev)),
     }
@@ -256,13 +256,13 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
         EventKind::ContextInjected => {
             let mut s = Text::new();
             if let Some(src) = ev.source() {
-                s.push(format!("[{}] ", clean(&preview_head(src))), Tone::Soft);
+                s.push(format!("[{}] ", clean(&preview_head(&src))), Tone::Soft);
             }
             s.push(text_of(ev), Tone::Plain);
             s
         }
         EventKind::Compaction => match ev.reason() {
-            Some(r) => Text::plain(clean(&preview_head(r))),
+            Some(r) => Text::plain(clean(&preview_head(&r))),
             None => Text::toned("(no reason given)", Tone::Soft),
         },
         EventKind::SkillLoaded { skill, operation_id } => {
@@ -323,7 +323,7 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
         EventKind::SubagentStarted { name, .. } => {
             let mut s = Text::plain(clean(name));
             if let Some(url) = ev.remote_url() {
-                s.push(format!(" {}", clean(url)), Tone::Soft);
+                s.push(format!(" {}", clean(&url)), Tone::Soft);
             }
             if let Some(f) = merged {
                 s.push(format!(" → {}", output_of(f)), Tone::Soft);
@@ -335,9 +335,9 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
                 .with(format!(" → {}", output_of(ev)), Tone::Soft)
         }
         EventKind::Unrecognized { reason } => {
-            let ty = ev.type_name().map(clean).unwrap_or_else(|| "?".into());
+            let ty = ev.type_name().map(|t| clean(&t)).unwrap_or_else(|| "?".into());
             Text::toned(format!("{ty}: {}", clean(reason)), Tone::Warn)
-                .with(format!(" · {}", clean(&value_preview(ev.raw()))), Tone::Soft)
+                .with(format!(" · {}", clean(&value_preview(&ev.head().to_value_prefix(READS_CHARS)))), Tone::Soft)
         }
     };
     let status = match (status, row.kind) {

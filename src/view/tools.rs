@@ -20,7 +20,9 @@ fn label(l: &str) -> Text {
 /// An input or output as evidence: complete, partial (what was withheld) or unavailable (why).
 fn evidence_block(ctx: &Ctx, name: &str, ev: &Evidence) -> Block {
     match ev {
-        Evidence::Complete { value: Some(v) } => ctx.field(label(name), Text::toned("complete", Tone::Soft), v),
+        Evidence::Complete { value: Some(v) } => {
+            ctx.field(label(name), Text::toned("complete", Tone::Soft), &v.value())
+        }
         Evidence::Complete { value: None } => {
             kv(name, W, Text::toned("complete · (key absent on the event)", Tone::Soft))
         }
@@ -28,7 +30,7 @@ fn evidence_block(ctx: &Ctx, name: &str, ev: &Evidence) -> Block {
             let ptrs: Vec<String> = opaque_pointers.iter().map(|p| clean(p)).collect();
             let lead = Text::toned(format!("partial ({} at {})", reason.as_str(), ptrs.join(", ")), Tone::Warn);
             match value {
-                Some(v) => ctx.field(label(name), lead, v),
+                Some(v) => ctx.field(label(name), lead, &v.value()),
                 None => kv(name, W, lead.with(" · (no value)", Tone::Soft)),
             }
         }
@@ -83,7 +85,7 @@ pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
     body.push(kv("finished", W, finished));
     body.push(evidence_block(ctx, "input", &o.input));
     body.push(evidence_block(ctx, "output", &o.output));
-    body.push(kv("command", W, Text::plain(clean(&describe(o.command.as_deref())))));
+    body.push(kv("command", W, Text::plain(clean(&describe(o.command.as_ref().map(|c| c.value()).as_deref())))));
     body.push(kv("occurrence", W, Text::toned(clean(&o.id()), Tone::Soft)));
     let key = (ctx.derived.turns.get(o.start_ref.scope_turn).map(|t| t.addr), Some(o.start_ref.event));
     if let (Some(addr), Some(list)) = (key.0, key.0.and_then(|a| ctx.view.badges.get(&(a, key.1))))
@@ -172,7 +174,7 @@ fn occurrence_text(o: &Occurrence) -> String {
     s.push_str(o.lifecycle.status_word());
     if let Some(v) = o.input.value() {
         s.push(' ');
-        s.push_str(&serde_json::to_string(v).unwrap_or_default());
+        s.push_str(&serde_json::to_string(&*v).unwrap_or_default());
     }
     s
 }

@@ -7,9 +7,8 @@
 //! *misfit*: why it breaks the contract, which `check` reports. Only what
 //! NiceEval cannot fold as a variant at all is [`EventKind::Unrecognized`].
 
-use super::{EventKind, Field, Role, json_type};
-use serde_json::Value;
-use std::sync::Arc;
+use super::{EventKind, Intern, Node, Role};
+use crate::model::json_node::JsonType;
 
 /// An event's kind, and why it breaks the contract when it does.
 pub(super) struct Classified {
@@ -26,86 +25,89 @@ fn unrecognized(reason: String) -> Classified {
 }
 
 /// Why a required string field is missing or of the wrong type.
-fn string_problem(v: &Value, key: &str, ty: &str) -> Option<String> {
-    match v.field(key) {
-        Some(Value::String(_)) => None,
-        Some(other) => Some(format!("{ty}: field `{key}` must be a string, found {}", json_type(other))),
+fn string_problem(v: Node<'_>, key: &str, ty: &str) -> Option<String> {
+    match v.get(key) {
+        Some(n) if n.is_string() => None,
+        Some(other) => Some(format!("{ty}: field `{key}` must be a string, found {}", other.type_name())),
         None => Some(format!("{ty}: missing required field `{key}`")),
     }
 }
 
 /// Why an optional string field has the wrong type (absent and null are fine).
-fn optional_string_problem(v: &Value, key: &str, ty: &str) -> Option<String> {
-    match v.field(key) {
-        None | Some(Value::Null | Value::String(_)) => None,
-        Some(other) => Some(format!("{ty}: field `{key}` must be a string, found {}", json_type(other))),
+fn optional_string_problem(v: Node<'_>, key: &str, ty: &str) -> Option<String> {
+    match v.get(key) {
+        None => None,
+        Some(n) if n.is_null() || n.is_string() => None,
+        Some(other) => Some(format!("{ty}: field `{key}` must be a string, found {}", other.type_name())),
     }
 }
 
-fn need_str(v: &Value, key: &str, ty: &str) -> Result<Arc<str>, String> {
-    match v.field(key) {
-        Some(Value::String(s)) => Ok(Arc::from(s.as_str())),
-        _ => Err(string_problem(v, key, ty).unwrap_or_default()),
+fn need_str(v: Node<'_>, key: &str, ty: &str, intern: Intern<'_>) -> Result<std::sync::Arc<str>, String> {
+    match v.get(key).and_then(Node::as_str) {
+        Some(s) => Ok(intern(&s)),
+        None => Err(string_problem(v, key, ty).unwrap_or_default()),
     }
 }
 
-pub(super) fn classify(raw: &Value) -> Classified {
-    let Value::Object(_) = raw else {
-        return unrecognized(format!("an event must be a JSON object, found {}", json_type(raw)));
-    };
-    let ty = match raw.field("type") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(other) => return unrecognized(format!("field `type` must be a string, found {}", json_type(other))),
+pub(super) fn classify(raw: Node<'_>, intern: Intern<'_>) -> Classified {
+    if !raw.is_object() {
+        return unrecognized(format!("an event must be a JSON object, found {}", raw.type_name()));
+    }
+    let ty = match raw.get("type") {
+        Some(n) if n.is_string() => n.as_str().unwrap_or_default(),
+        Some(other) => return unrecognized(format!("field `type` must be a string, found {}", other.type_name())),
         None => return unrecognized("missing field `type`".to_string()),
     };
-    match ty {
+    match &*ty {
         "message" => message(raw),
-        "operation.started" => started(raw).unwrap_or_else(unrecognized),
-        "operation.finished" => finished(raw).unwrap_or_else(unrecognized),
+        "operation.started" => started(raw, intern).unwrap_or_else(unrecognized),
+        "operation.finished" => finished(raw, intern).unwrap_or_else(unrecognized),
         "skill.loaded" => {
-            let skill = match need_str(raw, "skill", ty) {
+            let skill = match need_str(raw, "skill", &ty, intern) {
                 Ok(s) => s.to_string(),
                 Err(reason) => return unrecognized(reason),
             };
-            match raw.field("operationId") {
-                None | Some(Value::Null) => folded(EventKind::SkillLoaded { skill, operation_id: None }, None),
-                Some(Value::String(id)) => {
-                    folded(EventKind::SkillLoaded { skill, operation_id: Some(id.clone()) }, None)
+            match raw.get("operationId") {
+                None => folded(EventKind::SkillLoaded { skill, operation_id: None }, None),
+                Some(n) if n.is_null() => folded(EventKind::SkillLoaded { skill, operation_id: None }, None),
+                Some(n) if n.is_string() => {
+                    let id = n.as_str().unwrap_or_default().into_owned();
+                    folded(EventKind::SkillLoaded { skill, operation_id: Some(id) }, None)
                 }
                 Some(other) => unrecognized(format!(
                     "skill.loaded: field `operationId` must be a string, found {}",
-                    json_type(other)
+                    other.type_name()
                 )),
             }
         }
         "input.requested" => {
-            let misfit = match raw.field("request") {
-                Some(Value::Object(_)) => None,
+            let misfit = match raw.get("request") {
+                Some(n) if n.is_object() => None,
                 Some(other) => {
-                    Some(format!("input.requested: field `request` must be an object, found {}", json_type(other)))
+                    Some(format!("input.requested: field `request` must be an object, found {}", other.type_name()))
                 }
                 None => Some("input.requested: missing required field `request`".into()),
             };
             folded(EventKind::InputRequested, misfit)
         }
-        "thinking" => folded(EventKind::Thinking, string_problem(raw, "text", ty)),
+        "thinking" => folded(EventKind::Thinking, string_problem(raw, "text", &ty)),
         "context.injected" => folded(
             EventKind::ContextInjected,
-            string_problem(raw, "text", ty).or_else(|| optional_string_problem(raw, "source", ty)),
+            string_problem(raw, "text", &ty).or_else(|| optional_string_problem(raw, "source", &ty)),
         ),
-        "compaction" => folded(EventKind::Compaction, optional_string_problem(raw, "reason", ty)),
-        "error" => folded(EventKind::Error, string_problem(raw, "message", ty)),
+        "compaction" => folded(EventKind::Compaction, optional_string_problem(raw, "reason", &ty)),
+        "error" => folded(EventKind::Error, string_problem(raw, "message", &ty)),
         other => unrecognized(format!("unknown event type \"{other}\"")),
     }
 }
 
 /// Every `message` counts, whatever its role; only `user` and `assistant` are
 /// the contract's.
-fn message(raw: &Value) -> Classified {
-    let (role, role_problem) = match raw.field("role") {
-        Some(Value::String(r)) if r == "user" => (Role::User, None),
-        Some(Value::String(r)) if r == "assistant" => (Role::Assistant, None),
-        Some(Value::String(r)) => (
+fn message(raw: Node<'_>) -> Classified {
+    let (role, role_problem) = match raw.get("role").and_then(Node::as_str) {
+        Some(r) if r == "user" => (Role::User, None),
+        Some(r) if r == "assistant" => (Role::Assistant, None),
+        Some(r) => (
             Role::Other,
             Some(format!(
                 "message: role \"{r}\" is neither \"user\" nor \"assistant\"; NiceEval counts it as a message, but never as an assistant reply"
@@ -118,37 +120,39 @@ fn message(raw: &Value) -> Classified {
 
 /// A start whose operation kind is not `tool` is folded as a subagent call
 /// (`deriveRunFacts` tests `kind === "tool"` and sends the rest to subagents).
-fn started(raw: &Value) -> Result<Classified, String> {
+fn started(raw: Node<'_>, intern: Intern<'_>) -> Result<Classified, String> {
     const TY: &str = "operation.started operation";
-    let operation_id = need_str(raw, "operationId", "operation.started")?;
-    let op = match raw.field("operation") {
-        Some(op @ Value::Object(_)) => op,
+    let operation_id = need_str(raw, "operationId", "operation.started", intern)?;
+    let op = match raw.get("operation") {
+        Some(op) if op.is_object() => op,
         Some(other) => {
-            return Err(format!("operation.started: field `operation` must be an object, found {}", json_type(other)));
+            return Err(format!("operation.started: field `operation` must be an object, found {}", other.type_name()));
         }
         None => return Err("operation.started: missing required field `operation`".into()),
     };
-    let name = need_str(op, "name", TY)?;
-    let kind = op.field("kind");
-    if kind.and_then(Value::as_str) == Some("tool") {
-        let (tool, misfit) = match op.field("tool") {
+    let name = need_str(op, "name", TY, intern)?;
+    let kind = op.get("kind");
+    let kind_text = kind.and_then(Node::as_str);
+    if kind_text.as_deref() == Some("tool") {
+        let tool_node = op.get("tool");
+        let (tool, misfit) = match tool_node.map(|t| (t.json_type(), t)) {
             None => (None, None),
-            Some(Value::String(t)) => (Some(Arc::from(t.as_str())), None),
-            Some(Value::Null) => (
+            Some((JsonType::String, t)) => (t.as_str().map(|t| intern(&t)), None),
+            Some((JsonType::Null, _)) => (
                 None,
                 Some(format!(
                     "{TY}: field `tool` is null; NiceEval names the call \"unknown\" in toolCalls but keeps canonical null on its occurrence"
                 )),
             ),
-            Some(other) => {
-                (None, Some(format!("{TY}: field `tool` must be a ToolName string, found {}", json_type(other))))
+            Some((_, other)) => {
+                (None, Some(format!("{TY}: field `tool` must be a ToolName string, found {}", other.type_name())))
             }
         };
         return Ok(folded(EventKind::ToolStarted { operation_id, name, tool }, misfit));
     }
-    let misfit = match kind {
-        Some(Value::String(k)) if k == "subagent" => optional_string_problem(op, "remoteUrl", TY),
-        Some(Value::String(k)) => Some(format!(
+    let misfit = match kind_text {
+        Some(k) if k == "subagent" => optional_string_problem(op, "remoteUrl", TY),
+        Some(k) => Some(format!(
             "operation.started: operation kind \"{k}\" is neither \"tool\" nor \"subagent\"; NiceEval folds it as a subagent call"
         )),
         _ => string_problem(op, "kind", TY).map(|p| format!("{p}; NiceEval folds it as a subagent call")),
@@ -157,16 +161,16 @@ fn started(raw: &Value) -> Result<Classified, String> {
 }
 
 /// A finish whose `kind` is not `tool` closes a subagent call.
-fn finished(raw: &Value) -> Result<Classified, String> {
+fn finished(raw: Node<'_>, intern: Intern<'_>) -> Result<Classified, String> {
     const TY: &str = "operation.finished";
-    let operation_id = need_str(raw, "operationId", TY)?;
-    let status = need_str(raw, "status", TY)?;
-    Ok(match raw.field("kind") {
-        Some(Value::String(k)) if k == "tool" => folded(EventKind::ToolFinished { operation_id, status }, None),
-        Some(Value::String(k)) if k == "subagent" => folded(EventKind::SubagentFinished { operation_id, status }, None),
+    let operation_id = need_str(raw, "operationId", TY, intern)?;
+    let status = need_str(raw, "status", TY, intern)?;
+    Ok(match raw.get("kind").and_then(Node::as_str) {
+        Some(k) if k == "tool" => folded(EventKind::ToolFinished { operation_id, status }, None),
+        Some(k) if k == "subagent" => folded(EventKind::SubagentFinished { operation_id, status }, None),
         kind => {
             let problem = match kind {
-                Some(Value::String(k)) => format!("{TY}: kind \"{k}\" is neither \"tool\" nor \"subagent\""),
+                Some(k) => format!("{TY}: kind \"{k}\" is neither \"tool\" nor \"subagent\""),
                 _ => string_problem(raw, "kind", TY).unwrap_or_default(),
             };
             let misfit = format!("{problem}; NiceEval folds it as a subagent finish");

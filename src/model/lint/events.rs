@@ -5,7 +5,7 @@ use super::{Sink, q};
 use crate::model::command::{CommandState, command_state, normalize_logical_command};
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
-use crate::model::event::{Event, EventKind, Role, SUBAGENT_FINISH_STATUSES, TOOL_FINISH_STATUSES, json_type};
+use crate::model::event::{Event, EventKind, Node, Role, SUBAGENT_FINISH_STATUSES, TOOL_FINISH_STATUSES, json_type};
 use crate::model::occurrence::path_to_pointer;
 use serde_json::Value;
 
@@ -49,9 +49,9 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
         EventKind::Unrecognized { reason } => unrecognized(sink, at, event, reason),
         EventKind::ToolStarted { operation_id, tool, .. } => {
             let op = event.operation();
-            if let Some(Value::String(text)) = op.and_then(|o| o.get("input"))
+            if let Some(text) = op.and_then(|o| o.get("input")).and_then(Node::as_str)
                 && matches!(text.trim_start().chars().next(), Some('{' | '['))
-                && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object() || v.is_array())
+                && serde_json::from_str::<Value>(&text).is_ok_and(|v| v.is_object() || v.is_array())
             {
                 sink.push(
                     "tool-input-json-string",
@@ -78,7 +78,8 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                     format!("tool start {}: `operation.tool` {} is not a ToolName", q(operation_id), q(tool)),
                 );
             }
-            check_command(sink, at, operation_id, event.command());
+            // Most starts have a small projection: it is read whole here.
+            check_command(sink, at, operation_id, event.command().map(Node::to_value).as_deref());
         }
         EventKind::ToolFinished { operation_id, status } if !TOOL_FINISH_STATUSES.contains(&&**status) => {
             sink.push(
@@ -102,10 +103,10 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                 );
             }
         }
-        EventKind::InputRequested => check_request(sink, at, event.request()),
+        EventKind::InputRequested => check_request(sink, at, event.request().map(Node::to_value).as_deref()),
         EventKind::Message { .. } => {
             if let Some(loc) = event.head().get("loc")
-                && !(loc.get("file").is_some_and(Value::is_string) && loc.get("line").is_some_and(Value::is_number))
+                && !(loc.get("file").is_some_and(Node::is_string) && loc.get("line").is_some_and(Node::is_number))
             {
                 sink.push("invalid-field", at, "message: `loc` must be {file: string, line: number, …}".into());
             }
@@ -115,7 +116,7 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                 sink.push(
                     "invalid-field",
                     at,
-                    format!("message: `sourceOrder` must be a number, found {}", json_type(order)),
+                    format!("message: `sourceOrder` must be a number, found {}", order.type_name()),
                 );
             }
         }
@@ -147,29 +148,33 @@ fn variant_keys(ty: &str) -> &'static [&'static str] {
 /// Keys outside the contract: NiceEval ignores them, so whatever the
 /// producer meant by them is lost.
 fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event) {
-    let (Some(obj), Some(ty)) = (event.head().as_object(), event.type_name()) else { return };
-    if event.is_unrecognized() {
+    let obj = event.head();
+    let Some(ty) = event.type_name() else { return };
+    if event.is_unrecognized() || !obj.is_object() {
         return;
     }
-    let known = variant_keys(ty);
-    let mut unknown: Vec<String> =
-        obj.keys().filter(|k| !COMMON_KEYS.contains(&k.as_str()) && !known.contains(&k.as_str())).cloned().collect();
-    let op = obj.get("operation").and_then(Value::as_object);
+    let known = variant_keys(&ty);
+    let mut unknown: Vec<String> = obj
+        .keys()
+        .filter(|k| !COMMON_KEYS.contains(&&**k) && !known.contains(&&**k))
+        .map(std::borrow::Cow::into_owned)
+        .collect();
+    let op = obj.get("operation").filter(|o| o.is_object());
     let op_keys: &[&str] = match &event.kind {
         EventKind::ToolStarted { .. } => &["kind", "name", "input", "tool", "command"],
         _ => &["kind", "name", "remoteUrl"],
     };
-    for k in op.into_iter().flat_map(|o| o.keys()).filter(|k| !op_keys.contains(&k.as_str())) {
+    for k in op.into_iter().flat_map(Node::keys).filter(|k| !op_keys.contains(&&**k)) {
         unknown.push(format!("operation.{k}"));
     }
-    if let Some(request) = event.request().and_then(Value::as_object) {
+    if let Some(request) = event.request().filter(|r| r.is_object()) {
         const REQUEST_KEYS: [&str; 6] = ["id", "prompt", "display", "action", "input", "options"];
-        for k in request.keys().filter(|k| !REQUEST_KEYS.contains(&k.as_str())) {
+        for k in request.keys().filter(|k| !REQUEST_KEYS.contains(&&**k)) {
             unknown.push(format!("request.{k}"));
         }
-        let options = request.get("options").and_then(Value::as_array).into_iter().flatten();
+        let options = request.get("options").filter(|o| o.is_array()).into_iter().flat_map(Node::elements);
         for (i, option) in options.enumerate() {
-            for k in option.as_object().into_iter().flat_map(|o| o.keys()).filter(|k| *k != "id" && *k != "label") {
+            for k in option.keys().filter(|k| *k != "id" && *k != "label") {
                 unknown.push(format!("request.options[{i}].{k}"));
             }
         }
@@ -188,14 +193,14 @@ fn unrecognized(sink: &mut Sink, at: Location, event: &Event, reason: &str) {
     } else {
         "invalid-field"
     };
-    let message = match (code, event.type_name()) {
+    let message = match (code, event.type_name().as_deref()) {
         ("unknown-event-type", Some(t)) => {
             format!("event type {} is not a StreamEvent variant; NiceEval ignores it", q(t))
         }
         _ => format!("{reason}: the event breaks the StreamEvent contract, and NiceEval's folds misread it"),
     };
     // The vocabulary before 2026-08 (derivation §0.3).
-    let renamed = match event.type_name() {
+    let renamed = match event.type_name().as_deref() {
         Some("action.called") => Some("`action.called` was renamed `operation.started` (with `operationId`)"),
         Some("action.result") => Some("`action.result` was renamed `operation.finished` (with `operationId`)"),
         _ if event.head().get("callId").is_some() && event.head().get("operationId").is_none() => {
@@ -255,23 +260,27 @@ fn check_request(sink: &mut Sink, at: Location, request: Option<&Value>) {
 
 /// `truncated` / `redacted` shapes and where their paths point.
 fn check_limits(sink: &mut Sink, at: Location, event: &Event) {
-    let Some(obj) = event.head().as_object() else { return };
-    let mut paths: Vec<(&str, &str)> = Vec::new();
+    use crate::model::event::{FIELD_REDACTED, FIELD_TRUNCATED};
+    let obj = event.head();
+    if !event.has(FIELD_REDACTED | FIELD_TRUNCATED) || !obj.is_object() {
+        return;
+    }
+    let mut paths: Vec<(&str, std::borrow::Cow<'_, str>)> = Vec::new();
     match obj.get("truncated") {
         None => {}
-        Some(Value::Array(entries)) => {
-            for (i, entry) in entries.iter().enumerate() {
+        Some(entries) if entries.is_array() => {
+            for (i, entry) in entries.elements().enumerate() {
                 let path = entry.get("path");
                 let bytes = entry.get("originalBytes");
-                match path {
-                    Some(Value::String(p)) => paths.push(("truncated", p)),
+                match path.and_then(Node::as_str) {
+                    Some(p) => paths.push(("truncated", p)),
                     _ => sink.push(
                         "invalid-truncated",
                         at,
                         format!("`truncated[{i}]` needs a string `path`, found {}", describe(path)),
                     ),
                 }
-                match bytes.and_then(Value::as_f64) {
+                match bytes.and_then(Node::as_f64) {
                     Some(n) if n >= 0.0 && n.fract() == 0.0 => {}
                     _ => sink.push(
                         "invalid-truncated",
@@ -285,38 +294,38 @@ fn check_limits(sink: &mut Sink, at: Location, event: &Event) {
             }
         }
         Some(other) => {
-            sink.push("invalid-truncated", at, format!("`truncated` must be an array, found {}", json_type(other)))
+            sink.push("invalid-truncated", at, format!("`truncated` must be an array, found {}", other.type_name()))
         }
     }
     match obj.get("redacted") {
         None => {}
-        Some(Value::Array(entries)) => {
-            for (i, entry) in entries.iter().enumerate() {
-                match entry {
-                    Value::String(p) => paths.push(("redacted", p)),
-                    other => sink.push(
+        Some(entries) if entries.is_array() => {
+            for (i, entry) in entries.elements().enumerate() {
+                match entry.as_str() {
+                    Some(p) => paths.push(("redacted", p)),
+                    None => sink.push(
                         "invalid-redacted",
                         at,
-                        format!("`redacted[{i}]` must be a string path, found {}", json_type(other)),
+                        format!("`redacted[{i}]` must be a string path, found {}", entry.type_name()),
                     ),
                 }
             }
         }
         Some(other) => {
-            sink.push("invalid-redacted", at, format!("`redacted` must be an array, found {}", json_type(other)))
+            sink.push("invalid-redacted", at, format!("`redacted` must be an array, found {}", other.type_name()))
         }
     }
     for (list, path) in paths {
-        if let Some(why) = unmatched_path(event, path) {
-            sink.push("limit-path-unmatched", at, format!("`{list}` path {} {why}", q(path)));
+        if let Some(why) = unmatched_path(event, &path) {
+            sink.push("limit-path-unmatched", at, format!("`{list}` path {} {why}", q(&path)));
         }
     }
 }
 
-fn describe(v: Option<&Value>) -> String {
+fn describe<'a>(v: Option<impl Into<Node<'a>>>) -> String {
     match v {
         None => "nothing".into(),
-        Some(v) => json_type(v).into(),
+        Some(v) => v.into().type_name().into(),
     }
 }
 
