@@ -44,7 +44,7 @@ fn one(status: &str, events: Vec<Value>) -> (Attempt, DerivedAttempt) {
 
 #[test]
 fn e01_plain_pair() {
-    let (_, d) = one(
+    let (a, d) = one(
         "completed",
         vec![
             s("c1", "get_weather", json!({"city":"Taipei"})),
@@ -59,50 +59,50 @@ fn e01_plain_pair() {
     assert!(
         matches!(&o.lifecycle, Lifecycle::Finished { status, finish } if &**status == "completed" && finish.event_ordinal == 2)
     );
-    let calls = &d.turns[0].run_facts.tool_calls;
-    assert_eq!(calls[0].name, "unknown");
+    let calls = &d.turn_run_facts(&a, 0).tool_calls;
+    assert_eq!(&*calls[0].name, "unknown");
     assert_eq!(calls[0].original_name.as_deref(), Some("get_weather"));
 }
 
 #[test]
 fn e02_e03_started_only_is_pending_whatever_the_outcome() {
     for status in ["waiting", "completed"] {
-        let (_, d) =
+        let (a, d) =
             one(status, vec![s("c1", "calculate", json!({})), json!({"type":"input.requested","request":{"id":"r1"}})]);
         let o = &d.occurrences.occurrences[0];
         assert_eq!(o.lifecycle, Lifecycle::Pending);
         assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-pending" });
-        assert!(d.turns[0].run_facts.parked);
-        assert_eq!(d.turns[0].run_facts.tool_calls[0].status, "pending");
+        assert!(d.turn_run_facts(&a, 0).parked);
+        assert_eq!(&*d.turn_run_facts(&a, 0).tool_calls[0].status, "pending");
     }
 }
 
 #[test]
 fn e04_e05_absent_output_is_not_null_output() {
-    let (_, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", None)]);
+    let (a, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", None)]);
     assert_eq!(d.occurrences.occurrences[0].output, Evidence::Unavailable { reason: "tool-output-absent" });
-    assert_eq!(d.turns[0].run_facts.tool_calls[0].output, None);
+    assert_eq!(d.turn_run_facts(&a, 0).tool_calls[0].output, None);
     let (_, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", Some(Value::Null))]);
     assert_eq!(d.occurrences.occurrences[0].output, Evidence::Complete { value: Some(Payload::new(Value::Null)) });
 }
 
 #[test]
 fn e06_orphan_finish() {
-    let (_, d) = one("completed", vec![f("z", "failed", Some(json!("boom"))), assistant("x")]);
+    let (a, d) = one("completed", vec![f("z", "failed", Some(json!("boom"))), assistant("x")]);
     assert!(d.occurrences.occurrences.is_empty());
     let orphan = &d.occurrences.orphan_finishes[0];
     assert_eq!((&*orphan.operation_id, &*orphan.status), ("z", "failed"));
     assert_eq!((orphan.position.turn_ordinal, orphan.position.event_ordinal), (1, 1));
-    let placeholder = &d.turns[0].run_facts.tool_calls[0];
+    let placeholder = &d.turn_run_facts(&a, 0).tool_calls[0];
     assert!(placeholder.is_placeholder());
     assert_eq!(placeholder.input.as_ref().map(|p| p.value().into_owned()), Some(Value::Null));
-    assert!(d.turns[0].run_facts.has_failed_action());
+    assert!(d.turn_run_facts(&a, 0).has_failed_action());
     assert_eq!(d.turns[0].o11y.total_tool_calls, 0, "the summary ignores placeholders");
 }
 
 #[test]
 fn e07_kind_mismatch_leaves_the_tool_pending() {
-    let (_, d) = one(
+    let (a, d) = one(
         "completed",
         vec![
             s("same", "shell", json!({})),
@@ -111,15 +111,15 @@ fn e07_kind_mismatch_leaves_the_tool_pending() {
     );
     assert_eq!(d.occurrences.occurrences[0].lifecycle, Lifecycle::Pending);
     assert!(d.occurrences.orphan_finishes.is_empty());
-    let facts = &d.turns[0].run_facts;
-    assert_eq!(facts.tool_calls[0].status, "pending");
-    assert_eq!(facts.subagent_calls[0].status, "failed");
+    let facts = &d.turn_run_facts(&a, 0);
+    assert_eq!(&*facts.tool_calls[0].status, "pending");
+    assert_eq!(&*facts.subagent_calls[0].status, "failed");
     assert!(facts.has_failed_action());
 }
 
 #[test]
 fn e08_sequential_reuse_gives_clean_pairs() {
-    let (_, d) = one(
+    let (a, d) = one(
         "completed",
         vec![
             s("c1", "read", json!({"path":"init.md"})),
@@ -134,13 +134,13 @@ fn e08_sequential_reuse_gives_clean_pairs() {
     assert_eq!(d.occurrences.occurrences.len(), 3);
     assert!(d.occurrences.occurrences.iter().all(|o| !o.ambiguous));
     let outputs: Vec<Value> =
-        d.turns[0].run_facts.tool_calls.iter().map(|c| c.output.as_ref().unwrap().value().into_owned()).collect();
+        d.turn_run_facts(&a, 0).tool_calls.iter().map(|c| c.output.as_ref().unwrap().value().into_owned()).collect();
     assert_eq!(outputs, vec![json!("init"), json!("index"), json!("ok")]);
 }
 
 #[test]
 fn e09_e10_overlapping_reuse_is_ambiguous_and_sticky() {
-    let (_, d) = one(
+    let (a, d) = one(
         "completed",
         vec![s("x", "a", json!({})), s("x", "b", json!({})), f("x", "completed", None), f("x", "completed", None)],
     );
@@ -150,7 +150,8 @@ fn e09_e10_overlapping_reuse_is_ambiguous_and_sticky() {
         assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" });
     }
     assert_eq!(d.occurrences.orphan_finishes.len(), 2);
-    let statuses: Vec<_> = d.turns[0].run_facts.tool_calls.iter().map(|c| c.status.as_str()).collect();
+    let facts = d.turn_run_facts(&a, 0);
+    let statuses: Vec<_> = facts.tool_calls.iter().map(|c| &*c.status).collect();
     assert_eq!(statuses, ["pending", "completed", "completed"]);
     let (_, d) = one(
         "completed",
@@ -169,7 +170,7 @@ fn e09_e10_overlapping_reuse_is_ambiguous_and_sticky() {
 
 #[test]
 fn e11_cross_turn_pairing_in_a_session() {
-    let (_, d) = attempt(vec![vec![
+    let (a, d) = attempt(vec![vec![
         (
             "waiting",
             vec![
@@ -179,10 +180,10 @@ fn e11_cross_turn_pairing_in_a_session() {
         ),
         ("completed", vec![f("call", "completed", Some(json!({"value":126}))), assistant("126")]),
     ]]);
-    assert_eq!(d.turns[0].occurrences.occurrences[0].lifecycle, Lifecycle::Pending);
-    assert_eq!(d.turns[1].occurrences.occurrences.len(), 0);
-    assert_eq!(d.turns[1].occurrences.orphan_finishes.len(), 1);
-    let session = &d.sessions[0].occurrences.occurrences[0];
+    assert_eq!(d.turn_occurrences(&a, 0).occurrences[0].lifecycle, Lifecycle::Pending);
+    assert_eq!(d.turn_occurrences(&a, 1).occurrences.len(), 0);
+    assert_eq!(d.turn_occurrences(&a, 1).orphan_finishes.len(), 1);
+    let session = &d.session_occurrences(0).occurrences[0];
     assert!(
         matches!(&session.lifecycle, Lifecycle::Finished { finish, .. } if (finish.turn_ordinal, finish.event_ordinal) == (2, 1))
     );
@@ -191,14 +192,14 @@ fn e11_cross_turn_pairing_in_a_session() {
 
 #[test]
 fn e12_reuse_collision_across_resumed_turns() {
-    let (_, d) = attempt(vec![vec![
+    let (a, d) = attempt(vec![vec![
         ("waiting", vec![s("item_3", "e2e.get-sum", json!({}))]),
         ("completed", vec![s("item_3", "deepwiki.read", json!({})), f("item_3", "completed", None)]),
     ]]);
-    assert_eq!(d.turns[1].occurrences.occurrences.len(), 1);
-    assert!(!d.turns[1].occurrences.occurrences[0].ambiguous);
-    assert!(d.sessions[0].occurrences.occurrences.iter().all(|o| o.ambiguous));
-    assert_eq!(d.sessions[0].occurrences.orphan_finishes.len(), 1);
+    assert_eq!(d.turn_occurrences(&a, 1).occurrences.len(), 1);
+    assert!(!d.turn_occurrences(&a, 1).occurrences[0].ambiguous);
+    assert!(d.session_occurrences(0).occurrences.iter().all(|o| o.ambiguous));
+    assert_eq!(d.session_occurrences(0).orphan_finishes.len(), 1);
 }
 
 #[test]
@@ -265,11 +266,11 @@ fn e23_zero_rate_is_zero_and_no_price_is_no_estimate() {
 
 #[test]
 fn e25_e26_skills_and_subagents_are_not_tool_calls() {
-    let (_, d) =
+    let (a, d) =
         one("completed", vec![json!({"type":"skill.loaded","skill":"pdf","operationId":"t1"}), assistant("a")]);
     assert!(d.occurrences.occurrences.is_empty() && d.occurrences.orphan_finishes.is_empty());
-    assert!(d.turns[0].run_facts.tool_calls.is_empty());
-    let (_, d) = one(
+    assert!(d.turn_run_facts(&a, 0).tool_calls.is_empty());
+    let (a, d) = one(
         "completed",
         vec![
             json!({"type":"operation.started","operationId":"s1","operation":{"kind":"subagent","name":"researcher"}}),
@@ -277,8 +278,8 @@ fn e25_e26_skills_and_subagents_are_not_tool_calls() {
         ],
     );
     assert!(d.occurrences.occurrences.is_empty());
-    assert_eq!(d.turns[0].run_facts.subagent_calls[0].name, "researcher");
-    assert!(d.turns[0].run_facts.has_failed_action());
+    assert_eq!(&*d.turn_run_facts(&a, 0).subagent_calls[0].name, "researcher");
+    assert!(d.turn_run_facts(&a, 0).has_failed_action());
 }
 
 #[test]
@@ -350,8 +351,34 @@ proptest! {
         // Ambiguous occurrences never carry a finish.
         prop_assert!(d.occurrences.occurrences.iter().all(|o| !(o.ambiguous && o.finish_ref.is_some())));
         // The legacy fold never loses a tool start.
-        let legacy: usize = d.turns.iter().map(|t| t.run_facts.tool_calls.iter().filter(|c| !c.is_placeholder()).count()).sum();
+        let legacy: usize =
+            (0..d.turns.len()).map(|i| d.turn_run_facts(&a, i).tool_calls.iter().filter(|c| !c.is_placeholder()).count()).sum();
         prop_assert_eq!(legacy, starts);
+        // A session's part of the root fold is the fold over that session alone,
+        // and a turn's counts are those of the fold over that turn alone.
+        let (scope, addrs) = niceeval::model::derive::scope_turns(&a.sessions);
+        for si in 0..a.sessions.len() {
+            let mine: Vec<_> = (0..scope.len()).filter(|&i| addrs[i].session == si).collect();
+            let alone: Vec<_> = mine.iter().map(|&i| scope[i].clone()).collect();
+            let mut fold = niceeval::model::occurrence::derive_occurrences(&alone);
+            for o in &mut fold.occurrences {
+                o.start_ref.scope_turn = mine[o.start_ref.scope_turn];
+                if let Some(f) = &mut o.finish_ref {
+                    f.scope_turn = mine[f.scope_turn];
+                }
+            }
+            for o in &mut fold.orphan_finishes {
+                o.event_ref.scope_turn = mine[o.event_ref.scope_turn];
+            }
+            let part = d.session_occurrences(si);
+            prop_assert_eq!(part.occurrences, &fold.occurrences[..]);
+            prop_assert_eq!(part.orphan_finishes, &fold.orphan_finishes[..]);
+        }
+        for (i, t) in d.turns.iter().enumerate() {
+            let own = d.turn_occurrences(&a, i);
+            prop_assert_eq!((t.tool_calls, t.orphan_finishes), (own.occurrences.len(), own.orphan_finishes.len()));
+            prop_assert!(own.occurrences.iter().all(|o| o.start_ref.scope_turn == i));
+        }
         let _ = d.to_json(&a);
     }
 }

@@ -6,7 +6,7 @@ use super::coverage::Coverage;
 use super::document::{Attempt, Session};
 use super::event::Event;
 use super::facts::{O11ySummary, RunFacts, build_o11y_summary, build_o11y_summary_from, derive_run_facts};
-use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences};
+use super::occurrence::{Occurrence, OccurrenceSet, OrphanFinish, ScopeTurn, derive_occurrences};
 use super::usage::{Estimate, PriceTable, USAGE_FIELDS, Usage, estimate_cost, number};
 use serde_json::{Map, Value};
 
@@ -17,16 +17,22 @@ pub struct TurnAddr {
     pub turn: usize,
 }
 
+/// One scope-turn's facts. Its own folds (the turn handle's view: run facts
+/// and occurrences over this turn alone) are kept as counts and made again
+/// when asked ([`DerivedAttempt::turn_occurrences`], [`DerivedAttempt::turn_run_facts`]):
+/// they are read a turn at a time, and keeping them for every turn held the
+/// occurrences of the attempt twice more.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DerivedTurn {
     pub addr: TurnAddr,
     pub session_name: String,
     pub turn_name: String,
     pub turn_ordinal: u64,
-    pub run_facts: RunFacts,
     pub o11y: O11ySummary,
-    /// The fold over this one scope-turn (the turn handle's view).
-    pub occurrences: OccurrenceSet,
+    /// Occurrences of the fold over this one scope-turn (its tool starts).
+    pub tool_calls: usize,
+    /// Orphan finishes of the fold over this one scope-turn.
+    pub orphan_finishes: usize,
     /// Agent default (complete) downgraded by the turn's declaration.
     pub coverage: Coverage,
 }
@@ -34,9 +40,45 @@ pub struct DerivedTurn {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DerivedSession {
     pub name: String,
-    pub occurrences: OccurrenceSet,
+    /// The session-scope fold (see [`DerivedAttempt::session_occurrences`]).
+    occurrences: SessionFold,
     pub usage: Usage,
     pub coverage: Coverage,
+}
+
+/// Where a session's fold is. Pairing never crosses sessions, so the root
+/// fold is the session folds one after the other when every session has its
+/// own name: the session's is then a part of it. Sessions that share a name
+/// (a misfit) are one pairing scope at the root, and keep their own fold.
+#[derive(Debug, Clone, PartialEq)]
+enum SessionFold {
+    Part { occurrences: std::ops::Range<usize>, orphan_finishes: std::ops::Range<usize> },
+    Own(OccurrenceSet),
+}
+
+/// A fold's occurrences and orphan finishes, wherever they are kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Occurrences<'a> {
+    pub occurrences: &'a [Occurrence],
+    pub orphan_finishes: &'a [OrphanFinish],
+}
+
+impl Occurrences<'_> {
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("occurrences".into(), Value::Array(self.occurrences.iter().map(Occurrence::to_json).collect()));
+        o.insert(
+            "orphanFinishes".into(),
+            Value::Array(self.orphan_finishes.iter().map(OrphanFinish::to_json).collect()),
+        );
+        Value::Object(o)
+    }
+}
+
+impl<'a> From<&'a OccurrenceSet> for Occurrences<'a> {
+    fn from(set: &'a OccurrenceSet) -> Occurrences<'a> {
+        Occurrences { occurrences: &set.occurrences, orphan_finishes: &set.orphan_finishes }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +98,35 @@ pub struct DerivedAttempt {
 impl DerivedAttempt {
     pub fn turn(&self, addr: TurnAddr) -> Option<&DerivedTurn> {
         self.scope_index(addr).map(|i| &self.turns[i])
+    }
+
+    /// The session-scope fold of session `si` (empty for no such session).
+    pub fn session_occurrences(&self, si: usize) -> Occurrences<'_> {
+        match self.sessions.get(si).map(|s| &s.occurrences) {
+            Some(SessionFold::Part { occurrences, orphan_finishes }) => Occurrences {
+                occurrences: self.occurrences.occurrences.get(occurrences.clone()).unwrap_or_default(),
+                orphan_finishes: self.occurrences.orphan_finishes.get(orphan_finishes.clone()).unwrap_or_default(),
+            },
+            Some(SessionFold::Own(set)) => set.into(),
+            None => Occurrences { occurrences: &[], orphan_finishes: &[] },
+        }
+    }
+
+    /// The fold over scope-turn `i` alone (the turn handle's view), its
+    /// event refs pointing at `i`. `attempt` is the attempt derived.
+    pub fn turn_occurrences(&self, attempt: &Attempt, i: usize) -> OccurrenceSet {
+        let (scope, _) = scope_turns(&attempt.sessions);
+        let Some(st) = scope.get(i) else { return OccurrenceSet::default() };
+        let mut set = derive_occurrences(std::slice::from_ref(st));
+        remap(&mut set, &[i]);
+        set
+    }
+
+    /// The legacy fold over scope-turn `i` alone.
+    pub fn turn_run_facts(&self, attempt: &Attempt, i: usize) -> RunFacts {
+        let addr = self.turns.get(i).map(|t| t.addr);
+        let record = addr.and_then(|a| attempt.sessions.get(a.session)?.turns.get(a.turn));
+        record.map(|r| derive_run_facts(&r.turn.events)).unwrap_or_default()
     }
 
     /// Index in `turns` of a turn address. [`derive_attempt`] keeps `turns`
@@ -100,37 +171,44 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     for (st, addr) in scope.iter().zip(&addrs) {
         let record = &attempt.sessions[addr.session].turns[addr.turn];
         let run_facts = derive_run_facts(st.events);
+        let own = derive_occurrences(std::slice::from_ref(st));
         turns.push(DerivedTurn {
             addr: *addr,
             session_name: st.session.to_string(),
             turn_name: st.turn.to_string(),
             turn_ordinal: st.turn_ordinal,
             o11y: build_o11y_summary_from(st.events, &run_facts),
-            run_facts,
-            occurrences: derive_occurrences(std::slice::from_ref(st)),
+            tool_calls: own.occurrences.len(),
+            orphan_finishes: own.orphan_finishes.len(),
             coverage: agent_coverage.downgrade(record.turn.evidence_coverage.as_ref()),
         });
     }
-    // The turn-scope fold saw a one-element slice; point its refs at the attempt's scope index.
-    for (i, t) in turns.iter_mut().enumerate() {
-        for o in &mut t.occurrences.occurrences {
-            o.start_ref.scope_turn = i;
-            if let Some(f) = &mut o.finish_ref {
-                f.scope_turn = i;
-            }
-        }
-        for o in &mut t.occurrences.orphan_finishes {
-            o.event_ref.scope_turn = i;
-        }
-    }
+    let root = derive_occurrences(&scope);
+    let names: Vec<String> = attempt.sessions.iter().map(|s| s.scope_name()).collect();
+    let distinct = names.iter().collect::<std::collections::HashSet<_>>().len() == names.len();
+    let (mut taken, mut orphans_taken) = (0, 0);
     let mut sessions = Vec::new();
     let mut usage = Usage::default();
     let mut coverage = agent_coverage.clone();
     for (si, session) in attempt.sessions.iter().enumerate() {
         let indices: Vec<usize> = addrs.iter().enumerate().filter(|(_, a)| a.session == si).map(|(i, _)| i).collect();
-        let session_scope: Vec<ScopeTurn<'_>> = indices.iter().map(|&i| scope[i].clone()).collect();
-        let mut occurrences = derive_occurrences(&session_scope);
-        remap(&mut occurrences, &indices);
+        let occurrences = if distinct {
+            // The root fold holds this session's part next, in session order.
+            let name = &*names[si];
+            let count = root.occurrences[taken..].iter().take_while(|o| &*o.session == name).count();
+            let orphans = root.orphan_finishes[orphans_taken..].iter().take_while(|o| &*o.session == name).count();
+            let part = SessionFold::Part {
+                occurrences: taken..taken + count,
+                orphan_finishes: orphans_taken..orphans_taken + orphans,
+            };
+            (taken, orphans_taken) = (taken + count, orphans_taken + orphans);
+            part
+        } else {
+            let session_scope: Vec<ScopeTurn<'_>> = indices.iter().map(|&i| scope[i].clone()).collect();
+            let mut own = derive_occurrences(&session_scope);
+            remap(&mut own, &indices);
+            SessionFold::Own(own)
+        };
         let mut session_usage = Usage::default();
         let mut session_coverage = agent_coverage.clone();
         for &i in &indices {
@@ -154,7 +232,7 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     let model = model.map(str::to_string).or_else(|| attempt.model.clone());
     let billed = attempt.reported_usage.unwrap_or(usage);
     DerivedAttempt {
-        occurrences: derive_occurrences(&scope),
+        occurrences: root,
         o11y: build_o11y_summary(all_events()),
         estimate: estimate_cost(model.as_deref(), &billed, prices),
         usage,
@@ -204,26 +282,28 @@ impl DerivedAttempt {
         let turns = self
             .turns
             .iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(i, t)| {
                 let events: Vec<&Event> =
                     attempt.sessions[t.addr.session].turns[t.addr.turn].turn.events.iter().collect();
                 let mut o = Map::new();
                 o.insert("session".into(), t.session_name.clone().into());
                 o.insert("turn".into(), t.turn_name.clone().into());
                 o.insert("turnOrdinal".into(), t.turn_ordinal.into());
-                o.insert("runFacts".into(), t.run_facts.to_json(&events));
+                o.insert("runFacts".into(), self.turn_run_facts(attempt, i).to_json(&events));
                 o.insert("o11y".into(), t.o11y.to_json());
-                o.insert("occurrences".into(), t.occurrences.to_json());
+                o.insert("occurrences".into(), self.turn_occurrences(attempt, i).to_json());
                 Value::Object(o)
             })
             .collect();
         let sessions = self
             .sessions
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(si, s)| {
                 let mut o = Map::new();
                 o.insert("session".into(), s.name.clone().into());
-                o.insert("occurrences".into(), s.occurrences.to_json());
+                o.insert("occurrences".into(), self.session_occurrences(si).to_json());
                 o.insert("usage".into(), s.usage.to_json());
                 Value::Object(o)
             })

@@ -7,21 +7,23 @@ use super::payload::Payload;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A tool call of the legacy fold. `original_name` is `None` only for the
 /// placeholder made from a finish that had no open start.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
-    pub operation_id: String,
+    /// The strings are the events' own (shared), not copies.
+    pub operation_id: Arc<str>,
     /// Canonical class (`operation.tool`), or `"unknown"`.
-    pub name: String,
-    pub original_name: Option<String>,
+    pub name: Arc<str>,
+    pub original_name: Option<Arc<str>>,
     /// `None` when the start had no `input` key; placeholders carry `null`.
     pub input: Option<Payload>,
     /// `None` when absent (unfinished, or a finish without `output`).
     pub output: Option<Payload>,
     /// `pending` until finished, then the finish status as written.
-    pub status: String,
+    pub status: Arc<str>,
     /// Index (into the folded event list) of the start, or of the finish for a placeholder.
     pub start_index: usize,
     pub finish_index: Option<usize>,
@@ -35,11 +37,11 @@ impl ToolCall {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubagentCall {
-    pub operation_id: String,
-    pub name: String,
+    pub operation_id: Arc<str>,
+    pub name: Arc<str>,
     pub remote_url: Option<String>,
     pub output: Option<Payload>,
-    pub status: String,
+    pub status: Arc<str>,
     pub start_index: usize,
     pub finish_index: Option<usize>,
 }
@@ -60,6 +62,7 @@ pub struct RunFacts {
 /// `deriveRunFacts`: one pass in event order with "newest start wins" pairing.
 pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunFacts {
     let mut facts = RunFacts::default();
+    let (unknown, pending): (Arc<str>, Arc<str>) = (Arc::from("unknown"), Arc::from("pending"));
     let mut open_tools: HashMap<&str, usize> = HashMap::new();
     let mut open_subagents: HashMap<&str, usize> = HashMap::new();
     // Last event that is not thinking/compaction decides `parked`.
@@ -78,12 +81,12 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
             EventKind::ToolStarted { operation_id, name, tool } => {
                 open_tools.insert(operation_id, facts.tool_calls.len());
                 facts.tool_calls.push(ToolCall {
-                    operation_id: operation_id.to_string(),
-                    name: tool.as_deref().unwrap_or("unknown").to_string(),
-                    original_name: Some(name.to_string()),
+                    operation_id: operation_id.clone(),
+                    name: tool.clone().unwrap_or_else(|| unknown.clone()),
+                    original_name: Some(name.clone()),
                     input: Payload::tool_input(event),
                     output: None,
-                    status: "pending".into(),
+                    status: pending.clone(),
                     start_index: index,
                     finish_index: None,
                 });
@@ -91,11 +94,11 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
             EventKind::SubagentStarted { operation_id, name } => {
                 open_subagents.insert(operation_id, facts.subagent_calls.len());
                 facts.subagent_calls.push(SubagentCall {
-                    operation_id: operation_id.to_string(),
-                    name: name.to_string(),
+                    operation_id: operation_id.clone(),
+                    name: name.clone(),
                     remote_url: event.remote_url().map(std::borrow::Cow::into_owned),
                     output: None,
-                    status: "pending".into(),
+                    status: pending.clone(),
                     start_index: index,
                     finish_index: None,
                 });
@@ -104,16 +107,16 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                 Some(at) => {
                     let call = &mut facts.tool_calls[at];
                     call.output = Payload::output(event);
-                    call.status = status.to_string();
+                    call.status = status.clone();
                     call.finish_index = Some(index);
                 }
                 None => facts.tool_calls.push(ToolCall {
-                    operation_id: operation_id.to_string(),
-                    name: "unknown".into(),
+                    operation_id: operation_id.clone(),
+                    name: unknown.clone(),
                     original_name: None,
                     input: Some(Payload::new(Value::Null)),
                     output: Payload::output(event),
-                    status: status.to_string(),
+                    status: status.clone(),
                     start_index: index,
                     finish_index: Some(index),
                 }),
@@ -122,15 +125,15 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                 Some(at) => {
                     let call = &mut facts.subagent_calls[at];
                     call.output = Payload::output(event);
-                    call.status = status.to_string();
+                    call.status = status.clone();
                     call.finish_index = Some(index);
                 }
                 None => facts.subagent_calls.push(SubagentCall {
-                    operation_id: operation_id.to_string(),
-                    name: "unknown".into(),
+                    operation_id: operation_id.clone(),
+                    name: unknown.clone(),
                     remote_url: None,
                     output: Payload::output(event),
-                    status: status.to_string(),
+                    status: status.clone(),
                     start_index: index,
                     finish_index: Some(index),
                 }),
@@ -167,16 +170,16 @@ impl RunFacts {
     /// `noFailedActions` counter-examples: failed tool calls (placeholders
     /// included) and failed subagent calls.
     pub fn has_failed_action(&self) -> bool {
-        self.tool_calls.iter().any(|c| c.status == "failed") || self.subagent_calls.iter().any(|c| c.status == "failed")
+        self.tool_calls.iter().any(|c| &*c.status == "failed") || self.subagent_calls.iter().any(|c| &*c.status == "failed")
     }
 }
 
 pub fn tool_call_json(call: &ToolCall) -> Value {
     let mut o = Map::new();
-    o.insert("operationId".into(), call.operation_id.clone().into());
-    o.insert("name".into(), call.name.clone().into());
+    o.insert("operationId".into(), Value::from(&*call.operation_id));
+    o.insert("name".into(), Value::from(&*call.name));
     if let Some(original) = &call.original_name {
-        o.insert("originalName".into(), original.clone().into());
+        o.insert("originalName".into(), Value::from(&**original));
     }
     if let Some(input) = &call.input {
         o.insert("input".into(), input.value().into_owned());
@@ -184,21 +187,21 @@ pub fn tool_call_json(call: &ToolCall) -> Value {
     if let Some(output) = &call.output {
         o.insert("output".into(), output.value().into_owned());
     }
-    o.insert("status".into(), call.status.clone().into());
+    o.insert("status".into(), Value::from(&*call.status));
     Value::Object(o)
 }
 
 fn subagent_call_json(call: &SubagentCall) -> Value {
     let mut o = Map::new();
-    o.insert("operationId".into(), call.operation_id.clone().into());
-    o.insert("name".into(), call.name.clone().into());
+    o.insert("operationId".into(), Value::from(&*call.operation_id));
+    o.insert("name".into(), Value::from(&*call.name));
     if let Some(url) = &call.remote_url {
         o.insert("remoteUrl".into(), url.clone().into());
     }
     if let Some(output) = &call.output {
         o.insert("output".into(), output.value().into_owned());
     }
-    o.insert("status".into(), call.status.clone().into());
+    o.insert("status".into(), Value::from(&*call.status));
     Value::Object(o)
 }
 
@@ -332,13 +335,13 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
     let (mut seen_read, mut seen_modified) = (std::collections::HashSet::new(), std::collections::HashSet::new());
     for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
         summary.total_tool_calls += 1;
-        match summary.tool_calls.iter_mut().find(|(n, _)| *n == call.name) {
+        match summary.tool_calls.iter_mut().find(|(n, _)| **n == *call.name) {
             Some((_, count)) => *count += 1,
-            None => summary.tool_calls.push((call.name.clone(), 1)),
+            None => summary.tool_calls.push((call.name.to_string(), 1)),
         }
         let input = call.input.as_ref().map(Payload::head);
-        let finished = call.status != "pending";
-        match call.name.as_str() {
+        let finished = &*call.status != "pending";
+        match &*call.name {
             "file_read" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
                     push_unique(&mut summary.files_read, &mut seen_read, &p);
@@ -353,7 +356,7 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
                 if let Some(command) = shell_command_text(input) {
                     summary.shell_commands.push(ShellCommand {
                         command,
-                        success: finished.then(|| call.status == "completed"),
+                        success: finished.then(|| &*call.status == "completed"),
                         exit_code: if finished { exit_code(call.output.as_ref().map(Payload::head)) } else { None },
                     });
                 }
@@ -369,7 +372,7 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
                         .map(|n| n.to_value().into_owned());
                     summary.web_fetches.push(WebFetch {
                         url: url.to_string(),
-                        success: finished.then(|| call.status == "completed"),
+                        success: finished.then(|| &*call.status == "completed"),
                         status: if finished { status } else { None },
                     });
                 }

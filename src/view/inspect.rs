@@ -338,8 +338,8 @@ fn turn_detail(ctx: &Ctx, addr: TurnAddr) -> Vec<Block> {
             9,
             Text::plain(format!(
                 "{}, {}",
-                count(t.occurrences.occurrences.len(), "occurrence", "occurrences"),
-                count(t.occurrences.orphan_finishes.len(), "orphan finish", "orphan finishes")
+                count(t.tool_calls, "occurrence", "occurrences"),
+                count(t.orphan_finishes, "orphan finish", "orphan finishes")
             )),
         ));
     }
@@ -437,7 +437,8 @@ fn session_detail(ctx: &Ctx, si: usize) -> Inspected {
         kv("turns", 9, Text::plain(count(session.turns.len(), "turn", "turns"))),
     ];
     if let Some(ds) = ctx.derived.sessions.get(si) {
-        b.push(kv("tool calls", 9, Text::plain(count(ds.occurrences.occurrences.len(), "occurrence", "occurrences"))));
+        let calls = ctx.derived.session_occurrences(si).occurrences.len();
+        b.push(kv("tool calls", 9, Text::plain(count(calls, "occurrence", "occurrences"))));
         b.push(kv("tokens", 9, Text::plain(super::format::opt_number(ds.usage.billable_tokens()))));
         b.push(kv("costUSD", 9, Text::plain(super::format::opt_usd(ds.usage.cost_usd))));
     }

@@ -179,7 +179,7 @@ fn turns_json(ctx: &Ctx) -> Value {
             "status": record.turn.status,
             "statusMark": record.turn.status.as_deref().and_then(crate::model::verdict::ScopeStatus::parse).map(scope_status_mark),
             "events": record.turn.events.len(),
-            "toolCalls": d.map(|t| t.occurrences.occurrences.len()),
+            "toolCalls": d.map(|t| t.tool_calls),
             "usage": record.turn.usage.as_ref().map(usage_json),
             "durationMs": opt_num(record.duration_ms),
             "rows": rows,

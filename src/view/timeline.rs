@@ -121,7 +121,7 @@ pub fn turn_header(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> (St
         return (title, Text::new());
     };
     let mut meta = turn_status_text(record.turn.status.as_deref());
-    let tools = view.derived.turn(addr).map(|t| t.occurrences.occurrences.len()).unwrap_or(0);
+    let tools = view.derived.turn(addr).map(|t| t.tool_calls).unwrap_or(0);
     meta.push(
         format!(
             " · {} · {}",

@@ -189,8 +189,9 @@ pub fn section(ctx: &Ctx) -> Section {
         if !ctx.session_selected(si) {
             continue;
         }
+        let fold = ctx.derived.session_occurrences(si);
         let mut sbody = Vec::new();
-        for (n, o) in ds.occurrences.occurrences.iter().enumerate() {
+        for (n, o) in fold.occurrences.iter().enumerate() {
             let touches = in_selected_turn(o.start_ref.scope_turn)
                 || o.finish_ref.is_some_and(|f| in_selected_turn(f.scope_turn));
             if !touches || !ctx.grep(&occurrence_text(o)) {
@@ -200,8 +201,7 @@ pub fn section(ctx: &Ctx) -> Section {
             let title = format!("#{} {}", n + 1, tool_name(o));
             sbody.push(Block::Section(Section::new(title, lifecycle_text(o), occurrence_detail(ctx, o))));
         }
-        let orphans: Vec<&OrphanFinish> = ds
-            .occurrences
+        let orphans: Vec<&OrphanFinish> = fold
             .orphan_finishes
             .iter()
             .filter(|o| in_selected_turn(o.event_ref.scope_turn))
@@ -223,12 +223,12 @@ pub fn section(ctx: &Ctx) -> Section {
                 })],
             )));
         }
-        if let Some(b) = ambiguous_ids(ctx, &ds.occurrences) {
+        if let Some(b) = ambiguous_ids(ctx, fold) {
             sbody.push(b);
         }
         if sbody.is_empty() {
             sbody.push(Block::Line(Text::toned(
-                if ds.occurrences.occurrences.is_empty() {
+                if fold.occurrences.is_empty() {
                     "No tool calls."
                 } else {
                     "No tool call matches the selection."
@@ -236,7 +236,7 @@ pub fn section(ctx: &Ctx) -> Section {
                 Tone::Soft,
             )));
         }
-        let meta = Text::toned(count(ds.occurrences.occurrences.len(), "occurrence", "occurrences"), Tone::Soft);
+        let meta = Text::toned(count(fold.occurrences.len(), "occurrence", "occurrences"), Tone::Soft);
         body.push(Block::Section(Section::new(format!("{} (session scope)", clean(&ds.name)), meta, sbody)));
     }
     if body.is_empty() {
@@ -246,7 +246,7 @@ pub fn section(ctx: &Ctx) -> Section {
 }
 
 /// Every id that was started again while open: where, and what that poisoned.
-fn ambiguous_ids(ctx: &Ctx, set: &crate::model::occurrence::OccurrenceSet) -> Option<Block> {
+fn ambiguous_ids(ctx: &Ctx, set: crate::model::derive::Occurrences<'_>) -> Option<Block> {
     let mut ids: Vec<&str> = Vec::new();
     for o in set.occurrences.iter().filter(|o| o.ambiguous) {
         if !ids.contains(&&*o.operation_id) && ctx.grep(&o.operation_id) {

@@ -45,8 +45,19 @@ wait_gone() {
 
 keys() { T send-keys -t e2e "$@"; }
 
-check() { # check DESCRIPTION REGEX
-  if screen | grep -qE -- "$2"; then echo "ok: $1"; else echo "FAIL: $1 (/$2/ not on screen)" >&2; screen >&2; exit 1; fi
+check() { # check DESCRIPTION REGEX: on the screen within a few seconds (a frame
+  # may be caught half drawn on a busy machine, so one look is not enough).
+  local waited=0
+  until screen | grep -qE -- "$2"; do
+    sleep 0.1
+    waited=$((waited + 1))
+    if [ "$waited" -ge 50 ]; then
+      echo "FAIL: $1 (/$2/ not on screen)" >&2
+      screen >&2
+      exit 1
+    fi
+  done
+  echo "ok: $1"
 }
 
 # The terminal is sane: prompt back, canonical mode and echo on.

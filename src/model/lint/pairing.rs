@@ -8,7 +8,8 @@ use crate::model::derive::DerivedAttempt;
 use crate::model::diagnostics::Location;
 use crate::model::document::Session;
 use crate::model::event::EventKind;
-use crate::model::occurrence::{EventRef, Lifecycle, OccurrenceSet};
+use crate::model::derive::Occurrences;
+use crate::model::occurrence::{EventRef, Lifecycle};
 use std::collections::{HashMap, HashSet};
 
 type At = (usize, usize); // (turn index in session, event index)
@@ -20,8 +21,8 @@ pub type StartedIn<'a> = HashMap<&'a str, Option<usize>>;
 /// [`StartedIn`] for an attempt, built once (not once per session).
 pub fn started_in(derived: &DerivedAttempt) -> StartedIn<'_> {
     let mut out: StartedIn<'_> = HashMap::new();
-    for (si, s) in derived.sessions.iter().enumerate() {
-        for o in &s.occurrences.occurrences {
+    for si in 0..derived.sessions.len() {
+        for o in derived.session_occurrences(si).occurrences {
             out.entry(&*o.operation_id)
                 .and_modify(|only| {
                     if *only != Some(si) {
@@ -121,7 +122,10 @@ pub fn check_session(
         pending_subagents(sink, &line, &replay);
     }
     // Tool pairing as NiceEval folds it.
-    let Some(fold) = derived.sessions.get(si).map(|s| &s.occurrences) else { return };
+    if si >= derived.sessions.len() {
+        return;
+    }
+    let fold = derived.session_occurrences(si);
     let ambiguity = ambiguous_ids(sink, &line, fold);
     orphan_finishes(sink, &line, fold, &replay, &ambiguity, started);
     if statuses_recorded && line.last_status() != Some("waiting") {
@@ -221,7 +225,7 @@ fn pending_subagents(sink: &mut Sink, line: &Line<'_>, replay: &Replay<'_>) {
 
 /// Per id, ambiguous occurrences in start order: the first was open when the
 /// second started; every later one started on a poisoned id.
-fn ambiguous_ids<'a>(sink: &mut Sink, line: &Line<'_>, fold: &'a OccurrenceSet) -> Ambiguity<'a> {
+fn ambiguous_ids<'a>(sink: &mut Sink, line: &Line<'_>, fold: Occurrences<'a>) -> Ambiguity<'a> {
     let mut a = Ambiguity::default();
     let ambiguous = fold
         .occurrences
@@ -263,7 +267,7 @@ fn ambiguous_ids<'a>(sink: &mut Sink, line: &Line<'_>, fold: &'a OccurrenceSet) 
 fn orphan_finishes(
     sink: &mut Sink,
     line: &Line<'_>,
-    fold: &OccurrenceSet,
+    fold: Occurrences<'_>,
     replay: &Replay<'_>,
     ambiguity: &Ambiguity<'_>,
     started: &StartedIn<'_>,
@@ -274,11 +278,13 @@ fn orphan_finishes(
     // A start with this id in another session line of the same name (a duplicate sessionIndex).
     let same_name_started = |id: &str| {
         line.derived.sessions.iter().enumerate().any(|(other, s)| {
-            other != line.si && s.name == *name && s.occurrences.occurrences.iter().any(|o| &*o.operation_id == id)
+            other != line.si
+                && s.name == *name
+                && line.derived.session_occurrences(other).occurrences.iter().any(|o| &*o.operation_id == id)
         })
     };
     let at_text = |m: &HashMap<&str, At>, id: &str| m.get(id).map(|f| line.pos(*f)).unwrap_or_else(|| "?".into());
-    for orphan in &fold.orphan_finishes {
+    for orphan in fold.orphan_finishes {
         let Some(at) = line.at_of(orphan.event_ref) else { continue };
         if replay.kind_mismatch.contains(&at) || line.skip(at.0) {
             continue;
@@ -336,10 +342,10 @@ fn orphan_finishes(
 }
 
 /// Calls left open: pending at session scope and the session does not end waiting.
-fn pending_tools(sink: &mut Sink, line: &Line<'_>, fold: &OccurrenceSet) {
+fn pending_tools(sink: &mut Sink, line: &Line<'_>, fold: Occurrences<'_>) {
     let end = line.last_turn().map(|t| t + 1).unwrap_or(1);
     let end_n = line.last_turn().map(|t| line.ordinal(t)).unwrap_or(1);
-    for o in &fold.occurrences {
+    for o in fold.occurrences {
         if o.lifecycle != Lifecycle::Pending {
             continue;
         }
