@@ -62,10 +62,12 @@ fn parse_line(line: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Op
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    // A lazy load's event line: its head, or a placeholder for the event
-    // (anything else is parsed as it is, below, with its errors).
-    if let Some(v) = lazy.and_then(|load| load.event_line(line)) {
-        return Ok(Some(v));
+    // A raw load's event line that is not kept raw (see `LazyLoad::raw`) is
+    // parsed as it is, below, with its errors.
+    if let Some(load) = lazy
+        && let Some(event) = raw_line(load, line)
+    {
+        return Ok(Some(load.run(vec![event])));
     }
     // The parser validates UTF-8 itself; the byte offset is only looked for
     // when a line fails.
@@ -94,10 +96,25 @@ pub fn parse_complete_lines(bytes: &[u8], first_line_no: usize) -> ChunkParse {
     parse_complete_lines_with(bytes, first_line_no, None)
 }
 
+/// The raw event a line holds, surrounded by nothing but whitespace.
+fn raw_line(load: &LazyLoad, line: &[u8]) -> Option<crate::model::event::Event> {
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let start = line.iter().position(|b| !ws(b))?;
+    let end = line.iter().rposition(|b| !ws(b))? + 1;
+    let text = &line[start..end];
+    if text.first() != Some(&b'{') || crate::model::json_scan::container_end(text, 0)? != text.len() {
+        return None;
+    }
+    load.raw(text)
+}
+
 fn parse_complete_lines_with(bytes: &[u8], first_line_no: usize, lazy: Option<&LazyLoad>) -> ChunkParse {
     let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
     let mut start = 0;
     let mut reported = (0usize, 0usize);
+    // Raw events of consecutive lines, and the line of the first: one placeholder for them all.
+    let mut run: Vec<crate::model::event::Event> = Vec::new();
+    let mut run_line = 0;
     while let Some(rel) = memchr::memchr(b'\n', &bytes[start..]) {
         if out.next_line_no - first_line_no - reported.1 >= 4096 {
             super::progress::add((start - reported.0) as u64, (out.next_line_no - first_line_no - reported.1) as u64);
@@ -105,7 +122,25 @@ fn parse_complete_lines_with(bytes: &[u8], first_line_no: usize, lazy: Option<&L
         }
         let end = start + rel;
         let line_no = out.next_line_no;
-        match parse_line(&bytes[start..end], line_no, lazy) {
+        let line = &bytes[start..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = if line_no == 1 { super::strip_bom(line) } else { line };
+        if let Some(load) = lazy
+            && let Some(event) = raw_line(load, line)
+        {
+            if run.is_empty() {
+                run_line = line_no;
+            }
+            run.push(event);
+            start = end + 1;
+            out.next_line_no += 1;
+            out.consumed_bytes = start;
+            continue;
+        }
+        if let Some(load) = lazy.filter(|_| !run.is_empty()) {
+            out.values.push((run_line, load.run(std::mem::take(&mut run))));
+        }
+        match parse_line(&bytes[start..end], line_no, None) {
             Ok(Some(v)) => out.values.push((line_no, v)),
             Ok(None) => {}
             Err(e) => out.errors.push(e),
@@ -113,6 +148,9 @@ fn parse_complete_lines_with(bytes: &[u8], first_line_no: usize, lazy: Option<&L
         start = end + 1;
         out.next_line_no += 1;
         out.consumed_bytes = start;
+    }
+    if let Some(load) = lazy.filter(|_| !run.is_empty()) {
+        out.values.push((run_line, load.run(run)));
     }
     super::progress::add((start - reported.0) as u64, (out.next_line_no - first_line_no - reported.1) as u64);
     out

@@ -66,22 +66,29 @@ impl Place {
     }
 }
 
-/// One load of raw events: the source, and the events made so far (by
-/// number; each placeholder carries its event's number).
+/// One load of raw events: the source, and the runs of events made so far.
+/// A run is a stretch of an `events` array (or of JSONL lines) whose events
+/// are all kept raw; the document holds one placeholder per run, so a
+/// million events cost no million values on the way to their turns.
 pub struct LazyLoad {
     source: Source,
     /// Address of the source's first byte: pieces of it are located by address.
     base: usize,
     len: usize,
-    /// `\0niceeval-event-<random>:`, then the event's number.
+    /// `\0niceeval-events-<random>:`, then the run's number.
     prefix: String,
-    /// Tells this load's interned strings from an earlier load's (see [`intern`]).
+    /// Tells this load's interned strings from an earlier load's (see [`intern_with`]).
     id: u64,
     next: AtomicUsize,
-    made: Mutex<Vec<(usize, Event)>>,
+    events: AtomicUsize,
+    runs: Mutex<Vec<(usize, Vec<Event>)>>,
 }
 
 static LOADS: AtomicU64 = AtomicU64::new(1);
+
+/// A run is closed at this many events, so that parsing threads hand over
+/// their events in pieces of a bounded size.
+const RUN_AT_MOST: usize = 1 << 16;
 
 impl LazyLoad {
     pub fn new(source: Source) -> LazyLoad {
@@ -91,57 +98,104 @@ impl LazyLoad {
             source,
             base,
             len,
-            prefix: format!("\u{0}niceeval-event-{:016x}:", random_tag()),
+            prefix: format!("\u{0}niceeval-events-{:016x}:", random_tag()),
             id: LOADS.fetch_add(1, Ordering::Relaxed),
             next: AtomicUsize::new(0),
-            made: Mutex::new(Vec::new()),
+            events: AtomicUsize::new(0),
+            runs: Mutex::new(Vec::new()),
         }
     }
 
-    /// The element of an `events` array that `text` (a part of the source)
-    /// is: for a user message its `Value`, for any other event a placeholder
-    /// string, the event itself kept for [`attach`]. `None` when `text` is
-    /// not a part of the source or the event is to be parsed whole.
-    pub fn event(&self, text: &[u8]) -> Option<Value> {
-        self.event_at(text)
-    }
-
-    /// [`LazyLoad::event`] for a whole line of a JSONL stream: only JSON
-    /// whitespace may surround the event (else nothing is recorded, and the
-    /// line is parsed as it is, with its error).
-    pub fn event_line(&self, line: &[u8]) -> Option<Value> {
-        let start = line.iter().position(|b| !is_ws(*b))?;
-        let end = line.iter().rposition(|b| !is_ws(*b))? + 1;
-        let text = &line[start..end];
-        (container_end(text, 0)? == text.len()).then(|| self.event_at(text)).flatten()
-    }
-
-    fn event_at(&self, text: &[u8]) -> Option<Value> {
+    /// The raw event `text` (a part of the source, exactly one event) is, or
+    /// `None` when it is to be parsed as a value: not a part of the source,
+    /// not checked to be raw (see [`raw_event_ok`]), a user message (loaders
+    /// read those: a turn's input, the runner's turn boundaries) or the old
+    /// `action.*` vocabulary (rewritten before typing).
+    pub fn raw(&self, text: &[u8]) -> Option<Event> {
         let start = (text.as_ptr() as usize).checked_sub(self.base)?;
         let len = u32::try_from(text.len()).ok()?;
         if start + text.len() > self.len || !raw_event_ok(text) {
             return None;
         }
         let event = intern_with(self.id, |intern| Event::from_raw(self.source.clone(), start, len, intern));
-        // The old vocabulary is rewritten before typing: parse it whole.
         let old = matches!(&event.kind, EventKind::Unrecognized { .. })
             && matches!(event.type_name().as_deref(), Some("action.called" | "action.result"));
-        if old {
-            return None;
-        }
-        // User messages stay in the document as values: loaders read them
-        // (a turn's input, the runner's turn boundaries).
-        if event.kind == (EventKind::Message { role: Role::User }) {
-            return serde_json::from_slice(text).ok();
-        }
-        let number = self.next.fetch_add(1, Ordering::Relaxed);
-        self.made.lock().unwrap_or_else(|e| e.into_inner()).push((number, event));
-        Some(Value::String(format!("{}{number}", self.prefix)))
+        let user = event.kind == (EventKind::Message { role: Role::User });
+        (!old && !user).then_some(event)
     }
 
-    /// How many events the document holds placeholders for.
+    /// The placeholder for a run of raw events, which [`attach`] replaces
+    /// with them.
+    pub fn run(&self, events: Vec<Event>) -> Value {
+        let number = self.next.fetch_add(1, Ordering::Relaxed);
+        self.events.fetch_add(events.len(), Ordering::Relaxed);
+        self.runs.lock().unwrap_or_else(|e| e.into_inner()).push((number, events));
+        Value::String(format!("{}{number}", self.prefix))
+    }
+
+    /// The elements of a stretch of an `events` array (`text`: elements and
+    /// the commas between them), raw events gathered into runs. `None` when
+    /// an element does not parse (the caller parses the whole text, which
+    /// reports where).
+    pub fn elements(&self, text: &[u8]) -> Option<Value> {
+        let mut out = Vec::new();
+        let mut run = Vec::new();
+        let mut i = skip_ws(text, 0);
+        while i < text.len() {
+            let end = element_end(text, i)?;
+            let element = &text[i..end];
+            match (element[0] == b'{').then(|| self.raw(element)).flatten() {
+                Some(event) => {
+                    run.push(event);
+                    if run.len() == RUN_AT_MOST {
+                        out.push(self.run(std::mem::take(&mut run)));
+                    }
+                }
+                None => {
+                    if !run.is_empty() {
+                        out.push(self.run(std::mem::take(&mut run)));
+                    }
+                    out.push(super::compact::from_slice(element).ok()?);
+                }
+            }
+            i = skip_ws(text, end);
+            match text.get(i) {
+                Some(b',') => i = skip_ws(text, i + 1),
+                None => break,
+                Some(_) => return None,
+            }
+        }
+        if !run.is_empty() {
+            out.push(self.run(run));
+        }
+        Some(Value::Array(out))
+    }
+
+    /// How many raw events the document holds placeholders for.
     pub fn lazy_events(&self) -> usize {
-        self.next.load(Ordering::Relaxed)
+        self.events.load(Ordering::Relaxed)
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// End of the value at `i` (its extent only; it is checked when parsed).
+fn element_end(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'{' | b'[' => container_end(b, i),
+        b'"' => crate::model::json_scan::string_end(b, i),
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b']') && !is_ws(b[j]) {
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
     }
 }
 
@@ -207,39 +261,51 @@ fn random_tag() -> u64 {
     h.finish()
 }
 
-/// Put every raw event in the place its placeholder took in the document.
-/// False when some event was not placed (its placeholder went somewhere
-/// else): the caller loads again without raw events.
+/// Put every run of raw events in the place its placeholder took in the
+/// document. False when some run was not placed (its placeholder went
+/// somewhere else): the caller loads again without raw events.
 pub fn attach(doc: &mut crate::model::document::Document, load: LazyLoad) -> bool {
-    let made = load.made.into_inner().unwrap_or_else(|e| e.into_inner());
+    let made = load.runs.into_inner().unwrap_or_else(|e| e.into_inner());
     if made.is_empty() {
         return true;
     }
-    let mut table: Vec<Option<Event>> = Vec::with_capacity(made.len());
+    let mut table: Vec<Option<Vec<Event>>> = Vec::new();
     table.resize_with(load.next.load(Ordering::Relaxed), || None);
-    for (number, event) in made {
+    for (number, events) in made {
         if let Some(slot) = table.get_mut(number) {
-            *slot = Some(event);
+            *slot = Some(events);
         }
     }
     let mut placed = 0;
     for attempt in &mut doc.attempts {
         for session in &mut attempt.sessions {
             for record in &mut session.turns {
-                for event in &mut record.turn.events {
-                    let Some(number) = placeholder_number(event, &load.prefix) else { continue };
-                    let Some(raw) = table.get_mut(number).and_then(Option::take) else { return false };
-                    *event = raw;
-                    placed += 1;
+                let events = &mut record.turn.events;
+                if !events.iter().any(|e| placeholder_number(e, &load.prefix).is_some()) {
+                    continue;
                 }
+                let mut whole = Vec::new();
+                for event in std::mem::take(events) {
+                    match placeholder_number(&event, &load.prefix) {
+                        Some(number) => {
+                            let Some(run) = table.get_mut(number).and_then(Option::take) else { return false };
+                            whole.reserve(run.len());
+                            whole.extend(run);
+                            placed += 1;
+                        }
+                        None => whole.push(event),
+                    }
+                }
+                whole.shrink_to_fit();
+                *events = whole;
             }
         }
     }
     placed == table.len()
 }
 
-/// The number of the raw event a placeholder (a string where an event
-/// should be) stands for.
+/// The number of the run a placeholder (a string where an event should be)
+/// stands for.
 fn placeholder_number(event: &Event, prefix: &str) -> Option<usize> {
     if !event.is_unrecognized() {
         return None;

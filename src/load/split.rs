@@ -28,9 +28,14 @@ struct Node {
     key: Option<(usize, usize)>,
     /// Children in `Scan::nodes[first..first + count]`, for split containers.
     children: Option<(usize, usize)>,
-    /// An element of an `events` array in a lazy load: parsed into a head.
-    event: bool,
+    /// A stretch of the elements of an `events` array in a raw load (see
+    /// `LazyLoad::elements`): it gives several elements, not one.
+    run: bool,
 }
+
+/// The elements of an `events` array are parsed in stretches of about this
+/// many bytes (on the threads, a stretch at a time).
+const RUN_BYTES: usize = 256 << 10;
 
 struct Scan<'a> {
     bytes: &'a [u8],
@@ -43,8 +48,8 @@ struct Scan<'a> {
     /// Direct children of the containers still open (a stack).
     pending: Vec<Node>,
     split_at_least: usize,
-    /// A lazy load: containers on the paths to events are split whatever
-    /// their size, so every event is a piece (made into a head).
+    /// A raw load: containers on the paths to events are split whatever
+    /// their size, and `events` arrays into stretches of their elements.
     lazy: bool,
     scanned: &'a dyn Fn(usize, usize),
     /// The text before this was handed to `scanned`.
@@ -78,22 +83,17 @@ impl Scan<'_> {
             return None;
         }
         let b = *self.bytes.get(i)?;
-        // An event is found by its brackets alone: its head is parsed (and
-        // its text checked) as a piece.
-        if place == Place::Event && self.lazy && b == b'{' {
-            let end = crate::model::json_scan::container_end(self.bytes, i)?;
-            return Some(Node { start: i, end, key, children: None, event: true });
+        if place == Place::Events && self.lazy && b == b'[' {
+            return self.events_array(i, key);
         }
         match b {
-            b'"' => {
-                Some(Node { start: i, end: self.string_end(i)?, key, children: None, event: place == Place::Event })
-            }
+            b'"' => Some(Node { start: i, end: self.string_end(i)?, key, children: None, run: false }),
             b'{' | b'[' => {
                 let close = if b == b'{' { b'}' } else { b']' };
                 let mark = self.pending.len();
                 let mut j = self.skip_ws(i + 1);
                 if self.bytes.get(j) == Some(&close) {
-                    return Some(Node { start: i, end: j + 1, key, children: None, event: place == Place::Event });
+                    return Some(Node { start: i, end: j + 1, key, children: None, run: false });
                 }
                 loop {
                     let child_key = if b == b'{' {
@@ -118,10 +118,6 @@ impl Scan<'_> {
                     };
                     let child = self.value(j, child_key, depth + 1, child_place)?;
                     self.pending.push(child);
-                    if child_place == Place::Event && child.end - self.scanned_to >= RELEASE_AT_LEAST {
-                        (self.scanned)(self.scanned_to, child.end);
-                        self.scanned_to = child.end;
-                    }
                     j = self.skip_ws(child.end);
                     match self.bytes.get(j) {
                         Some(b',') => j = self.skip_ws(j + 1),
@@ -131,22 +127,9 @@ impl Scan<'_> {
                 }
                 let end = j + 1;
                 let on_path = self.lazy && !matches!(place, Place::Plain | Place::Event);
-                let children = if end - i >= self.split_at_least || on_path {
-                    let first = self.nodes.len();
-                    for child in &self.pending[mark..] {
-                        let key = match child.key {
-                            Some((ks, ke)) => Some(key_text(&self.bytes[ks..ke])?.into_owned()),
-                            None => None,
-                        };
-                        self.keys.push(key);
-                    }
-                    self.nodes.extend_from_slice(&self.pending[mark..]);
-                    Some((first, self.pending.len() - mark))
-                } else {
-                    None
-                };
+                let children = if end - i >= self.split_at_least || on_path { Some(self.keep_children(mark)?) } else { None };
                 self.pending.truncate(mark);
-                Some(Node { start: i, end, key, children, event: place == Place::Event })
+                Some(Node { start: i, end, key, children, run: false })
             }
             _ => {
                 // A number or a literal: up to the next delimiter.
@@ -154,9 +137,74 @@ impl Scan<'_> {
                 while j < self.bytes.len() && !matches!(self.bytes[j], b',' | b'}' | b']') && !is_ws(self.bytes[j]) {
                     j += 1;
                 }
-                (j > i).then_some(Node { start: i, end: j, key, children: None, event: place == Place::Event })
+                (j > i).then_some(Node { start: i, end: j, key, children: None, run: false })
             }
         }
+    }
+
+    /// Keep the children pending since `mark` (with their keys) as the
+    /// children of the container being closed.
+    fn keep_children(&mut self, mark: usize) -> Option<(usize, usize)> {
+        let first = self.nodes.len();
+        for child in &self.pending[mark..] {
+            let key = match child.key {
+                Some((ks, ke)) => Some(key_text(&self.bytes[ks..ke])?.into_owned()),
+                None => None,
+            };
+            self.keys.push(key);
+        }
+        self.nodes.extend_from_slice(&self.pending[mark..]);
+        Some((first, self.pending.len() - mark))
+    }
+
+    /// An `events` array of a raw load: its elements in stretches of about
+    /// [`RUN_BYTES`], each found by its extent alone (it is checked when
+    /// parsed), the text behind handed to `scanned` as it goes.
+    fn events_array(&mut self, i: usize, key: Option<(usize, usize)>) -> Option<Node> {
+        let mark = self.pending.len();
+        let mut j = self.skip_ws(i + 1);
+        if self.bytes.get(j) == Some(&b']') {
+            return Some(Node { start: i, end: j + 1, key, children: None, run: false });
+        }
+        let mut from = j;
+        loop {
+            let end = match *self.bytes.get(j)? {
+                b'{' | b'[' => crate::model::json_scan::container_end(self.bytes, j)?,
+                b'"' => self.string_end(j)?,
+                _ => {
+                    let mut k = j;
+                    while k < self.bytes.len() && !matches!(self.bytes[k], b',' | b'}' | b']') && !is_ws(self.bytes[k]) {
+                        k += 1;
+                    }
+                    if k == j {
+                        return None;
+                    }
+                    k
+                }
+            };
+            j = self.skip_ws(end);
+            let last = match self.bytes.get(j) {
+                Some(b',') => false,
+                Some(b']') => true,
+                _ => return None,
+            };
+            // (Tests that split small documents small get small stretches too.)
+            if last || end - from >= RUN_BYTES.min(self.split_at_least) {
+                self.pending.push(Node { start: from, end, key: None, children: None, run: true });
+                if end - self.scanned_to >= RELEASE_AT_LEAST {
+                    (self.scanned)(self.scanned_to, end);
+                    self.scanned_to = end;
+                }
+                from = self.skip_ws(j + 1);
+            }
+            if last {
+                break;
+            }
+            j = self.skip_ws(j + 1);
+        }
+        let children = self.keep_children(mark)?;
+        self.pending.truncate(mark);
+        Some(Node { start: i, end: j + 1, key, children: Some(children), run: false })
     }
 }
 
@@ -260,11 +308,11 @@ fn parse_pieces(
         let mut released_to = run.first().map_or(0, |p| p.start);
         for piece in run {
             let text = &bytes[piece.start..piece.end];
-            let raw = match lazy {
-                Some(load) if piece.event => load.event(text),
-                _ => None,
+            let parsed = match (lazy, piece.run) {
+                (Some(load), true) => load.elements(text).ok_or(()),
+                _ => super::compact::from_slice(text).map_err(drop),
             };
-            let parsed = match raw.map_or_else(|| super::compact::from_slice(text), Ok) {
+            let parsed = match parsed {
                 Ok(v) if !failed.load(std::sync::atomic::Ordering::Relaxed) => v,
                 _ => {
                     failed.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -343,7 +391,11 @@ fn build(scan: &Scan<'_>, node: Node, values: &mut std::vec::IntoIter<Value>) ->
     if scan.keys.get(first).is_some_and(Option::is_none) {
         let mut items = Vec::with_capacity(count);
         for child in children {
-            items.push(build(scan, *child, values)?);
+            match build(scan, *child, values)? {
+                // A stretch of an `events` array gives its elements.
+                Value::Array(stretch) if child.run => items.extend(stretch),
+                item => items.push(item),
+            }
         }
         return Some(Value::Array(items));
     }

@@ -15,6 +15,7 @@
 mod classify;
 
 pub use super::json_node::Node;
+use super::json_node::Object;
 use classify::classify;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -290,7 +291,7 @@ impl Event {
     /// contract (a `system` message, an operation kind `mcp`, …), if it does.
     /// Worked out again when asked: only `check` asks, and few events are misfits.
     pub fn misfit(&self) -> Option<String> {
-        if self.has(FIELD_MISFIT) { classify(self.head(), &mut |s: &str| Arc::from(s)).misfit } else { None }
+        if self.has(FIELD_MISFIT) { classify(&self.head().object(), &mut |s: &str| Arc::from(s)).misfit } else { None }
     }
 
     /// The node of `text` (`message` for `error`), when it is a string.
@@ -475,17 +476,18 @@ pub const FIELD_TRUNCATED: u8 = 16;
 pub const FIELD_MISFIT: u8 = 32;
 
 fn kind_and_fields(head: Node<'_>, intern: Intern<'_>) -> (EventKind, u8) {
-    let classified = classify(head, intern);
+    let object = head.object();
+    let classified = classify(&object, intern);
     let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
-    (classified.kind, fields_of(head) | misfit)
+    (classified.kind, fields_of(&object) | misfit)
 }
 
-fn fields_of(head: Node<'_>) -> u8 {
+fn fields_of(head: &Object<'_>) -> u8 {
     let mut fields = 0;
-    for (key, value) in head.members() {
+    for key in head.keys() {
         match &*key {
             "operation" => {
-                for (key, _) in value.members() {
+                for (key, _) in head.get("operation").into_iter().flat_map(Node::members) {
                     match &*key {
                         "input" => fields |= FIELD_INPUT,
                         "command" => fields |= FIELD_COMMAND,

@@ -6,7 +6,7 @@ use super::json_node::JsonType;
 use super::payload::Payload;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use std::sync::Arc;
 
 /// A tool call of the legacy fold. `original_name` is `None` only for the
@@ -63,8 +63,8 @@ pub struct RunFacts {
 pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunFacts {
     let mut facts = RunFacts::default();
     let (unknown, pending): (Arc<str>, Arc<str>) = (Arc::from("unknown"), Arc::from("pending"));
-    let mut open_tools: HashMap<&str, usize> = HashMap::new();
-    let mut open_subagents: HashMap<&str, usize> = HashMap::new();
+    let mut open_tools: HashMap<&str, usize> = HashMap::default();
+    let mut open_subagents: HashMap<&str, usize> = HashMap::default();
     // Last event that is not thinking/compaction decides `parked`.
     let mut last_significant_is_request = false;
     for (index, event) in events.into_iter().enumerate() {
@@ -246,7 +246,7 @@ fn first_string<'a>(input: Node<'a>, keys: &[&str]) -> Option<Cow<'a, str>> {
 }
 
 /// Append `item` unless `seen` (what `list` holds) has it: linear, not quadratic, in the list length.
-fn push_unique(list: &mut Vec<String>, seen: &mut std::collections::HashSet<String>, item: &str) {
+fn push_unique(list: &mut Vec<String>, seen: &mut FxHashSet<String>, item: &str) {
     if !seen.contains(item) {
         seen.insert(item.to_string());
         list.push(item.to_string());
@@ -332,7 +332,7 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
             _ => {}
         }
     }
-    let (mut seen_read, mut seen_modified) = (std::collections::HashSet::new(), std::collections::HashSet::new());
+    let (mut seen_read, mut seen_modified) = (FxHashSet::default(), FxHashSet::default());
     for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
         summary.total_tool_calls += 1;
         match summary.tool_calls.iter_mut().find(|(n, _)| **n == *call.name) {

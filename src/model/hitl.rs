@@ -89,7 +89,7 @@ fn s(v: &Value, k: &str) -> Option<String> {
 /// call's finish in the turn that asked) or in a later turn, or never.
 fn pending_when_asked(
     derived: &DerivedAttempt,
-    started_in: &std::collections::HashMap<usize, Vec<usize>>,
+    started_in: &rustc_hash::FxHashMap<usize, Vec<usize>>,
     scope_index: Option<usize>,
     asked_at: usize,
 ) -> Vec<usize> {
@@ -114,7 +114,7 @@ fn pending_when_asked(
 pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlRequest> {
     let mut out = Vec::new();
     // Occurrences by the scope-turn they started in, so each request looks only at its own turn.
-    let mut started_in: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
+    let mut started_in: rustc_hash::FxHashMap<usize, Vec<usize>> = rustc_hash::FxHashMap::default();
     for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
         started_in.entry(o.start_ref.scope_turn).or_default().push(i);
     }

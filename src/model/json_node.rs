@@ -488,6 +488,59 @@ fn prefix_value(b: &[u8], max_chars: usize) -> Value {
     }
 }
 
+/// An object's members found once, for reading several of them: a raw
+/// object is walked once instead of once per key.
+pub struct Object<'a> {
+    node: Node<'a>,
+    /// The members of a raw object with at most `INDEXED` of them.
+    raw: [(&'a [u8], &'a [u8]); INDEXED],
+    len: usize,
+    /// A raw object with more members: looked up by walking it.
+    walk: bool,
+}
+
+const INDEXED: usize = 12;
+
+impl<'a> Object<'a> {
+    pub fn get(&self, key: &str) -> Option<Node<'a>> {
+        match self.node {
+            Node::Raw(_) if !self.walk => {
+                self.raw[..self.len].iter().find(|(k, _)| key_is(k, key)).map(|(_, v)| Node::Raw(v))
+            }
+            node => node.get(key),
+        }
+    }
+
+    pub fn node(&self) -> Node<'a> {
+        self.node
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = Cow<'a, str>> + '_ {
+        let indexed = matches!(self.node, Node::Raw(_)) && !self.walk;
+        let (some, all) = if indexed { (Some(self.raw[..self.len].iter()), None) } else { (None, Some(self.node.keys())) };
+        some.into_iter().flatten().map(|(k, _)| key_text(k)).chain(all.into_iter().flatten())
+    }
+}
+
+impl<'a> Node<'a> {
+    /// This object's members, found once (nothing for other types).
+    pub fn object(self) -> Object<'a> {
+        let mut o = Object { node: self, raw: [(&[][..], &[][..]); INDEXED], len: 0, walk: false };
+        if let Node::Raw(b) = self {
+            for member in raw_members(b) {
+                if o.len == INDEXED {
+                    o.walk = true;
+                    break;
+                }
+                o.raw[o.len] = member;
+                o.len += 1;
+            }
+        }
+        o
+    }
+}
+
 impl<'a> From<&'a Value> for Node<'a> {
     fn from(v: &'a Value) -> Node<'a> {
         Node::Value(v)
@@ -525,6 +578,12 @@ mod tests {
             same(x.to_value().as_ref(), y.raw_text().unwrap());
         }
         assert!(b.get("no such key").is_none());
+        let (oa, ob) = (a.object(), b.object());
+        assert_eq!(oa.keys().collect::<Vec<_>>(), ob.keys().collect::<Vec<_>>());
+        for k in &ka {
+            assert_eq!(*oa.get(k).unwrap().to_value(), *ob.get(k).unwrap().to_value());
+        }
+        assert!(ob.get("no such key").is_none());
         for (x, y) in a.elements().zip(b.elements()) {
             same(x.to_value().as_ref(), y.raw_text().unwrap());
         }
@@ -547,6 +606,16 @@ mod tests {
         assert_eq!(input.get("s").unwrap().str_prefix(4).unwrap(), "café");
         let want = r#"{"path":"a.","n":2.50,"big":1e400,"neg":-3,"u":18446744073709551615,"t":true,"f":false,"z":null,"s":"ca","arr":[1,[2,{"k":[]}],{},"x"]}"#;
         assert_eq!(*input.to_value_prefix(2), serde_json::from_str::<Value>(want).unwrap());
+    }
+
+    #[test]
+    fn objects_of_many_members_are_walked() {
+        let text: String = format!("{{{}}}", (0..20).map(|i| format!("\"k{i}\":{i}")).collect::<Vec<_>>().join(","));
+        let v: Value = serde_json::from_str(&text).unwrap();
+        same(&v, text.as_bytes());
+        let o = Node::Raw(text.as_bytes()).object();
+        assert_eq!(o.get("k19").and_then(Node::as_u64), Some(19));
+        assert_eq!(o.keys().count(), 20);
     }
 
     #[test]

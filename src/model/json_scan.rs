@@ -131,11 +131,39 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
+/// Containers and strings that end within this many bytes are walked a byte
+/// at a time: most are a few bytes (ids, names, statuses, small objects),
+/// and the block masks cost more than such a walk.
+const SHORT: usize = 48;
+
 /// End (exclusive) of the object or array starting at `i` in `bytes` (a
 /// `{` or `[`), found by its brackets outside strings. The text is not
 /// checked: only where it ends is found (the caller parses it). `None` when
 /// it does not end.
 pub fn container_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let (mut j, mut depth) = (i, 0usize);
+    let limit = bytes.len().min(i.saturating_add(4 * SHORT));
+    while j < limit {
+        match bytes[j] {
+            b'"' => {
+                j = string_end(bytes, j)?;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    container_end_blocks(bytes, i)
+}
+
+fn container_end_blocks(bytes: &[u8], i: usize) -> Option<usize> {
     let (mut base, mut carry, mut in_string, mut depth) = (i, 0u64, 0u64, 0usize);
     while base < bytes.len() {
         let m = masks_at::<false>(bytes, base);
@@ -187,7 +215,17 @@ fn below_first(m: u64) -> u64 {
 /// End (exclusive) of the JSON string starting at `i` (a `"`) in `bytes`:
 /// the first quote no backslash escapes. `None` when unterminated.
 pub fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
-    let (mut base, mut carry) = (i + 1, 0);
+    let limit = bytes.len().min(i.saturating_add(1 + SHORT));
+    let mut j = i + 1;
+    while j < limit {
+        match bytes[j] {
+            b'"' => return Some(j + 1),
+            b'\\' => break,
+            _ => j += 1,
+        }
+    }
+    // No quote and no backslash before `j`: the blocks start there.
+    let (mut base, mut carry) = (j, 0);
     while base < bytes.len() {
         let m = masks_at::<false>(bytes, base);
         let (escaped, next) = escaped(m.backslash, carry);

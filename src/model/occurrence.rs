@@ -5,7 +5,7 @@
 use super::event::{Event, EventKind};
 use super::payload::Payload;
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 /// `{turnOrdinal, eventOrdinal}`.
@@ -321,7 +321,7 @@ pub fn path_to_pointer(path: &str, field: &str) -> Option<String> {
 }
 
 fn dedupe(pointers: impl Iterator<Item = String>) -> Vec<String> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     pointers.filter(|p| seen.insert(p.clone())).collect()
 }
 
@@ -349,7 +349,7 @@ struct Pending {
 pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
     // Sessions in first-appearance order; turns stable-sorted by ordinal.
     let mut session_order: Vec<&str> = Vec::new();
-    let mut by_session: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_session: HashMap<&str, Vec<usize>> = HashMap::default();
     for (i, t) in turns.iter().enumerate() {
         by_session
             .entry(&*t.session)
@@ -364,8 +364,8 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
         let mut indices = by_session.remove(session).unwrap_or_default();
         indices.sort_by_key(|&i| turns[i].turn_ordinal);
         let mut pending: Vec<Pending> = Vec::new();
-        let mut open: HashMap<&str, usize> = HashMap::new();
-        let mut ambiguous_ids: HashSet<&str> = HashSet::new();
+        let mut open: HashMap<&str, usize> = HashMap::default();
+        let mut ambiguous_ids: HashSet<&str> = HashSet::default();
         for &ti in &indices {
             let turn = &turns[ti];
             for (ei, event) in turn.events.iter().enumerate() {

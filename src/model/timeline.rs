@@ -10,7 +10,7 @@ use super::document::Attempt;
 use super::event::{EventKind, Role};
 use super::hitl::{HitlRequest, HitlState};
 use super::occurrence::Lifecycle;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RowKind {
@@ -164,8 +164,8 @@ impl Timeline {
 
 pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[HitlRequest]) -> Timeline {
     // Index the root fold by event reference.
-    let mut start_of: HashMap<(usize, usize), usize> = HashMap::new();
-    let mut finish_of: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut start_of: HashMap<(usize, usize), usize> = HashMap::default();
+    let mut finish_of: HashMap<(usize, usize), usize> = HashMap::default();
     for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
         start_of.insert((o.start_ref.scope_turn, o.start_ref.event), i);
         if let Some(f) = o.finish_ref {
@@ -202,7 +202,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
         };
         timeline.rows.push(base.clone());
         timeline.rows.push(Row { kind: RowKind::Input, status: None, ..base.clone() });
-        let mut open_subagents: HashMap<&str, usize> = HashMap::new();
+        let mut open_subagents: HashMap<&str, usize> = HashMap::default();
         for (ei, event) in record.turn.events.iter().enumerate() {
             let mut row = Row { kind: RowKind::Unrecognized, event: Some(ei), status: None, ..base.clone() };
             let key = (scope_index, ei);

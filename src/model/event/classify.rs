@@ -8,7 +8,7 @@
 //! NiceEval cannot fold as a variant at all is [`EventKind::Unrecognized`].
 
 use super::{EventKind, Intern, Node, Role};
-use crate::model::json_node::JsonType;
+use crate::model::json_node::{JsonType, Object};
 
 /// An event's kind, and why it breaks the contract when it does.
 pub(super) struct Classified {
@@ -25,7 +25,7 @@ fn unrecognized(reason: String) -> Classified {
 }
 
 /// Why a required string field is missing or of the wrong type.
-fn string_problem(v: Node<'_>, key: &str, ty: &str) -> Option<String> {
+fn string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<String> {
     match v.get(key) {
         Some(n) if n.is_string() => None,
         Some(other) => Some(format!("{ty}: field `{key}` must be a string, found {}", other.type_name())),
@@ -34,7 +34,7 @@ fn string_problem(v: Node<'_>, key: &str, ty: &str) -> Option<String> {
 }
 
 /// Why an optional string field has the wrong type (absent and null are fine).
-fn optional_string_problem(v: Node<'_>, key: &str, ty: &str) -> Option<String> {
+fn optional_string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<String> {
     match v.get(key) {
         None => None,
         Some(n) if n.is_null() || n.is_string() => None,
@@ -42,16 +42,16 @@ fn optional_string_problem(v: Node<'_>, key: &str, ty: &str) -> Option<String> {
     }
 }
 
-fn need_str(v: Node<'_>, key: &str, ty: &str, intern: Intern<'_>) -> Result<std::sync::Arc<str>, String> {
+fn need_str(v: &Object<'_>, key: &str, ty: &str, intern: Intern<'_>) -> Result<std::sync::Arc<str>, String> {
     match v.get(key).and_then(Node::as_str) {
         Some(s) => Ok(intern(&s)),
         None => Err(string_problem(v, key, ty).unwrap_or_default()),
     }
 }
 
-pub(super) fn classify(raw: Node<'_>, intern: Intern<'_>) -> Classified {
-    if !raw.is_object() {
-        return unrecognized(format!("an event must be a JSON object, found {}", raw.type_name()));
+pub(super) fn classify(raw: &Object<'_>, intern: Intern<'_>) -> Classified {
+    if !raw.node().is_object() {
+        return unrecognized(format!("an event must be a JSON object, found {}", raw.node().type_name()));
     }
     let ty = match raw.get("type") {
         Some(n) if n.is_string() => n.as_str().unwrap_or_default(),
@@ -103,7 +103,7 @@ pub(super) fn classify(raw: Node<'_>, intern: Intern<'_>) -> Classified {
 
 /// Every `message` counts, whatever its role; only `user` and `assistant` are
 /// the contract's.
-fn message(raw: Node<'_>) -> Classified {
+fn message(raw: &Object<'_>) -> Classified {
     let (role, role_problem) = match raw.get("role").and_then(Node::as_str) {
         Some(r) if r == "user" => (Role::User, None),
         Some(r) if r == "assistant" => (Role::Assistant, None),
@@ -120,17 +120,17 @@ fn message(raw: Node<'_>) -> Classified {
 
 /// A start whose operation kind is not `tool` is folded as a subagent call
 /// (`deriveRunFacts` tests `kind === "tool"` and sends the rest to subagents).
-fn started(raw: Node<'_>, intern: Intern<'_>) -> Result<Classified, String> {
+fn started(raw: &Object<'_>, intern: Intern<'_>) -> Result<Classified, String> {
     const TY: &str = "operation.started operation";
     let operation_id = need_str(raw, "operationId", "operation.started", intern)?;
     let op = match raw.get("operation") {
-        Some(op) if op.is_object() => op,
+        Some(op) if op.is_object() => op.object(),
         Some(other) => {
             return Err(format!("operation.started: field `operation` must be an object, found {}", other.type_name()));
         }
         None => return Err("operation.started: missing required field `operation`".into()),
     };
-    let name = need_str(op, "name", TY, intern)?;
+    let name = need_str(&op, "name", TY, intern)?;
     let kind = op.get("kind");
     let kind_text = kind.and_then(Node::as_str);
     if kind_text.as_deref() == Some("tool") {
@@ -151,17 +151,17 @@ fn started(raw: Node<'_>, intern: Intern<'_>) -> Result<Classified, String> {
         return Ok(folded(EventKind::ToolStarted { operation_id, name, tool }, misfit));
     }
     let misfit = match kind_text {
-        Some(k) if k == "subagent" => optional_string_problem(op, "remoteUrl", TY),
+        Some(k) if k == "subagent" => optional_string_problem(&op, "remoteUrl", TY),
         Some(k) => Some(format!(
             "operation.started: operation kind \"{k}\" is neither \"tool\" nor \"subagent\"; NiceEval folds it as a subagent call"
         )),
-        _ => string_problem(op, "kind", TY).map(|p| format!("{p}; NiceEval folds it as a subagent call")),
+        _ => string_problem(&op, "kind", TY).map(|p| format!("{p}; NiceEval folds it as a subagent call")),
     };
     Ok(folded(EventKind::SubagentStarted { operation_id, name }, misfit))
 }
 
 /// A finish whose `kind` is not `tool` closes a subagent call.
-fn finished(raw: Node<'_>, intern: Intern<'_>) -> Result<Classified, String> {
+fn finished(raw: &Object<'_>, intern: Intern<'_>) -> Result<Classified, String> {
     const TY: &str = "operation.finished";
     let operation_id = need_str(raw, "operationId", TY, intern)?;
     let status = need_str(raw, "status", TY, intern)?;

@@ -10,7 +10,7 @@ use crate::model::document::Session;
 use crate::model::event::EventKind;
 use crate::model::derive::Occurrences;
 use crate::model::occurrence::{EventRef, Lifecycle};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 type At = (usize, usize); // (turn index in session, event index)
 
@@ -20,7 +20,7 @@ pub type StartedIn<'a> = HashMap<&'a str, Option<usize>>;
 
 /// [`StartedIn`] for an attempt, built once (not once per session).
 pub fn started_in(derived: &DerivedAttempt) -> StartedIn<'_> {
-    let mut out: StartedIn<'_> = HashMap::new();
+    let mut out: StartedIn<'_> = HashMap::default();
     for si in 0..derived.sessions.len() {
         for o in derived.session_occurrences(si).occurrences {
             out.entry(&*o.operation_id)

@@ -262,7 +262,7 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
     // Outputs by the hash of their trimmed text (a long turn has many messages
     // and many outputs, and a lazy event's texts are not held); texts are
     // compared whole only when the hashes agree.
-    let mut outputs: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+    let mut outputs: rustc_hash::FxHashMap<u64, Vec<usize>> = rustc_hash::FxHashMap::default();
     for (i, e) in events.iter().enumerate() {
         if !matches!(e.kind, EventKind::ToolFinished { .. }) {
             continue;
