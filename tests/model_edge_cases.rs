@@ -221,8 +221,8 @@ fn e14_redacted_and_truncated_evidence() {
     finish["truncated"] = json!([{"path":"output","originalBytes":300000}]);
     let (_, d) = one("completed", vec![start, finish]);
     let o = &d.occurrences.occurrences[0];
-    assert!(matches!(&o.input, Evidence::Partial { opaque_pointers, .. } if opaque_pointers == &["/apiKey"]));
-    assert!(matches!(&o.output, Evidence::Partial { opaque_pointers, .. } if opaque_pointers == &["/"]));
+    assert!(matches!(&o.input, Evidence::Partial(p) if p.opaque_pointers == ["/apiKey"]));
+    assert!(matches!(&o.output, Evidence::Partial(p) if p.opaque_pointers == ["/"]));
 }
 
 #[test]

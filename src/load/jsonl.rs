@@ -586,7 +586,7 @@ pub fn load_lazy(
     source: crate::model::event::Source,
     searched: &dyn Fn(usize, usize),
 ) -> Option<Result<Document, LoadError>> {
-    let bytes = (*source).as_ref();
+    let bytes = source.bytes();
     let head = &bytes[..bytes.len().min(DETECT_AT_MOST)];
     let firsts: Vec<(usize, Value)> =
         first_lines(head, 50).into_iter().filter_map(|l| serde_json::from_slice(l).ok().map(|v| (0, v))).collect();

@@ -92,7 +92,7 @@ const RUN_AT_MOST: usize = 1 << 16;
 
 impl LazyLoad {
     pub fn new(source: Source) -> LazyLoad {
-        let bytes = (*source).as_ref();
+        let bytes = source.bytes();
         let (base, len) = (bytes.as_ptr() as usize, bytes.len());
         LazyLoad {
             source,

@@ -210,7 +210,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
     let drop_read = |start: usize, end: usize| map.drop_pages(start, end);
     let single_line = jsonl::single_line_by_parts(&map, &drop_read);
     if !single_line && jsonl::looks_like_jsonl(&map) {
-        let source: crate::model::event::Source = map.clone();
+        let source = crate::model::event::Source::shared(map.clone());
         if let Some(doc) = jsonl::load_lazy(path, source, &drop_read) {
             return doc;
         }
@@ -247,8 +247,7 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
         // again from the file.
         map.drop_pages(skipped + start, skipped + end);
     };
-    let source: crate::model::event::Source = map.clone();
-    let load = lazy::LazyLoad::new(source);
+    let load = lazy::LazyLoad::new(crate::model::event::Source::shared(map.clone()));
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
     lazy_document(path, map, value?, load)
 }
@@ -258,8 +257,8 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
 /// compare raw loads with plain ones on small inputs.
 #[doc(hidden)]
 pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Result<Document, LoadError> {
-    let source: crate::model::event::Source = std::sync::Arc::new(bytes);
-    let all = (*source).as_ref();
+    let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
+    let all = source.bytes();
     let single_line = jsonl::single_line(all);
     if looks_binary(strip_bom(all)) || (!single_line && jsonl::looks_like_jsonl(all)) {
         return load_bytes(path, all);
@@ -277,8 +276,8 @@ pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Res
 /// other input (tests).
 #[doc(hidden)]
 pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>) -> Option<Result<Document, LoadError>> {
-    let source: crate::model::event::Source = std::sync::Arc::new(bytes);
-    let all = (*source).as_ref();
+    let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
+    let all = source.bytes();
     if looks_binary(strip_bom(all)) || jsonl::single_line(all) || !jsonl::looks_like_jsonl(all) {
         return None;
     }

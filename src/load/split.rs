@@ -127,7 +127,8 @@ impl Scan<'_> {
                 }
                 let end = j + 1;
                 let on_path = self.lazy && !matches!(place, Place::Plain | Place::Event);
-                let children = if end - i >= self.split_at_least || on_path { Some(self.keep_children(mark)?) } else { None };
+                let children =
+                    if end - i >= self.split_at_least || on_path { Some(self.keep_children(mark)?) } else { None };
                 self.pending.truncate(mark);
                 Some(Node { start: i, end, key, children, run: false })
             }
@@ -173,7 +174,8 @@ impl Scan<'_> {
                 b'"' => self.string_end(j)?,
                 _ => {
                     let mut k = j;
-                    while k < self.bytes.len() && !matches!(self.bytes[k], b',' | b'}' | b']') && !is_ws(self.bytes[k]) {
+                    while k < self.bytes.len() && !matches!(self.bytes[k], b',' | b'}' | b']') && !is_ws(self.bytes[k])
+                    {
                         k += 1;
                     }
                     if k == j {

@@ -54,8 +54,29 @@ impl PartialEq for Event {
     }
 }
 
-/// The bytes raw events are read from (a mapped file or a buffer).
-pub type Source = Arc<dyn AsRef<[u8]> + Send + Sync>;
+/// The bytes raw events are read from (a mapped file or a buffer). One
+/// pointer wide: every raw event and payload holds one.
+#[derive(Clone)]
+pub struct Source(Arc<Box<dyn AsRef<[u8]> + Send + Sync>>);
+
+impl Source {
+    /// The bytes behind `shared`, which the source keeps alive.
+    pub fn shared<T: AsRef<[u8]> + Send + Sync + 'static>(shared: Arc<T>) -> Source {
+        Source(Arc::new(Box::new(Shared(shared))))
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        (**self.0).as_ref()
+    }
+}
+
+struct Shared<T>(Arc<T>);
+
+impl<T: AsRef<[u8]>> AsRef<[u8]> for Shared<T> {
+    fn as_ref(&self) -> &[u8] {
+        (*self.0).as_ref()
+    }
+}
 
 /// An event's JSON: parsed, or its text in the loaded file.
 #[derive(Clone)]
@@ -86,7 +107,7 @@ impl EventJson {
         match self {
             EventJson::Value(v) => Node::Value(v),
             EventJson::Raw { source, start, len } => {
-                let all = (**source).as_ref();
+                let all = source.bytes();
                 Node::Raw(all.get(*start..*start + *len as usize).unwrap_or(CHANGED_UNDER_US))
             }
         }
@@ -474,6 +495,9 @@ pub const FIELD_REDACTED: u8 = 8;
 pub const FIELD_TRUNCATED: u8 = 16;
 /// Not a field: the event is folded but breaks the contract ([`Event::misfit`]).
 pub const FIELD_MISFIT: u8 = 32;
+/// A tool start's `operation.tool` is written as `null` (a misfit NiceEval
+/// keeps as `canonical: null` on the occurrence).
+pub const FIELD_TOOL_NULL: u8 = 64;
 
 fn kind_and_fields(head: Node<'_>, intern: Intern<'_>) -> (EventKind, u8) {
     let object = head.object();
@@ -487,10 +511,11 @@ fn fields_of(head: &Object<'_>) -> u8 {
     for key in head.keys() {
         match &*key {
             "operation" => {
-                for (key, _) in head.get("operation").into_iter().flat_map(Node::members) {
+                for (key, value) in head.get("operation").into_iter().flat_map(Node::members) {
                     match &*key {
                         "input" => fields |= FIELD_INPUT,
                         "command" => fields |= FIELD_COMMAND,
+                        "tool" if value.is_null() => fields |= FIELD_TOOL_NULL,
                         _ => {}
                     }
                 }

@@ -4,9 +4,9 @@
 use super::event::{Event, EventKind, Node, Role};
 use super::json_node::JsonType;
 use super::payload::Payload;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use std::sync::Arc;
 
 /// A tool call of the legacy fold. `original_name` is `None` only for the
@@ -59,11 +59,75 @@ pub struct RunFacts {
     pub context_injections: usize,
 }
 
-/// `deriveRunFacts`: one pass in event order with "newest start wins" pairing.
-pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunFacts {
-    let mut facts = RunFacts::default();
+/// The tool calls of `deriveRunFacts` ("newest start wins" pairing, a
+/// placeholder for a finish with no open start), handed to `emit` in the
+/// order the fold makes them, each once nothing can change it any more: a
+/// whole attempt's calls need not all be held to be summarised.
+pub fn fold_tool_calls<'a>(events: impl IntoIterator<Item = &'a Event>, mut emit: impl FnMut(ToolCall)) {
     let (unknown, pending): (Arc<str>, Arc<str>) = (Arc::from("unknown"), Arc::from("pending"));
-    let mut open_tools: HashMap<&str, usize> = HashMap::default();
+    // Calls made and not yet handed over, from call number `handed` on; each
+    // with whether it is settled (finished, or its id taken by a newer start).
+    let mut window: std::collections::VecDeque<(ToolCall, bool)> = std::collections::VecDeque::new();
+    let mut handed = 0usize;
+    let mut open: HashMap<&str, usize> = HashMap::default();
+    for (index, event) in events.into_iter().enumerate() {
+        match &event.kind {
+            EventKind::ToolStarted { operation_id, name, tool } => {
+                let number = handed + window.len();
+                if let Some(older) = open.insert(operation_id, number) {
+                    window[older - handed].1 = true;
+                }
+                let call = ToolCall {
+                    operation_id: operation_id.clone(),
+                    name: tool.clone().unwrap_or_else(|| unknown.clone()),
+                    original_name: Some(name.clone()),
+                    input: Payload::tool_input(event),
+                    output: None,
+                    status: pending.clone(),
+                    start_index: index,
+                    finish_index: None,
+                };
+                window.push_back((call, false));
+            }
+            EventKind::ToolFinished { operation_id, status } => match open.remove(&**operation_id) {
+                Some(at) => {
+                    let (call, settled) = &mut window[at - handed];
+                    call.output = Payload::output(event);
+                    call.status = status.clone();
+                    call.finish_index = Some(index);
+                    *settled = true;
+                }
+                None => {
+                    let call = ToolCall {
+                        operation_id: operation_id.clone(),
+                        name: unknown.clone(),
+                        original_name: None,
+                        input: Some(Payload::new(Value::Null)),
+                        output: Payload::output(event),
+                        status: status.clone(),
+                        start_index: index,
+                        finish_index: Some(index),
+                    };
+                    window.push_back((call, true));
+                }
+            },
+            _ => continue,
+        }
+        while window.front().is_some_and(|(_, settled)| *settled) {
+            if let Some((call, _)) = window.pop_front() {
+                emit(call);
+                handed += 1;
+            }
+        }
+    }
+    window.into_iter().for_each(|(call, _)| emit(call));
+}
+
+/// `deriveRunFacts`: one pass in event order with "newest start wins" pairing.
+pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event> + Clone) -> RunFacts {
+    let mut facts = RunFacts::default();
+    fold_tool_calls(events.clone(), |call| facts.tool_calls.push(call));
+    let (unknown, pending): (Arc<str>, Arc<str>) = (Arc::from("unknown"), Arc::from("pending"));
     let mut open_subagents: HashMap<&str, usize> = HashMap::default();
     // Last event that is not thinking/compaction decides `parked`.
     let mut last_significant_is_request = false;
@@ -78,19 +142,6 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
             EventKind::ContextInjected => facts.context_injections += 1,
             EventKind::Compaction => facts.compactions += 1,
             EventKind::InputRequested => facts.input_requests.push(index),
-            EventKind::ToolStarted { operation_id, name, tool } => {
-                open_tools.insert(operation_id, facts.tool_calls.len());
-                facts.tool_calls.push(ToolCall {
-                    operation_id: operation_id.clone(),
-                    name: tool.clone().unwrap_or_else(|| unknown.clone()),
-                    original_name: Some(name.clone()),
-                    input: Payload::tool_input(event),
-                    output: None,
-                    status: pending.clone(),
-                    start_index: index,
-                    finish_index: None,
-                });
-            }
             EventKind::SubagentStarted { operation_id, name } => {
                 open_subagents.insert(operation_id, facts.subagent_calls.len());
                 facts.subagent_calls.push(SubagentCall {
@@ -103,24 +154,6 @@ pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event>) -> RunF
                     finish_index: None,
                 });
             }
-            EventKind::ToolFinished { operation_id, status } => match open_tools.remove(&**operation_id) {
-                Some(at) => {
-                    let call = &mut facts.tool_calls[at];
-                    call.output = Payload::output(event);
-                    call.status = status.clone();
-                    call.finish_index = Some(index);
-                }
-                None => facts.tool_calls.push(ToolCall {
-                    operation_id: operation_id.clone(),
-                    name: unknown.clone(),
-                    original_name: None,
-                    input: Some(Payload::new(Value::Null)),
-                    output: Payload::output(event),
-                    status: status.clone(),
-                    start_index: index,
-                    finish_index: Some(index),
-                }),
-            },
             EventKind::SubagentFinished { operation_id, status } => match open_subagents.remove(&**operation_id) {
                 Some(at) => {
                     let call = &mut facts.subagent_calls[at];
@@ -170,7 +203,8 @@ impl RunFacts {
     /// `noFailedActions` counter-examples: failed tool calls (placeholders
     /// included) and failed subagent calls.
     pub fn has_failed_action(&self) -> bool {
-        self.tool_calls.iter().any(|c| &*c.status == "failed") || self.subagent_calls.iter().any(|c| &*c.status == "failed")
+        self.tool_calls.iter().any(|c| &*c.status == "failed")
+            || self.subagent_calls.iter().any(|c| &*c.status == "failed")
     }
 }
 
@@ -308,14 +342,27 @@ fn exit_code(output: Option<Node<'_>>) -> Option<Value> {
         .map(|n| n.to_value().into_owned())
 }
 
-/// `buildO11ySummary` over an event list.
+/// `buildO11ySummary` over an event list (its tool calls folded as they go,
+/// not all held).
 pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clone) -> O11ySummary {
-    let facts = derive_run_facts(events.clone());
-    build_o11y_summary_from(events, &facts)
+    let mut summary = event_summary(events.clone());
+    let mut calls = CallSummary::default();
+    fold_tool_calls(events, |call| calls.add(&mut summary, &call));
+    summary
 }
 
 /// [`build_o11y_summary`] with the events' run facts already derived.
 pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, facts: &RunFacts) -> O11ySummary {
+    let mut summary = event_summary(events);
+    let mut calls = CallSummary::default();
+    for call in &facts.tool_calls {
+        calls.add(&mut summary, call);
+    }
+    summary
+}
+
+/// The parts of the summary that count events.
+fn event_summary<'a>(events: impl IntoIterator<Item = &'a Event>) -> O11ySummary {
     let mut summary = O11ySummary::default();
     for event in events {
         match &event.kind {
@@ -332,8 +379,22 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
             _ => {}
         }
     }
-    let (mut seen_read, mut seen_modified) = (FxHashSet::default(), FxHashSet::default());
-    for call in facts.tool_calls.iter().filter(|c| !c.is_placeholder()) {
+    summary
+}
+
+/// The parts of the summary that look at tool calls, one call at a time.
+#[derive(Default)]
+struct CallSummary {
+    seen_read: FxHashSet<String>,
+    seen_modified: FxHashSet<String>,
+}
+
+impl CallSummary {
+    fn add(&mut self, summary: &mut O11ySummary, call: &ToolCall) {
+        if call.is_placeholder() {
+            return;
+        }
+        let (seen_read, seen_modified) = (&mut self.seen_read, &mut self.seen_modified);
         summary.total_tool_calls += 1;
         match summary.tool_calls.iter_mut().find(|(n, _)| **n == *call.name) {
             Some((_, count)) => *count += 1,
@@ -344,12 +405,12 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
         match &*call.name {
             "file_read" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_read, &mut seen_read, &p);
+                    push_unique(&mut summary.files_read, seen_read, &p);
                 }
             }
             "file_write" | "file_edit" => {
                 if let Some(p) = input.and_then(|i| first_string(i, &PATH_KEYS)) {
-                    push_unique(&mut summary.files_modified, &mut seen_modified, &p);
+                    push_unique(&mut summary.files_modified, seen_modified, &p);
                 }
             }
             "shell" => {
@@ -380,7 +441,6 @@ pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, 
             _ => {}
         }
     }
-    summary
 }
 
 impl O11ySummary {
@@ -444,6 +504,32 @@ impl O11ySummary {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Calls come out in the order the fold makes them, whatever order they
+    /// settle in: a call whose id a newer start took stays pending.
+    #[test]
+    fn tool_calls_come_out_in_the_order_they_were_made() {
+        let ev = |v: serde_json::Value| Event::from_value(v);
+        let start = |id: &str| {
+            ev(json!({"type":"operation.started","operationId":id,"operation":{"kind":"tool","name":"t","input":{}}}))
+        };
+        let finish =
+            |id: &str| ev(json!({"type":"operation.finished","operationId":id,"kind":"tool","status":"completed"}));
+        let events = [start("a"), start("b"), finish("b"), start("a"), finish("x"), start("c"), finish("a")];
+        let mut calls = Vec::new();
+        fold_tool_calls(&events, |c| {
+            calls.push((c.operation_id.to_string(), c.status.to_string(), c.is_placeholder()))
+        });
+        let want = [
+            ("a", "pending", false),
+            ("b", "completed", false),
+            ("a", "completed", false),
+            ("x", "completed", true),
+            ("c", "pending", false),
+        ];
+        let want: Vec<_> = want.iter().map(|(a, b, c)| (a.to_string(), b.to_string(), *c)).collect();
+        assert_eq!(calls, want);
+    }
 
     #[test]
     fn shell_text_keeps_only_the_string_items_of_an_argv() {

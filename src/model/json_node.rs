@@ -518,7 +518,8 @@ impl<'a> Object<'a> {
     /// The keys, in order.
     pub fn keys(&self) -> impl Iterator<Item = Cow<'a, str>> + '_ {
         let indexed = matches!(self.node, Node::Raw(_)) && !self.walk;
-        let (some, all) = if indexed { (Some(self.raw[..self.len].iter()), None) } else { (None, Some(self.node.keys())) };
+        let (some, all) =
+            if indexed { (Some(self.raw[..self.len].iter()), None) } else { (None, Some(self.node.keys())) };
         some.into_iter().flatten().map(|(k, _)| key_text(k)).chain(all.into_iter().flatten())
     }
 }

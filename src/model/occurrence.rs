@@ -4,8 +4,8 @@
 
 use super::event::{Event, EventKind};
 use super::payload::Payload;
-use serde_json::{Map, Value};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// `{turnOrdinal, eventOrdinal}`.
@@ -46,14 +46,19 @@ pub enum Evidence {
     Complete {
         value: Option<Payload>,
     },
-    Partial {
-        value: Option<Payload>,
-        opaque_pointers: Vec<String>,
-        reason: PartialReason,
-    },
+    /// Boxed: few payloads are partial, and every occurrence holds two evidences.
+    Partial(Box<PartialEvidence>),
     Unavailable {
         reason: &'static str,
     },
+}
+
+/// What was withheld or cut from a partial payload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartialEvidence {
+    pub value: Option<Payload>,
+    pub opaque_pointers: Vec<String>,
+    pub reason: PartialReason,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +80,8 @@ impl Evidence {
     /// The payload, where it is (see [`Payload::head`]).
     pub fn payload(&self) -> Option<&Payload> {
         match self {
-            Evidence::Complete { value } | Evidence::Partial { value, .. } => value.as_ref(),
+            Evidence::Complete { value } => value.as_ref(),
+            Evidence::Partial(p) => p.value.as_ref(),
             Evidence::Unavailable { .. } => None,
         }
     }
@@ -88,7 +94,7 @@ impl Evidence {
     pub fn state(&self) -> &'static str {
         match self {
             Evidence::Complete { .. } => "complete",
-            Evidence::Partial { .. } => "partial",
+            Evidence::Partial(_) => "partial",
             Evidence::Unavailable { .. } => "unavailable",
         }
     }
@@ -102,7 +108,8 @@ impl Evidence {
                     o.insert("value".into(), v.value().into_owned());
                 }
             }
-            Evidence::Partial { value, opaque_pointers, reason } => {
+            Evidence::Partial(p) => {
+                let PartialEvidence { value, opaque_pointers, reason } = &**p;
                 if let Some(v) = value {
                     o.insert("value".into(), v.value().into_owned());
                 }
@@ -330,19 +337,15 @@ pub fn evidence_for(event: &Event, field: &str, value: Option<Payload>) -> Evide
     let share = || value;
     let redacted = dedupe(event.redacted().filter_map(|p| path_to_pointer(&p, field)));
     if !redacted.is_empty() {
-        return Evidence::Partial { value: share(), opaque_pointers: redacted, reason: PartialReason::Redacted };
+        let partial = PartialEvidence { value: share(), opaque_pointers: redacted, reason: PartialReason::Redacted };
+        return Evidence::Partial(Box::new(partial));
     }
     let truncated = dedupe(event.truncated().filter_map(|t| path_to_pointer(&t.path, field)));
     if !truncated.is_empty() {
-        return Evidence::Partial { value: share(), opaque_pointers: truncated, reason: PartialReason::Truncated };
+        let partial = PartialEvidence { value: share(), opaque_pointers: truncated, reason: PartialReason::Truncated };
+        return Evidence::Partial(Box::new(partial));
     }
     Evidence::Complete { value: share() }
-}
-
-struct Pending {
-    occurrence: Occurrence,
-    finish: Option<(Arc<str>, EventPosition, Evidence, EventRef)>,
-    last_has_outcome: bool,
 }
 
 /// `deriveScopedLogicalToolOccurrences` over scope-turns.
@@ -360,10 +363,17 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
             .push(i);
     }
     let mut out = OccurrenceSet::default();
+    // Every tool start is an occurrence: room for them all at once (the set
+    // is kept, and a growing vector would peak at twice its size).
+    let starts = turns.iter().flat_map(|t| t.events).filter(|e| matches!(e.kind, EventKind::ToolStarted { .. }));
+    out.occurrences.reserve_exact(starts.count());
     for session in session_order {
         let mut indices = by_session.remove(session).unwrap_or_default();
         indices.sort_by_key(|&i| turns[i].turn_ordinal);
-        let mut pending: Vec<Pending> = Vec::new();
+        // The session's occurrences are `out.occurrences[first..]`; beside
+        // each, whether the last turn it was open in has an outcome.
+        let first = out.occurrences.len();
+        let mut last_has_outcome: Vec<bool> = Vec::new();
         let mut open: HashMap<&str, usize> = HashMap::default();
         let mut ambiguous_ids: HashSet<&str> = HashSet::default();
         for &ti in &indices {
@@ -376,13 +386,13 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                 let here = EventRef { scope_turn: ti, event: ei };
                 match &event.kind {
                     EventKind::ToolStarted { operation_id, name, tool } => {
-                        let occurrence = Occurrence {
+                        out.occurrences.push(Occurrence {
                             session: turn.session.clone(),
                             turn: turn.turn.clone(),
                             operation_id: operation_id.clone(),
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
-                            canonical_null: event.operation().and_then(|o| o.get("tool")).is_some_and(|t| t.is_null()),
+                            canonical_null: event.has(super::event::FIELD_TOOL_NULL),
                             input: evidence_for(event, "input", Payload::tool_input(event)),
                             output: Evidence::Unavailable { reason: "tool-output-not-finished" },
                             command: Payload::command(event),
@@ -391,14 +401,14 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             ambiguous: false,
                             start_ref: here,
                             finish_ref: None,
-                        };
-                        let index = pending.len();
-                        pending.push(Pending { occurrence, finish: None, last_has_outcome: turn.has_outcome });
+                        });
+                        let index = last_has_outcome.len();
+                        last_has_outcome.push(turn.has_outcome);
                         if ambiguous_ids.contains(&**operation_id) {
-                            pending[index].occurrence.ambiguous = true;
+                            out.occurrences[first + index].ambiguous = true;
                         } else if let Some(previous) = open.remove(&**operation_id) {
-                            pending[previous].occurrence.ambiguous = true;
-                            pending[index].occurrence.ambiguous = true;
+                            out.occurrences[first + previous].ambiguous = true;
+                            out.occurrences[first + index].ambiguous = true;
                             ambiguous_ids.insert(operation_id);
                         } else {
                             open.insert(operation_id, index);
@@ -411,9 +421,13 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                         };
                         let poisoned = ambiguous_ids.contains(&**operation_id);
                         match open.get(&**operation_id).copied().filter(|_| !poisoned) {
+                            // Paired: it is closed and can no longer become ambiguous.
                             Some(index) => {
                                 open.remove(&**operation_id);
-                                pending[index].finish = Some((status.clone(), position, output, here));
+                                let occ = &mut out.occurrences[first + index];
+                                occ.lifecycle = Lifecycle::Finished { status: status.clone(), finish: position };
+                                occ.output = output;
+                                occ.finish_ref = Some(here);
                             }
                             None => out.orphan_finishes.push(OrphanFinish {
                                 session: turn.session.clone(),
@@ -430,18 +444,13 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                 }
             }
             for &index in open.values() {
-                pending[index].last_has_outcome = turn.has_outcome;
+                last_has_outcome[index] = turn.has_outcome;
             }
         }
-        for p in pending {
-            let mut occ = p.occurrence;
-            match (p.finish, occ.ambiguous, p.last_has_outcome) {
-                (Some((status, finish, output, finish_ref)), false, _) => {
-                    occ.lifecycle = Lifecycle::Finished { status, finish };
-                    occ.output = output;
-                    occ.finish_ref = Some(finish_ref);
-                }
-                (None, false, true) => {
+        for (occ, has_outcome) in out.occurrences[first..].iter_mut().zip(last_has_outcome) {
+            match (occ.finish_ref.is_some(), occ.ambiguous, has_outcome) {
+                (true, _, _) => {}
+                (false, false, true) => {
                     occ.lifecycle = Lifecycle::Pending;
                     occ.output = Evidence::Unavailable { reason: "tool-output-pending" };
                 }
@@ -452,11 +461,8 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                     occ.output = Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" };
                 }
             }
-            out.occurrences.push(occ);
         }
     }
-    // Kept for the whole session by every scope: no spare room.
-    out.occurrences.shrink_to_fit();
     out.orphan_finishes.shrink_to_fit();
     out
 }

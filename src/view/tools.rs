@@ -26,7 +26,8 @@ fn evidence_block(ctx: &Ctx, name: &str, ev: &Evidence) -> Block {
         Evidence::Complete { value: None } => {
             kv(name, W, Text::toned("complete · (key absent on the event)", Tone::Soft))
         }
-        Evidence::Partial { value, opaque_pointers, reason } => {
+        Evidence::Partial(p) => {
+            let crate::model::occurrence::PartialEvidence { value, opaque_pointers, reason } = &**p;
             let ptrs: Vec<String> = opaque_pointers.iter().map(|p| clean(p)).collect();
             let lead = Text::toned(format!("partial ({} at {})", reason.as_str(), ptrs.join(", ")), Tone::Warn);
             match value {
@@ -228,11 +229,7 @@ pub fn section(ctx: &Ctx) -> Section {
         }
         if sbody.is_empty() {
             sbody.push(Block::Line(Text::toned(
-                if fold.occurrences.is_empty() {
-                    "No tool calls."
-                } else {
-                    "No tool call matches the selection."
-                },
+                if fold.occurrences.is_empty() { "No tool calls." } else { "No tool call matches the selection." },
                 Tone::Soft,
             )));
         }

@@ -5,10 +5,10 @@
 
 use super::{Sink, pos, q};
 use crate::model::derive::DerivedAttempt;
+use crate::model::derive::Occurrences;
 use crate::model::diagnostics::Location;
 use crate::model::document::Session;
 use crate::model::event::EventKind;
-use crate::model::derive::Occurrences;
 use crate::model::occurrence::{EventRef, Lifecycle};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
