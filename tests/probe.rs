@@ -272,6 +272,27 @@ fn derive_refuses_to_print_an_infinite_estimate_as_null() {
     assert!(r.stderr.contains("huge.json") && r.stderr.contains("not a finite number"), "{}", r.stderr);
 }
 
+/// `show --json` is the view as data: an infinite sum (or input + output
+/// past 1.8e308) is not printed as `null`, which would say "not reported"
+/// while `show` says "∞ tokens".
+#[test]
+fn show_json_refuses_to_print_an_infinite_number_as_null() {
+    let dir = TempDir::new("inf-json");
+    for (name, usage) in [
+        ("sum.json", r#"{"inputTokens":1.7e308}"#),
+        ("tokens.json", r#"{"inputTokens":1e308,"outputTokens":1e308}"#),
+    ] {
+        let huge = dir.write(name, capture_with_usage(usage).as_bytes());
+        let r = run(&["show", "--json", &huge]);
+        assert_eq!(r.code, 2, "{name}: stdout: {}", r.stdout);
+        assert!(r.stdout.is_empty(), "{name}: {}", r.stdout);
+        assert!(r.stderr.contains(name) && r.stderr.contains("not a finite number"), "{name}: {}", r.stderr);
+    }
+    let one = dir.write("one.json", br#"{"status":"completed","events":[],"usage":{"inputTokens":1e308}}"#);
+    let r = run(&["show", "--json", &one]);
+    assert_eq!(r.code, 0, "a finite 1e308 is a number: {}", r.stderr);
+}
+
 #[test]
 fn prices_must_be_finite_and_not_negative() {
     let dir = TempDir::new("prices");
