@@ -451,6 +451,12 @@ fn binary_exit_codes_and_errors() {
     let failed = run(&["show", MULTI, "--failures"]);
     assert_eq!(failed.status.code(), Some(1), "the capture's status is failed");
     assert!(String::from_utf8_lossy(&failed.stdout).contains("✗ failed (status)"));
+    // The demo waits for input in its last session, but turn 5 of its first failed:
+    // that turn is a failure to review all the same.
+    let demo = run(&["show", "assets/demo/session.json", "--failures"]);
+    let text = String::from_utf8_lossy(&demo.stdout);
+    assert_eq!(demo.status.code(), Some(1), "{text}");
+    assert!(text.contains("failed turn 5") && text.contains("5:3") && text.contains("API error 529"), "{text}");
     let missing = run(&["show", "tests/fixtures/show/does-not-exist.json"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).starts_with("niceeval: "));
