@@ -366,3 +366,45 @@ fn check_show_and_the_viewer_print_the_same_address() {
     common::report(&format!("addresses: {compared} findings at the same N:i in check, show and the viewer"));
     assert!(compared > 0);
 }
+
+/// A file change and an assertion's expected/received read as the same diff
+/// in the viewer and in `show`: the diff is the view's, drawn by both.
+#[test]
+fn the_viewer_and_show_draw_the_same_diffs() {
+    use niceeval::app::{Tab, update::update};
+    let prices = builtin_prices();
+    let doc = niceeval::load::load_path("assets/demo/record").unwrap();
+    let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+    let opts = niceeval::plain::PlainOptions { width: 120, ..Default::default() };
+    let sel = niceeval::plain::Selection::default();
+    let sections = [niceeval::plain::SectionKind::Changes, niceeval::plain::SectionKind::Assertions];
+    let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
+    let mut app = App::new(doc.clone(), None, prices.clone());
+    set_scope(&mut app, Scope { attempt: 0, session: None, turn: None });
+    // Every line of the viewer's diffs (inspector, the right-hand panel) is a line `show` prints.
+    let inspector = |s: &[String]| -> Vec<String> {
+        s.iter().filter_map(|l| l.split('│').nth(5).map(|x| x.trim().to_string())).filter(|x| !x.is_empty()).collect()
+    };
+    let shown: Vec<String> = text.lines().map(|l| l.trim().to_string()).collect();
+    let mut compared = 0;
+    for (tab, rows) in [(Tab::Changes, 2), (Tab::Assertions, 3)] {
+        update(&mut app, niceeval::app::Action::ShowTab(tab));
+        for i in 0..rows {
+            app.focus = Focus::List;
+            app.list_mut().selected = i;
+            let s = screen(&mut app, 200, 80);
+            let lines = inspector(&s);
+            let diff: Vec<&String> = match lines.iter().position(|l| l.starts_with("@@") || l.starts_with("- expected"))
+            {
+                Some(at) => lines[at..].iter().take_while(|l| !l.starts_with("Check")).collect(),
+                None => continue,
+            };
+            for l in diff {
+                assert!(shown.contains(l), "{tab:?} row {i}: the viewer draws {l:?}, show does not:\n{text}");
+                compared += 1;
+            }
+        }
+    }
+    common::report(&format!("diffs: {compared} lines the same in the viewer and show"));
+    assert!(compared >= 10, "{compared}");
+}

@@ -278,10 +278,9 @@ fn derive_refuses_to_print_an_infinite_estimate_as_null() {
 #[test]
 fn show_json_refuses_to_print_an_infinite_number_as_null() {
     let dir = TempDir::new("inf-json");
-    for (name, usage) in [
-        ("sum.json", r#"{"inputTokens":1.7e308}"#),
-        ("tokens.json", r#"{"inputTokens":1e308,"outputTokens":1e308}"#),
-    ] {
+    for (name, usage) in
+        [("sum.json", r#"{"inputTokens":1.7e308}"#), ("tokens.json", r#"{"inputTokens":1e308,"outputTokens":1e308}"#)]
+    {
         let huge = dir.write(name, capture_with_usage(usage).as_bytes());
         let r = run(&["show", "--json", &huge]);
         assert_eq!(r.code, 2, "{name}: stdout: {}", r.stdout);
