@@ -698,3 +698,29 @@ fn the_expected_policy_reads_as_words_not_as_a_value() {
     assert!(out.contains("the check holds (is true)"), "{out}");
     assert!(!out.contains("expected: true"), "the policy is not an expected value:\n{out}");
 }
+
+/// Captures opened together are not attempts of one eval: none of them is
+/// "attempt 2"; each is named by its file.
+#[test]
+fn files_opened_together_are_not_numbered_as_one_evals_attempts() {
+    let dir = std::env::temp_dir().join(format!("niceeval-show-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut paths = Vec::new();
+    for name in ["a.json", "b.json", "c.json"] {
+        let p = dir.join(name);
+        std::fs::write(&p, br#"{"status":"completed","events":[{"type":"message","role":"assistant","text":"hi"}]}"#)
+            .unwrap();
+        paths.push(p.display().to_string());
+    }
+    let mut args = vec!["show", "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = Command::new(common::bin()).args(&args).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let attempts = v["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 3);
+    for (a, name) in attempts.iter().zip(["a.json", "b.json", "c.json"]) {
+        assert_eq!(a["attempt"], serde_json::Value::Null, "{a:#}");
+        assert_eq!(a["title"], name, "{}", a["title"]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
