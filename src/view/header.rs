@@ -145,7 +145,15 @@ fn part(priority: u8, full: Text, short: Option<Text>) -> HeaderPart {
 /// verdict or status, waiting, tokens, cost, estimate, findings, then the
 /// title, locator, counts and notices.
 pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
-    let mut parts = vec![part(0, summary.headline.clone(), None)];
+    // A status without a verdict can drop "(status)" on a narrow terminal.
+    let short_headline = match (summary.verdict, summary.status) {
+        (None, Some(st)) => Some(Text::toned(
+            format!("{} {}", super::verdict::scope_status_mark(st), st.as_str()),
+            super::verdict::scope_status_tone(st),
+        )),
+        _ => None,
+    };
+    let mut parts = vec![part(0, summary.headline.clone(), short_headline)];
     if let Some(w) = summary.waiting_text() {
         parts.push(part(1, w, Some(Text::toned(format!("⏸ WAITING ({})", summary.waiting), Tone::Hitl))));
     }
@@ -160,7 +168,7 @@ pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
         Some((k, n)) => parts.push(part(
             3,
             cost.clone().with(format!(" ({k} of {n} turns)"), Tone::Warn),
-            Some(cost.with(format!(" ({k}/{n} turns)"), Tone::Warn)),
+            Some(cost.with(format!(" ({k}/{n})"), Tone::Warn)),
         )),
         None => parts.push(part(3, cost, None)),
     }
