@@ -81,7 +81,7 @@ fn header_facts(a: &Value) -> Vec<String> {
 #[test]
 fn the_viewer_show_and_show_json_state_the_same_facts() {
     let prices = builtin_prices();
-    let (mut files, mut attempts, mut rows_compared) = (0, 0, 0);
+    let (mut files, mut attempts, mut rows_compared, mut whole_text_only) = (0, 0, 0, 0);
     for path in samples() {
         let Ok(doc) = niceeval::load::load_path(&path) else { continue };
         if doc.attempts.is_empty() {
@@ -96,10 +96,26 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             &findings,
             &niceeval::plain::PlainOptions { width: 400, ..Default::default() },
         );
+        let several = doc.attempts.len() > 1;
         let mut app = App::new(doc.clone(), None, prices.clone());
         for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate().take(40) {
             attempts += 1;
             let what = format!("{} attempt {i}", path.display());
+            // `show`'s text of this attempt alone (by its locator), so a fact
+            // cannot be found in another attempt's text.
+            let plain = match (several, a["locator"].as_str()) {
+                (true, Some(l)) => {
+                    let sel = niceeval::plain::Selection { locator: Some(l.to_string()), ..Default::default() };
+                    let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
+                    niceeval::plain::render(&doc, &views, &findings, &niceeval::plain::SectionKind::ALL, &sel, &opts)
+                        .text
+                }
+                (true, None) => {
+                    whole_text_only += 1;
+                    plain.clone()
+                }
+                (false, _) => plain.clone(),
+            };
             set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
             app.focus = Focus::List;
             app.tab = niceeval::app::Tab::Timeline;
@@ -158,7 +174,9 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             assert!(plain.contains(&format!("model      {model}")), "{what}: show's model {model}");
         }
     }
-    common::report(&format!("one truth: {files} files, {attempts} attempts, {rows_compared} timeline rows agree"));
+    common::report(&format!(
+        "one truth: {files} files, {attempts} attempts ({whole_text_only} without a locator checked against the whole text), {rows_compared} timeline rows agree"
+    ));
     assert!(files >= 3);
 }
 
