@@ -217,3 +217,68 @@ fn a_records_notes_stay_with_their_attempt_and_failed_turns_read_failed() {
     ));
     assert!(attempts >= 40 && failed_turns >= 3, "{attempts} attempts, {failed_turns} failed turns");
 }
+
+/// "Jump to evidence" is approximate only when the evidence's occurrence id
+/// is not one of the transcript's own tool occurrences: on every real Record,
+/// `exact` is true exactly when the id matched (and the viewer's jump says
+/// "approximate" only then).
+#[test]
+fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
+    use niceeval::app::{Action, App, Tab, update::update};
+    let Some(shared) = shared_dir() else { return };
+    let samples = shared.join("samples/niceeval");
+    let (mut exact, mut approximate) = (0, 0);
+    for r in ["realrun-sdk", "realrun-report", "generated/record-kitchen", "generated/record-e2e-eval"] {
+        let record = samples.join(r).join("record");
+        if !record.is_dir() {
+            continue;
+        }
+        let json = show_json(&record);
+        for a in json["attempts"].as_array().unwrap() {
+            let occurrences: Vec<&Value> = a["tools"].as_array().unwrap().iter().map(|t| &t["occurrence"]).collect();
+            for e in a["assertions"].as_array().unwrap().iter().flat_map(|x| x["evidence"].as_array().unwrap()) {
+                let matched = occurrences.contains(&&e["id"]);
+                assert_eq!(e["exact"], matched, "{} {}: exact is {} for {}", r, a["locator"], e["exact"], e["id"]);
+                if matched { exact += 1 } else { approximate += 1 }
+            }
+        }
+        // The viewer: Enter on each assertion with evidence; the flash says
+        // "approximate" exactly when its first link is.
+        let doc = niceeval::load::load_path(&record).unwrap();
+        let mut app = App::new(doc, None, builtin_prices());
+        for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate() {
+            for (k, x) in a["assertions"].as_array().unwrap().iter().enumerate() {
+                let Some(first) = x["evidence"].as_array().unwrap().first() else { continue };
+                niceeval::app::update::set_scope(
+                    &mut app,
+                    niceeval::app::Scope { attempt: i, session: None, turn: None },
+                );
+                update(&mut app, Action::ShowTab(Tab::Assertions));
+                app.focus = niceeval::app::Focus::List;
+                app.flash = None;
+                app.lists.assertions.selected = app.assertion_offset() + k;
+                // The row selected is this assertion (the list's order is show --json's).
+                let Some(niceeval::app::AssertionRow::Assertion(ai)) = app.assertion_at(app.lists.assertions.selected)
+                else {
+                    panic!("{r} {}: row {k} is not an assertion", a["locator"]);
+                };
+                let id = app.attempt().and_then(|at| at.review.assertions.as_ref()?.get(ai)?.entry_id.clone());
+                assert_eq!(id.as_deref(), x["id"].as_str(), "{r} {}: row {k}", a["locator"]);
+                update(&mut app, Action::Enter);
+                let says = app.flash.as_ref().is_some_and(|f| f.text.contains("approximate"));
+                assert_eq!(
+                    says,
+                    first["exact"] == false,
+                    "{r} {} assertion {}: flash {:?}",
+                    a["locator"],
+                    x["id"],
+                    app.flash
+                );
+            }
+        }
+    }
+    common::report(&format!(
+        "evidence on real Records: {exact} exact, {approximate} approximate, as their ids matched"
+    ));
+    assert!(exact > 50 && approximate > 0, "{exact} exact, {approximate} approximate");
+}
