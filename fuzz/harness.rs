@@ -9,6 +9,13 @@ use niceeval::ui::{RenderCache, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+/// The built-in price table, parsed once: parsing its 240 KB on every run
+/// took most of a run's time and left the fuzzer a few executions a second.
+fn prices() -> &'static niceeval::model::usage::PriceTable {
+    static PRICES: std::sync::OnceLock<niceeval::model::usage::PriceTable> = std::sync::OnceLock::new();
+    PRICES.get_or_init(niceeval::model::usage::builtin_prices)
+}
+
 /// A character that must never be in a drawn cell or in uncoloured output.
 pub fn is_unsafe(c: char) -> bool {
     c.is_control()
@@ -34,7 +41,7 @@ pub fn load(data: &[u8]) {
 /// Load, derive, lint, the derived JSON, and the viewer's own derivations (App::new).
 pub fn derive(data: &[u8]) {
     let Ok(doc) = niceeval::load::load_bytes("fuzz.json", data) else { return };
-    let prices = niceeval::model::usage::builtin_prices();
+    let prices = prices().clone();
     let derived = niceeval::model::derive_document(&doc, None, &prices);
     let _ = niceeval::model::lint::lint_document(&doc, &derived);
     for (attempt, d) in doc.attempts.iter().zip(&derived) {
@@ -54,8 +61,7 @@ pub fn derive(data: &[u8]) {
 /// Plain output on whatever loads, at several widths.
 pub fn plain(data: &[u8]) {
     let Ok(doc) = niceeval::load::load_bytes("fuzz.json", data) else { return };
-    let prices = niceeval::model::usage::builtin_prices();
-    let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+    let (views, findings) = niceeval::view::build_views(&doc, None, prices());
     let all = SectionKind::ALL;
     for (opts, full) in [
         (PlainOptions::default(), false),
@@ -108,8 +114,7 @@ pub fn draw(terminal: &mut Terminal<TestBackend>, app: &App, cache: &mut RenderC
 pub fn tui(data: &[u8]) {
     let Some((&pick, file)) = data.split_first() else { return };
     let Ok(doc) = niceeval::load::load_bytes("fuzz.json", file) else { return };
-    let prices = niceeval::model::usage::builtin_prices();
-    let mut app = App::new(doc, None, prices);
+    let mut app = App::new(doc, None, prices().clone());
     let (w, h) = [(80, 24), (40, 10), (160, 48), (20, 5)][usize::from(pick & 3)];
     set_viewport(&mut app, w, h);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
@@ -314,8 +319,7 @@ pub fn layout(data: &[u8]) {
         }}]}],
     });
     let Ok(doc) = niceeval::load::load_bytes("fuzz.json", turn.to_string().as_bytes()) else { return };
-    let prices = niceeval::model::usage::builtin_prices();
-    let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+    let (views, findings) = niceeval::view::build_views(&doc, None, prices());
     for full in [false, true] {
         let opts = PlainOptions { width, boxed: width >= 60, color: false };
         let sel = Selection { full, ..Default::default() };

@@ -81,7 +81,7 @@ fn header_facts(a: &Value) -> Vec<String> {
 #[test]
 fn the_viewer_show_and_show_json_state_the_same_facts() {
     let prices = builtin_prices();
-    let (mut files, mut attempts, mut rows_compared) = (0, 0, 0);
+    let (mut files, mut attempts, mut rows_compared, mut whole_text_only) = (0, 0, 0, 0);
     for path in samples() {
         let Ok(doc) = niceeval::load::load_path(&path) else { continue };
         if doc.attempts.is_empty() {
@@ -96,10 +96,26 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             &findings,
             &niceeval::plain::PlainOptions { width: 400, ..Default::default() },
         );
+        let several = doc.attempts.len() > 1;
         let mut app = App::new(doc.clone(), None, prices.clone());
         for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate().take(40) {
             attempts += 1;
             let what = format!("{} attempt {i}", path.display());
+            // `show`'s text of this attempt alone (by its locator), so a fact
+            // cannot be found in another attempt's text.
+            let plain = match (several, a["locator"].as_str()) {
+                (true, Some(l)) => {
+                    let sel = niceeval::plain::Selection { locator: Some(l.to_string()), ..Default::default() };
+                    let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
+                    niceeval::plain::render(&doc, &views, &findings, &niceeval::plain::SectionKind::ALL, &sel, &opts)
+                        .text
+                }
+                (true, None) => {
+                    whole_text_only += 1;
+                    plain.clone()
+                }
+                (false, _) => plain.clone(),
+            };
             set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
             app.focus = Focus::List;
             app.tab = niceeval::app::Tab::Timeline;
@@ -158,7 +174,9 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             assert!(plain.contains(&format!("model      {model}")), "{what}: show's model {model}");
         }
     }
-    common::report(&format!("one truth: {files} files, {attempts} attempts, {rows_compared} timeline rows agree"));
+    common::report(&format!(
+        "one truth: {files} files, {attempts} attempts ({whole_text_only} without a locator checked against the whole text), {rows_compared} timeline rows agree"
+    ));
     assert!(files >= 3);
 }
 
@@ -365,4 +383,46 @@ fn check_show_and_the_viewer_print_the_same_address() {
     }
     common::report(&format!("addresses: {compared} findings at the same N:i in check, show and the viewer"));
     assert!(compared > 0);
+}
+
+/// A file change and an assertion's expected/received read as the same diff
+/// in the viewer and in `show`: the diff is the view's, drawn by both.
+#[test]
+fn the_viewer_and_show_draw_the_same_diffs() {
+    use niceeval::app::{Tab, update::update};
+    let prices = builtin_prices();
+    let doc = niceeval::load::load_path("assets/demo/record").unwrap();
+    let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+    let opts = niceeval::plain::PlainOptions { width: 120, ..Default::default() };
+    let sel = niceeval::plain::Selection::default();
+    let sections = [niceeval::plain::SectionKind::Changes, niceeval::plain::SectionKind::Assertions];
+    let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
+    let mut app = App::new(doc.clone(), None, prices.clone());
+    set_scope(&mut app, Scope { attempt: 0, session: None, turn: None });
+    // Every line of the viewer's diffs (inspector, the right-hand panel) is a line `show` prints.
+    let inspector = |s: &[String]| -> Vec<String> {
+        s.iter().filter_map(|l| l.split('│').nth(5).map(|x| x.trim().to_string())).filter(|x| !x.is_empty()).collect()
+    };
+    let shown: Vec<String> = text.lines().map(|l| l.trim().to_string()).collect();
+    let mut compared = 0;
+    for (tab, rows) in [(Tab::Changes, 2), (Tab::Assertions, 3)] {
+        update(&mut app, niceeval::app::Action::ShowTab(tab));
+        for i in 0..rows {
+            app.focus = Focus::List;
+            app.list_mut().selected = i;
+            let s = screen(&mut app, 200, 80);
+            let lines = inspector(&s);
+            let diff: Vec<&String> = match lines.iter().position(|l| l.starts_with("@@") || l.starts_with("- expected"))
+            {
+                Some(at) => lines[at..].iter().take_while(|l| !l.starts_with("Check")).collect(),
+                None => continue,
+            };
+            for l in diff {
+                assert!(shown.contains(l), "{tab:?} row {i}: the viewer draws {l:?}, show does not:\n{text}");
+                compared += 1;
+            }
+        }
+    }
+    common::report(&format!("diffs: {compared} lines the same in the viewer and show"));
+    assert!(compared >= 10, "{compared}");
 }

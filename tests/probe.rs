@@ -272,6 +272,26 @@ fn derive_refuses_to_print_an_infinite_estimate_as_null() {
     assert!(r.stderr.contains("huge.json") && r.stderr.contains("not a finite number"), "{}", r.stderr);
 }
 
+/// `show --json` is the view as data: an infinite sum (or input + output
+/// past 1.8e308) is not printed as `null`, which would say "not reported"
+/// while `show` says "∞ tokens".
+#[test]
+fn show_json_refuses_to_print_an_infinite_number_as_null() {
+    let dir = TempDir::new("inf-json");
+    for (name, usage) in
+        [("sum.json", r#"{"inputTokens":1.7e308}"#), ("tokens.json", r#"{"inputTokens":1e308,"outputTokens":1e308}"#)]
+    {
+        let huge = dir.write(name, capture_with_usage(usage).as_bytes());
+        let r = run(&["show", "--json", &huge]);
+        assert_eq!(r.code, 2, "{name}: stdout: {}", r.stdout);
+        assert!(r.stdout.is_empty(), "{name}: {}", r.stdout);
+        assert!(r.stderr.contains(name) && r.stderr.contains("not a finite number"), "{name}: {}", r.stderr);
+    }
+    let one = dir.write("one.json", br#"{"status":"completed","events":[],"usage":{"inputTokens":1e308}}"#);
+    let r = run(&["show", "--json", &one]);
+    assert_eq!(r.code, 0, "a finite 1e308 is a number: {}", r.stderr);
+}
+
 #[test]
 fn prices_must_be_finite_and_not_negative() {
     let dir = TempDir::new("prices");
@@ -420,34 +440,46 @@ fn show_full_on_one_huge_string_streams() {
     let dir = TempDir::new("full");
     let size = 8 << 20;
     let text = "word ".repeat(size / 5);
-    let turn =
-        format!(r#"{{"status":"completed","events":[{{"type":"message","role":"assistant","text":"{text}"}}]}}"#);
+    // A tool's output: `--full` prints it whole (a message's timeline summary
+    // is a preview, cut at 4096 characters, so it would measure nothing).
+    let turn = format!(
+        r#"{{"status":"completed","events":[{{"type":"operation.started","operationId":"c","operation":{{"kind":"tool","name":"Bash","input":{{"command":"cat big"}}}}}},{{"type":"operation.finished","operationId":"c","kind":"tool","status":"completed","output":"{text}"}}]}}"#
+    );
     let path = dir.write("big.json", turn.as_bytes());
-    let mut child = Command::new(bin())
-        .args(["show", "--full", "--boxed", &path])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // VmHWM, the peak of the process's own memory since its exec (its
-    // rusage would also count the test process it was spawned from).
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak_kb = 0u64;
-    let code = loop {
-        if let Some(kb) = std::fs::read_to_string(&status).ok().and_then(|s| {
-            s.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
-        }) {
-            peak_kb = peak_kb.max(kb);
-        }
-        if let Some(code) = child.try_wait().unwrap() {
-            break code;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    assert!(code.success(), "show --full failed");
-    let peak_mb = peak_kb as f64 / 1024.0;
-    let string_mb = size as f64 / 1048576.0;
-    common::report(&format!("show --full on one {string_mb:.0} MB string: peak {peak_mb:.0} MB"));
-    assert!(peak_kb > 0, "no memory reading");
-    assert!(peak_mb < 5.0 * string_mb + 40.0, "peak {peak_mb:.0} MB for a {string_mb:.0} MB string");
+    for section in ["--tools", "--all"] {
+        let out = dir.0.join(format!("out{section}.txt"));
+        let mut child = Command::new(bin())
+            .args(["show", "--full", "--boxed", section, &path])
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // VmHWM, the peak of the process's own memory since its exec (its
+        // rusage would also count the test process it was spawned from).
+        let status = format!("/proc/{}/status", child.id());
+        let mut peak_kb = 0u64;
+        let code = loop {
+            if let Some(kb) = std::fs::read_to_string(&status).ok().and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
+            }) {
+                peak_kb = peak_kb.max(kb);
+            }
+            if let Some(code) = child.try_wait().unwrap() {
+                break code;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        assert!(code.success(), "show --full {section} failed");
+        let printed = std::fs::read_to_string(&out).unwrap();
+        let words = printed.matches("word").count();
+        // (`--all` also prints the timeline's preview of it.)
+        assert!(words >= size / 5, "show --full {section} printed {words} of the {} words", size / 5);
+        let peak_mb = peak_kb as f64 / 1024.0;
+        let string_mb = size as f64 / 1048576.0;
+        common::report(&format!("show --full {section} on one {string_mb:.0} MB string: peak {peak_mb:.0} MB"));
+        assert!(peak_kb > 0, "no memory reading");
+        assert!(peak_mb < 5.0 * string_mb + 40.0, "peak {peak_mb:.0} MB for a {string_mb:.0} MB string");
+    }
 }

@@ -1,7 +1,8 @@
 //! Real Records and InvocationSummaries NiceEval wrote (../shared/samples),
 //! read as NiceEval reads them: a Record keeps no HITL answers, its run and
 //! attempt directories open on their own, `check --format json` answers in
-//! JSON, and `command-unclassified` uses the attempt's recorded coverage.
+//! JSON, `command-unclassified` uses the attempt's recorded coverage, notes
+//! stay with their attempt and a turn recorded failed reads failed.
 //! Skipped when ../shared is absent.
 
 mod common;
@@ -143,4 +144,141 @@ fn command_unclassified_follows_the_coverage_the_file_records() {
     let findings = lint_document(&doc, &derived);
     let f = findings.iter().find(|f| f.code == "command-unclassified").expect("still a warning");
     assert!(f.message.contains("does not carry the agent's evidence coverage"), "{}", f.message);
+}
+
+/// Every attempt directory of the Records NiceEval wrote, with its Record.
+fn attempt_dirs() -> Vec<(PathBuf, PathBuf)> {
+    let Some(shared) = shared_dir() else { return Vec::new() };
+    let samples = shared.join("samples/niceeval");
+    let mut records = vec![samples.join("realrun-sdk/record"), samples.join("realrun-report/record")];
+    for g in std::fs::read_dir(samples.join("generated")).into_iter().flatten().flatten() {
+        records.push(g.path().join("record"));
+    }
+    let mut out = Vec::new();
+    for record in records.into_iter().filter(|r| r.join("record.json").is_file()) {
+        for run in std::fs::read_dir(record.join("runs")).into_iter().flatten().flatten() {
+            if !run.path().join("complete").exists() {
+                continue;
+            }
+            for a in std::fs::read_dir(run.path().join("attempts")).into_iter().flatten().flatten() {
+                if a.path().join("attempt.json").is_file() {
+                    out.push((record.clone(), a.path()));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn show_json(path: &std::path::Path) -> Value {
+    let out = Command::new(bin()).arg("show").arg(path).arg("--json").output().unwrap();
+    assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// What an attempt says about itself is the same whether it is opened alone
+/// or among the other attempts of its Record (no note of one attempt in
+/// another's output), and a turn the runner recorded as failed reads failed.
+#[test]
+fn a_records_notes_stay_with_their_attempt_and_failed_turns_read_failed() {
+    let dirs = attempt_dirs();
+    if dirs.is_empty() {
+        println!("real records: skipped (../shared/samples not found)");
+        return;
+    }
+    let mut wholes: std::collections::HashMap<PathBuf, Value> = std::collections::HashMap::new();
+    let (mut attempts, mut failed_turns) = (0, 0);
+    for (record, dir) in &dirs {
+        let alone = show_json(dir);
+        let alone = &alone["attempts"][0];
+        let whole = wholes.entry(record.clone()).or_insert_with(|| show_json(record));
+        let among = whole["attempts"].as_array().unwrap().iter().find(|a| a["locator"] == alone["locator"]);
+        let among = among.unwrap_or_else(|| panic!("{}: {} is not in its Record", dir.display(), alone["locator"]));
+        assert_eq!(among["notices"], alone["notices"], "{}: notes differ among the other attempts", dir.display());
+        assert_eq!(among["findings"], alone["findings"], "{}: findings differ", dir.display());
+        // The turns' statuses, in the order the runner recorded them.
+        let payload = dir.join("attachments/niceeval.observability/payload.json");
+        if let Ok(bytes) = std::fs::read(&payload) {
+            let p: Value = serde_json::from_slice(&bytes).unwrap();
+            let mut turns: Vec<&Value> =
+                p["conversation-data"]["turns"].as_array().map(|t| t.iter().collect()).unwrap_or_default();
+            turns.sort_by_key(|t| t["sequence"].as_u64());
+            let recorded: Vec<&str> = turns.iter().filter_map(|t| t["outcome"].as_str()).collect();
+            let ours: Vec<&str> =
+                alone["turns"].as_array().unwrap().iter().map(|t| t["status"].as_str().unwrap_or("—")).collect();
+            assert_eq!(ours, recorded, "{}: turn statuses", dir.display());
+            failed_turns += recorded.iter().filter(|o| **o == "failed").count();
+        }
+        attempts += 1;
+    }
+    common::report(&format!(
+        "real records: {attempts} attempts read the same alone and in their Record; {failed_turns} failed turns read failed"
+    ));
+    assert!(attempts >= 40 && failed_turns >= 3, "{attempts} attempts, {failed_turns} failed turns");
+}
+
+/// "Jump to evidence" is approximate only when the evidence's occurrence id
+/// is not one of the transcript's own tool occurrences: on every real Record,
+/// `exact` is true exactly when the id matched (and the viewer's jump says
+/// "approximate" only then).
+#[test]
+fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
+    use niceeval::app::{Action, App, Tab, update::update};
+    let Some(shared) = shared_dir() else { return };
+    let samples = shared.join("samples/niceeval");
+    let (mut exact, mut approximate) = (0, 0);
+    for r in ["realrun-sdk", "realrun-report", "generated/record-kitchen", "generated/record-e2e-eval"] {
+        let record = samples.join(r).join("record");
+        if !record.is_dir() {
+            continue;
+        }
+        let json = show_json(&record);
+        for a in json["attempts"].as_array().unwrap() {
+            let occurrences: Vec<&Value> = a["tools"].as_array().unwrap().iter().map(|t| &t["occurrence"]).collect();
+            for e in a["assertions"].as_array().unwrap().iter().flat_map(|x| x["evidence"].as_array().unwrap()) {
+                let matched = occurrences.contains(&&e["id"]);
+                assert_eq!(e["exact"], matched, "{} {}: exact is {} for {}", r, a["locator"], e["exact"], e["id"]);
+                if matched { exact += 1 } else { approximate += 1 }
+            }
+        }
+        // The viewer: Enter on each assertion with evidence; the flash says
+        // "approximate" exactly when its first link is.
+        let doc = niceeval::load::load_path(&record).unwrap();
+        let mut app = App::new(doc, None, builtin_prices());
+        for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate() {
+            for (k, x) in a["assertions"].as_array().unwrap().iter().enumerate() {
+                let Some(first) = x["evidence"].as_array().unwrap().first() else { continue };
+                niceeval::app::update::set_scope(
+                    &mut app,
+                    niceeval::app::Scope { attempt: i, session: None, turn: None },
+                );
+                update(&mut app, Action::ShowTab(Tab::Assertions));
+                app.focus = niceeval::app::Focus::List;
+                app.flash = None;
+                app.lists.assertions.selected = app.assertion_offset() + k;
+                // The row selected is this assertion (the list's order is show --json's).
+                let Some(niceeval::app::AssertionRow::Assertion(ai)) = app.assertion_at(app.lists.assertions.selected)
+                else {
+                    panic!("{r} {}: row {k} is not an assertion", a["locator"]);
+                };
+                let id = app.attempt().and_then(|at| at.review.assertions.as_ref()?.get(ai)?.entry_id.clone());
+                assert_eq!(id.as_deref(), x["id"].as_str(), "{r} {}: row {k}", a["locator"]);
+                update(&mut app, Action::Enter);
+                let says = app.flash.as_ref().is_some_and(|f| f.text.contains("approximate"));
+                assert_eq!(
+                    says,
+                    first["exact"] == false,
+                    "{r} {} assertion {}: flash {:?}",
+                    a["locator"],
+                    x["id"],
+                    app.flash
+                );
+            }
+        }
+    }
+    common::report(&format!(
+        "evidence on real Records: {exact} exact, {approximate} approximate, as their ids matched"
+    ));
+    assert!(exact > 50 && approximate > 0, "{exact} exact, {approximate} approximate");
 }

@@ -451,6 +451,12 @@ fn binary_exit_codes_and_errors() {
     let failed = run(&["show", MULTI, "--failures"]);
     assert_eq!(failed.status.code(), Some(1), "the capture's status is failed");
     assert!(String::from_utf8_lossy(&failed.stdout).contains("✗ failed (status)"));
+    // The demo waits for input in its last session, but turn 5 of its first failed:
+    // that turn is a failure to review all the same.
+    let demo = run(&["show", "assets/demo/session.json", "--failures"]);
+    let text = String::from_utf8_lossy(&demo.stdout);
+    assert_eq!(demo.status.code(), Some(1), "{text}");
+    assert!(text.contains("failed turn 5") && text.contains("5:3") && text.contains("API error 529"), "{text}");
     let missing = run(&["show", "tests/fixtures/show/does-not-exist.json"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).starts_with("niceeval: "));
@@ -691,4 +697,30 @@ fn the_expected_policy_reads_as_words_not_as_a_value() {
     let out = text(&doc, &derived, &[SectionKind::Assertions], &Selection::default(), &opts(100, false));
     assert!(out.contains("the check holds (is true)"), "{out}");
     assert!(!out.contains("expected: true"), "the policy is not an expected value:\n{out}");
+}
+
+/// Captures opened together are not attempts of one eval: none of them is
+/// "attempt 2"; each is named by its file.
+#[test]
+fn files_opened_together_are_not_numbered_as_one_evals_attempts() {
+    let dir = std::env::temp_dir().join(format!("niceeval-show-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut paths = Vec::new();
+    for name in ["a.json", "b.json", "c.json"] {
+        let p = dir.join(name);
+        std::fs::write(&p, br#"{"status":"completed","events":[{"type":"message","role":"assistant","text":"hi"}]}"#)
+            .unwrap();
+        paths.push(p.display().to_string());
+    }
+    let mut args = vec!["show", "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = Command::new(common::bin()).args(&args).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let attempts = v["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 3);
+    for (a, name) in attempts.iter().zip(["a.json", "b.json", "c.json"]) {
+        assert_eq!(a["attempt"], serde_json::Value::Null, "{a:#}");
+        assert_eq!(a["title"], name, "{}", a["title"]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

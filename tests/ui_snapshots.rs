@@ -376,9 +376,11 @@ fn at_80_columns_the_header_keeps_verdict_waiting_tokens_and_cost_and_every_tab_
     let mut app = demo();
     let text = screen(&mut app, 80, 24);
     let header = text.lines().nth(1).unwrap();
-    for fact in ["⏸ waiting (status)", "⏸ WAITING (1)", "7,872 tokens", "cost $0.0654"] {
+    // Both costs stay: the observed one and the estimate, never mixed.
+    for fact in ["⏸ waiting", "⏸ WAITING (1)", "cost $0.0654", "est $0.0866"] {
         assert!(header.contains(fact), "{fact} missing from {header:?}");
     }
+    assert!(header.contains("7,872 tokens") || header.contains("7.9k tok"), "tokens missing from {header:?}");
     let tabs = text.lines().nth(2).unwrap();
     assert!(tabs.contains("7 Changes") && tabs.contains("8 Timing"), "{tabs:?}");
     // Narrower still: every tab's key stays, the open tab keeps its name.

@@ -175,6 +175,14 @@ pub fn run(args: &ShowArgs) -> i32 {
     let opts = PlainOptions { width, boxed: boxed && width >= 60, color };
     let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep, full: args.full };
     if args.json {
+        if let Some(what) = crate::view::json::not_finite(&doc, &views, &findings, &sel) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "niceeval: {}: {what} is not a finite number; no JSON is printed, as null would read as \"not reported\" or \"no model or price\" (niceeval check reports it)",
+                crate::plain::layout::clean(&doc.sources.join(", "))
+            );
+            return super::EXIT_INPUT;
+        }
         let value = crate::view::json::document(&doc, &views, &findings, &sel);
         let shown = value["attempts"].as_array().map_or(0, Vec::len);
         if shown == 0 && sel.locator.is_some() {

@@ -178,13 +178,17 @@ pub fn assertion_outcome(a: &Assertion) -> AssertionOutcome {
 
 /// Whether an attempt is one to review: its verdict failed, errored or is
 /// unavailable; or an assertion is failing; or, with no verdict recorded
-/// (a capture), the attempt's own status is failed.
+/// (a capture), the attempt's own status is failed or one of its turns
+/// failed (a session that failed before another one waits: the attempt's
+/// status is `waiting`, but something failed all the same).
 pub fn needs_review(attempt: &Attempt) -> bool {
     if attempt.verdict.is_some_and(Verdict::needs_review) {
         return true;
     }
     let failing = attempt.review.assertions.iter().flatten().any(|a| assertion_outcome(a).is_failing());
-    failing || (attempt.verdict.is_none() && attempt_status(attempt) == Some(ScopeStatus::Failed))
+    let turn_failed =
+        || attempt.sessions.iter().flat_map(|s| &s.turns).any(|r| r.turn.status.as_deref() == Some("failed"));
+    failing || (attempt.verdict.is_none() && (attempt_status(attempt) == Some(ScopeStatus::Failed) || turn_failed()))
 }
 
 /// Sort key of an attempt: to review first (failed, errored, unavailable or

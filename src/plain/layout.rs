@@ -20,8 +20,8 @@ fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
     let code = match tone {
         Tone::Ansi(style) => return Some(style.codes()).filter(|c| !c.is_empty()).map(Into::into),
         Tone::Plain | Tone::Pending => None,
-        Tone::Good => Some("32"),
-        Tone::Bad => Some("31"),
+        Tone::Good | Tone::Added => Some("32"),
+        Tone::Bad | Tone::Removed => Some("31"),
         Tone::Warn => Some("33"),
         Tone::Soft => Some("90"),
         Tone::Accent => Some("36"),
@@ -114,21 +114,6 @@ fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
         }
         shown -= 1;
     }
-}
-
-/// Expected against received, line by line: `- expected`, `+ received`.
-fn diff_lines(expected: &str, received: &str) -> Vec<Text> {
-    let diff = similar::TextDiff::from_lines(expected, received);
-    let mut out = Vec::new();
-    for change in diff.iter_all_changes() {
-        let line = text::sanitize(change.value().trim_end_matches('\n'), Lines::Single).into_owned();
-        out.push(match change.tag() {
-            similar::ChangeTag::Delete => Text::toned(format!("- {line}"), Tone::Bad),
-            similar::ChangeTag::Insert => Text::toned(format!("+ {line}"), Tone::Good),
-            similar::ChangeTag::Equal => Text::toned(format!("  {line}"), Tone::Soft),
-        });
-    }
-    out
 }
 
 #[cfg(test)]

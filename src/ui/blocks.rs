@@ -68,8 +68,15 @@ fn block(b: &Block, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
             text_lines(&label.clone().with_text(lead.clone()), width, theme, out);
             indented(&crate::view::payload::blocks(value), 2, width, theme, out);
         }
-        Block::Diff { expected, received } => out.extend(super::diff::diff_lines(expected, received, width, theme)),
-        Block::Patch { before, after } => out.extend(super::diff::unified(before, after, width, theme)),
+        Block::Diff { expected, received } => {
+            let side_by_side = width >= crate::view::diff::SIDE_BY_SIDE;
+            let lines = crate::view::diff::value_lines(expected, received, width, side_by_side);
+            out.extend(lines.iter().map(|t| Line::from(theme.spans(t))));
+        }
+        Block::Patch { before, after } => {
+            let lines = crate::view::diff::patch_lines(before, after, width);
+            out.extend(lines.iter().map(|t| Line::from(theme.spans(t))));
+        }
         Block::Table(t) => table(t, width, theme, out),
         Block::Waterfall(w) => {
             out.extend(crate::view::waterfall::layout(w, width).iter().map(|t| Line::from(theme.spans(t))));
@@ -86,10 +93,7 @@ fn cut(text: &str) -> (&str, usize) {
 }
 
 fn more_line(n: usize, theme: &Theme) -> Line<'static> {
-    Line::styled(
-        format!("… ({} more characters; o opens the whole value in $PAGER)", crate::view::format::number(n as f64)),
-        theme.dim,
-    )
+    Line::styled(crate::view::chrome::more_characters(n), theme.dim)
 }
 
 fn body(s: &str, tone: Tone, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {

@@ -61,7 +61,7 @@ pub fn json_lines(text: &str, color: bool, dark: bool) -> Vec<Line<'static>> {
     if let Some(from) = plain_from {
         out.extend(lines[from..].iter().map(|l| Line::raw(l.to_string())));
         out.push(Line::styled(
-            format!("(highlighting stopped after {from} lines; {} lines shown plain)", lines.len() - from),
+            crate::view::chrome::highlight_stopped(from, lines.len() - from),
             Style::default().add_modifier(Modifier::DIM),
         ));
     }

@@ -32,10 +32,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache)
     let theme = cache.theme.clone();
     let built = cache.inspector_lines(key, || build(app, &theme, width));
     let focused = app.focus == Focus::Inspector;
-    let mode = if app.raw { "Preview │ [Raw]" } else { "[Preview] │ Raw" };
     let title = Line::from(vec![
         Span::styled(format!(" {} ", super::blocks::cut_to(&built.title, width.saturating_sub(24))), theme.title),
-        Span::styled(format!(" {mode} (r) "), theme.dim),
+        Span::styled(crate::view::chrome::inspector_modes(app.raw), theme.dim),
     ]);
     let block = panel(title, focused, &theme);
     let inner = block.inner(area);
@@ -67,8 +66,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache)
         let last = lines.len() - 1;
         let more = built.lines.len() - scroll - height.min(built.lines.len() - scroll);
         if more > 0 {
-            let more = crate::view::format::count(more, "more line", "more lines");
-            lines[last] = Line::styled(format!("↓ {more} (Tab to focus, j/k to scroll)"), theme.dim);
+            lines[last] = Line::styled(crate::view::chrome::more_below(more, focused), theme.dim);
         }
     }
     frame.render_widget(Paragraph::new(lines), inner);
@@ -132,12 +130,15 @@ fn mark(line: Line<'static>, ranges: &[Range<usize>], style: Style) -> Line<'sta
 fn build(app: &App, theme: &super::Theme, width: usize) -> Built {
     let full = Selection { full: true, ..Selection::default() };
     let (Some(sel), Some(ctx)) = (app.selected(), app.context(&full)) else {
-        return Built { title: "Inspector".into(), lines: vec![Line::styled("nothing selected", theme.dim)] };
+        return Built {
+            title: crate::view::chrome::INSPECTOR_TITLE.into(),
+            lines: vec![Line::styled(crate::view::chrome::NOTHING_SELECTED, theme.dim)],
+        };
     };
     let inspected = if app.raw { raw(&ctx, sel) } else { preview(&ctx, &app.findings, sel) };
     let mut lines = super::blocks::lines(&inspected.blocks, width, theme);
     if app.tab != Tab::Timeline && app.focus != Focus::Nav && lines.is_empty() {
-        lines.push(Line::styled("nothing to show", theme.dim));
+        lines.push(Line::styled(crate::view::chrome::NOTHING_TO_SHOW, theme.dim));
     }
     Built { title: inspected.title, lines }
 }

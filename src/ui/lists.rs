@@ -130,7 +130,7 @@ fn hitl(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win
 fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
     use crate::view::usage::{COST_COLUMNS, TOKEN_COLUMNS, cost_cells, rows, token_cells};
     let rows = rows(ctx, app.usage_turns(), true);
-    let mut header = vec![Text::toned("scope", Tone::Soft)];
+    let mut header = vec![Text::toned(crate::view::usage::SCOPE_COLUMN, Tone::Soft)];
     header.extend(TOKEN_COLUMNS.iter().chain(COST_COLUMNS.iter().take(2)).map(|h| Text::toned(*h, Tone::Soft)));
     let label_w = 16;
     let fixed: Vec<usize> = std::iter::once(label_w).chain([9, 8, 10, 11, 9, 8, 9]).collect();
@@ -146,9 +146,7 @@ fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
             spans.extend(theme.spans(&c));
         }
         if let Some(t) = bar.filter(|_| w > fixed.iter().sum::<usize>() + 14) {
-            let max = app.max_turn_tokens();
-            let n = if max > 0.0 { ((t / max) * 12.0).round() as usize } else { 0 };
-            spans.push(Span::styled(format!(" {}", "█".repeat(n.max(1))), theme.accent));
+            spans.extend(theme.spans(&crate::view::usage::token_bar(t, app.max_turn_tokens())));
         }
         Line::from(spans)
     };

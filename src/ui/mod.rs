@@ -1,7 +1,6 @@
 //! Widgets that only read state. One file per panel, one theme module.
 
 pub mod blocks;
-pub mod diff;
 pub mod header;
 pub mod highlight;
 pub mod inspector;
@@ -14,7 +13,6 @@ use crate::app::{App, Focus, Mode, keymap};
 use crate::model::text::{Lines, sanitize, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 use std::collections::HashMap;
@@ -137,7 +135,7 @@ fn render_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 /// The scope the other panels show, in the view's words.
 pub fn scope_label(app: &App) -> String {
     let s = app.scope;
-    let Some(attempt) = app.attempt() else { return "scope: empty".into() };
+    let Some(attempt) = app.attempt() else { return crate::view::chrome::SCOPE_EMPTY.into() };
     let session = s.session.and_then(|si| attempt.sessions.get(si)).map(|x| x.scope_name());
     let turn = match (s.session, s.turn, app.view()) {
         (Some(session), Some(turn), Some(v)) => {
@@ -158,7 +156,7 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let status = search::prompt_status(&app.search.input, app.prompt_matches(), app.search.error.as_deref());
         let status_style = if app.search.error.is_some() { theme.err } else { theme.matched };
         Line::from(vec![
-            Span::styled(if app.search.regex { "regex /" } else { "/" }, theme.key),
+            Span::styled(crate::view::chrome::search_lead(app.search.regex), theme.key),
             Span::raw(sanitize(&app.search.input, Lines::Single).into_owned()),
             Span::styled("▏", theme.accent),
             Span::styled(status, status_style),
@@ -180,7 +178,7 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             spans.push(Span::raw(" "));
         }
         if app.follow {
-            spans.push(Span::styled("FOLLOW ", theme.hitl));
+            spans.push(Span::styled(crate::view::chrome::FOLLOWING, theme.hitl));
         }
         use crate::app::Tab;
         use crate::view::chrome::HintsFor;
@@ -227,17 +225,17 @@ fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) -> usize
             lines.push(Line::from(vec![Span::styled(lead, theme.key), Span::raw(piece.as_plain())]));
         }
     };
-    let mut lines = vec![Line::styled("Keys (generated from the key table)", theme.title), Line::raw("")];
+    let mut lines = vec![Line::styled(crate::view::chrome::HELP_KEYS, theme.title), Line::raw("")];
     for (keys, what) in keymap::help_rows(Mode::Normal) {
         row(&mut lines, &keys, what);
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("In the search prompt", theme.title));
+    lines.push(Line::styled(crate::view::chrome::HELP_SEARCH, theme.title));
     for (keys, what) in keymap::help_rows(Mode::Search) {
         row(&mut lines, &keys, what);
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("Marks", theme.title));
+    lines.push(Line::styled(crate::view::chrome::HELP_MARKS, theme.title));
     for (mark, what) in crate::view::chrome::MARKS {
         row(&mut lines, mark, what);
     }
@@ -248,15 +246,9 @@ fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) -> usize
     let below = max - scroll;
     if below > 0 && !shown.is_empty() {
         let last = shown.len() - 1;
-        let more = crate::view::format::count(below, "more line", "more lines");
-        shown[last] = Line::styled(format!("↓ {more} (j/k, PgDn, G)"), theme.dim);
+        shown[last] = Line::styled(crate::view::chrome::more_help(below), theme.dim);
     }
-    let block = panel(Line::styled(" Help · Esc or ? to close ", theme.title), true, theme);
+    let block = panel(Line::styled(crate::view::chrome::HELP_TITLE, theme.title), true, theme);
     frame.render_widget(Paragraph::new(shown).block(block), popup);
     max
-}
-
-/// Styled "label  value" line.
-pub fn kv(label: &str, value: impl Into<String>, theme: &Theme, value_style: Style) -> Line<'static> {
-    Line::from(vec![Span::styled(format!("{label:<10} "), theme.dim), Span::styled(value.into(), value_style)])
 }

@@ -21,8 +21,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     for (i, node) in app.nav.iter().enumerate().skip(app.nav_state.offset).take(height) {
         let Some(attempt) = app.doc.attempts.get(node.scope.attempt) else { continue };
         let indent = "  ".repeat(node.depth as usize);
-        let fold =
-            if node.has_children { if app.collapsed.contains(&node.scope) { "▸ " } else { "▾ " } } else { "  " };
+        let fold = crate::view::nav::fold_mark(node.has_children, app.collapsed.contains(&node.scope));
         let mut spans = vec![Span::raw(format!("{indent}{fold}"))];
         let Some(view) = app.views.get(node.scope.attempt) else { continue };
         let text = match (node.scope.session, node.scope.turn) {

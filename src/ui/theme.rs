@@ -122,6 +122,8 @@ impl Theme {
             Tone::Bold => self.title,
             Tone::Hitl => self.hitl,
             Tone::Pending => self.pending,
+            Tone::Removed => self.err.add_modifier(ratatui::style::Modifier::CROSSED_OUT),
+            Tone::Added => self.ok.add_modifier(ratatui::style::Modifier::UNDERLINED),
             Tone::Kind(kind) => self.kind(kind),
             Tone::Series(slot) => self.series(slot),
             Tone::Ansi(sgr) => self.ansi(sgr),

@@ -137,10 +137,16 @@ pub fn build_views_timed(
 /// 1-based: the file's own number when it states one (a Record's attempt
 /// ordinal), else its position among the attempts of that eval in the file.
 /// `None` for an attempt that is the only one of its eval and has no number.
+/// Attempts that name no eval are told apart by their file: captures opened
+/// together are not attempts of one eval.
 fn attempt_numbers(doc: &Document) -> Vec<Option<u64>> {
-    let key = |a: &crate::model::document::Attempt| (a.experiment_id.clone(), a.eval_id.clone());
-    let mut seen: HashMap<(Option<String>, Option<String>), u64> = HashMap::new();
-    let mut totals: HashMap<(Option<String>, Option<String>), u64> = HashMap::new();
+    type Key = (Option<String>, Option<String>, Option<String>);
+    let key = |a: &crate::model::document::Attempt| -> Key {
+        let file = if a.eval_id.is_none() { a.source.clone() } else { None };
+        (a.experiment_id.clone(), a.eval_id.clone(), file)
+    };
+    let mut seen: HashMap<Key, u64> = HashMap::new();
+    let mut totals: HashMap<Key, u64> = HashMap::new();
     for a in &doc.attempts {
         *totals.entry(key(a)).or_default() += 1;
     }

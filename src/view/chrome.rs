@@ -214,3 +214,60 @@ pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
 pub fn too_small(width: u16, height: u16) -> String {
     format!("terminal too small: {width}×{height} (needs 60×15); make it larger or press q")
 }
+
+/// The inspector's mode tabs beside its title: " [Preview] │ Raw (r) ".
+pub fn inspector_modes(raw: bool) -> &'static str {
+    if raw { " Preview │ [Raw] (r) " } else { " [Preview] │ Raw (r) " }
+}
+
+pub const INSPECTOR_TITLE: &str = "Inspector";
+pub const NOTHING_SELECTED: &str = "nothing selected";
+pub const NOTHING_TO_SHOW: &str = "nothing to show";
+
+/// The last line of a panel with more below: "↓ 8 more lines (j/k to scroll)",
+/// with how to reach the panel when the keyboard is elsewhere.
+pub fn more_below(lines: usize, focused: bool) -> String {
+    let more = count(lines, "more line", "more lines");
+    if focused { format!("↓ {more} (j/k to scroll)") } else { format!("↓ {more} (Tab to focus, j/k to scroll)") }
+}
+
+/// The last line of the help overlay when more is below.
+pub fn more_help(lines: usize) -> String {
+    format!("↓ {} (j/k, PgDn, G)", count(lines, "more line", "more lines"))
+}
+
+/// After a long value cut on screen: how much is left and where to read it.
+pub fn more_characters(chars: usize) -> String {
+    format!("… ({}; o opens the whole value in $PAGER)", count(chars, "more character", "more characters"))
+}
+
+/// After JSON too long to highlight: where highlighting stopped.
+pub fn highlight_stopped(after: usize, plain: usize) -> String {
+    format!(
+        "(highlighting stopped after {}; {} shown plain)",
+        count(after, "line", "lines"),
+        count(plain, "line", "lines")
+    )
+}
+
+/// The help overlay: its title and the headings of its parts.
+pub const HELP_TITLE: &str = " Help · Esc or ? to close ";
+pub const HELP_KEYS: &str = "Keys (generated from the key table)";
+pub const HELP_SEARCH: &str = "In the search prompt";
+pub const HELP_MARKS: &str = "Marks";
+
+/// The footer's mark while `F` (follow) sticks to the bottom.
+pub const FOLLOWING: &str = "FOLLOW ";
+
+/// The search prompt's lead: "/" for text, "regex /" for a regular expression.
+pub fn search_lead(regex: bool) -> &'static str {
+    if regex { "regex /" } else { "/" }
+}
+
+/// What the tab bar's scope reads when there is no attempt.
+pub const SCOPE_EMPTY: &str = "scope: empty";
+
+/// Below a table too wide for its width: "(2 more columns not shown)".
+pub fn columns_not_shown(n: usize) -> String {
+    format!("({} not shown)", count(n, "more column", "more columns"))
+}

@@ -126,6 +126,9 @@ fn attempt_notices(doc: &Document, ctx: &Ctx) -> Vec<(NoticeLevel, String)> {
     out
 }
 
+/// Between the facts of the viewer's header line.
+pub const PART_SEPARATOR: &str = " │ ";
+
 /// One fact of the viewer's header line: its priority (0 first kept),
 /// its words, and shorter words for a narrow terminal.
 pub struct HeaderPart {
@@ -142,7 +145,15 @@ fn part(priority: u8, full: Text, short: Option<Text>) -> HeaderPart {
 /// verdict or status, waiting, tokens, cost, estimate, findings, then the
 /// title, locator, counts and notices.
 pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
-    let mut parts = vec![part(0, summary.headline.clone(), None)];
+    // A status without a verdict can drop "(status)" on a narrow terminal.
+    let short_headline = match (summary.verdict, summary.status) {
+        (None, Some(st)) => Some(Text::toned(
+            format!("{} {}", super::verdict::scope_status_mark(st), st.as_str()),
+            super::verdict::scope_status_tone(st),
+        )),
+        _ => None,
+    };
+    let mut parts = vec![part(0, summary.headline.clone(), short_headline)];
     if let Some(w) = summary.waiting_text() {
         parts.push(part(1, w, Some(Text::toned(format!("⏸ WAITING ({})", summary.waiting), Tone::Hitl))));
     }
@@ -157,7 +168,7 @@ pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
         Some((k, n)) => parts.push(part(
             3,
             cost.clone().with(format!(" ({k} of {n} turns)"), Tone::Warn),
-            Some(cost.with(format!(" ({k}/{n} turns)"), Tone::Warn)),
+            Some(cost.with(format!(" ({k}/{n})"), Tone::Warn)),
         )),
         None => parts.push(part(3, cost, None)),
     }
@@ -219,4 +230,35 @@ pub fn header_line(parts: Vec<HeaderPart>, width: usize) -> Vec<Text> {
         *only = only.truncate(width);
     }
     out
+}
+
+/// The viewer's first header line, `width` columns at most: "niceeval",
+/// the loading progress, the files and their format, and with several
+/// attempts how many there are and how many are to review. Counts and
+/// progress are kept first; the files are cut in the middle (their names
+/// end the paths), then the format at its end.
+pub fn top_line(doc: &Document, to_review: usize, loading: Option<String>, width: usize) -> Text {
+    let mut lead = Text::toned("niceeval ", Tone::Bold);
+    if let Some(l) = loading {
+        lead.push(format!("{}  ", clean(&l)), Tone::Warn);
+    }
+    let tail = (doc.attempts.len() > 1).then(|| {
+        let n = super::format::count(doc.attempts.len(), "attempt", "attempts");
+        Text::toned(format!("  {n} · {} to review", super::format::number(to_review as f64)), Tone::Soft)
+    });
+    let source = clean(&doc.sources.join(", "));
+    let format = clean(&doc.format);
+    let room = width.saturating_sub(lead.width() + tail.as_ref().map_or(0, Text::width));
+    let (sw, fw) = (crate::model::text::width(&source), crate::model::text::width(&format) + 2);
+    // The files keep at least half of the room; the format gets the rest.
+    let source_w = sw.min(room.saturating_sub(fw).max(room / 2));
+    let format_w = room.saturating_sub(source_w).min(fw);
+    lead.push(crate::model::text::middle_ellipsis(&source, source_w), Tone::Plain);
+    if format_w > 2 && !format.is_empty() {
+        lead.push(format!("  {}", crate::model::text::truncate(&format, format_w - 2)), Tone::Soft);
+    }
+    if let Some(t) = tail {
+        lead.append(t);
+    }
+    lead.truncate(width)
 }

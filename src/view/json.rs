@@ -37,6 +37,29 @@ pub fn document(doc: &Document, views: &[AttemptView], findings: &[Finding], sel
     })
 }
 
+/// The first number `show --json` would have to print that is not finite,
+/// in words, with the attempt it belongs to. JSON has no infinity, and the
+/// `null` serde_json would write reads as "not reported" (or "no model or
+/// price"), so such a document is refused, as `derive` refuses its own.
+pub fn not_finite(doc: &Document, views: &[AttemptView], findings: &[Finding], sel: &Selection) -> Option<String> {
+    Ctx::selected(doc, views, findings, sel).find_map(|ctx| {
+        let what = ctx.view.derived.not_finite().or_else(|| {
+            let s = &ctx.view.summary;
+            let bad = |x: Option<f64>| x.is_some_and(|x| !x.is_finite());
+            if crate::model::usage::USAGE_FIELDS.into_iter().any(|f| bad(s.usage.get(f))) {
+                Some("the attempt's usage".to_string())
+            } else if bad(s.tokens()) {
+                Some("the attempt's tokens (input + output)".to_string())
+            } else if bad(s.observed.usd) || bad(s.estimate.total()) {
+                Some("the attempt's cost".to_string())
+            } else {
+                None
+            }
+        })?;
+        Some(format!("{}: {what}", ctx.view.summary.title()))
+    })
+}
+
 fn notice_json(n: &crate::model::document::Notice) -> Value {
     let level = match n.level {
         NoticeLevel::Error => "error",

@@ -9,6 +9,7 @@ pub mod blocks;
 pub mod changes;
 pub mod chrome;
 pub mod context;
+pub mod diff;
 pub mod findings;
 pub mod fix_prompt;
 pub mod format;

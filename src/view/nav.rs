@@ -10,6 +10,15 @@ use crate::model::derive::TurnAddr;
 use crate::model::document::Attempt;
 
 /// "✗ realrun/claude · baseline · attempt 2 · @1YVAP5X8K33CP".
+/// The fold mark before a navigator node: "▾ " open, "▸ " folded, "  " a leaf.
+pub fn fold_mark(has_children: bool, folded: bool) -> &'static str {
+    match (has_children, folded) {
+        (false, _) => "  ",
+        (true, false) => "▾ ",
+        (true, true) => "▸ ",
+    }
+}
+
 pub fn attempt_line(view: &AttemptView) -> Text {
     let s = &view.summary;
     let mut t = match s.verdict {

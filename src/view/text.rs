@@ -30,6 +30,10 @@ pub enum Tone {
     Hitl,
     /// Started, not finished.
     Pending,
+    /// Text a diff removed (expected, not received): bad, and struck out where a screen can.
+    Removed,
+    /// Text a diff added (received, not expected): good, and underlined where a screen can.
+    Added,
     /// The colours a file's own SGR codes gave the text (tool output).
     Ansi(crate::model::sgr::Sgr),
     /// The lane of a timeline row kind (a categorical colour).

@@ -94,6 +94,16 @@ pub fn cost_cells(u: Option<&Usage>) -> Vec<Text> {
 }
 
 /// The header of the token columns.
+/// The first column of the usage tables: a turn, a session or the total.
+pub const SCOPE_COLUMN: &str = "scope";
+
+/// A turn's tokens as a bar beside its row, twelve cells for the attempt's
+/// largest turn (at least one cell).
+pub fn token_bar(tokens: f64, max: f64) -> Text {
+    let n = if max > 0.0 { ((tokens / max) * 12.0).round() as usize } else { 0 };
+    Text::toned(format!(" {}", "█".repeat(n.max(1))), Tone::Accent)
+}
+
 pub const TOKEN_COLUMNS: [&str; 5] = ["input", "output", "cache read", "cache write", "reasoning"];
 /// The header of the cost columns.
 pub const COST_COLUMNS: [&str; 3] = ["requests", "costUSD", "cache hit"];
@@ -113,14 +123,14 @@ pub fn section(ctx: &Ctx) -> Section {
         .collect();
     let whole = ctx.sel.turn.is_none() && ctx.sel.session.is_none();
     let rows = rows(ctx, &turns, whole);
-    let mut columns = vec![Column::left("scope")];
+    let mut columns = vec![Column::left(SCOPE_COLUMN)];
     columns.extend(TOKEN_COLUMNS.iter().map(|h| Column::right(h)));
     let tokens = Table {
         columns,
         rows: rows.iter().map(|r| [vec![r.label.clone()], token_cells(r.usage.as_ref())].concat()).collect(),
         floor: vec![],
     };
-    let mut columns = vec![Column::left("scope")];
+    let mut columns = vec![Column::left(SCOPE_COLUMN)];
     columns.extend(COST_COLUMNS.iter().map(|h| Column::right(h)));
     let costs = Table {
         columns,

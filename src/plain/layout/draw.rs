@@ -2,7 +2,7 @@
 //! with nested dividers) and tables. Lines go to a sink as they are made, so
 //! a table cell of many megabytes is never held as a list of all its lines.
 
-use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, diff_lines, fit_columns, render_text};
+use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, fit_columns, render_text};
 use crate::model::text;
 
 /// A line of rendered output before it goes into a box.
@@ -140,10 +140,13 @@ fn emit_block(block: &Block, width: usize, boxed: bool, out: &mut dyn FnMut(Out)
                 });
             }
         }
-        Block::Diff { expected, received } | Block::Patch { before: expected, after: received } => {
-            for t in diff_lines(expected, received) {
+        Block::Diff { expected, received } => {
+            for t in crate::view::diff::value_lines(expected, received, width, false) {
                 t.wrap_lines(width).for_each(|l| out(Out::Body(l)));
             }
+        }
+        Block::Patch { before, after } => {
+            crate::view::diff::patch_lines(before, after, width).into_iter().for_each(|l| out(Out::Body(l)));
         }
         Block::Kv(label, value) => {
             let lw = label.width();
@@ -235,8 +238,7 @@ fn table_lines(table: &Table, avail: usize, boxed: bool, out: &mut dyn FnMut(Tex
         row_lines(cells, &widths, &table.columns, sep, out);
     }
     if dropped > 0 {
-        let s = if dropped == 1 { "column" } else { "columns" };
-        out(Text::toned(format!("({dropped} more {s} not shown)"), Tone::Soft));
+        out(Text::toned(crate::view::chrome::columns_not_shown(dropped), Tone::Soft));
     }
 }
 

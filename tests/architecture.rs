@@ -1,0 +1,201 @@
+//! The architecture the README states, checked on the source: `model` is
+//! pure, `view` depends on `model` only, `app` does not import `ui`, and the
+//! two renderers (`src/ui`, `src/plain`) decide no word, number or mark: a
+//! string literal there that holds a word, a status mark, a `$` or a number
+//! format is a decision the view should make (and the other surface would
+//! then make differently).
+
+use std::path::{Path, PathBuf};
+
+fn sources(dir: &str) -> Vec<PathBuf> {
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(d).unwrap().flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = Vec::new();
+    let p = root.join(dir);
+    if p.is_dir() {
+        walk(&p, &mut out);
+    }
+    let file = root.join(format!("{dir}.rs"));
+    if file.is_file() {
+        out.push(file);
+    }
+    out
+}
+
+/// The code of a file without its unit tests (`#[cfg(test)]` to the end),
+/// without `_tests.rs` files, and without comments.
+fn code(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n.to_string_lossy().ends_with("_tests.rs")) {
+        return String::new();
+    }
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    text.lines()
+        .map(|l| {
+            let t = l.trim_start();
+            if t.starts_with("//") { "" } else { l }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// String literals of some Rust code, with the line they start on.
+fn literals(code: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = code.chars().collect();
+    let (mut i, mut line) = (0, 1);
+    while i < chars.len() {
+        match chars[i] {
+            '\n' => line += 1,
+            // A char literal ('"', '\'') or a lifetime: skip it whole.
+            '\'' if chars.get(i + 2) == Some(&'\'') => i += 2,
+            '\'' if chars.get(i + 1) == Some(&'\\') => {
+                i += 2;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+            }
+            // A panic message is for a developer, not a decision about what a user reads.
+            '"' if chars[i.saturating_sub(40)..i].iter().collect::<String>().trim_end().ends_with("expect(") => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+            }
+            '"' => {
+                let start = line;
+                let mut s = String::new();
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    if chars[i] == '\\' {
+                        i += 1;
+                    }
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    s.push(chars[i]);
+                    i += 1;
+                }
+                out.push((start, s));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Why a literal in a renderer is a decision, if it is one.
+fn decision(s: &str) -> Option<&'static str> {
+    // Names a renderer passes to a library, not words a user reads.
+    const NOT_WORDS: [&str; 3] = ["base16-ocean.dark", "InspiredGitHub", "json"];
+    if NOT_WORDS.contains(&s) {
+        return None;
+    }
+    // Format placeholders ({label:<10}, {}) are layout, not words.
+    let mut bare = String::new();
+    let mut depth = 0;
+    for c in s.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    let mut run = 0;
+    for c in bare.chars() {
+        run = if c.is_ascii_alphabetic() { run + 1 } else { 0 };
+        if run >= 3 {
+            return Some("a word");
+        }
+    }
+    if bare.chars().any(|c| "✓✗⊘⏸⚑▲‼⁇◆".contains(c)) {
+        return Some("a status mark");
+    }
+    if bare.contains('$') {
+        return Some("a $ amount");
+    }
+    // `{:.2}` or `{:>4}` formats a number; `{label:<10}` only pads a word.
+    if s.contains(":.") || s.contains("{:>") {
+        return Some("a number format");
+    }
+    None
+}
+
+#[test]
+fn the_renderers_decide_no_word_number_or_mark() {
+    let mut found = Vec::new();
+    let mut files = 0;
+    for dir in ["ui", "plain"] {
+        for path in sources(dir) {
+            files += 1;
+            for (line, s) in literals(&code(&path)) {
+                if let Some(why) = decision(&s) {
+                    let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&path).display().to_string();
+                    found.push(format!("{rel}:{line}: {why} in {s:?}"));
+                }
+            }
+        }
+    }
+    assert!(files >= 10, "only {files} renderer files found");
+    assert!(found.is_empty(), "decisions written in a renderer (they belong in src/view):\n{}", found.join("\n"));
+}
+
+/// `crate::X` paths a layer uses outside its unit tests.
+fn imports(dir: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for path in sources(dir) {
+        let code = code(&path);
+        for (at, _) in code.match_indices("crate::") {
+            let name: String = code[at + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            out.push((path.display().to_string(), name));
+        }
+    }
+    out
+}
+
+#[test]
+fn dependencies_point_one_way() {
+    for (layer, forbidden) in [
+        ("model", &["load", "view", "ui", "plain", "app", "cli", "term", "live"][..]),
+        ("load", &["view", "ui", "plain", "app", "cli", "term", "live"][..]),
+        ("view", &["load", "ui", "plain", "app", "cli", "term", "live"][..]),
+        ("plain", &["load", "ui", "app", "cli", "term", "live"][..]),
+        ("ui", &["load", "plain", "cli", "term", "live"][..]),
+        ("app", &["ui", "plain", "cli", "term", "live"][..]),
+        ("live", &["cli"][..]),
+        ("term", &["cli"][..]),
+    ] {
+        let bad: Vec<String> = imports(layer)
+            .into_iter()
+            .filter(|(_, name)| forbidden.contains(&name.as_str()))
+            .map(|(file, name)| format!("{file} uses crate::{name}"))
+            .collect();
+        assert!(bad.is_empty(), "{layer} must not depend on these:\n{}", bad.join("\n"));
+    }
+}
+
+#[test]
+fn the_literal_scanner_sees_words_marks_and_formats() {
+    let found: Vec<String> = literals(
+        r#"let a = "ok"; let b = format!("{n} more lines"); let c = '"'; let d = "✓"; let e = format!("{:.2}", x);"#,
+    )
+    .into_iter()
+    .filter_map(|(_, s)| decision(&s).map(|w| format!("{w}: {s}")))
+    .collect();
+    assert_eq!(found, ["a word: {n} more lines", "a status mark: ✓", "a number format: {:.2}"]);
+}
