@@ -213,10 +213,8 @@ pub fn compare(entries: &[Entry], chosen: &[String]) -> Result<Comparison, Unkno
     let rows: Vec<Row> = order.iter().filter_map(|&i| slots[i].take()).collect();
     let pairs = pairs.map(|(by, mut list)| {
         for p in &mut list {
-            for side in [&mut p.before, &mut p.after] {
-                if let Some((r, _)) = side {
-                    *r = new_index[r];
-                }
+            for (r, _) in [&mut p.before, &mut p.after].into_iter().flatten() {
+                *r = new_index[r];
             }
         }
         let eval = |p: &Pair| p.before.or(p.after).and_then(|(r, _)| rows[r].eval.clone());
@@ -351,11 +349,14 @@ pub fn classify(entries: &[Entry], before: Option<&Cell>, after: Option<&Cell>) 
     }
 }
 
+/// A cell's place, (row, column), if the side has one.
+type At = Option<(usize, usize)>;
+
 fn pairs(entries: &[Entry], columns: &[ColumnKey], rows: &[Row], by: PairedBy) -> Vec<Pair> {
     let side_cols = |side: Side| -> Vec<usize> { (0..columns.len()).filter(|&c| columns[c].side == side).collect() };
     let (before_cols, after_cols) = (side_cols(Side::Before), side_cols(Side::After));
     let present = |r: usize, c: usize| rows[r].cells[c].is_some();
-    let mut raw: Vec<(Option<(usize, usize)>, Option<(usize, usize)>, Option<String>)> = Vec::new();
+    let mut raw: Vec<(At, At, Option<String>)> = Vec::new();
     match by {
         PairedBy::OnlyAttempts => {
             let find =
@@ -396,7 +397,7 @@ fn pairs(entries: &[Entry], columns: &[ColumnKey], rows: &[Row], by: PairedBy) -
             }
         }
     }
-    let cell_at = |at: Option<(usize, usize)>| at.and_then(|(r, c)| rows[r].cells[c].as_ref());
+    let cell_at = |at: At| at.and_then(|(r, c)| rows[r].cells[c].as_ref());
     raw.into_iter()
         .map(|(before, after, experiment)| Pair {
             before,

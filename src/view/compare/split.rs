@@ -1,0 +1,1 @@
+//! The split view of two attempts (see below).
