@@ -385,7 +385,8 @@ fn compare_cells_state_what_show_json_says_of_their_attempts() {
         let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
         let show = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
         let pages = show["attempts"].as_array().unwrap();
-        let c = Compared::one(Built::new(doc, None, &prices), &[]).unwrap();
+        let compared = Compared::one(Built::new(doc, None, &prices), &[]).unwrap();
+        let c = compared.view();
         let doc_json = json::document(&c);
         let rows_json = doc_json["rows"].as_array().unwrap();
         let marks = matrix_rows(&c);

@@ -84,7 +84,7 @@ pub fn run(args: &CompareArgs) -> i32 {
     }
     if args.json {
         let mut text =
-            serde_json::to_string_pretty(&crate::view::compare::json::document(&compared)).unwrap_or_default();
+            serde_json::to_string_pretty(&crate::view::compare::json::document(&compared.view())).unwrap_or_default();
         text.push('\n');
         return super::print_stdout(&text);
     }
@@ -94,6 +94,6 @@ pub fn run(args: &CompareArgs) -> i32 {
 
 /// The comparison as text at `opts`' width.
 pub fn text(c: &Compared, opts: &crate::plain::PlainOptions) -> String {
-    let blocks = crate::view::compare::report::blocks(c, opts.width);
+    let blocks = crate::view::compare::report::blocks(&c.view(), opts.width);
     crate::plain::layout::render(&blocks, opts.width, opts.boxed, opts.color)
 }

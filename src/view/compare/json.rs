@@ -2,7 +2,7 @@
 //! gives each attempt (its `verdict`, `locator`, `score`, `tokens`,
 //! `observedCostUSD` as `costUSD`, `estimatedCostUSD`), so the two agree.
 
-use super::{Compared, Sum, change_word, column_id, column_stats, pair_word, paired_by_word, side_word};
+use super::{Cv, Sum, change_word, column_id, column_stats, pair_word, paired_by_word, side_word};
 use crate::model::compare::Cell;
 use crate::view::json::{notice_json, opt_num, score_json};
 use serde_json::{Map, Value, json};
@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 /// The format name of `compare --json`.
 pub const FORMAT: &str = "niceeval-viewer.compare/1";
 
-pub fn document(c: &Compared) -> Value {
+pub fn document(c: &Cv) -> Value {
     let mut o = Map::new();
     o.insert("format".into(), FORMAT.into());
     o.insert(
@@ -62,7 +62,7 @@ fn sum_json(s: &Sum) -> Value {
     json!({"reporting": s.reporting, "of": s.of})
 }
 
-fn experiments(c: &Compared) -> Value {
+fn experiments(c: &Cv) -> Value {
     column_stats(c)
         .iter()
         .zip(&c.comparison.columns)
@@ -87,7 +87,7 @@ fn experiments(c: &Compared) -> Value {
         .collect()
 }
 
-fn rows(c: &Compared) -> Value {
+fn rows(c: &Cv) -> Value {
     c.comparison
         .rows
         .iter()
@@ -104,7 +104,7 @@ fn rows(c: &Compared) -> Value {
 }
 
 /// One attempt's figures, as `show --json` states them.
-fn attempt_json(c: &Compared, i: usize) -> Value {
+fn attempt_json(c: &Cv, i: usize) -> Value {
     let Some(s) = c.summary(i) else { return Value::Null };
     json!({
         "locator": s.locator,
@@ -120,7 +120,7 @@ fn attempt_json(c: &Compared, i: usize) -> Value {
 
 /// A cell: its representative attempt's figures, with the eval's tally
 /// and every attempt it holds.
-fn cell_json(c: &Compared, cell: &Cell) -> Value {
+fn cell_json(c: &Cv, cell: &Cell) -> Value {
     let mut v = attempt_json(c, cell.representative);
     if let Value::Object(o) = &mut v {
         o.insert("attempts".into(), cell.total.into());

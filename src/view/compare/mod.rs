@@ -3,6 +3,7 @@
 //! `compare`, `compare --json` and the viewer. A cell's verdict, tokens and
 //! costs are its attempt's [`Summary`], the one every attempt page reads.
 
+mod assertions;
 pub mod json;
 pub mod report;
 pub mod split;
@@ -43,16 +44,42 @@ pub struct SourceInfo {
     pub attempts: std::ops::Range<usize>,
 }
 
+/// What was compared, apart from the attempts themselves: the sources, one
+/// entry per attempt, and the comparison.
+pub struct Comparing {
+    pub sources: Vec<SourceInfo>,
+    /// One per attempt of the merged document.
+    pub entries: Vec<Entry>,
+    pub comparison: Comparison,
+}
+
 /// Everything compared: the sources merged into one document (attempts in
-/// source order, with their views and findings), and the comparison.
+/// source order, with their views and findings), and the comparison. The
+/// viewer keeps the document and views as its own and the [`Comparing`]
+/// beside them; [`Cv`] borrows both.
 pub struct Compared {
     pub doc: Document,
     pub views: Vec<AttemptView>,
     pub findings: Vec<Finding>,
-    pub sources: Vec<SourceInfo>,
-    /// One per attempt of `doc`.
-    pub entries: Vec<Entry>,
-    pub comparison: Comparison,
+    pub comparing: Comparing,
+}
+
+/// A comparison with the attempts it compares, borrowed: what every
+/// function here reads.
+#[derive(Clone, Copy)]
+pub struct Cv<'a> {
+    pub doc: &'a Document,
+    pub views: &'a [AttemptView],
+    pub findings: &'a [Finding],
+    pub comparing: &'a Comparing,
+}
+
+impl std::ops::Deref for Cv<'_> {
+    type Target = Comparing;
+
+    fn deref(&self) -> &Comparing {
+        self.comparing
+    }
 }
 
 impl Compared {
@@ -64,6 +91,10 @@ impl Compared {
     /// Two sources: BEFORE and AFTER.
     pub fn two(before: Built, after: Built, experiments: &[String]) -> Result<Compared, UnknownExperiment> {
         Compared::merge(vec![(Side::Before, before), (Side::After, after)], experiments)
+    }
+
+    pub fn view(&self) -> Cv<'_> {
+        Cv { doc: &self.doc, views: &self.views, findings: &self.findings, comparing: &self.comparing }
     }
 
     fn merge(sources: Vec<(Side, Built)>, experiments: &[String]) -> Result<Compared, UnknownExperiment> {
@@ -95,10 +126,12 @@ impl Compared {
         formats.dedup();
         doc.format = format!("compare: {}", formats.join(" → "));
         let comparison = compare(&entries, experiments)?;
-        Ok(Compared { doc, views, findings, sources: infos, entries, comparison })
+        Ok(Compared { doc, views, findings, comparing: Comparing { sources: infos, entries, comparison } })
     }
+}
 
-    pub fn summary(&self, attempt: usize) -> Option<&Summary> {
+impl<'a> Cv<'a> {
+    pub fn summary(&self, attempt: usize) -> Option<&'a Summary> {
         self.views.get(attempt).map(|v| &v.summary)
     }
 
@@ -162,7 +195,7 @@ pub fn letter(i: usize) -> String {
 /// The column headers of the matrix: the ids when they fit in `budget`
 /// columns (with a two-column gap each), else the letters the experiments
 /// table names.
-pub fn column_labels(c: &Compared, budget: usize) -> Vec<String> {
+pub fn column_labels(c: &Cv, budget: usize) -> Vec<String> {
     let ids: Vec<String> = c.comparison.columns.iter().map(column_id).collect();
     let cells = matrix_rows(c);
     let width = |i: usize, head: &str| {
@@ -235,7 +268,7 @@ impl ColumnStats {
     }
 }
 
-pub fn column_stats(c: &Compared) -> Vec<ColumnStats> {
+pub fn column_stats(c: &Cv) -> Vec<ColumnStats> {
     let entries = &c.entries;
     c.comparison
         .columns
@@ -270,7 +303,7 @@ pub fn column_stats(c: &Compared) -> Vec<ColumnStats> {
 /// A cell as the matrix shows it: the representative's verdict mark (its
 /// status in parentheses when it has no verdict), its score when scored,
 /// and `k/n` when the eval has several attempts.
-pub fn cell_text(c: &Compared, cell: &Cell) -> Text {
+pub fn cell_text(c: &Cv, cell: &Cell) -> Text {
     let Some(s) = c.summary(cell.representative) else { return Text::toned(MISSING, Tone::Soft) };
     let mut t = match s.verdict {
         Some(v) => Text::toned(verdict_mark(v), verdict_tone(v)),
@@ -295,7 +328,7 @@ pub const NOT_RUN: &str = "·";
 
 /// The legend under the matrix: the marks it shows, and what `k/n` means
 /// when a cell has several attempts.
-pub fn legend(c: &Compared) -> Text {
+pub fn legend(c: &Cv) -> Text {
     use crate::model::verdict::Verdict;
     let cells: Vec<&Cell> = c.comparison.rows.iter().flat_map(|r| r.cells.iter().flatten()).collect();
     let summaries: Vec<&Summary> = cells.iter().filter_map(|x| c.summary(x.representative)).collect();
@@ -407,14 +440,23 @@ pub fn paired_by_text(p: PairedBy) -> &'static str {
 }
 
 /// A row's name: its eval, or the file of its first attempt when it has none.
-pub fn row_label(c: &Compared, row: usize) -> String {
+pub fn row_label(c: &Cv, row: usize) -> String {
     let Some(r) = c.comparison.rows.get(row) else { return String::new() };
-    match &r.eval {
-        Some(e) => clean(e),
-        None => r.cells.iter().flatten().next().and_then(|x| c.summary(x.representative)).map_or_else(
-            || "(no eval id)".into(),
-            |s| Summary { experiment: None, attempt_number: None, ..s.clone() }.title(),
-        ),
+    match (&r.eval, r.cells.iter().flatten().next()) {
+        (Some(e), _) => clean(e),
+        (None, Some(cell)) => row_label_of(c, cell.representative),
+        (None, None) => "(no eval id)".into(),
+    }
+}
+
+/// An attempt's eval as a row names it: its eval id, or its file.
+pub fn row_label_of(c: &Cv, attempt: usize) -> String {
+    match c.summary(attempt) {
+        Some(s) => match &s.eval {
+            Some(e) => clean(e),
+            None => Summary { experiment: None, attempt_number: None, ..s.clone() }.title(),
+        },
+        None => "(no eval id)".into(),
     }
 }
 
@@ -427,7 +469,7 @@ pub struct MatrixRow {
     pub cells: Vec<Text>,
 }
 
-pub fn matrix_rows(c: &Compared) -> Vec<MatrixRow> {
+pub fn matrix_rows(c: &Cv) -> Vec<MatrixRow> {
     c.comparison
         .rows
         .iter()
@@ -448,7 +490,7 @@ pub fn matrix_rows(c: &Compared) -> Vec<MatrixRow> {
 }
 
 /// "3 experiments · 13 evals · 7 fixed · 1 broken".
-pub fn meta(c: &Compared) -> Text {
+pub fn meta(c: &Cv) -> Text {
     let rows = &c.comparison.rows;
     let columns = c.comparison.columns.len();
     let columns =
@@ -465,7 +507,7 @@ pub fn meta(c: &Compared) -> Text {
 }
 
 /// A cell's representative as a pair side shows it: "✗ @1ZRKMJ3H7MP47".
-pub fn side_text(c: &Compared, cell: &Cell) -> Text {
+pub fn side_text(c: &Cv, cell: &Cell) -> Text {
     let mut t = cell_text(c, cell);
     if let Some(l) = c.summary(cell.representative).and_then(|s| s.locator.as_deref()) {
         t.push(format!(" {}", clean(l)), Tone::Accent);

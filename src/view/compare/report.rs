@@ -3,7 +3,7 @@
 //! them out at the width asked for).
 
 use super::{
-    Compared, column_labels, column_stats, legend, matrix_rows, meta, pair_text, pair_word, paired_by_text, side_text,
+    Cv, column_labels, column_stats, legend, matrix_rows, meta, pair_text, pair_word, paired_by_text, side_text,
     side_word,
 };
 use crate::model::compare::PairClass;
@@ -13,7 +13,7 @@ use crate::view::text::{Text, Tone, clean};
 
 /// Every block `compare` prints, for a width (the matrix names its
 /// columns in full when they fit, else by letter).
-pub fn blocks(c: &Compared, width: usize) -> Vec<Block> {
+pub fn blocks(c: &Cv, width: usize) -> Vec<Block> {
     let mut body = sources_lines(c);
     body.push(Block::Table(experiments_table(c)));
     if let Some(note) = super::partial_note(&column_stats(c)) {
@@ -30,7 +30,7 @@ pub fn blocks(c: &Compared, width: usize) -> Vec<Block> {
 }
 
 /// With two sources, where each side comes from: "before  PATH · FORMAT".
-fn sources_lines(c: &Compared) -> Vec<Block> {
+fn sources_lines(c: &Cv) -> Vec<Block> {
     if !c.is_pairwise() {
         return Vec::new();
     }
@@ -45,7 +45,7 @@ fn sources_lines(c: &Compared) -> Vec<Block> {
 }
 
 /// One row per column: its letter, experiment, evals, pass rate, tokens and costs.
-pub fn experiments_table(c: &Compared) -> Table {
+pub fn experiments_table(c: &Cv) -> Table {
     let stats = column_stats(c);
     let mut columns = vec![Column::fixed("col"), Column::cut("experiment")];
     columns.extend([
@@ -72,7 +72,7 @@ pub fn experiments_table(c: &Compared) -> Table {
 }
 
 /// Evals as rows, columns as columns; changed rows first.
-pub fn matrix_table(c: &Compared, width: usize) -> Table {
+pub fn matrix_table(c: &Cv, width: usize) -> Table {
     let rows = matrix_rows(c);
     let change_w = rows.iter().map(|r| r.change.width()).max().unwrap_or(0).max("change".len());
     let eval_w = rows.iter().map(|r| r.eval.width()).max().unwrap_or(0).clamp(4, 32);
@@ -93,7 +93,7 @@ pub fn matrix_table(c: &Compared, width: usize) -> Table {
 }
 
 /// The pairs of two sources, broken first, with each side's verdict and locator.
-fn pairs_section(c: &Compared) -> Section {
+fn pairs_section(c: &Cv) -> Section {
     let Some((by, pairs)) = &c.comparison.pairs else { return Section::new("Pairs", Text::new(), vec![]) };
     let mut meta =
         Text::toned(format!("{} · {}", count(pairs.len(), "pair", "pairs"), paired_by_text(*by)), Tone::Soft);
