@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// What chooses the sources and columns (shared with `view --compare`).
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct SourceArgs {
     /// Open every path together as one source (e.g. several `exp --json` files); without it two paths are BEFORE and AFTER.
     #[arg(long)]

@@ -25,7 +25,7 @@ fn version_text() -> &'static str {
 }
 
 /// Options shared by every command that derives.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct DeriveOpts {
     /// Model name for the cost estimate (default: the file's own `model`).
     #[arg(long, value_name = "NAME")]

@@ -339,11 +339,14 @@ pub fn tool_cell(c: &Cv, split: &Split, line: usize, side: usize) -> Text {
 /// `s` from a few characters before where it stops agreeing with `other`
 /// ("…recalled=false'"), when they share a long start.
 fn from_difference(s: &str, other: &str) -> String {
-    let same = s.chars().zip(other.chars()).take_while(|(a, b)| a == b).count();
+    let chars: Vec<char> = s.chars().collect();
+    let same = chars.iter().zip(other.chars()).take_while(|(a, b)| **a == *b).count();
     if same < 16 {
         return s.to_string();
     }
-    format!("…{}", s.chars().skip(same - 8).collect::<String>())
+    // From the word the difference is in (a space at most 24 characters back), else 8 characters back.
+    let from = (same.saturating_sub(24)..same).rev().find(|&i| chars[i].is_whitespace()).map_or(same - 8, |i| i + 1);
+    format!("…{}", chars[from..].iter().collect::<String>())
 }
 
 /// The rows of the usage comparison: label, and the figure of a summary.
