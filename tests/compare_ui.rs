@@ -277,6 +277,13 @@ fn realrun_report_matrix_and_split() {
     let mut app = app_of(compared);
     insta::assert_snapshot!("realrun_report_matrix_80x24", screen(&mut app, 80, 24));
     insta::assert_snapshot!("realrun_report_matrix_160x48", screen(&mut app, 160, 48));
+    // At 80×24 the last rows are below; G brings the last one on screen, selected.
+    let small = screen(&mut app, 80, 24);
+    assert!(small.contains("↓ 3 more rows") && !small.contains("tool-call"), "{small}");
+    update(&mut app, Action::Bottom);
+    let small = screen(&mut app, 80, 24);
+    assert!(small.contains("tool-call") && !small.contains("more rows"), "{small}");
+    update(&mut app, Action::Top);
     // The first row is a changed one: Enter opens baseline against memory-b.
     update(&mut app, Action::Enter);
     let attempts = split_of(&app).split.attempts;

@@ -250,6 +250,12 @@ fn nearest(row: &crate::model::compare::Row, col: usize) -> Option<usize> {
 }
 
 impl App {
+    /// Keep the compare screens' selections on screen (after a resize).
+    pub fn clamp_compare(&mut self) {
+        self.clamp_matrix();
+        super::compare_split::clamp(self);
+    }
+
     /// Keep the matrix selection on screen (the table's rows, as laid out).
     pub fn clamp_matrix(&mut self) {
         let rows = super::compare_layout::matrix_rows_shown(self);

@@ -40,9 +40,12 @@ pub fn matrix(width: u16, height: u16, app: &App) -> MatrixAreas {
     MatrixAreas { header, experiments, matrix, legend, footer }
 }
 
-/// Matrix rows on screen (below the table's own header line).
+/// Matrix rows on screen: below the table's own header line, and above a
+/// line saying how many are below when they do not all fit.
 pub fn matrix_rows_shown(app: &App) -> usize {
-    (matrix(app.viewport.width, app.viewport.height, app).matrix.height as usize).saturating_sub(1).max(1)
+    let room = (matrix(app.viewport.width, app.viewport.height, app).matrix.height as usize).saturating_sub(1);
+    let rows = app.compare.as_ref().map_or(0, |c| c.comparing.comparison.rows.len());
+    if rows > room { room.saturating_sub(1).max(1) } else { room.max(1) }
 }
 
 /// The split screen: a header (the pair and the deltas), the tab bar, the

@@ -10,7 +10,10 @@ use crate::model::text::width;
 use crate::view::Text;
 use crate::view::blocks::Block;
 use crate::view::chrome::HintsFor;
-use crate::view::compare::{Cv, column_labels, column_stats, legend, matrix_rows, meta, partial_note, report};
+use crate::view::compare::{
+    CHANGE_HEADER, Cv, EVAL_HEADER, NO_ROWS, column_labels, column_stats, legend, marked_text, matrix_rows, meta,
+    more_columns, more_rows, partial_note, report, screen_title,
+};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -29,17 +32,10 @@ fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
     let areas = crate::app::compare_layout::matrix(area.width, area.height, app);
     let w = area.width as usize;
     // Header: the sources, then what the comparison found.
-    let sources = cv.sources.iter().map(|s| s.paths.join(", ")).collect::<Vec<_>>().join(" → ");
-    let top = Line::from(vec![
-        Span::styled("niceeval compare ", theme.title),
-        Span::styled(super::cell(&sources, w.saturating_sub(18)), theme.text),
-    ]);
+    let top = Line::from(theme.spans(&screen_title(cv).truncate(w)));
     let mut second = meta(cv);
-    if let Some((r, c)) = state.mark {
-        second.push(
-            format!("  · marked {} in {}", crate::view::compare::row_label(cv, r), column_name(cv, c)),
-            crate::view::Tone::Accent,
-        );
+    if let Some(at) = state.mark {
+        second.append(marked_text(cv, at));
     }
     frame.render_widget(Paragraph::new(vec![top, Line::from(theme.spans(&second.truncate(w)))]), areas.header);
 
@@ -50,15 +46,13 @@ fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
     let lines = super::blocks::lines(&table, w, theme);
     frame.render_widget(Paragraph::new(lines), areas.experiments);
 
-    draw_matrix(frame, areas.matrix, app, cv, theme);
-
+    let drawn = draw_matrix(frame, areas.matrix, app, cv, theme);
+    // The legend right under the rows (at the bottom when they fill the screen).
     let legend: Vec<Line> = legend(cv).wrap(w).iter().map(|t| Line::from(theme.spans(t))).collect();
-    frame.render_widget(Paragraph::new(legend), areas.legend);
+    let y = (areas.matrix.y + drawn as u16 + 1).min(areas.legend.y);
+    let at = Rect::new(areas.legend.x, y, areas.legend.width, areas.legend.y + areas.legend.height - y);
+    frame.render_widget(Paragraph::new(legend), at);
     footer(frame, areas.footer, app, HintsFor::Matrix, theme);
-}
-
-fn column_name(cv: &Cv, col: usize) -> String {
-    cv.comparison.columns.get(col).map(crate::view::compare::column_id).unwrap_or_default()
 }
 
 /// The footer: a flash message, else the hints for the screen.
@@ -73,13 +67,13 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, at: HintsFor, theme: &Th
     frame.render_widget(Paragraph::new(line), area);
 }
 
-/// The matrix rows on screen. Columns that do not fit scroll sideways so
-/// the selected one stays in view.
-fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
-    let Some(state) = app.compare.as_ref() else { return };
+/// The matrix rows on screen (how many lines were drawn). Columns that do
+/// not fit scroll sideways so the selected one stays in view.
+fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) -> usize {
+    let Some(state) = app.compare.as_ref() else { return 0 };
     let rows = matrix_rows(cv);
     let w = area.width as usize;
-    let change_w = rows.iter().map(|r| r.change.width()).chain([width("change")]).max().unwrap_or(6);
+    let change_w = rows.iter().map(|r| r.change.width()).chain([width(CHANGE_HEADER)]).max().unwrap_or(6);
     let eval_natural = rows.iter().map(|r| r.eval.width()).chain([4]).max().unwrap_or(4);
     let budget = w.saturating_sub(change_w + 2 + eval_natural.min(36) + 2);
     let labels = column_labels(cv, budget);
@@ -119,18 +113,23 @@ fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme)
         }
         if shown.last().is_some_and(|&l| l + 1 < labels.len()) || first > 0 {
             let more = labels.len() - shown.len();
-            spans.push(Span::styled(format!("(+{more} → h/l)"), theme.dim));
+            spans.extend(theme.spans(&more_columns(more)));
         }
         Line::from(spans)
     };
     let header_cells: Vec<Text> = labels.iter().map(|l| Text::toned(l.clone(), crate::view::Tone::Soft)).collect();
     let mut lines = vec![line_of(
-        Text::toned("change", crate::view::Tone::Soft),
-        Text::toned("eval", crate::view::Tone::Soft),
+        Text::toned(CHANGE_HEADER, crate::view::Tone::Soft),
+        Text::toned(EVAL_HEADER, crate::view::Tone::Soft),
         &header_cells,
         &[],
     )];
-    let height = (area.height as usize).saturating_sub(1);
+    let mut height = (area.height as usize).saturating_sub(1);
+    let below = rows.len().saturating_sub(state.rows.offset + height);
+    if below > 0 {
+        // The last line says how many rows are below.
+        height = height.saturating_sub(1);
+    }
     for (i, r) in rows.iter().enumerate().skip(state.rows.offset).take(height) {
         let selected = i == state.rows.selected;
         let mut styles = Vec::new();
@@ -147,7 +146,13 @@ fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme)
         lines.push(line);
     }
     if rows.is_empty() {
-        lines.push(Line::styled("no attempts to compare", theme.dim));
+        lines.push(Line::styled(NO_ROWS, theme.dim));
     }
+    let below = rows.len().saturating_sub(state.rows.offset + height);
+    if below > 0 {
+        lines.push(Line::from(theme.spans(&more_rows(below))));
+    }
+    let drawn = lines.len();
     frame.render_widget(Paragraph::new(lines), area);
+    drawn
 }

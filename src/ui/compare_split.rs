@@ -10,7 +10,8 @@ use crate::view::blocks::Block;
 use crate::view::chrome::HintsFor;
 use crate::view::compare::Cv;
 use crate::view::compare::split::{
-    Slot, SplitTab, assertion_cell, deltas, inspect, side_figures, side_title, tab_meta, title, tool_cell, usage_table,
+    Slot, SplitTab, USAGE_TITLE, assertion_cell, deltas, empty_text, inspect, mode_text, more_below, no_turn_text,
+    side_figures, side_title, tab_meta, title, tool_cell, usage_table,
 };
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,7 +30,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, cache: &mut Ren
     frame.render_widget(Paragraph::new(lines), areas.header);
     tabs(frame, areas.tabs, s, &theme);
     if s.tab == SplitTab::Usage {
-        let block = panel(Line::styled(" Usage · before, after and after − before ", theme.title), true, &theme);
+        let block = panel(Line::styled(USAGE_TITLE, theme.title), true, &theme);
         let inner = block.inner(areas.body);
         frame.render_widget(block, areas.body);
         let lines = super::blocks::lines(&[Block::Table(usage_table(cv, &s.split))], inner.width as usize, &theme);
@@ -80,9 +81,11 @@ fn side_panel(frame: &mut Frame, area: Rect, cv: &Cv, s: &SplitState, side: usiz
     for i in (list.offset..len).take(height) {
         let mut line = match s.tab {
             SplitTab::Timeline => match s.split.timeline[i].sides[side] {
-                Slot::Row(r) => super::timeline::row_line(doc_attempt, view, r, inner_w, false, None, theme, true)
-                    .unwrap_or_default(),
-                Slot::NoTurn(n) => Line::styled(format!("▌ (no turn {n} on this side)"), theme.dim),
+                Slot::Row(r) => {
+                    super::timeline::row_line(doc_attempt, view, r, inner_w, false, None, theme, inner_w < 70)
+                        .unwrap_or_default()
+                }
+                Slot::NoTurn(n) => Line::from(theme.spans(&no_turn_text(n).truncate(inner_w))),
                 Slot::Blank => Line::raw(""),
             },
             SplitTab::Tools => Line::from(theme.spans(&tool_cell(cv, &s.split, i, side).truncate(inner_w))),
@@ -95,12 +98,7 @@ fn side_panel(frame: &mut Frame, area: Rect, cv: &Cv, s: &SplitState, side: usiz
         lines.push(line);
     }
     if len == 0 {
-        let none = match s.tab {
-            SplitTab::Tools => "no tool calls on either side",
-            SplitTab::Assertions => "no assertions recorded on either side",
-            _ => "nothing recorded",
-        };
-        lines.push(Line::styled(none, theme.dim));
+        lines.push(Line::from(theme.spans(&empty_text(s.tab).truncate(inner_w))));
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
@@ -122,11 +120,10 @@ fn inspector(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, s: &SplitState, 
             lines: super::blocks::lines(&inspected.blocks, width, &theme),
         }
     });
-    let mode = if app.raw { "Preview │ [Raw]" } else { "[Preview] │ Raw" };
-    let title = Line::from(vec![
-        Span::styled(format!(" {} ", super::blocks::cut_to(&built.title, width.saturating_sub(24))), theme.title),
-        Span::styled(format!(" {mode} (r) "), theme.dim),
-    ]);
+    let mut title =
+        vec![Span::styled(format!(" {} ", super::blocks::cut_to(&built.title, width.saturating_sub(24))), theme.title)];
+    title.extend(theme.spans(&mode_text(app.raw)));
+    let title = Line::from(title);
     let block = panel(title, true, &theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -138,8 +135,7 @@ fn inspector(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, s: &SplitState, 
     let below = max - scroll;
     if below > 0 && !lines.is_empty() {
         let last = lines.len() - 1;
-        let more = crate::view::format::count(below, "more line", "more lines");
-        lines[last] = Line::styled(format!("↓ {more} (PgDn, Ctrl-d)"), theme.dim);
+        lines[last] = Line::from(theme.spans(&more_below(below)));
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -538,3 +538,35 @@ pub fn delta(before: Option<f64>, after: Option<f64>, fmt: fn(f64) -> String) ->
 pub fn money(x: f64) -> String {
     usd(x)
 }
+
+/// The matrix screen's first line: "niceeval compare" and the sources.
+pub fn screen_title(c: &Cv) -> Text {
+    let sources: Vec<String> = c.sources.iter().map(|s| clean(&s.paths.join(", "))).collect();
+    Text::toned("niceeval compare ", Tone::Bold).with(sources.join(" → "), Tone::Plain)
+}
+
+/// "· marked classic/tool-note in classic/baseline".
+pub fn marked_text(c: &Cv, (row, column): (usize, usize)) -> Text {
+    let col = c.comparison.columns.get(column).map(column_id).unwrap_or_default();
+    Text::toned(
+        format!("  · marked {} in {col} (Enter on another cell opens the two)", row_label(c, row)),
+        Tone::Accent,
+    )
+}
+
+/// The matrix's column headers before the cells.
+pub const CHANGE_HEADER: &str = "change";
+pub const EVAL_HEADER: &str = "eval";
+
+/// What the matrix says with no rows.
+pub const NO_ROWS: &str = "no attempts to compare";
+
+/// "(+3 → h/l)": columns that did not fit and the keys that reach them.
+pub fn more_columns(hidden: usize) -> Text {
+    Text::toned(format!("(+{hidden} → h/l)"), Tone::Soft)
+}
+
+/// "↓ 2 more rows (j/k, PgDn)".
+pub fn more_rows(n: usize) -> Text {
+    Text::toned(format!("↓ {} (j/k, PgDn)", count(n, "more row", "more rows")), Tone::Soft)
+}

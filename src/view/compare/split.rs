@@ -461,3 +461,34 @@ pub fn side_name(c: &Cv, attempt: usize) -> String {
             .unwrap_or_else(|| super::NO_EXPERIMENT.into()),
     }
 }
+
+/// A side's line where it has no turn of that number.
+pub fn no_turn_text(turn: u64) -> Text {
+    Text::toned(format!("▌ (no turn {turn} on this side)"), Tone::Soft)
+}
+
+/// What a tab shows when neither side has anything for it.
+pub fn empty_text(tab: SplitTab) -> Text {
+    Text::toned(
+        match tab {
+            SplitTab::Timeline => "no events recorded on either side (exp --json keeps no conversation)",
+            SplitTab::Tools => "no tool calls on either side",
+            SplitTab::Assertions => "no assertions recorded on either side",
+            SplitTab::Usage => "",
+        },
+        Tone::Soft,
+    )
+}
+
+/// The Usage tab's panel title.
+pub const USAGE_TITLE: &str = " Usage · before, after and after − before ";
+
+/// The inspector's last line when more lines are below.
+pub fn more_below(lines: usize) -> Text {
+    Text::toned(format!("↓ {} (PgDn, Ctrl-d)", count(lines, "more line", "more lines")), Tone::Soft)
+}
+
+/// The inspector's mode in its title.
+pub fn mode_text(raw: bool) -> Text {
+    Text::toned(if raw { " Preview │ [Raw] (r) " } else { " [Preview] │ Raw (r) " }, Tone::Soft)
+}
