@@ -181,19 +181,17 @@ pub fn compare(entries: &[Entry], chosen: &[String]) -> Result<Comparison, Unkno
     let paired_by = two.then(|| paired_by(entries, &kept));
     let columns = columns(entries, &kept, chosen, paired_by);
     let evals = first_seen(kept.iter().map(|&i| entries[i].eval.clone()));
+    // Each attempt in its (column, eval) group, once.
+    let mut groups: HashMap<(ColumnKey, Option<String>), Vec<usize>> = HashMap::new();
+    for &i in &kept {
+        groups.entry((column_of(&entries[i]), entries[i].eval.clone())).or_default().push(i);
+    }
     let mut rows: Vec<Row> = evals
         .into_iter()
         .map(|eval| {
             let cells = columns
                 .iter()
-                .map(|col| {
-                    let members: Vec<usize> = kept
-                        .iter()
-                        .copied()
-                        .filter(|&i| entries[i].eval == eval && column_of(&entries[i]) == *col)
-                        .collect();
-                    cell(entries, members)
-                })
+                .map(|col| cell(entries, groups.remove(&(col.clone(), eval.clone())).unwrap_or_default()))
                 .collect();
             Row { eval, cells, change: Change::Unchanged }
         })
@@ -225,14 +223,9 @@ pub fn compare(entries: &[Entry], chosen: &[String]) -> Result<Comparison, Unkno
 }
 
 /// Distinct values in the order they first appear.
-fn first_seen<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for x in items {
-        if !out.contains(&x) {
-            out.push(x);
-        }
-    }
-    out
+fn first_seen<T: Eq + std::hash::Hash + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut seen = std::collections::HashSet::new();
+    items.filter(|x| seen.insert(x.clone())).collect()
 }
 
 fn column_of(e: &Entry) -> ColumnKey {

@@ -215,3 +215,60 @@ fn a_mixed_side_makes_the_pair_flaky() {
     let c = compare(&entries, &[]).unwrap();
     assert_eq!(class_of(&c, "ev"), [PairClass::Flaky]);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn entry() -> impl Strategy<Value = Entry> {
+        let verdict =
+            prop_oneof![Just(None), Just(Some(Passed)), Just(Some(Failed)), Just(Some(Errored)), Just(Some(Skipped)),];
+        let side = prop_oneof![Just(Side::Before), Just(Side::After)];
+        (side, 0..3usize, 0..4usize, proptest::option::of(1..4u64), verdict).prop_map(|(side, x, ev, n, verdict)| {
+            Entry {
+                side: Some(side),
+                experiment: Some(["a", "b", "c"][x].into()),
+                eval: Some(["w", "x", "y", "z"][ev].into()),
+                attempt_number: n,
+                verdict,
+                tally: None,
+            }
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn every_attempt_is_in_one_cell_and_every_cell_is_paired(entries in proptest::collection::vec(entry(), 0..24)) {
+            let c = compare(&entries, &[]).unwrap();
+            let mut seen = vec![0usize; entries.len()];
+            for row in &c.rows {
+                for cell in row.cells.iter().flatten() {
+                    for &i in &cell.attempts {
+                        seen[i] += 1;
+                    }
+                    let key = |i: usize| (entries[i].attempt_number.unwrap_or(0), i);
+                    prop_assert_eq!(cell.attempts.iter().copied().max_by_key(|&i| key(i)), Some(cell.representative));
+                    prop_assert!(cell.passed <= cell.total && cell.total == cell.attempts.len() as u64);
+                }
+            }
+            prop_assert!(seen.iter().all(|&n| n == 1), "{:?}", seen);
+            // Rows: changes first.
+            prop_assert!(c.rows.windows(2).all(|w| (w[0].change, &w[0].eval) <= (w[1].change, &w[1].eval)));
+            if let Some((_, pairs)) = &c.pairs {
+                for (ri, row) in c.rows.iter().enumerate() {
+                    for (ci, cell) in row.cells.iter().enumerate() {
+                        if cell.is_some() {
+                            let at = Some((ri, ci));
+                            prop_assert!(pairs.iter().any(|p| p.before == at || p.after == at), "cell {:?} unpaired", at);
+                        }
+                    }
+                }
+                for p in pairs {
+                    prop_assert!(p.before.is_some() || p.after.is_some());
+                    let class = classify(&entries, p.before.and_then(|at| c.cell(at)), p.after.and_then(|at| c.cell(at)));
+                    prop_assert_eq!(class, p.class);
+                }
+            }
+        }
+    }
+}
