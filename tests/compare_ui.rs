@@ -293,3 +293,25 @@ fn realrun_report_matrix_and_split() {
     update(&mut app, Action::ShowTab(niceeval::app::Tab::Assertions));
     insta::assert_snapshot!("realrun_report_split_assertions_80x24", screen(&mut app, 80, 24));
 }
+
+#[test]
+fn a_cell_of_several_attempts_opens_its_first_against_its_last() {
+    let Some(shared) = common::shared_dir() else { return };
+    let record = shared.join("samples/niceeval/realrun-sdk/record");
+    let compared = niceeval::cli::compare::load(&[record], &Default::default(), &Default::default()).unwrap();
+    let mut app = app_of(compared);
+    screen(&mut app, 120, 35);
+    let rows = app.compare.as_ref().unwrap().comparing.comparison.rows.clone();
+    let at = rows.iter().position(|r| r.eval.as_deref() == Some("realrun/claude-wrong")).unwrap();
+    for _ in 0..at {
+        update(&mut app, Action::Down);
+    }
+    let shown = screen(&mut app, 120, 35);
+    assert!(shown.contains("✗ 0/2"), "two attempts, none passed:\n{shown}");
+    update(&mut app, Action::Enter);
+    let attempts = split_of(&app).split.attempts;
+    let numbers = attempts.map(|i| app.views[i].summary.attempt_number);
+    assert_eq!(numbers, [Some(1), Some(2)]);
+    let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
+    assert_eq!(locators, ["@1HYSEVB1Y6BX6".to_string(), "@1YVAP5X8K33CP".to_string()]);
+}

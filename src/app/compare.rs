@@ -321,14 +321,19 @@ fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], &'static str> 
 
 fn open_split(app: &mut App) {
     let Some(c) = app.compare.as_ref() else { return };
-    let cells = match cells_to_open(c) {
-        Ok(cells) => cells,
-        Err(why) => return app.flash(why),
+    let here = c.comparing.comparison.cell((c.rows.selected, c.column));
+    let attempts = match (cells_to_open(c), here) {
+        (Ok(cells), _) => {
+            let attempt = |at| c.comparing.comparison.cell(at).map(|x| x.representative);
+            attempt(cells[0]).zip(attempt(cells[1]))
+        }
+        // One cell of several attempts: its first against its last.
+        (Err(_), Some(cell)) if c.mark.is_none() && cell.attempts.len() > 1 => {
+            Some((cell.attempts[0], cell.representative))
+        }
+        (Err(why), _) => return app.flash(why),
     };
-    let attempt = |at| c.comparing.comparison.cell(at).map(|x| x.representative);
-    let (Some(before), Some(after)) = (attempt(cells[0]), attempt(cells[1])) else {
-        return app.flash("no attempt in this cell");
-    };
+    let Some((before, after)) = attempts else { return app.flash("no attempt in this cell") };
     let Some(cv) = app.cv() else { return };
     let split = Split::new(&cv, before, after);
     let mut state =

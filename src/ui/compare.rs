@@ -12,7 +12,7 @@ use crate::view::blocks::Block;
 use crate::view::chrome::HintsFor;
 use crate::view::compare::{
     CHANGE_HEADER, Cv, EVAL_HEADER, NO_ROWS, column_labels, column_stats, legend, marked_text, matrix_rows, meta,
-    more_columns, more_rows, partial_note, report, screen_title,
+    more_columns, more_experiments, more_rows, partial_note, report, screen_title,
 };
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -43,7 +43,14 @@ fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
     if let Some(note) = partial_note(&column_stats(cv)) {
         table.push(Block::Line(note));
     }
-    let lines = super::blocks::lines(&table, w, theme);
+    let mut lines = super::blocks::lines(&table, w, theme);
+    let room = areas.experiments.height as usize;
+    if lines.len() > room && room > 1 {
+        // The last line says how many experiments are not listed.
+        let hidden = lines.len() - room + 1;
+        lines.truncate(room - 1);
+        lines.push(Line::from(theme.spans(&more_experiments(hidden))));
+    }
     frame.render_widget(Paragraph::new(lines), areas.experiments);
 
     let drawn = draw_matrix(frame, areas.matrix, app, cv, theme);

@@ -79,7 +79,7 @@ pub fn row_line(
         return Some(Line::from(spans));
     }
     let narrow = compact;
-    let pos_w = if narrow { 6 } else { POS_W };
+    let pos_w = if narrow { 7 } else { POS_W };
     spans.push(Span::styled(fit(&truncate(&row.pos, pos_w), pos_w), theme.dim));
     // The status mark only: the word is in the inspector and in `show`.
     match &row.status {

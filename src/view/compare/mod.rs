@@ -570,3 +570,14 @@ pub fn more_columns(hidden: usize) -> Text {
 pub fn more_rows(n: usize) -> Text {
     Text::toned(format!("↓ {} (j/k, PgDn)", count(n, "more row", "more rows")), Tone::Soft)
 }
+
+/// "↓ 2 more lines of experiments (`niceeval compare` prints them all)".
+pub fn more_experiments(lines: usize) -> Text {
+    Text::toned(
+        format!(
+            "↓ {} of the experiments table (niceeval compare prints it whole)",
+            count(lines, "more line", "more lines")
+        ),
+        Tone::Soft,
+    )
+}
