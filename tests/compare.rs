@@ -301,3 +301,24 @@ fn tempdir() -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn a_record_attempt_and_a_session_file_pair_as_the_only_attempts() {
+    let Some(s) = samples() else { return };
+    let record = s.join("generated/record-kitchen/record/runs/7d7040ae-f511-4441-8fd9-0e9ec9687373");
+    let attempt = record.join("attempts/bd0a0c3c-e3c4-4a8f-9ca5-203670d5d3c2");
+    let session = s.join("../handmade/sessions/session-02-coding-multiturn.json");
+    let doc = compare_json(&[&attempt, &session], &[]);
+    assert_eq!(doc["pairedBy"], "only-attempts");
+    let pairs = doc["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1);
+    let p = &pairs[0];
+    assert_eq!((p["before"]["eval"].as_str(), p["after"]["eval"].as_str()), (Some("release"), Some("coding/fix-add")));
+    assert_eq!(p["before"]["verdict"], "failed");
+    assert!(p["after"]["verdict"].is_null(), "a capture has no verdict");
+    assert_eq!(p["after"]["status"], "failed", "its status says how it went");
+    assert_eq!(p["change"], "changed");
+    let after = &doc["experiments"][1];
+    assert_eq!((after["id"].as_str(), after["decided"].as_u64()), (Some("after"), Some(0)));
+    assert!(after["passRate"].is_null(), "no verdict: no pass rate, not 0%");
+}

@@ -40,6 +40,7 @@ pub fn document(c: &Cv) -> Value {
                     Some((r, col)) => c.comparison.cell((r, col)).map_or(Value::Null, |cell| {
                         let mut v = cell_json(c, cell);
                         v["experiment"] = c.comparison.columns[col].experiment.clone().into();
+                        v["eval"] = c.comparison.rows[r].eval.clone().into();
                         v
                     }),
                     None => Value::Null,
@@ -73,6 +74,7 @@ fn experiments(c: &Cv) -> Value {
                 "experiment": key.experiment,
                 "source": side_word(key.side),
                 "evals": s.evals,
+                "decided": s.decided,
                 "passed": s.passed,
                 "passRate": opt_num(s.pass_rate()),
                 "attempts": s.attempts,

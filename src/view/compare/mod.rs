@@ -243,9 +243,10 @@ impl Sum {
 pub struct ColumnStats {
     pub id: String,
     pub letter: String,
-    /// Evals with an attempt in this column, and how many of them passed
-    /// (by the cell's verdict).
+    /// Evals with an attempt in this column, how many of them have a
+    /// verdict (a capture has none), and how many passed (by the cell's verdict).
     pub evals: usize,
+    pub decided: usize,
     pub passed: usize,
     /// Over every attempt of the column.
     pub attempts: usize,
@@ -255,15 +256,16 @@ pub struct ColumnStats {
 }
 
 impl ColumnStats {
+    /// Passed of the evals with a verdict; `None` when none has one.
     pub fn pass_rate(&self) -> Option<f64> {
-        (self.evals > 0).then(|| self.passed as f64 / self.evals as f64)
+        (self.decided > 0).then(|| self.passed as f64 / self.decided as f64)
     }
 
-    /// "2/9 · 22.2%".
+    /// "2/9 · 22.2%" (of the evals with a verdict), "— (no verdict)".
     pub fn passed_text(&self) -> Text {
         match self.pass_rate() {
-            Some(r) => Text::plain(format!("{}/{} · {}", self.passed, self.evals, percent(r))),
-            None => Text::toned(MISSING, Tone::Soft),
+            Some(r) => Text::plain(format!("{}/{} · {}", self.passed, self.decided, percent(r))),
+            None => Text::toned(format!("{MISSING} (no verdict)"), Tone::Soft),
         }
     }
 }
@@ -280,6 +282,7 @@ pub fn column_stats(c: &Cv) -> Vec<ColumnStats> {
                 id: column_id(key),
                 letter: letter(ci),
                 evals: cells.len(),
+                decided: cells.iter().filter(|x| x.verdict(entries).is_some()).count(),
                 passed: cells
                     .iter()
                     .filter(|x| x.verdict(entries) == Some(crate::model::verdict::Verdict::Passed))

@@ -131,8 +131,13 @@ fn pairs_section(c: &Cv) -> Section {
     let rows: Vec<Vec<Text>> = pairs
         .iter()
         .map(|p| {
-            let row = p.before.or(p.after).map(|(r, _)| r).unwrap_or_default();
-            let mut cells = vec![pair_text(p.class), Text::plain(super::row_label(c, row))];
+            let rows = [p.before, p.after].map(|at| at.map(|(r, _)| super::row_label(c, r)));
+            let eval = match rows {
+                [Some(b), Some(a)] if b != a => format!("{b} → {a}"),
+                [Some(x), _] | [None, Some(x)] => x,
+                [None, None] => String::new(),
+            };
+            let mut cells = vec![pair_text(p.class), Text::plain(eval)];
             if with_experiment {
                 cells.push(Text::plain(p.experiment.as_deref().map(clean).unwrap_or_default()));
             }
