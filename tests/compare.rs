@@ -322,3 +322,19 @@ fn a_record_attempt_and_a_session_file_pair_as_the_only_attempts() {
     assert_eq!((after["id"].as_str(), after["decided"].as_u64()), (Some("after"), Some(0)));
     assert!(after["passRate"].is_null(), "no verdict: no pass rate, not 0%");
 }
+
+#[test]
+fn view_compare_off_a_terminal_prints_what_compare_prints() {
+    let Some(s) = samples() else { return };
+    let record = s.join("realrun-report/record");
+    let run = |args: &[&str]| Command::new(bin()).args(args).arg(&record).output().unwrap();
+    let view = run(&["view", "--compare"]);
+    let compare = run(&["compare", "--plain", "--color", "never", "--width", "80"]);
+    assert_eq!(view.status.code(), Some(0));
+    assert!(!view.stdout.is_empty());
+    assert_eq!(String::from_utf8_lossy(&view.stdout), String::from_utf8_lossy(&compare.stdout));
+    // The choosing flags belong to --compare.
+    let out = run(&["view", "--experiment", "main"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--compare"));
+}

@@ -310,7 +310,12 @@ pub fn cell_text(c: &Cv, cell: &Cell) -> Text {
     let Some(s) = c.summary(cell.representative) else { return Text::toned(MISSING, Tone::Soft) };
     let mut t = match s.verdict {
         Some(v) => Text::toned(verdict_mark(v), verdict_tone(v)),
-        None => Text::toned(format!("({})", headline(None, s.status).as_plain().replace(" (status)", "")), Tone::Soft),
+        None => match s.status {
+            Some(_) => {
+                Text::toned(format!("({})", headline(None, s.status).as_plain().replace(" (status)", "")), Tone::Soft)
+            }
+            None => Text::toned(MISSING, Tone::Soft),
+        },
     };
     if cell.total > 1 {
         t.push(format!(" {}/{}", cell.passed, cell.total), if cell.mixed() { Tone::Warn } else { Tone::Plain });
@@ -341,8 +346,11 @@ pub fn legend(c: &Cv) -> Text {
         .filter(|v| summaries.iter().any(|s| s.verdict == Some(*v)))
         .map(|v| format!("{} {}", verdict_mark(v), v.as_str()))
         .collect();
-    if summaries.iter().any(|s| s.verdict.is_none()) {
+    if summaries.iter().any(|s| s.verdict.is_none() && s.status.is_some()) {
         parts.push("(…) no verdict: the attempt's status".into());
+    }
+    if summaries.iter().any(|s| s.verdict.is_none() && s.status.is_none()) {
+        parts.push(format!("{MISSING} no verdict or status recorded"));
     }
     if c.comparison.rows.iter().any(|r| r.cells.iter().any(Option::is_none)) {
         parts.push(format!("{NOT_RUN} not run"));
@@ -452,15 +460,16 @@ pub fn row_label(c: &Cv, row: usize) -> String {
     }
 }
 
-/// An attempt's eval as a row names it: its eval id, or its file.
+/// An attempt's eval as a row names it: its eval id, or its file (the
+/// file it came from, else its source's).
 pub fn row_label_of(c: &Cv, attempt: usize) -> String {
-    match c.summary(attempt) {
-        Some(s) => match &s.eval {
-            Some(e) => clean(e),
-            None => Summary { experiment: None, attempt_number: None, ..s.clone() }.title(),
-        },
-        None => "(no eval id)".into(),
+    let Some(s) = c.summary(attempt) else { return "(no eval id)".into() };
+    if let Some(e) = &s.eval {
+        return clean(e);
     }
+    let source = c.sources.iter().find(|x| x.attempts.contains(&attempt)).and_then(|x| x.paths.first());
+    let file = s.source.clone().or_else(|| source.cloned());
+    Summary { experiment: None, attempt_number: None, source: file, ..s.clone() }.title()
 }
 
 /// One matrix row as both surfaces show it.
