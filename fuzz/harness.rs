@@ -166,6 +166,62 @@ pub fn tui(data: &[u8]) {
         update(&mut app, Action::ScrollAt { column: w / 3, row: i * h / 4, down: i % 2 == 0 });
     }
     draw(&mut terminal, &app, &mut cache);
+    compare(file, w, h, pick & 4 != 0);
+}
+
+/// `compare` and `view --compare` of the file against itself: the text and
+/// JSON, the matrix, and (heavy) the split view's tabs, inspector and sides.
+fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
+    use niceeval::view::compare::{Built, Compared, json, report};
+    let prices = niceeval::model::usage::builtin_prices();
+    let load = || niceeval::load::load_bytes("fuzz.json", file).ok().map(|d| Built::new(d, None, &prices));
+    let (Some(before), Some(after)) = (load(), load()) else { return };
+    let Ok(compared) = Compared::two(before, after, &[]) else { return };
+    let text = niceeval::plain::layout::render(&report::blocks(&compared.view(), 80), 80, false, false);
+    assert!(!text.chars().any(|c| c != '\n' && is_unsafe(c)), "unsafe character in compare's text");
+    let _ = json::document(&compared.view());
+    let mut app = App::for_compare(compared, None, prices.clone());
+    set_viewport(&mut app, w, h);
+    app.clamp_compare();
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    let mut cache = RenderCache::new(ThemeName::Dark);
+    draw(&mut terminal, &app, &mut cache);
+    let light: &[Action] = &[Action::Down, Action::CellRight, Action::Enter, Action::Down];
+    let script: &[Action] = &[
+        Action::Enter,
+        Action::Down,
+        Action::NextTurn,
+        Action::NextFailure,
+        Action::Enter,
+        Action::PageDown,
+        Action::ToggleRaw,
+        Action::FocusNext,
+        Action::Copy,
+        Action::ShowTab(Tab::Tools),
+        Action::Down,
+        Action::Enter,
+        Action::ShowTab(Tab::Assertions),
+        Action::Bottom,
+        Action::ShowTab(Tab::Usage),
+        Action::ShowTab(Tab::Timing),
+        Action::ViewAttempt,
+        Action::Back,
+        Action::Back,
+        Action::Back,
+        Action::Back,
+        Action::Mark,
+        Action::Down,
+        Action::Enter,
+        Action::Help,
+        Action::Back,
+        Action::Back,
+        Action::Back,
+    ];
+    for a in (if heavy { script } else { light }).iter().cloned() {
+        update(&mut app, a);
+        app.effects.clear();
+        draw(&mut terminal, &app, &mut cache);
+    }
 }
 
 /// Pieces the `layout` target builds its strings from: grapheme clusters

@@ -2,6 +2,7 @@
 # Regenerate screenshots/*.png from the real binary in a real terminal:
 # xterm under Xvfb, driven with xdotool, captured with ImageMagick's `import`.
 # Debian packages: xvfb xterm xdotool imagemagick fonts-dejavu-core fonts-noto-core fonts-symbola
+# Usage: scripts/screenshots.sh [NAME...]  (no names: every screenshot)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS="xvfb xterm xdotool imagemagick fonts-dejavu-core fonts-noto-core fonts-symbola"
@@ -20,10 +21,12 @@ trap 'kill $XVFB 2>/dev/null || true' EXIT
 export DISPLAY="$DISPLAY_NUM"
 sleep 1
 
+ONLY=" $* "
 # shot NAME COLS ROWS "COMMAND" KEYS...  (keys are xdotool key names or text:<string>)
 shot() {
   local name=$1 cols=$2 rows=$3 cmd=$4
   shift 4
+  if [ "$ONLY" != "  " ] && [[ "$ONLY" != *" $name "* ]]; then return 0; fi
   xterm -geometry "${cols}x${rows}" -fa 'DejaVu Sans Mono' -fs 10 -bg '#16181d' -fg '#d5d8de' \
     -xrm 'XTerm*colorBDMode: false' -T "niceeval-$name" -e bash -c "$cmd; sleep 30" &
   local pid=$! wid=""
@@ -58,3 +61,7 @@ shot assertions 160 44 "$BIN view assets/demo/record" 5
 shot check 120 36 "$BIN check tests/fixtures/ui/failed-orphans.json; s=\$?; echo; echo \"(exit status \$s)\""
 shot search 160 44 "$BIN view assets/demo/session.json" slash text:rm
 shot timing 160 44 "$BIN view assets/demo/record" 8
+REPORT=../shared/samples/niceeval/realrun-report/record
+shot compare-matrix 160 44 "$BIN view --compare $REPORT"
+shot compare-split 160 44 "$BIN view --compare $REPORT" Return
+shot compare-split-tools 160 44 "$BIN view --compare $REPORT" Return 2 Return

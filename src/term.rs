@@ -446,6 +446,7 @@ pub fn set_viewport(app: &mut App, width: u16, height: u16) {
     app.list_mut().clamp(len, rows);
     let nav_len = app.nav.len();
     app.nav_state.clamp(nav_len, app.viewport.nav_rows);
+    app.clamp_compare();
 }
 
 fn handle(app: &mut App, ev: Event, cache: &mut RenderCache) -> bool {

@@ -35,6 +35,11 @@ fn view_search_failure_hitl_quit() {
 }
 
 #[test]
+fn compare_matrix_split_view_and_back() {
+    run_script("compare.sh");
+}
+
+#[test]
 fn follow_shows_appended_events_without_a_key_press() {
     run_script("follow.sh");
 }

@@ -426,3 +426,81 @@ fn the_viewer_and_show_draw_the_same_diffs() {
     common::report(&format!("diffs: {compared} lines the same in the viewer and show"));
     assert!(compared >= 10, "{compared}");
 }
+
+/// `compare` states each attempt as its own page does: for every sample,
+/// every attempt of every cell has the verdict, status, locator, score,
+/// tokens, observed and estimated cost `show --json` gives it, and the
+/// matrix's mark is the mark of that page's headline.
+#[test]
+fn compare_cells_state_what_show_json_says_of_their_attempts() {
+    use niceeval::view::compare::{Built, Compared, json, matrix_rows};
+    let prices = builtin_prices();
+    let (mut files, mut cells, mut attempts) = (0, 0, 0);
+    for path in samples() {
+        let Ok(doc) = niceeval::load::load_path(&path) else { continue };
+        if doc.attempts.is_empty() {
+            continue;
+        }
+        files += 1;
+        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let show = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
+        let pages = show["attempts"].as_array().unwrap();
+        let compared = Compared::one(Built::new(doc, None, &prices), &[]).unwrap();
+        let c = compared.view();
+        let doc_json = json::document(&c);
+        let rows_json = doc_json["rows"].as_array().unwrap();
+        let marks = matrix_rows(&c);
+        for (ri, row) in c.comparison.rows.iter().enumerate() {
+            for (ci, cell) in row.cells.iter().enumerate() {
+                let Some(cell) = cell else { continue };
+                cells += 1;
+                let id = niceeval::view::compare::column_id(&c.comparison.columns[ci]);
+                let cj = &rows_json[ri]["cells"][&id];
+                let what = format!("{} row {ri} column {id}", path.display());
+                let page = &pages[cell.representative];
+                for (ours, theirs) in [
+                    ("verdict", "verdict"),
+                    ("locator", "locator"),
+                    ("score", "score"),
+                    ("tokens", "tokens"),
+                    ("costUSD", "observedCostUSD"),
+                    ("estimatedCostUSD", "estimatedCostUSD"),
+                ] {
+                    assert_eq!(cj[ours], page[theirs], "{what}: {ours}");
+                }
+                let mark = page["headline"].as_str().unwrap().chars().next().unwrap();
+                let shown = marks[ri].cells[ci].as_plain();
+                match (page["verdict"].as_str(), page["status"].as_str()) {
+                    (Some(_), _) => {
+                        assert!(shown.starts_with(mark), "{what}: matrix {shown:?}, page {}", page["headline"])
+                    }
+                    // A capture: its status, in parentheses; nothing when it has none either.
+                    (None, Some(_)) => assert!(shown.starts_with(&format!("({mark}")), "{what}: {shown:?}"),
+                    (None, None) => assert!(shown.starts_with('—'), "{what}: {shown:?}"),
+                }
+                let list = cj["attemptList"].as_array().unwrap();
+                assert_eq!(list.len(), cell.attempts.len(), "{what}");
+                for (entry, &i) in list.iter().zip(&cell.attempts) {
+                    attempts += 1;
+                    let page = &pages[i];
+                    for (ours, theirs) in [
+                        ("verdict", "verdict"),
+                        ("status", "status"),
+                        ("locator", "locator"),
+                        ("attempt", "attempt"),
+                        ("score", "score"),
+                        ("tokens", "tokens"),
+                        ("costUSD", "observedCostUSD"),
+                        ("estimatedCostUSD", "estimatedCostUSD"),
+                    ] {
+                        assert_eq!(entry[ours], page[theirs], "{what}: attempt {i} {ours}");
+                    }
+                }
+            }
+        }
+    }
+    common::report(&format!(
+        "one truth (compare): {files} files, {cells} cells, {attempts} attempts agree with show --json"
+    ));
+    assert!(files >= 2 && cells >= 2);
+}

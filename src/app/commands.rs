@@ -10,9 +10,14 @@ pub const COPY_AT_MOST: usize = 100_000;
 impl App {
     /// `y`: the selected value over OSC 52, at most [`COPY_AT_MOST`] bytes.
     pub(super) fn copy_selected(&mut self) {
-        let Some((_, mut text)) = super::selection::selected_value(self) else {
+        let Some((_, text)) = super::selection::selected_value(self) else {
             return self.flash("nothing selected to copy");
         };
+        self.copy_text(text);
+    }
+
+    /// Copy `text` over OSC 52, cut at [`COPY_AT_MOST`] bytes (the flash says so).
+    pub(super) fn copy_text(&mut self, mut text: String) {
         let n = text.chars().count();
         if text.len() <= COPY_AT_MOST {
             self.effects.push(Effect::Copy(text));

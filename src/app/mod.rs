@@ -3,6 +3,9 @@
 
 pub mod action;
 mod commands;
+pub mod compare;
+pub mod compare_layout;
+mod compare_split;
 mod fold;
 mod index;
 mod jumps;
@@ -293,6 +296,8 @@ pub struct App {
     /// nodes and folds opened or closed against their default.
     timing_rows: Vec<crate::view::waterfall::Row>,
     timing_toggled: HashMap<usize, HashSet<String>>,
+    /// `view --compare`: the comparison and its screens.
+    pub compare: Option<compare::CompareState>,
 }
 
 impl App {
@@ -350,6 +355,7 @@ impl App {
             index: ListIndex::default(),
             timing_rows: Vec::new(),
             timing_toggled: HashMap::new(),
+            compare: None,
         };
         // With several attempts, start with them collapsed: the list of attempts.
         if app.doc.attempts.len() > 1 {

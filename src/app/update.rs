@@ -26,6 +26,10 @@ pub fn update(app: &mut App, action: Action) {
     if !matches!(action, Action::ScrollAt { .. }) {
         app.flash = None;
     }
+    // The matrix and the split view have keys of their own (help is shared).
+    if app.mode == Mode::Normal && app.compare_screen().is_some() {
+        return super::compare::key(app, action);
+    }
     let turn_jump = app.before_turn_jump.take();
     let before = app.place();
     match app.mode {
@@ -134,6 +138,8 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::FoldAll => app.fold_all(true),
         Action::UnfoldAll => app.fold_all(false),
         Action::NavNarrower | Action::NavWider => app.resize_nav(action == Action::NavWider),
+        // Compare-screen keys; in the viewer `v` is where it already is.
+        Action::CellLeft | Action::CellRight | Action::Mark | Action::ViewAttempt => {}
         Action::JumpBack => app.jump_back(),
         Action::JumpForward => app.jump_forward(),
         Action::ScrollExtent { .. }
@@ -432,6 +438,9 @@ fn back(app: &mut App) {
         app.sync_nav_to_scope();
     } else if app.focus == Focus::List {
         app.focus = Focus::Nav;
+    } else {
+        // At the top of the viewer opened from a comparison: back to it.
+        app.back_to_compare();
     }
 }
 

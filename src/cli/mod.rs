@@ -1,6 +1,7 @@
 //! Command-line surface: parse arguments, load, derive, then run or print.
 
 pub mod check;
+pub mod compare;
 pub mod derive;
 pub mod show;
 pub mod view;
@@ -24,7 +25,7 @@ fn version_text() -> &'static str {
 }
 
 /// Options shared by every command that derives.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct DeriveOpts {
     /// Model name for the cost estimate (default: the file's own `model`).
     #[arg(long, value_name = "NAME")]
@@ -42,6 +43,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Print what the viewer shows, as plain text (for pipes, CI logs and bug reports).
     Show(show::ShowArgs),
+    /// Compare runs: evals × experiments of one source, or the attempts of BEFORE and AFTER paired.
+    Compare(compare::CompareArgs),
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
@@ -83,6 +86,7 @@ pub fn run(cli: Cli) -> i32 {
             }
         }
         Command::Show(args) => show::run(&args),
+        Command::Compare(args) => compare::run(&args),
     }
 }
 

@@ -161,18 +161,7 @@ pub fn run(args: &ShowArgs) -> i32 {
         let _ = writeln!(std::io::stderr(), "niceeval: {line}");
     }
     let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
-    let tty = std::io::stdout().is_terminal();
-    let width = args.width.unwrap_or_else(|| {
-        if tty { crossterm::terminal::size().map(|(w, _)| w as usize).unwrap_or(80).min(MAX_WIDTH) } else { 80 }
-    });
-    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => tty && !no_color_env,
-    };
-    let boxed = if args.plain { false } else { args.boxed || tty };
-    let opts = PlainOptions { width, boxed: boxed && width >= 60, color };
+    let opts = plain_options(args.width, args.boxed, args.plain, args.color);
     let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep, full: args.full };
     if args.json {
         if let Some(what) = crate::view::json::not_finite(&doc, &views, &findings, &sel) {
@@ -238,6 +227,24 @@ fn print_fix_prompts(
         return 1;
     }
     super::print_stdout(&text)
+}
+
+/// How text goes out: the width asked for, else the terminal's (80 off a
+/// terminal); boxes on a terminal unless `--plain`; colour as `--color` and
+/// `NO_COLOR` say.
+pub fn plain_options(width: Option<usize>, boxed: bool, plain: bool, color: ColorChoice) -> PlainOptions {
+    let tty = std::io::stdout().is_terminal();
+    let width = width.unwrap_or_else(|| {
+        if tty { crossterm::terminal::size().map(|(w, _)| w as usize).unwrap_or(80).min(MAX_WIDTH) } else { 80 }
+    });
+    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let color = match color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => tty && !no_color_env,
+    };
+    let boxed = if plain { false } else { boxed || tty };
+    PlainOptions { width, boxed: boxed && width >= 60, color }
 }
 
 /// 1 when `--failures` was asked for and an attempt shown failed; else 0.

@@ -29,6 +29,11 @@ pub struct ViewArgs {
     /// Tail a JSONL stream that an adapter is still writing.
     #[arg(long)]
     pub follow: bool,
+    /// Open the comparison first: evals × experiments of one source, or BEFORE AFTER (as `niceeval compare`).
+    #[arg(long, conflicts_with_all = ["watch", "follow", "demo"])]
+    pub compare: bool,
+    #[command(flatten)]
+    pub sources: super::compare::SourceArgs,
     #[command(flatten)]
     pub opts: DeriveOpts,
 }
@@ -39,6 +44,12 @@ pub const DEMO_SESSION: &str = include_str!("../../assets/demo/session.json");
 pub fn run(args: &ViewArgs) -> i32 {
     let started = std::time::Instant::now();
     let interactive = std::io::stdout().is_terminal();
+    if args.compare {
+        return run_compare(args, started, interactive);
+    }
+    if args.sources.one_source || !args.sources.experiments.is_empty() {
+        return report_error(&"--one-source and --experiment choose what --compare compares");
+    }
     // A large file opens on a preview of its start while the rest loads.
     let preview = match args.paths.as_slice() {
         [path] if interactive && !args.demo && !args.watch && !args.follow && path.as_os_str() != "-" => {
@@ -107,6 +118,25 @@ pub fn run(args: &ViewArgs) -> i32 {
         crate::app::update(&mut app, crate::app::Action::FollowBottom);
     }
     run_terminal(app, theme, started, source)
+}
+
+/// `view --compare`: the matrix first; off a terminal, what `compare` prints.
+fn run_compare(args: &ViewArgs, started: std::time::Instant, interactive: bool) -> i32 {
+    let compared = match super::compare::load(&args.paths, &args.sources, &args.opts) {
+        Ok(c) => c,
+        Err(e) => return report_error(&e),
+    };
+    if !interactive {
+        let text = super::compare::text(&compared, &crate::plain::PlainOptions::default());
+        return super::print_stdout(&text);
+    }
+    let prices = match price_table(&args.opts) {
+        Ok(p) => p,
+        Err(e) => return report_error(&e),
+    };
+    let mut app = App::for_compare(compared, args.opts.model.clone(), prices);
+    app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
+    run_terminal(app, theme(args), started, None)
 }
 
 fn theme(args: &ViewArgs) -> ThemeName {

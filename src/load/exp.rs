@@ -127,6 +127,7 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
                 a.verdict = super::assertions::read_verdict(v.get("verdict"), &mut a.notices).or(a.verdict.take());
                 let attempts_n = v.get("attempts").and_then(Value::as_u64);
                 let passed = v.get("passed").and_then(Value::as_u64);
+                a.eval_tally = passed.zip(attempts_n);
                 if let (Some(n), Some(p)) = (attempts_n, passed)
                     && n > 1
                 {

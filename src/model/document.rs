@@ -190,6 +190,9 @@ pub struct Attempt {
     pub notices: Vec<Notice>,
     /// The file the attempt came from, when several files were opened together.
     pub source: Option<String>,
+    /// `(passed, attempts)` of the attempt's eval, when the file states them
+    /// for attempts it does not list (an `exp --json` eval line).
+    pub eval_tally: Option<(u64, u64)>,
 }
 
 /// Everything one or more input files became.

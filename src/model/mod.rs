@@ -2,6 +2,7 @@
 //! JSON values, output is derived facts. Everything else reads from here.
 
 pub mod command;
+pub mod compare;
 pub mod completeness;
 pub mod coverage;
 pub mod derive;

@@ -1,6 +1,8 @@
 //! Widgets that only read state. One file per panel, one theme module.
 
 pub mod blocks;
+pub mod compare;
+mod compare_split;
 pub mod header;
 pub mod highlight;
 pub mod inspector;
@@ -85,6 +87,13 @@ pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
     if area.width < crate::app::layout::MIN_WIDTH || area.height < crate::app::layout::MIN_HEIGHT {
         let text = crate::view::chrome::too_small(area.width, area.height);
         frame.render_widget(Paragraph::new(Line::styled(text, cache.theme.warn)), area);
+        return;
+    }
+    if app.compare_screen().is_some() {
+        compare::render(frame, area, app, cache);
+        if app.mode == Mode::Help {
+            cache.help_extent = render_help(frame, area, app, &cache.theme);
+        }
         return;
     }
     let areas = crate::app::layout::areas(area.width, area.height, app);
@@ -194,25 +203,27 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (Focus::List, Tab::Changes) => HintsFor::Changes,
             (Focus::List, Tab::Timing) => HintsFor::Timing,
         };
-        // On a narrow terminal the last hints give way, but `? help` stays.
-        let mut hints: Vec<(&str, &str)> = crate::view::chrome::hints(at).to_vec();
         let used: usize = spans.iter().map(|s| s.width()).sum();
-        let width =
-            |h: &[(&str, &str)]| h.iter().map(|(k, w)| k.chars().count() + w.chars().count() + 3).sum::<usize>();
-        while used + width(&hints) > area.width as usize && hints.len() > 1 {
-            let drop = hints.iter().rposition(|(k, _)| *k != "?").unwrap_or(hints.len() - 1);
-            hints.remove(drop);
-        }
-        for (k, w) in hints {
-            spans.extend(hint(k, w, theme));
-        }
+        spans.extend(hint_spans(at, used, area.width as usize, theme));
         Line::from(spans)
     };
     frame.render_widget(Paragraph::new(line), area);
 }
 
+/// The footer's hints for `at` in the room left after `used` columns: on
+/// a narrow terminal the last hints give way, but `? help` stays.
+pub fn hint_spans(at: crate::view::chrome::HintsFor, used: usize, room: usize, theme: &Theme) -> Vec<Span<'static>> {
+    let mut hints: Vec<(&str, &str)> = crate::view::chrome::hints(at).to_vec();
+    let width = |h: &[(&str, &str)]| h.iter().map(|(k, w)| k.chars().count() + w.chars().count() + 3).sum::<usize>();
+    while used + width(&hints) > room && hints.len() > 1 {
+        let drop = hints.iter().rposition(|(k, _)| *k != "?").unwrap_or(hints.len() - 1);
+        hints.remove(drop);
+    }
+    hints.into_iter().flat_map(|(k, w)| hint(k, w, theme)).collect()
+}
+
 /// The help overlay; returns how far it can scroll.
-fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) -> usize {
+pub(crate) fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) -> usize {
     let w = area.width.saturating_sub(4).min(76);
     let h = area.height.saturating_sub(2);
     let popup = Rect::new(area.x + (area.width - w) / 2, area.y + 1, w, h);

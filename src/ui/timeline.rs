@@ -42,50 +42,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
     let mut lines = Vec::with_capacity(inner.height as usize);
     for (pos, &ri) in app.visible.iter().enumerate().skip(list.offset).take(inner.height as usize) {
-        let Some(row) = row_view(attempt, view, ri) else { continue };
+        let folded = app.is_folded(view.timeline.rows[ri].addr);
+        let Some(mut line) = row_line(attempt, view, ri, w, folded, query, theme, false) else { continue };
         let selected = pos == list.selected;
         let is_match = app.search.matches.binary_search(&ri).is_ok();
-        let mut spans: Vec<Span> = Vec::new();
-        if row.kind == RowKind::TurnHeader {
-            spans.push(Span::styled(
-                crate::view::chrome::turn_lead(app.is_folded(view.timeline.rows[ri].addr)),
-                theme.title,
-            ));
-            let summary = row.summary.truncate(w.saturating_sub(2));
-            spans.extend(theme.spans(&summary));
-        } else {
-            spans.push(Span::styled(fit(&truncate(&row.pos, POS_W), POS_W), theme.dim));
-            // The status mark only: the word is in the inspector and in `show`.
-            match &row.status {
-                Some(s) => {
-                    let mark = s.as_plain().chars().next().unwrap_or(' ');
-                    let tone = s.spans.first().map(|(_, t)| *t).unwrap_or_default();
-                    spans.push(Span::styled(format!("{mark} "), theme.tone(tone)));
-                }
-                None => spans.push(Span::raw("  ")),
-            }
-            spans.push(Span::styled(
-                format!("{} {:<10} ", kind_marker(row.kind), kind_word(row.kind)),
-                theme.kind(row.kind),
-            ));
-            let badges = row.badges();
-            let used = POS_W + 2 + 13 + if badges.is_empty() { 0 } else { width(&badges) + 1 };
-            let budget = w.saturating_sub(used);
-            let summary = truncate(&row.summary.as_plain(), budget);
-            let style = match row.kind {
-                RowKind::Error | RowKind::Unrecognized | RowKind::Thinking | RowKind::InputRequest => {
-                    theme.kind(row.kind)
-                }
-                _ => theme.text,
-            };
-            spans.extend(highlight_matches(&summary, query, style, theme.matched));
-            if !badges.is_empty() {
-                let pad = budget.saturating_sub(width(&summary));
-                spans.push(Span::raw(" ".repeat(pad + 1)));
-                spans.push(Span::styled(badges, theme.warn));
-            }
-        }
-        let mut line = Line::from(spans);
         if selected {
             line = line.style(if focused { theme.selected } else { theme.selected_unfocused });
         } else if is_match {
@@ -94,6 +54,64 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Timeline row `ri` of an attempt as the viewer draws it at `w` columns
+/// (the split view draws each side's rows with it too: `compact` keeps the
+/// kind's mark without its word, for a half-width panel).
+#[allow(clippy::too_many_arguments)]
+pub fn row_line(
+    attempt: &crate::model::document::Attempt,
+    view: &crate::view::AttemptView,
+    ri: usize,
+    w: usize,
+    folded: bool,
+    query: Option<&crate::view::search::Matcher>,
+    theme: &Theme,
+    compact: bool,
+) -> Option<Line<'static>> {
+    let row = row_view(attempt, view, ri)?;
+    let mut spans: Vec<Span> = Vec::new();
+    if row.kind == RowKind::TurnHeader {
+        spans.push(Span::styled(crate::view::chrome::turn_lead(folded), theme.title));
+        let summary = row.summary.truncate(w.saturating_sub(2));
+        spans.extend(theme.spans(&summary));
+        return Some(Line::from(spans));
+    }
+    let narrow = compact;
+    let pos_w = if narrow { 7 } else { POS_W };
+    spans.push(Span::styled(fit(&truncate(&row.pos, pos_w), pos_w), theme.dim));
+    // The status mark only: the word is in the inspector and in `show`.
+    match &row.status {
+        Some(s) => {
+            let mark = s.as_plain().chars().next().unwrap_or(' ');
+            let tone = s.spans.first().map(|(_, t)| *t).unwrap_or_default();
+            spans.push(Span::styled(format!("{mark} "), theme.tone(tone)));
+        }
+        None => spans.push(Span::raw("  ")),
+    }
+    let kind = if narrow {
+        format!("{} ", kind_marker(row.kind))
+    } else {
+        format!("{} {:<10} ", kind_marker(row.kind), kind_word(row.kind))
+    };
+    let kind_w = width(&kind);
+    spans.push(Span::styled(kind, theme.kind(row.kind)));
+    let badges = row.badges();
+    let used = pos_w + 2 + kind_w + if badges.is_empty() { 0 } else { width(&badges) + 1 };
+    let budget = w.saturating_sub(used);
+    let summary = truncate(&row.summary.as_plain(), budget);
+    let style = match row.kind {
+        RowKind::Error | RowKind::Unrecognized | RowKind::Thinking | RowKind::InputRequest => theme.kind(row.kind),
+        _ => theme.text,
+    };
+    spans.extend(highlight_matches(&summary, query, style, theme.matched));
+    if !badges.is_empty() {
+        let pad = budget.saturating_sub(width(&summary));
+        spans.push(Span::raw(" ".repeat(pad + 1)));
+        spans.push(Span::styled(badges, theme.warn));
+    }
+    Some(Line::from(spans))
 }
 
 /// Split `text` into spans with every match of `matcher` highlighted.

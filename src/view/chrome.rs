@@ -180,6 +180,12 @@ pub enum HintsFor {
     Diagnostics,
     Changes,
     Timing,
+    /// `view --compare`'s matrix.
+    Matrix,
+    /// The split view of two attempts.
+    Split,
+    /// The split view with the side's inspector open.
+    SplitInspector,
 }
 
 /// The footer's key hints for where the keyboard is.
@@ -207,6 +213,36 @@ pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
         HintsFor::Diagnostics => &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")],
         HintsFor::Changes => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
         HintsFor::Timing => &[("j/k", "move"), ("Enter", "open/close"), ("r", "raw"), ("y", "copy"), ("?", "help")],
+        HintsFor::Matrix => &[
+            ("j/k", "row"),
+            ("h/l", "cell"),
+            ("Enter", "split view"),
+            ("Space", "mark"),
+            ("v", "viewer"),
+            ("e", "next change"),
+            ("?", "help"),
+            ("q", "quit"),
+        ],
+        HintsFor::Split => &[
+            ("Tab", "side"),
+            ("j/k", "move"),
+            ("Enter", "inspect"),
+            ("1 2 4 5", "tab"),
+            ("e", "next change"),
+            ("v", "viewer"),
+            ("Esc", "matrix"),
+            ("?", "help"),
+        ],
+        HintsFor::SplitInspector => &[
+            ("Tab", "side"),
+            ("j/k", "move"),
+            ("PgDn/PgUp", "scroll"),
+            ("r", "raw"),
+            ("y", "copy"),
+            ("v", "viewer"),
+            ("Esc", "close"),
+            ("?", "help"),
+        ],
     }
 }
 

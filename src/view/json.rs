@@ -60,7 +60,7 @@ pub fn not_finite(doc: &Document, views: &[AttemptView], findings: &[Finding], s
     })
 }
 
-fn notice_json(n: &crate::model::document::Notice) -> Value {
+pub fn notice_json(n: &crate::model::document::Notice) -> Value {
     let level = match n.level {
         NoticeLevel::Error => "error",
         NoticeLevel::Warning => "warning",
@@ -69,7 +69,8 @@ fn notice_json(n: &crate::model::document::Notice) -> Value {
     json!({"level": level, "message": n.message})
 }
 
-fn opt_num(x: Option<f64>) -> Value {
+/// A number, or `null` when absent (never 0).
+pub fn opt_num(x: Option<f64>) -> Value {
     x.map(number).unwrap_or(Value::Null)
 }
 
@@ -132,7 +133,8 @@ fn attempt_json(ctx: &Ctx) -> Value {
     Value::Object(o)
 }
 
-fn score_json(s: &Summary) -> Value {
+/// `{earned, points}`, or `null` when the attempt is not scored.
+pub fn score_json(s: &Summary) -> Value {
     match s.score {
         Some((earned, points)) => json!({"earned": opt_num(earned), "points": opt_num(points)}),
         None => Value::Null,

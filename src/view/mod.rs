@@ -8,6 +8,7 @@ pub mod attempt;
 pub mod blocks;
 pub mod changes;
 pub mod chrome;
+pub mod compare;
 pub mod context;
 pub mod diff;
 pub mod findings;

@@ -1,0 +1,199 @@
+//! Keys in the split view: the usual moves act on the side Tab chose (both
+//! sides scroll together, their lines are aligned), 1 2 4 5 pick the tab,
+//! Enter opens the side's inspector, r y o act on its selection as in the
+//! viewer, v opens the side in the viewer, Esc goes back.
+
+use super::compare::{Screen, SplitState, open_in_viewer};
+use super::{Action, App, Tab};
+use crate::model::timeline::RowKind;
+use crate::view::compare::split::{AssertionChange, Slot, SplitTab};
+use crate::view::context::{Ctx, Selection};
+
+pub fn split_key(app: &mut App, action: Action) {
+    let page = (super::compare_layout::split_rows_shown(app) as isize).max(1);
+    let inspector_open = app.compare.as_ref().and_then(|c| c.split.as_ref()).is_some_and(|s| s.inspector);
+    match action {
+        Action::Back => {
+            if let Some(c) = app.compare.as_mut() {
+                match c.split.as_mut() {
+                    Some(s) if s.inspector => s.inspector = false,
+                    _ => {
+                        c.split = None;
+                        c.screen = Screen::Matrix;
+                    }
+                }
+            }
+        }
+        Action::Enter => {
+            if let Some(s) = split_mut(app) {
+                s.inspector = true;
+            }
+            app.inspector_scroll = 0;
+        }
+        Action::FocusNext | Action::FocusPrev => {
+            if let Some(s) = split_mut(app) {
+                s.side = 1 - s.side;
+            }
+            app.inspector_scroll = 0;
+        }
+        Action::ShowTab(tab) => {
+            let to = match tab {
+                Tab::Timeline => Some(SplitTab::Timeline),
+                Tab::Tools => Some(SplitTab::Tools),
+                Tab::Usage => Some(SplitTab::Usage),
+                Tab::Assertions => Some(SplitTab::Assertions),
+                _ => None,
+            };
+            match to {
+                Some(t) => {
+                    if let Some(s) = split_mut(app) {
+                        s.tab = t;
+                    }
+                    app.inspector_scroll = 0;
+                }
+                None => app.flash(
+                    "the split view has 1 Timeline, 2 Tools, 4 Usage, 5 Assertions; v opens this side in the viewer",
+                ),
+            }
+        }
+        Action::PageDown | Action::PageUp | Action::HalfPageDown | Action::HalfPageUp if inspector_open => {
+            let step = match action {
+                Action::PageDown => page,
+                Action::PageUp => -page,
+                Action::HalfPageDown => (page / 2).max(1),
+                _ => -(page / 2).max(1),
+            };
+            let max = app.inspector_max.unwrap_or(usize::MAX / 4);
+            app.inspector_scroll =
+                (app.inspector_scroll.min(max) as isize).saturating_add(step).clamp(0, max as isize) as usize;
+        }
+        Action::Down => move_by(app, 1),
+        Action::Up => move_by(app, -1),
+        Action::PageDown => move_by(app, page),
+        Action::PageUp => move_by(app, -page),
+        Action::HalfPageDown => move_by(app, (page / 2).max(1)),
+        Action::HalfPageUp => move_by(app, -(page / 2).max(1)),
+        Action::Top => move_by(app, isize::MIN / 2),
+        Action::Bottom => move_by(app, isize::MAX / 2),
+        Action::NextTurn | Action::PrevTurn => jump(app, action == Action::NextTurn, Jump::Turn),
+        Action::NextFailure | Action::PrevFailure => jump(app, action == Action::NextFailure, Jump::Change),
+        Action::ToggleRaw => {
+            app.raw = !app.raw;
+            app.inspector_scroll = 0;
+        }
+        Action::Copy | Action::OpenPager => match selected_json(app) {
+            Some(text) if action == Action::Copy => app.copy_text(text),
+            Some(text) => app.effects.push(super::Effect::Page(text)),
+            None => app.flash("nothing selected on this side"),
+        },
+        Action::ViewAttempt => {
+            let Some(s) = app.compare.as_ref().and_then(|c| c.split.as_ref()) else { return };
+            let (attempt, selected) = (s.split.attempts[s.side], s.selected());
+            open_in_viewer(app, attempt, selected);
+        }
+        Action::SearchStart => app.flash("search is in the viewer: v opens this side there"),
+        _ => {}
+    }
+    clamp(app);
+}
+
+fn split_mut(app: &mut App) -> Option<&mut SplitState> {
+    app.compare.as_mut()?.split.as_mut()
+}
+
+/// Keep the split's cursor inside its list and on screen.
+pub fn clamp(app: &mut App) {
+    let rows = super::compare_layout::split_rows_shown(app);
+    if let Some(s) = split_mut(app) {
+        let len = s.split.len(s.tab);
+        s.list_mut().clamp(len, rows);
+    }
+}
+
+impl SplitState {
+    /// Lines the keys stop at: on the Timeline, the lines where the side has a row.
+    fn stops(&self) -> Vec<usize> {
+        let len = self.split.len(self.tab);
+        match self.tab {
+            SplitTab::Timeline => {
+                (0..len).filter(|&i| matches!(self.split.timeline[i].sides[self.side], Slot::Row(_))).collect()
+            }
+            _ => (0..len).collect(),
+        }
+    }
+}
+
+fn move_by(app: &mut App, delta: isize) {
+    let Some(s) = split_mut(app) else { return };
+    let stops = s.stops();
+    if stops.is_empty() {
+        return;
+    }
+    let at = s.list().selected;
+    let here = stops.partition_point(|&x| x < at);
+    let target = if delta > 0 {
+        // From a line that is not a stop, the first step lands on the next stop.
+        let from = if stops.get(here) == Some(&at) { here } else { here.saturating_sub(1) };
+        (from as isize).saturating_add(delta).clamp(0, stops.len() as isize - 1) as usize
+    } else {
+        (here as isize).saturating_add(delta).clamp(0, stops.len() as isize - 1) as usize
+    };
+    s.list_mut().selected = stops[target];
+    app.inspector_scroll = 0;
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Jump {
+    Turn,
+    Change,
+}
+
+/// `[` `]` to a turn header, `e` `E` to the next change: a failing row of
+/// the side's timeline, a changed call or assertion.
+fn jump(app: &mut App, forward: bool, to: Jump) {
+    let Some(cv) = app.cv() else { return };
+    let Some(s) = app.compare.as_ref().and_then(|c| c.split.as_ref()) else { return };
+    let attempt = s.split.attempts[s.side];
+    let hit = |i: usize| -> bool {
+        match (s.tab, to) {
+            (SplitTab::Timeline, Jump::Turn) => s.split.timeline[i].header,
+            (SplitTab::Timeline, Jump::Change) => match s.split.timeline[i].sides[s.side] {
+                Slot::Row(r) => cv.views[attempt]
+                    .timeline
+                    .rows
+                    .get(r)
+                    .is_some_and(|row| row.is_failure() && row.kind != RowKind::TurnHeader),
+                _ => false,
+            },
+            (SplitTab::Tools, _) => s.split.tools[i].change.is_change(),
+            (SplitTab::Assertions, _) => s.split.assertions[i].change != AssertionChange::Same,
+            (SplitTab::Usage, _) => false,
+        }
+    };
+    let len = s.split.len(s.tab);
+    let at = s.list().selected;
+    let found = if forward { (at + 1..len).find(|&i| hit(i)) } else { (0..at).rev().find(|&i| hit(i)) };
+    let what = if to == Jump::Turn { "turn" } else { "change" };
+    match found {
+        Some(i) => {
+            if let Some(s) = split_mut(app) {
+                s.list_mut().selected = i;
+            }
+            app.inspector_scroll = 0;
+        }
+        None => app.flash(format!("no {} {what} on this side", if forward { "later" } else { "earlier" })),
+    }
+}
+
+/// The JSON behind the side's selection, pretty (what `y` copies and `o` opens).
+fn selected_json(app: &App) -> Option<String> {
+    let cv = app.cv()?;
+    let s = app.compare.as_ref()?.split.as_ref()?;
+    let sel = s.selected()?;
+    let full = Selection { full: true, ..Selection::default() };
+    let ctx = Ctx::of(cv.doc, cv.views, cv.findings, &full, s.split.attempts[s.side])?;
+    crate::view::inspect::raw(&ctx, sel).blocks.into_iter().find_map(|b| match b {
+        crate::view::blocks::Block::Json(v) => Some(serde_json::to_string_pretty(&v).unwrap_or_default()),
+        _ => None,
+    })
+}

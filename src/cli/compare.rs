@@ -1,0 +1,99 @@
+//! `niceeval compare`: evals × experiments, and before/after pairs.
+
+use super::show::{ColorChoice, MAX_WIDTH, plain_options};
+use crate::view::compare::{Built, Compared};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What chooses the sources and columns (shared with `view --compare`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SourceArgs {
+    /// Open every path together as one source (e.g. several `exp --json` files); without it two paths are BEFORE and AFTER.
+    #[arg(long)]
+    pub one_source: bool,
+    /// Experiments to show, in this order (repeat the flag; default: every experiment, as first seen).
+    #[arg(long = "experiment", value_name = "ID")]
+    pub experiments: Vec<String>,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct CompareArgs {
+    /// One source (a Record, an InvocationSummary, `exp --json` output, …) with several experiments, or BEFORE AFTER.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub sources: SourceArgs,
+    /// Print the comparison as one JSON object (`niceeval-viewer.compare/1`) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Output width in columns, 1 to 1000 (default: the terminal's, or 80 off a terminal).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_WIDTH as u64))]
+    pub width: Option<usize>,
+    /// Draw rounded boxes (needs at least 60 columns).
+    #[arg(long, conflicts_with = "plain")]
+    pub boxed: bool,
+    /// Never draw boxes.
+    #[arg(long)]
+    pub plain: bool,
+    /// Colour: auto (terminal and NO_COLOR unset), always, never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub opts: super::DeriveOpts,
+}
+
+/// Load the sources the paths name and compare them. Errors are one line
+/// for stderr (a load error names its file and position).
+pub fn load(paths: &[PathBuf], args: &SourceArgs, opts: &super::DeriveOpts) -> Result<Compared, String> {
+    let prices = super::price_table(opts).map_err(|e| e.to_string())?;
+    let build = |paths: &[PathBuf]| -> Result<Built, String> {
+        let doc = crate::load::load_paths(paths).map_err(|e| e.to_string())?;
+        Ok(Built::new(doc, opts.model.as_deref(), &prices))
+    };
+    let compared = match (paths, args.one_source) {
+        ([], _) => return Err("no input given".into()),
+        ([one], _) => Compared::one(build(std::slice::from_ref(one))?, &args.experiments),
+        (all, true) => Compared::one(build(all)?, &args.experiments),
+        ([before, after], false) => {
+            Compared::two(build(std::slice::from_ref(before))?, build(std::slice::from_ref(after))?, &args.experiments)
+        }
+        (_, false) => {
+            return Err("give one source, or two (BEFORE AFTER); --one-source opens several paths as one source".into());
+        }
+    };
+    compared.map_err(|e| {
+        let known = if e.known.is_empty() { "none".to_string() } else { e.known.join(", ") };
+        format!(
+            "--experiment {}: no attempt of that experiment (known: {})",
+            crate::view::clean(&e.wanted),
+            crate::view::clean(&known)
+        )
+    })
+}
+
+pub fn run(args: &CompareArgs) -> i32 {
+    let compared = match load(&args.paths, &args.sources, &args.opts) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "niceeval compare: {e}");
+            return super::EXIT_INPUT;
+        }
+    };
+    for line in crate::view::summary::notice_lines(&compared.doc) {
+        let _ = writeln!(std::io::stderr(), "niceeval: {line}");
+    }
+    if args.json {
+        let mut text =
+            serde_json::to_string_pretty(&crate::view::compare::json::document(&compared.view())).unwrap_or_default();
+        text.push('\n');
+        return super::print_stdout(&text);
+    }
+    let opts = plain_options(args.width, args.boxed, args.plain, args.color);
+    super::print_stdout(&text(&compared, &opts))
+}
+
+/// The comparison as text at `opts`' width.
+pub fn text(c: &Compared, opts: &crate::plain::PlainOptions) -> String {
+    let blocks = crate::view::compare::report::blocks(&c.view(), opts.width);
+    crate::plain::layout::render(&blocks, opts.width, opts.boxed, opts.color)
+}

@@ -1,0 +1,165 @@
+//! The matrix screen of `view --compare`: the experiments with their totals,
+//! then evals × experiments with the selected row and cell, the marked
+//! cell, and the legend. Every word and mark is the view's
+//! (`view::compare`); here they are laid out and scrolled.
+
+use super::{RenderCache, Theme, hint_spans};
+use crate::app::App;
+use crate::app::compare::Screen;
+use crate::model::text::width;
+use crate::view::Text;
+use crate::view::blocks::Block;
+use crate::view::chrome::HintsFor;
+use crate::view::compare::{
+    CHANGE_HEADER, Cv, EVAL_HEADER, NO_ROWS, column_labels, column_stats, legend, marked_text, matrix_rows, meta,
+    more_columns, more_experiments, more_rows, partial_note, report, screen_title,
+};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache) {
+    let Some(cv) = app.cv() else { return };
+    match app.compare_screen() {
+        Some(Screen::Split) => super::compare_split::render(frame, area, app, &cv, cache),
+        _ => matrix(frame, area, app, &cv, &cache.theme),
+    }
+}
+
+fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
+    let Some(state) = app.compare.as_ref() else { return };
+    let areas = crate::app::compare_layout::matrix(area.width, area.height, app);
+    let w = area.width as usize;
+    // Header: the sources, then what the comparison found.
+    let top = Line::from(theme.spans(&screen_title(cv).truncate(w)));
+    let mut second = meta(cv);
+    if let Some(at) = state.mark {
+        second.append(marked_text(cv, at));
+    }
+    frame.render_widget(Paragraph::new(vec![top, Line::from(theme.spans(&second.truncate(w)))]), areas.header);
+
+    let mut table = vec![Block::Table(report::experiments_table(cv))];
+    if let Some(note) = partial_note(&column_stats(cv)) {
+        table.push(Block::Line(note));
+    }
+    let mut lines = super::blocks::lines(&table, w, theme);
+    let room = areas.experiments.height as usize;
+    if lines.len() > room && room > 1 {
+        // The last line says how many experiments are not listed.
+        let hidden = lines.len() - room + 1;
+        lines.truncate(room - 1);
+        lines.push(Line::from(theme.spans(&more_experiments(hidden))));
+    }
+    frame.render_widget(Paragraph::new(lines), areas.experiments);
+
+    let drawn = draw_matrix(frame, areas.matrix, app, cv, theme);
+    // The legend right under the rows (at the bottom when they fill the screen).
+    let legend: Vec<Line> = legend(cv).wrap(w).iter().map(|t| Line::from(theme.spans(t))).collect();
+    let y = (areas.matrix.y + drawn as u16 + 1).min(areas.legend.y);
+    let at = Rect::new(areas.legend.x, y, areas.legend.width, areas.legend.y + areas.legend.height - y);
+    frame.render_widget(Paragraph::new(legend), at);
+    footer(frame, areas.footer, app, HintsFor::Matrix, theme);
+}
+
+/// The footer: a flash message, else the hints for the screen.
+pub fn footer(frame: &mut Frame, area: Rect, app: &App, at: HintsFor, theme: &Theme) {
+    let line = match &app.flash {
+        Some(f) => Line::from(Span::styled(
+            super::cell(&f.text, area.width as usize),
+            if f.error { theme.err } else { theme.accent },
+        )),
+        None => Line::from(hint_spans(at, 0, area.width as usize, theme)),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The matrix rows on screen (how many lines were drawn). Columns that do
+/// not fit scroll sideways so the selected one stays in view.
+fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) -> usize {
+    let Some(state) = app.compare.as_ref() else { return 0 };
+    let rows = matrix_rows(cv);
+    let w = area.width as usize;
+    let change_w = rows.iter().map(|r| r.change.width()).chain([width(CHANGE_HEADER)]).max().unwrap_or(6);
+    let eval_natural = rows.iter().map(|r| r.eval.width()).chain([4]).max().unwrap_or(4);
+    let budget = w.saturating_sub(change_w + 2 + eval_natural.min(36) + 2);
+    let labels = column_labels(cv, budget);
+    let cell_w: Vec<usize> = (0..labels.len())
+        .map(|i| rows.iter().map(|r| r.cells[i].width()).chain([width(&labels[i]), 1]).max().unwrap_or(1))
+        .collect();
+    let cells_total: usize = cell_w.iter().map(|x| x + 2).sum();
+    let eval_w = eval_natural.min(w.saturating_sub(change_w + 2 + cells_total).max(12)).min(eval_natural);
+    // The first column shown: far enough right that the selected one fits.
+    let room = w.saturating_sub(change_w + 2 + eval_w + 2);
+    let mut first = 0;
+    while first < state.column && cell_w[first..=state.column].iter().map(|x| x + 2).sum::<usize>() > room {
+        first += 1;
+    }
+    let shown: Vec<usize> = {
+        let mut used = 0;
+        (first..labels.len())
+            .take_while(|&i| {
+                used += cell_w[i] + 2;
+                used <= room.max(cell_w[first] + 2)
+            })
+            .collect()
+    };
+    let pad = |t: Text, n: usize| t.truncate(n).pad_to(n);
+    let line_of = |change: Text, eval: Text, cells: &[Text], styles: &[(usize, ratatui::style::Style)]| {
+        let mut spans = theme.spans(&pad(change, change_w));
+        spans.push(Span::raw("  "));
+        spans.extend(theme.spans(&pad(eval, eval_w)));
+        spans.push(Span::raw("  "));
+        for &i in &shown {
+            let cell = theme.spans(&pad(cells[i].clone(), cell_w[i]));
+            match styles.iter().find(|(col, _)| *col == i) {
+                Some((_, s)) => spans.extend(cell.into_iter().map(|x| x.patch_style(*s))),
+                None => spans.extend(cell),
+            }
+            spans.push(Span::raw("  "));
+        }
+        if shown.last().is_some_and(|&l| l + 1 < labels.len()) || first > 0 {
+            let more = labels.len() - shown.len();
+            spans.extend(theme.spans(&more_columns(more)));
+        }
+        Line::from(spans)
+    };
+    let header_cells: Vec<Text> = labels.iter().map(|l| Text::toned(l.clone(), crate::view::Tone::Soft)).collect();
+    let mut lines = vec![line_of(
+        Text::toned(CHANGE_HEADER, crate::view::Tone::Soft),
+        Text::toned(EVAL_HEADER, crate::view::Tone::Soft),
+        &header_cells,
+        &[],
+    )];
+    let mut height = (area.height as usize).saturating_sub(1);
+    let below = rows.len().saturating_sub(state.rows.offset + height);
+    if below > 0 {
+        // The last line says how many rows are below.
+        height = height.saturating_sub(1);
+    }
+    for (i, r) in rows.iter().enumerate().skip(state.rows.offset).take(height) {
+        let selected = i == state.rows.selected;
+        let mut styles = Vec::new();
+        if let Some((_, col)) = state.mark.filter(|(row, _)| *row == i) {
+            styles.push((col, theme.matched));
+        }
+        if selected {
+            styles.insert(0, (state.column, theme.selected));
+        }
+        let mut line = line_of(r.change.clone(), r.eval.clone(), &r.cells, &styles);
+        if selected {
+            line = line.style(theme.selected_unfocused);
+        }
+        lines.push(line);
+    }
+    if rows.is_empty() {
+        lines.push(Line::styled(NO_ROWS, theme.dim));
+    }
+    let below = rows.len().saturating_sub(state.rows.offset + height);
+    if below > 0 {
+        lines.push(Line::from(theme.spans(&more_rows(below))));
+    }
+    let drawn = lines.len();
+    frame.render_widget(Paragraph::new(lines), area);
+    drawn
+}
