@@ -2,7 +2,7 @@
 
 use super::{DeriveOpts, price_table, report_error};
 use crate::model::derive_attempt;
-use serde_json::{Map, Value};
+use crate::model::derive_json::DerivedJson;
 use std::io::Write;
 
 /// File-provided text for stderr, made safe for the terminal.
@@ -42,39 +42,100 @@ pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
             );
             return super::EXIT_INPUT;
         }
-        derived.push((attempt, d.to_json(attempt)));
+        derived.push((attempt, d));
     }
     if derived.is_empty() {
         eprintln!("niceeval: {}: no attempt with raw events to derive", one_line(&doc.sources.join(", ")));
         return super::EXIT_INPUT;
     }
-    let out = if derived.len() == 1 && doc.attempts.len() == 1 {
-        derived.remove(0).1
+    // Written as it is made (a `Value` of everything would hold every
+    // occurrence's payloads three times over), through a filter that keeps
+    // C1, DEL, bidi and zero-width characters from the terminal.
+    let out = std::io::BufWriter::with_capacity(1 << 16, TerminalSafe::new(std::io::stdout().lock()));
+    let written = if derived.len() == 1 && doc.attempts.len() == 1 {
+        let (attempt, d) = &derived[0];
+        write_pretty(out, &DerivedJson { derived: d, attempt })
     } else {
-        let attempts = derived
-            .into_iter()
-            .map(|(a, json)| {
-                let mut o = Map::new();
-                o.insert("evalId".into(), a.eval_id.clone().map(Value::from).unwrap_or(Value::Null));
-                o.insert("attempt".into(), a.attempt_number.map(Value::from).unwrap_or(Value::Null));
-                o.insert("locator".into(), a.locator.clone().map(Value::from).unwrap_or(Value::Null));
-                o.insert("derived".into(), json);
-                Value::Object(o)
-            })
-            .collect();
-        let mut o = Map::new();
-        o.insert("format".into(), "niceeval-viewer.derived/1".into());
-        o.insert("attempts".into(), Value::Array(attempts));
-        Value::Object(o)
+        write_pretty(out, &Attempts(&derived))
     };
-    let mut stdout = std::io::stdout().lock();
-    let text = serde_json::to_string_pretty(&out).unwrap_or_default();
-    // Same JSON value, but no C1, DEL, bidi or zero-width character reaches the terminal.
-    let text = crate::model::text::json_terminal_safe(&text);
-    match writeln!(stdout, "{text}") {
+    match written {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => report_error(&e),
+    }
+}
+
+fn write_pretty(mut out: impl Write, value: &impl serde::Serialize) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::other)?;
+    writeln!(out)?;
+    out.flush()
+}
+
+/// `{"format": "niceeval-viewer.derived/1", "attempts": [{evalId, attempt, locator, derived}]}`.
+struct Attempts<'a>(&'a [(&'a crate::model::Attempt, crate::model::DerivedAttempt)]);
+
+impl serde::Serialize for Attempts<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        struct One<'a>(&'a crate::model::Attempt, &'a crate::model::DerivedAttempt);
+        impl serde::Serialize for One<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let One(a, d) = *self;
+                let mut m = s.serialize_map(Some(4))?;
+                m.serialize_entry("evalId", &a.eval_id)?;
+                m.serialize_entry("attempt", &a.attempt_number)?;
+                m.serialize_entry("locator", &a.locator)?;
+                m.serialize_entry("derived", &DerivedJson { derived: d, attempt: a })?;
+                m.end()
+            }
+        }
+        struct List<'a>(&'a [(&'a crate::model::Attempt, crate::model::DerivedAttempt)]);
+        impl serde::Serialize for List<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut seq = s.serialize_seq(Some(self.0.len()))?;
+                for (a, d) in self.0 {
+                    seq.serialize_element(&One(a, d))?;
+                }
+                seq.end()
+            }
+        }
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("format", "niceeval-viewer.derived/1")?;
+        m.serialize_entry("attempts", &List(self.0))?;
+        m.end()
+    }
+}
+
+/// A writer that passes JSON on with the characters a terminal would act on
+/// escaped (see `text::json_terminal_safe`), whole characters at a time.
+struct TerminalSafe<W: Write> {
+    out: W,
+    /// The start of a character cut by the end of the last write.
+    partial: Vec<u8>,
+}
+
+impl<W: Write> TerminalSafe<W> {
+    fn new(out: W) -> TerminalSafe<W> {
+        TerminalSafe { out, partial: Vec::new() }
+    }
+}
+
+impl<W: Write> Write for TerminalSafe<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.partial.extend_from_slice(buf);
+        let whole = match std::str::from_utf8(&self.partial) {
+            Ok(_) => self.partial.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(e) => return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+        };
+        let text = std::str::from_utf8(&self.partial[..whole]).unwrap_or_default();
+        self.out.write_all(crate::model::text::json_terminal_safe(text).as_bytes())?;
+        self.partial.drain(..whole);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 

@@ -171,15 +171,15 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     for (st, addr) in scope.iter().zip(&addrs) {
         let record = &attempt.sessions[addr.session].turns[addr.turn];
         let run_facts = derive_run_facts(st.events);
-        let own = derive_occurrences(std::slice::from_ref(st));
+        let (tool_calls, orphan_finishes) = super::occurrence::count_turn_fold(st.events);
         turns.push(DerivedTurn {
             addr: *addr,
             session_name: st.session.to_string(),
             turn_name: st.turn.to_string(),
             turn_ordinal: st.turn_ordinal,
             o11y: build_o11y_summary_from(st.events, &run_facts),
-            tool_calls: own.occurrences.len(),
-            orphan_finishes: own.orphan_finishes.len(),
+            tool_calls,
+            orphan_finishes,
             coverage: agent_coverage.downgrade(record.turn.evidence_coverage.as_ref()),
         });
     }

@@ -183,6 +183,14 @@ impl RunFacts {
     pub fn to_json(&self, events: &[&Event]) -> Value {
         let mut out = Map::new();
         out.insert("toolCalls".into(), Value::Array(self.tool_calls.iter().map(tool_call_json).collect()));
+        out.extend(self.json_after_tool_calls(events));
+        Value::Object(out)
+    }
+
+    /// The members of [`RunFacts::to_json`] after `toolCalls`, in order (the
+    /// streaming writer writes the tool calls itself).
+    pub fn json_after_tool_calls(&self, events: &[&Event]) -> Map<String, Value> {
+        let mut out = Map::new();
         out.insert("subagentCalls".into(), Value::Array(self.subagent_calls.iter().map(subagent_call_json).collect()));
         out.insert(
             "inputRequests".into(),
@@ -197,7 +205,7 @@ impl RunFacts {
         out.insert("messageCount".into(), self.message_count.into());
         out.insert("compactions".into(), self.compactions.into());
         out.insert("contextInjections".into(), self.context_injections.into());
-        Value::Object(out)
+        out
     }
 
     /// `noFailedActions` counter-examples: failed tool calls (placeholders

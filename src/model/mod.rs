@@ -6,6 +6,7 @@ pub mod compare;
 pub mod completeness;
 pub mod coverage;
 pub mod derive;
+pub mod derive_json;
 pub mod diagnostics;
 pub mod document;
 pub mod event;

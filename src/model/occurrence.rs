@@ -348,6 +348,34 @@ pub fn evidence_for(event: &Event, field: &str, value: Option<Payload>) -> Evide
     Evidence::Complete { value: share() }
 }
 
+/// How many occurrences and orphan finishes [`derive_occurrences`] gives
+/// for one scope-turn alone, without making them (the turn handle's counts).
+pub fn count_turn_fold(events: &[Event]) -> (usize, usize) {
+    let (mut occurrences, mut orphans) = (0, 0);
+    let mut open: HashSet<&str> = HashSet::default();
+    let mut ambiguous: HashSet<&str> = HashSet::default();
+    for event in events {
+        match &event.kind {
+            EventKind::ToolStarted { operation_id, .. } => {
+                occurrences += 1;
+                if ambiguous.contains(&**operation_id) {
+                } else if open.remove(&**operation_id) {
+                    ambiguous.insert(operation_id);
+                } else {
+                    open.insert(operation_id);
+                }
+            }
+            EventKind::ToolFinished { operation_id, .. } => {
+                if ambiguous.contains(&**operation_id) || !open.remove(&**operation_id) {
+                    orphans += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    (occurrences, orphans)
+}
+
 /// `deriveScopedLogicalToolOccurrences` over scope-turns.
 pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
     // Sessions in first-appearance order; turns stable-sorted by ordinal.

@@ -135,10 +135,15 @@ pub fn cluster_width(cluster: &str) -> usize {
 /// Display width: the sum of the widths of the grapheme clusters, the one
 /// measure every function here cuts and pads by.
 pub fn width(s: &str) -> usize {
-    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
-        return s.len();
+    // Printable ASCII is one column a character, and two ASCII characters
+    // are never one cluster: only the rest, from the last ASCII character
+    // before it (which a combining mark may join), needs the segmenter.
+    let ascii = s.bytes().take_while(|b| (b' '..=b'~').contains(b)).count();
+    if ascii == s.len() {
+        return ascii;
     }
-    s.graphemes(true).map(cluster_width).sum()
+    let from = ascii.saturating_sub(1);
+    from + s[from..].graphemes(true).map(cluster_width).sum::<usize>()
 }
 
 /// The grapheme cluster `s` starts with (`s` starts on a cluster boundary).
@@ -247,6 +252,26 @@ pub fn continues_cluster(prev: &str, next: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ASCII shortcut measures what the segmenter measures.
+    #[test]
+    fn width_of_an_ascii_start_is_what_clusters_say() {
+        let slow = |s: &str| s.graphemes(true).map(cluster_width).sum::<usize>();
+        for s in [
+            "",
+            "abc",
+            "event 1 xxx…",
+            "e\u{301}",
+            "abe\u{301}c",
+            "ok ❤️‍🔥 done",
+            "a\r\nb",
+            "日本語 ok",
+            "x\u{200d}y",
+            "tab\there",
+        ] {
+            assert_eq!(width(s), slow(s), "{s:?}");
+        }
+    }
 
     #[test]
     fn escape_sequences_become_visible() {

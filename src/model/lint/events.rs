@@ -6,6 +6,7 @@ use crate::model::command::{CommandState, command_state, normalize_logical_comma
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
 use crate::model::event::{Event, EventKind, Node, Role, SUBAGENT_FINISH_STATUSES, TOOL_FINISH_STATUSES, json_type};
+use crate::model::json_node::Object;
 use crate::model::occurrence::path_to_pointer;
 use serde_json::Value;
 
@@ -41,6 +42,9 @@ pub fn check_turn_events(sink: &mut Sink, here: Location, record: &TurnRecord) {
 }
 
 fn check_event(sink: &mut Sink, at: Location, event: &Event) {
+    // The event's members and its operation's, found once for every check.
+    let obj = event.head().object();
+    let op = obj.get("operation").filter(|o| o.is_object()).map(Node::object);
     if let Some(misfit) = event.misfit() {
         let code = if misfit.contains("missing required field") { "missing-field" } else { "invalid-field" };
         sink.push(code, at, misfit);
@@ -48,8 +52,8 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
     match &event.kind {
         EventKind::Unrecognized { reason } => unrecognized(sink, at, event, reason),
         EventKind::ToolStarted { operation_id, tool, .. } => {
-            let op = event.operation();
-            if let Some(text) = op.and_then(|o| o.get("input")).and_then(Node::as_str)
+            let input = op.as_ref().and_then(|o| o.get("input"));
+            if let Some(text) = input.and_then(Node::as_str)
                 && matches!(text.trim_start().chars().next(), Some('{' | '['))
                 && serde_json::from_str::<Value>(&text).is_ok_and(|v| v.is_object() || v.is_array())
             {
@@ -62,7 +66,7 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                     ),
                 );
             }
-            if op.and_then(|o| o.get("input")).is_none() {
+            if input.is_none() {
                 sink.push(
                     "missing-field",
                     at,
@@ -79,7 +83,8 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                 );
             }
             // Most starts have a small projection: it is read whole here.
-            check_command(sink, at, operation_id, event.command().map(Node::to_value).as_deref());
+            let command = op.as_ref().and_then(|o| o.get("command"));
+            check_command(sink, at, operation_id, command.map(Node::to_value).as_deref());
         }
         EventKind::ToolFinished { operation_id, status } if !TOOL_FINISH_STATUSES.contains(&&**status) => {
             sink.push(
@@ -103,14 +108,14 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                 );
             }
         }
-        EventKind::InputRequested => check_request(sink, at, event.request().map(Node::to_value).as_deref()),
+        EventKind::InputRequested => check_request(sink, at, obj.get("request").map(Node::to_value).as_deref()),
         EventKind::Message { .. } => {
-            if let Some(loc) = event.head().get("loc")
+            if let Some(loc) = obj.get("loc")
                 && !(loc.get("file").is_some_and(Node::is_string) && loc.get("line").is_some_and(Node::is_number))
             {
                 sink.push("invalid-field", at, "message: `loc` must be {file: string, line: number, …}".into());
             }
-            if let Some(order) = event.head().get("sourceOrder")
+            if let Some(order) = obj.get("sourceOrder")
                 && !order.is_number()
             {
                 sink.push(
@@ -123,7 +128,7 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
         _ => {}
     }
     check_limits(sink, at, event);
-    check_unknown_keys(sink, at, event);
+    check_unknown_keys(sink, at, event, &obj, op.as_ref());
 }
 
 /// Keys every variant may carry (spec §1.2).
@@ -147,10 +152,9 @@ fn variant_keys(ty: &str) -> &'static [&'static str] {
 
 /// Keys outside the contract: NiceEval ignores them, so whatever the
 /// producer meant by them is lost.
-fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event) {
-    let obj = event.head();
-    let Some(ty) = event.type_name() else { return };
-    if event.is_unrecognized() || !obj.is_object() {
+fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event, obj: &Object<'_>, op: Option<&Object<'_>>) {
+    let Some(ty) = obj.get("type").and_then(Node::as_str) else { return };
+    if event.is_unrecognized() || !obj.node().is_object() {
         return;
     }
     let known = variant_keys(&ty);
@@ -159,15 +163,15 @@ fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event) {
         .filter(|k| !COMMON_KEYS.contains(&&**k) && !known.contains(&&**k))
         .map(std::borrow::Cow::into_owned)
         .collect();
-    let op = obj.get("operation").filter(|o| o.is_object());
     let op_keys: &[&str] = match &event.kind {
         EventKind::ToolStarted { .. } => &["kind", "name", "input", "tool", "command"],
         _ => &["kind", "name", "remoteUrl"],
     };
-    for k in op.into_iter().flat_map(Node::keys).filter(|k| !op_keys.contains(&&**k)) {
+    for k in op.into_iter().flat_map(Object::keys).filter(|k| !op_keys.contains(&&**k)) {
         unknown.push(format!("operation.{k}"));
     }
-    if let Some(request) = event.request().filter(|r| r.is_object()) {
+    let request = obj.get("request").filter(|_| event.kind == EventKind::InputRequested);
+    if let Some(request) = request.filter(|r| r.is_object()) {
         const REQUEST_KEYS: [&str; 6] = ["id", "prompt", "display", "action", "input", "options"];
         for k in request.keys().filter(|k| !REQUEST_KEYS.contains(&&**k)) {
             unknown.push(format!("request.{k}"));
