@@ -365,10 +365,10 @@ pub fn count_turn_fold(events: &[Event]) -> (usize, usize) {
                     open.insert(operation_id);
                 }
             }
-            EventKind::ToolFinished { operation_id, .. } => {
-                if ambiguous.contains(&**operation_id) || !open.remove(&**operation_id) {
-                    orphans += 1;
-                }
+            EventKind::ToolFinished { operation_id, .. }
+                if ambiguous.contains(&**operation_id) || !open.remove(&**operation_id) =>
+            {
+                orphans += 1;
             }
             _ => {}
         }
