@@ -408,6 +408,10 @@ impl CallSummary {
             Some((_, count)) => *count += 1,
             None => summary.tool_calls.push((call.name.to_string(), 1)),
         }
+        // Only these classes are summarised further: the others' inputs are not read.
+        if !matches!(&*call.name, "file_read" | "file_write" | "file_edit" | "shell" | "web_fetch") {
+            return;
+        }
         let input = call.input.as_ref().map(Payload::head);
         let finished = &*call.status != "pending";
         match &*call.name {

@@ -163,6 +163,7 @@ pub fn container_end(bytes: &[u8], i: usize) -> Option<usize> {
     container_end_blocks(bytes, i)
 }
 
+#[inline(never)]
 fn container_end_blocks(bytes: &[u8], i: usize) -> Option<usize> {
     let (mut base, mut carry, mut in_string, mut depth) = (i, 0u64, 0u64, 0usize);
     while base < bytes.len() {
@@ -214,6 +215,7 @@ fn below_first(m: u64) -> u64 {
 
 /// End (exclusive) of the JSON string starting at `i` (a `"`) in `bytes`:
 /// the first quote no backslash escapes. `None` when unterminated.
+#[inline]
 pub fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
     let limit = bytes.len().min(i.saturating_add(1 + SHORT));
     let mut j = i + 1;
@@ -225,7 +227,14 @@ pub fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
         }
     }
     // No quote and no backslash before `j`: the blocks start there.
-    let (mut base, mut carry) = (j, 0);
+    string_end_blocks(bytes, j)
+}
+
+/// [`string_end`] past its first bytes, a block at a time (kept out of line
+/// so that the short walk before it inlines where strings are skipped).
+#[inline(never)]
+fn string_end_blocks(bytes: &[u8], from: usize) -> Option<usize> {
+    let (mut base, mut carry) = (from, 0);
     while base < bytes.len() {
         let m = masks_at::<false>(bytes, base);
         let (escaped, next) = escaped(m.backslash, carry);
