@@ -112,9 +112,17 @@ impl LazyLoad {
     /// read those: a turn's input, the runner's turn boundaries) or the old
     /// `action.*` vocabulary (rewritten before typing).
     pub fn raw(&self, text: &[u8]) -> Option<Event> {
+        if !raw_event_ok(text) {
+            return None;
+        }
+        self.checked(text)
+    }
+
+    /// [`LazyLoad::raw`] for text [`raw_event_end`] has checked.
+    fn checked(&self, text: &[u8]) -> Option<Event> {
         let start = (text.as_ptr() as usize).checked_sub(self.base)?;
         let len = u32::try_from(text.len()).ok()?;
-        if start + text.len() > self.len || !raw_event_ok(text) {
+        if start + text.len() > self.len {
             return None;
         }
         let event = intern_with(self.id, |intern| Event::from_raw(self.source.clone(), start, len, intern));
@@ -142,9 +150,14 @@ impl LazyLoad {
         let mut run = Vec::new();
         let mut i = skip_ws(text, 0);
         while i < text.len() {
-            let end = element_end(text, i)?;
+            // The check of a raw event finds its end; anything else is found by its extent.
+            let raw_end = raw_event_end(&text[i..]).map(|n| i + n);
+            let end = match raw_end {
+                Some(end) => end,
+                None => element_end(text, i)?,
+            };
             let element = &text[i..end];
-            match (element[0] == b'{').then(|| self.raw(element)).flatten() {
+            match raw_end.and_then(|_| self.checked(element)) {
                 Some(event) => {
                     run.push(event);
                     if run.len() == RUN_AT_MOST {
@@ -327,11 +340,19 @@ const MAX_DEPTH: usize = 100;
 /// none of serde_json's marker keys (so reading it in place gives what its
 /// `Value` would hold).
 pub fn raw_event_ok(text: &[u8]) -> bool {
-    if text.first() != Some(&b'{') || simdutf8::basic::from_utf8(text).is_err() {
-        return false;
+    raw_event_end(text) == Some(text.len())
+}
+
+/// The end of the object `text` starts with, when it is one a raw event can
+/// be kept as (see [`raw_event_ok`]); what follows it is not looked at.
+pub fn raw_event_end(text: &[u8]) -> Option<usize> {
+    if text.first() != Some(&b'{') {
+        return None;
     }
     let mut keys = Vec::new();
-    Check { b: text, keys: &mut keys }.value(0, 0) == Some(text.len())
+    let end = Check { b: text, keys: &mut keys }.value(0, 0)?;
+    simdutf8::basic::from_utf8(&text[..end]).ok()?;
+    Some(end)
 }
 
 struct Check<'a, 'k> {
