@@ -229,3 +229,33 @@ fn finish_before_start_says_real_order() {
     assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["orphan-finish", "pending-at-turn-end"]);
     assert!(f[0].message.contains("before its start at 1:2"), "{}", f[0].message);
 }
+
+/// `check` derives and lints in parallel: the same findings as the plain
+/// sequence, on every fixture and sample.
+#[test]
+fn derive_and_lint_finds_what_lint_document_finds() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "json" || x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"), &mut files);
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples"), &mut files);
+    let prices = PriceTable::default();
+    let mut compared = 0;
+    for path in &files {
+        let Ok(doc) = niceeval::load::load_path(path) else { continue };
+        let derived = derive_document(&doc, None, &prices);
+        let (parallel_derived, parallel) = niceeval::model::lint::derive_and_lint(&doc, None, &prices);
+        assert_eq!(format!("{:?}", lint_document(&doc, &derived)), format!("{parallel:?}"), "{}", path.display());
+        assert_eq!(derived, parallel_derived);
+        compared += 1;
+    }
+    assert!(compared > 20, "{compared}");
+}

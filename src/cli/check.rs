@@ -5,7 +5,7 @@
 
 use crate::model::diagnostics::{Finding, Severity};
 use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
-use crate::model::lint::{RULES, attempt_is_checkable, lint_document, notice_is_finding};
+use crate::model::lint::{RULES, attempt_is_checkable, derive_and_lint, notice_is_finding};
 use crate::model::text::{Lines, sanitize};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
@@ -51,8 +51,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         Ok(d) => d,
         Err(e) => return super::report_error(&e),
     };
-    let derived = crate::model::derive_document(&doc, None, &crate::model::usage::builtin_prices());
-    let findings = lint_document(&doc, &derived);
+    let (derived, findings) = derive_and_lint(&doc, None, &crate::model::usage::builtin_prices());
     let report = Report::new(&doc, &derived, findings, args.deny_warnings);
     if report.checked.attempts == 0 && args.format == CheckFormat::Json {
         // Still JSON, saying which attempts have no stream to check and why.

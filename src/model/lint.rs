@@ -295,6 +295,25 @@ pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding>
     findings
 }
 
+/// Derive the document and lint it: the per-turn lint (which needs no
+/// derivation) runs on a second thread while the document is derived. The
+/// findings are those of [`lint_document`].
+pub fn derive_and_lint(
+    doc: &Document,
+    model: Option<&str>,
+    prices: &crate::model::usage::PriceTable,
+) -> (Vec<DerivedAttempt>, Vec<Finding>) {
+    let (derived, turns) = std::thread::scope(|s| {
+        let lint = s.spawn(|| lint_turns(doc));
+        let derived = super::derive::derive_document(doc, model, prices);
+        (derived, lint.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
+    let sessions = lint_sessions(doc, &derived);
+    let mut findings = input::findings(doc);
+    findings.extend(merge(turns, sessions));
+    (derived, findings)
+}
+
 /// The per-turn half of [`lint_document`] (notices, event, status, usage,
 /// coverage and content rules). It needs no derivation, so it can run while
 /// the document is derived: each turn's coverage is the one [`derive_attempt`]
