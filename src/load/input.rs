@@ -224,6 +224,19 @@ impl Mapped {
     }
 }
 
+/// A mapped file as the source of raw events: pages a pass is done with go back to the file.
+pub(crate) struct MappedBytes(pub std::sync::Arc<Mapped>);
+
+impl crate::model::event::Bytes for MappedBytes {
+    fn bytes(&self) -> &[u8] {
+        &self.0.map
+    }
+
+    fn release(&self, start: usize, end: usize) {
+        self.0.drop_pages(start, end);
+    }
+}
+
 impl AsRef<[u8]> for Mapped {
     fn as_ref(&self) -> &[u8] {
         &self.map

@@ -210,7 +210,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
     let drop_read = |start: usize, end: usize| map.drop_pages(start, end);
     let single_line = jsonl::single_line_by_parts(&map, &drop_read);
     if !single_line && jsonl::looks_like_jsonl(&map) {
-        let source = crate::model::event::Source::shared(map.clone());
+        let source = crate::model::event::Source::new(input::MappedBytes(map.clone()));
         if let Some(doc) = jsonl::load_lazy(path, source, &drop_read) {
             return doc;
         }
@@ -247,7 +247,7 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
         // again from the file.
         map.drop_pages(skipped + start, skipped + end);
     };
-    let load = lazy::LazyLoad::new(crate::model::event::Source::shared(map.clone()));
+    let load = lazy::LazyLoad::new(crate::model::event::Source::new(input::MappedBytes(map.clone())));
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
     lazy_document(path, map, value?, load)
 }

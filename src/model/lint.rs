@@ -374,6 +374,8 @@ fn lint_turns_with(
                     events::check_turn_events(&mut sink, here, record);
                     let recorded = attempt.recorded_coverage.as_ref().and_then(|c| c.get("actions"));
                     turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses);
+                    // Nothing reads this turn's text again in the lint.
+                    record.turn.release_pages();
                 }
                 sessions.push(sink.findings);
             }
