@@ -101,11 +101,8 @@ fn raw_line(load: &LazyLoad, line: &[u8]) -> Option<crate::model::event::Event> 
     let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     let start = line.iter().position(|b| !ws(b))?;
     let end = line.iter().rposition(|b| !ws(b))? + 1;
-    let text = &line[start..end];
-    if text.first() != Some(&b'{') || crate::model::json_scan::container_end(text, 0)? != text.len() {
-        return None;
-    }
-    load.raw(text)
+    // `raw` checks that the line is one event and nothing more.
+    load.raw(&line[start..end])
 }
 
 fn parse_complete_lines_with(bytes: &[u8], first_line_no: usize, lazy: Option<&LazyLoad>) -> ChunkParse {
