@@ -190,7 +190,7 @@ PY_LINES='import json,sys; [json.loads(l) for l in open(sys.argv[1], "rb")]'
 
 if [ -n "$DENSE" ]; then
   echo
-  echo "### Event-dense inputs (issue 22): niceeval vs Python's json.load, $RUNS runs, medians"
+  echo "### Event-dense inputs (issue 22): niceeval vs Python's json.load, $RUNS runs, medians (load average $(cut -d' ' -f1-3 /proc/loadavg) at the start)"
   echo
   echo "Baseline: \`python3 -c '$PY_DOC' FILE\` (for JSONL, \`python3 -c '$PY_LINES' FILE\`: json.load does not read JSONL). ×python is the median of the per-run ratios; the viewer rows are niceeval's own first-frame / whole-file-shown times (NICEEVAL_TIMING=exit / loaded) in a 200×60 tmux pane, their RSS the viewer's peak."
   echo
@@ -240,7 +240,7 @@ fi
 
 if [ -n "$HEAVY" ]; then
   echo
-  echo "### Payload-heavy JSONL: check vs cat, $RUNS runs, medians"
+  echo "### Payload-heavy JSONL: check vs cat, $RUNS runs, medians (load average $(cut -d' ' -f1-3 /proc/loadavg) at the start)"
   echo
   echo "| input | bytes | cat s | check s | check / cat (median) | check MB/s | check peak RSS MB | RSS ×file |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
