@@ -2,9 +2,21 @@
 //!
 //! ```text
 //! cargo run --release --example generate -- --format session|jsonl|summary --size 100MB --seed 1 --out FILE
+//! cargo run --release --example generate -- --format session-dense|jsonl-dense --events 1000000 --seed 1 --out FILE
 //! ```
 //!
-//! The same `--format`, `--size` and `--seed` always give the same bytes.
+//! The same `--format`, `--size` (or `--events`) and `--seed` always give the
+//! same bytes.
+//!
+//! The `-dense` formats are many small events (issue 22): exactly `--events`
+//! StreamEvents of about 105 bytes each (1,000,000 events: about 105 MB), in
+//! 2 sessions of 10 turns for `session-dense` and as one event a line for
+//! `jsonl-dense`. Each turn repeats message, tool start, tool finish,
+//! thinking, tool start, tool finish, thinking (a `Read` with `input.path`,
+//! finished `completed` with output `ok`); a tool start is never the last
+//! event of a turn, so every call is finished in its turn.
+//!
+//! The other formats are payload-heavy.
 //! Content mix: tool inputs and outputs of 100 B – 50 KB (about two thirds of
 //! the bytes), long assistant messages, thinking, HITL (a turn that ends
 //! waiting on `input.requested`, answered by the next turn), several sessions,
@@ -331,18 +343,20 @@ fn parse_size(s: &str) -> Result<u64, String> {
 struct Args {
     format: String,
     size: u64,
+    events: u64,
     seed: u64,
     out: String,
 }
 
 fn args() -> Result<Args, String> {
-    let mut a = Args { format: "session".into(), size: 10_000_000, seed: 1, out: String::new() };
+    let mut a = Args { format: "session".into(), size: 10_000_000, events: 1_000_000, seed: 1, out: String::new() };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
         let mut v = || it.next().ok_or(format!("{k} needs a value"));
         match k.as_str() {
             "--format" => a.format = v()?,
             "--size" => a.size = parse_size(&v()?)?,
+            "--events" => a.events = v()?.replace('_', "").parse().map_err(|_| "bad --events")?,
             "--seed" => a.seed = v()?.parse().map_err(|_| "bad --seed")?,
             "--out" => a.out = v()?,
             other => return Err(format!("unknown argument {other}")),
@@ -351,8 +365,11 @@ fn args() -> Result<Args, String> {
     if a.out.is_empty() {
         return Err("--out FILE is required".into());
     }
-    if !matches!(a.format.as_str(), "session" | "jsonl" | "summary") {
-        return Err(format!("--format must be session, jsonl or summary, not {}", a.format));
+    if !matches!(a.format.as_str(), "session" | "jsonl" | "summary" | "session-dense" | "jsonl-dense") {
+        return Err(format!(
+            "--format must be session, jsonl, summary, session-dense or jsonl-dense, not {}",
+            a.format
+        ));
     }
     Ok(a)
 }
@@ -453,11 +470,128 @@ fn write_summary<W: Write>(w: &mut Counter<W>, g: &mut Gen, size: u64) -> std::i
     Ok((events, turns))
 }
 
+/// Sessions and turns per session of the `-dense` formats.
+const DENSE_SESSIONS: u64 = 2;
+const DENSE_TURNS: u64 = 10;
+
+const DENSE_STEPS: &[&str] = &[
+    "reading the exporter",
+    "checking the row iterator",
+    "looking at the tests",
+    "the loop is off by one",
+    "running the suite again",
+    "the cache is stale",
+];
+
+/// Writes event `k` (0-based, within its turn of `len` events) of a dense
+/// turn into `out`, as compact JSON (the strings need no escaping).
+fn dense_event(out: &mut Vec<u8>, g: &mut Gen, k: u64, len: u64) {
+    use std::io::Write as _;
+    let slot = k % 7;
+    // A tool start as the last event would leave its call unfinished.
+    let slot = if matches!(slot, 1 | 4) && k + 1 == len { 0 } else { slot };
+    match slot {
+        0 => {
+            let step = g.rng.pick(DENSE_STEPS);
+            let n = g.rng.below(1000);
+            write!(out, r#"{{"type":"message","role":"assistant","text":"step {n}: {step}"}}"#)
+        }
+        1 | 4 => {
+            g.op += 1;
+            let file = g.rng.below(10_000);
+            write!(
+                out,
+                r#"{{"type":"operation.started","operationId":"op{:07}","operation":{{"kind":"tool","name":"Read","tool":"file_read","input":{{"path":"src/f{file}.rs"}},"command":{{"kind":"not-command"}}}}}}"#,
+                g.op
+            )
+        }
+        2 | 5 => write!(
+            out,
+            r#"{{"type":"operation.finished","operationId":"op{:07}","kind":"tool","status":"completed","output":"ok"}}"#,
+            g.op
+        ),
+        _ => {
+            let step = g.rng.pick(DENSE_STEPS);
+            write!(out, r#"{{"type":"thinking","text":"{step}"}}"#)
+        }
+    }
+    .expect("write to a Vec");
+}
+
+/// How many of `events` go to turn `t` (0-based) of `turns`: equal shares,
+/// the remainder to the first turns.
+fn dense_share(events: u64, turns: u64, t: u64) -> u64 {
+    events / turns + u64::from(t < events % turns)
+}
+
+fn write_session_dense<W: Write>(w: &mut Counter<W>, g: &mut Gen, events: u64) -> std::io::Result<(u64, u64)> {
+    write!(
+        w,
+        "{{\"format\":\"niceeval-viewer.session/1\",\"evalId\":\"bench/dense\",\"model\":\"claude-sonnet-4-5\",\"sessions\":["
+    )?;
+    let turns = DENSE_SESSIONS * DENSE_TURNS;
+    let mut buf = Vec::with_capacity(256);
+    for s in 0..DENSE_SESSIONS {
+        if s > 0 {
+            w.write_all(b",")?;
+        }
+        write!(w, "{{\"sessionIndex\":{},\"sessionId\":\"thread_{:04}\",\"turns\":[", s + 1, s + 1)?;
+        for t in 0..DENSE_TURNS {
+            if t > 0 {
+                w.write_all(b",")?;
+            }
+            let len = dense_share(events, turns, s * DENSE_TURNS + t);
+            write!(
+                w,
+                "{{\"label\":\"turn{}\",\"input\":{{\"text\":\"read the exporter, fix the loop, run the tests (turn {})\"}},\"turn\":{{\"events\":[",
+                t + 1,
+                t + 1
+            )?;
+            for k in 0..len {
+                buf.clear();
+                if k > 0 {
+                    buf.push(b',');
+                }
+                dense_event(&mut buf, g, k, len);
+                w.write_all(&buf)?;
+            }
+            let out = 10 * len + g.rng.below(1000);
+            write!(
+                w,
+                "],\"status\":\"completed\",\"usage\":{{\"inputTokens\":{},\"outputTokens\":{out},\"requests\":{}}}}}}}",
+                20 * len + g.rng.below(1000),
+                1 + len / 100
+            )?;
+        }
+        w.write_all(b"]}")?;
+    }
+    w.write_all(b"]}\n")?;
+    Ok((events, turns))
+}
+
+fn write_jsonl_dense<W: Write>(w: &mut Counter<W>, g: &mut Gen, events: u64) -> std::io::Result<(u64, u64)> {
+    let turns = DENSE_SESSIONS * DENSE_TURNS;
+    let mut buf = Vec::with_capacity(256);
+    for t in 0..turns {
+        let len = dense_share(events, turns, t);
+        for k in 0..len {
+            buf.clear();
+            dense_event(&mut buf, g, k, len);
+            buf.push(b'\n');
+            w.write_all(&buf)?;
+        }
+    }
+    Ok((events, 1))
+}
+
 fn main() {
     let a = match args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("generate: {e}\nusage: generate --format session|jsonl|summary --size 100MB --seed 1 --out FILE");
+            eprintln!(
+                "generate: {e}\nusage: generate --format session|jsonl|summary --size 100MB --seed 1 --out FILE\n       \
+                 generate --format session-dense|jsonl-dense --events 1000000 --seed 1 --out FILE"
+            );
             std::process::exit(2);
         }
     };
@@ -473,6 +607,8 @@ fn main() {
     let result = match a.format.as_str() {
         "session" => write_session(&mut w, &mut g, a.size),
         "jsonl" => write_jsonl(&mut w, &mut g, a.size),
+        "session-dense" => write_session_dense(&mut w, &mut g, a.events),
+        "jsonl-dense" => write_jsonl_dense(&mut w, &mut g, a.events),
         _ => write_summary(&mut w, &mut g, a.size),
     };
     match result.and_then(|r| w.flush().map(|_| r)) {

@@ -5,6 +5,12 @@
 #   SIZES="10MB" FORMATS="jsonl" scripts/bench.sh
 #   PROFILE=dev scripts/bench.sh          # unoptimised build (faster to compile)
 #   EVENTS="1000 1000000"                 # event counts for frame / key / search
+#   DENSE="1000000"                       # event-dense inputs (session + JSONL of N small events):
+#                                         # check, show, derive, viewer vs Python's json.load
+#   HEAVY="200MB"                         # payload-heavy JSONL: check vs cat
+#   RUNS=3                                # runs of each command in the DENSE and HEAVY sections
+#   PYTHON=python3                        # the json.load baseline ("" leaves it out)
+#   (an empty list skips its section: SIZES= EVENTS= scripts/bench.sh runs only DENSE and HEAVY)
 #   BENCH_DIR=/tmp/niceeval-bench         # generated inputs (reused when present)
 #   JLESS=/path/to/jless                  # also time jless to first screen (tmux)
 #
@@ -18,6 +24,10 @@ cd "$(dirname "$0")/.."
 SIZES=${SIZES-"10MB 100MB 1GB"}
 FORMATS=${FORMATS-"session jsonl summary"}
 EVENTS=${EVENTS-"1000 1000000"}
+DENSE=${DENSE-"1000000"}
+HEAVY=${HEAVY-"200MB"}
+RUNS=${RUNS:-3}
+PYTHON=${PYTHON-$(command -v python3 || true)}
 PROFILE=${PROFILE:-release}
 BENCH_DIR=${BENCH_DIR:-/tmp/niceeval-bench}
 JLESS=${JLESS:-$(command -v jless || true)}
@@ -81,11 +91,13 @@ nproc_=$(nproc)
 mem=$(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 echo "## Run $(date -u +%Y-%m-%dT%H:%MZ) — $nproc_ cores, $mem RAM, $cpu; profile $PROFILE (build ${build_secs}s)"
+if [ -n "$SIZES" ]; then
 echo
 echo "### Load + derive (same bytes, same process, Value parse first)"
 echo
 echo "| input | bytes | events | Value parse s | load s | load+derive s | MB/s | ratio (≤1.0) | RSS value ×file | RSS load ×file (≤1.5) | first frame ms | whole file shown ms | first screen ms (outside) | jless first screen ms (outside) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+fi
 for size in $SIZES; do
   for fmt in $FORMATS; do
     f="$BENCH_DIR/$fmt-$size.json"
@@ -107,11 +119,13 @@ for size in $SIZES; do
   done
 done
 
+if [ -n "$EVENTS" ]; then
 echo
 echo "### Frames, keys and search at 200×60 (ratatui TestBackend, small events)"
 echo
 echo "| events | build s | frame median ms (<4) | slowest key ms (<16) | slowest key | search Enter→first hit ms | longest search step ms | all matches ms |"
 echo "|---:|---:|---:|---:|---|---:|---:|---:|"
+fi
 declare -A FRAME
 for n in $EVENTS; do
   fr=$("$BENCH" frame "$n")
@@ -129,4 +143,122 @@ if [ $# -ge 2 ]; then
   fs=$("$BENCH" frames "$first" "$last")
   echo
   echo "Frame time ratio ${last} / ${first} events, frames drawn alternately in one process (400 each): $(field ratio "$fs") ($(field small_median_ms "$fs") ms vs $(field large_median_ms "$fs") ms median; target ≤ 1.2)"
+fi
+
+# ---------------------------------------------------------------------------
+# Event-dense inputs (issue 22) and the payload-heavy JSONL against cat.
+# Every command is its own process, timed from outside (wall clock around it)
+# with its peak RSS from /usr/bin/time -f %M; its stdout goes to /dev/null.
+# Each run times every command once, in turn, so a ratio is taken within one
+# run (command / baseline of the same run) and the medians over RUNS runs are
+# printed. The files are read once before the runs (page cache warm).
+
+timed() { # timed CMD...: "<wall seconds> <peak RSS KB>" of one run, stdout and stderr dropped
+  local t0 t1
+  t0=$(date +%s%N)
+  /usr/bin/time -f '%M' -o "$BENCH_DIR/time.out" "$@" >/dev/null 2>&1 || true
+  t1=$(date +%s%N)
+  echo "$(echo "($t1 - $t0) / 1000000000" | bc -l) $(tail -1 "$BENCH_DIR/time.out")"
+}
+
+median() { # median of the arguments
+  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
+}
+
+view_timed() { # view_timed MODE FILE: "<ms niceeval reports> <peak RSS KB>" of one viewer run in a 200x60 tmux pane
+  # MODE exit: first frame; loaded: first frame showing the whole file. The
+  # peak RSS is the viewer process's (under /usr/bin/time inside the pane).
+  local mode=$1 f=$2 s=bench-vt-$$ out="$BENCH_DIR/view-timed.txt" ms
+  rm -f "$out" "$BENCH_DIR/view-time.out"
+  tmux new-session -d -s "$s" -x 200 -y 60 \
+    "NICEEVAL_TIMING=$mode /usr/bin/time -f '%M' -o '$BENCH_DIR/view-time.out' $BIN view '$f' 2>'$out'"
+  while tmux has-session -t "$s" 2>/dev/null; do sleep 0.1; done
+  if [ "$mode" = loaded ]; then
+    ms=$({ grep -ao 'whole file loaded and shown after [0-9.]* ms' "$out" || grep -ao 'first frame after [0-9.]* ms' "$out"; } |
+      grep -o '[0-9.]*' | head -1 || true)
+  else
+    ms=$(grep -ao 'first frame after [0-9.]* ms' "$out" | grep -o '[0-9.]*' | head -1 || true)
+  fi
+  echo "${ms:-nan} $(tail -1 "$BENCH_DIR/view-time.out" 2>/dev/null || echo nan)"
+}
+
+mb() { echo "$1 / 1024" | bc -l | xargs printf '%.0f'; }
+x() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
+
+PY_DOC='import json,sys; json.load(open(sys.argv[1]))'
+PY_LINES='import json,sys; [json.loads(l) for l in open(sys.argv[1], "rb")]'
+
+if [ -n "$DENSE" ]; then
+  echo
+  echo "### Event-dense inputs (issue 22): niceeval vs Python's json.load, $RUNS runs, medians (load average $(cut -d' ' -f1-3 /proc/loadavg) at the start)"
+  echo
+  echo "Baseline: \`python3 -c '$PY_DOC' FILE\` (for JSONL, \`python3 -c '$PY_LINES' FILE\`: json.load does not read JSONL). ×python is the median of the per-run ratios; the viewer rows are niceeval's own first-frame / whole-file-shown times (NICEEVAL_TIMING=exit / loaded) in a 200×60 tmux pane, their RSS the viewer's peak."
+  echo
+  echo "| input | bytes | events | command | median s | ×python (median) | peak RSS MB | RSS ×file |"
+  echo "|---|---:|---:|---|---:|---:|---:|---:|"
+  for n in $DENSE; do
+    for fmt in session-dense jsonl-dense; do
+      f="$BENCH_DIR/$fmt-$n.json"
+      py=$PY_DOC
+      if [ "$fmt" = jsonl-dense ]; then f="$BENCH_DIR/$fmt-$n.jsonl" py=$PY_LINES; fi
+      [ -s "$f" ] || "$GEN" --format "$fmt" --events "$n" --seed 1 --out "$f" 2>/dev/null
+      bytes=$(stat -c %s "$f")
+      cat "$f" >/dev/null
+      names=(python check show derive "view: first frame" "view: whole file shown")
+      declare -A T=() R=() Q=()
+      for ((r = 1; r <= RUNS; r++)); do
+        if [ -n "$PYTHON" ]; then read -r pt pr < <(timed "$PYTHON" -c "$py" "$f"); else pt=nan pr=nan; fi
+        T[python]+=" $pt" R[python]+=" $pr"
+        for cmd in check show derive; do
+          read -r t k < <(timed "$BIN" "$cmd" "$f")
+          T[$cmd]+=" $t" R[$cmd]+=" $k"
+          [ "$pt" = nan ] || Q[$cmd]+=" $(echo "$t / $pt" | bc -l)"
+        done
+        for mode in exit loaded; do
+          name="view: first frame"
+          [ "$mode" = loaded ] && name="view: whole file shown"
+          read -r ms k < <(view_timed "$mode" "$f")
+          t=$(echo "$ms / 1000" | bc -l 2>/dev/null || echo nan)
+          T[$name]+=" $t" R[$name]+=" $k"
+          [ "$pt" = nan ] || [ "$ms" = nan ] || Q[$name]+=" $(echo "$t / $pt" | bc -l)"
+        done
+      done
+      for name in "${names[@]}"; do
+        # shellcheck disable=SC2086
+        t=$(median ${T[$name]}) k=$(median ${R[$name]})
+        q="1.00"
+        # shellcheck disable=SC2086
+        [ "$name" = python ] || q=$(median ${Q[$name]:-nan} | xargs printf '%.2f')
+        [ "$PYTHON" ] || [ "$name" != python ] || continue
+        printf '| %s %s | %s | %s | %s | %.3f | %s | %s | %s |\n' "$fmt" "$n" "$bytes" "$n" "$name" "$t" "$q" \
+          "$(mb "$k")" "$(echo "$k * 1024 / $bytes" | bc -l | xargs printf '%.2f')"
+      done
+      unset T R Q
+    done
+  done
+fi
+
+if [ -n "$HEAVY" ]; then
+  echo
+  echo "### Payload-heavy JSONL: check vs cat, $RUNS runs, medians (load average $(cut -d' ' -f1-3 /proc/loadavg) at the start)"
+  echo
+  echo "| input | bytes | cat s | check s | check / cat (median) | check MB/s | check peak RSS MB | RSS ×file |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  for size in $HEAVY; do
+    f="$BENCH_DIR/jsonl-$size.jsonl"
+    [ -s "$f" ] || "$GEN" --format jsonl --size "$size" --seed 1 --out "$f" 2>/dev/null
+    bytes=$(stat -c %s "$f")
+    cat "$f" >/dev/null
+    ct="" kt="" kr="" q=""
+    for ((r = 1; r <= RUNS; r++)); do
+      read -r c _ < <(timed cat "$f")
+      read -r t k < <(timed "$BIN" check "$f")
+      ct+=" $c" kt+=" $t" kr+=" $k" q+=" $(echo "$t / $c" | bc -l)"
+    done
+    # shellcheck disable=SC2086
+    c=$(median $ct) t=$(median $kt) k=$(median $kr)
+    # shellcheck disable=SC2086
+    printf '| jsonl %s | %s | %.3f | %.3f | %.1f | %.0f | %s | %s |\n' "$size" "$bytes" "$c" "$t" "$(median $q)" \
+      "$(echo "$bytes / 1000000 / $t" | bc -l)" "$(mb "$k")" "$(echo "$k * 1024 / $bytes" | bc -l | xargs printf '%.2f')"
+  done
 fi
