@@ -256,7 +256,22 @@ pub fn valid_string_end(bytes: &[u8], i: usize) -> Option<usize> {
         let digits = bytes.get(at..at + 4)?;
         digits.iter().try_fold(0u32, |n, &d| Some(n * 16 + (d as char).to_digit(16)?))
     };
-    let (mut base, mut carry) = (i + 1, 0);
+    // Short strings are walked a byte at a time first (as in `string_end`);
+    // a backslash sends the string to the blocks from its start.
+    let limit = bytes.len().min(i.saturating_add(1 + SHORT));
+    let mut from = i + 1;
+    while from < limit {
+        match bytes[from] {
+            b'"' => return Some(from + 1),
+            b'\\' => {
+                from = i + 1;
+                break;
+            }
+            c if c < 0x20 => return None,
+            _ => from += 1,
+        }
+    }
+    let (mut base, mut carry) = (from, 0);
     // Where the `u` of the low half of a surrogate pair must be.
     let mut low_u_at = usize::MAX;
     while base < bytes.len() {
