@@ -315,3 +315,31 @@ fn a_cell_of_several_attempts_opens_its_first_against_its_last() {
     let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1HYSEVB1Y6BX6".to_string(), "@1YVAP5X8K33CP".to_string()]);
 }
+
+#[test]
+fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
+    // Two sources of one attempt each, of different evals (a Record attempt against a session
+    // file): they pair whatever their names, one row each; Enter on either row opens the two.
+    let compared = || {
+        let prices = builtin_prices();
+        let one = |locator: &str, verdict| {
+            attempt(locator, verdict, vec![turn("Fix it.", vec![], "completed", (10, 2))], vec![])
+        };
+        let before = one("@1BEFORE000001", Verdict::Passed);
+        let mut after = one("@1AFTER0000001", Verdict::Failed);
+        after.attempts[0].eval_id = Some("coding/fix-add".into());
+        Compared::two(Built::new(before, None, &prices), Built::new(after, None, &prices), &[]).unwrap()
+    };
+    for row in 0..2 {
+        let mut app = app_of(compared());
+        screen(&mut app, 100, 30);
+        for _ in 0..row {
+            update(&mut app, Action::Down);
+        }
+        update(&mut app, Action::Enter);
+        let flash = app.flash.as_ref().map(|f| f.text.clone());
+        assert_eq!(app.compare_screen(), Some(Screen::Split), "row {row}: {flash:?}");
+        let locators = split_of(&app).split.attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
+        assert_eq!(locators, ["@1BEFORE000001".to_string(), "@1AFTER0000001".to_string()], "row {row}");
+    }
+}

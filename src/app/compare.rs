@@ -285,9 +285,12 @@ fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], &'static str> 
     let Some(r) = comparison.rows.get(row) else { return Err("no row") };
     let entries = &c.comparing.entries;
     if let Some((_, pairs)) = &comparison.pairs {
-        let mine = |p: &&crate::model::compare::Pair| p.before.is_some_and(|(x, _)| x == row);
-        let complete = pairs.iter().filter(mine).filter(|p| p.after.is_some_and(|(x, _)| x == row));
-        let list: Vec<_> = complete.collect();
+        // The row's pairs with both sides (the only pair of two single attempts has them in two rows).
+        let mine = |p: &&crate::model::compare::Pair| match (p.before, p.after) {
+            (Some(b), Some(a)) => b.0 == row || a.0 == row,
+            _ => false,
+        };
+        let list: Vec<_> = pairs.iter().filter(mine).collect();
         // The pair of the selected column, else the row's first that changed, else its first.
         let chosen = list
             .iter()

@@ -197,11 +197,14 @@ pub fn compare(entries: &[Entry], chosen: &[String]) -> Result<Comparison, Unkno
         })
         .collect();
     let pairs = paired_by.map(|by| (by, pairs(entries, &columns, &rows, by)));
-    for (ri, row) in rows.iter_mut().enumerate() {
-        row.change = match &pairs {
-            None => row_change(entries, row),
-            Some((_, pairs)) => pairs_change(entries, &row.cells, pairs, ri),
-        };
+    let changes: Vec<Change> = (0..rows.len())
+        .map(|ri| match &pairs {
+            None => row_change(entries, &rows[ri]),
+            Some((_, pairs)) => pairs_change(entries, &rows, pairs, ri),
+        })
+        .collect();
+    for (row, change) in rows.iter_mut().zip(changes) {
+        row.change = change;
     }
     // Sort rows (changes first, then by eval) and renumber the pairs' rows.
     let mut order: Vec<usize> = (0..rows.len()).collect();
@@ -306,14 +309,14 @@ fn row_change(entries: &[Entry], row: &Row) -> Change {
     fold(present.windows(2).map(|w| step(w[0].verdict(entries), w[1].verdict(entries))), mixed)
 }
 
-/// Two sources: the pairs of this row with both sides in it.
-fn pairs_change(entries: &[Entry], cells: &[Option<Cell>], pairs: &[Pair], row: usize) -> Change {
+/// Two sources: the pairs of this row with both sides present (the only
+/// pair of two single attempts has its sides in two rows: both rows are its).
+fn pairs_change(entries: &[Entry], rows: &[Row], pairs: &[Pair], row: usize) -> Change {
+    let cell = |(r, c): (usize, usize)| rows.get(r)?.cells.get(c)?.as_ref();
     let both: Vec<(&Cell, &Cell)> = pairs
         .iter()
         .filter_map(|p| match (p.before, p.after) {
-            (Some((rb, cb)), Some((ra, ca))) if rb == row && ra == row => {
-                Some((cells[cb].as_ref()?, cells[ca].as_ref()?))
-            }
+            (Some(b), Some(a)) if b.0 == row || a.0 == row => Some((cell(b)?, cell(a)?)),
             _ => None,
         })
         .collect();

@@ -206,6 +206,30 @@ fn two_single_attempts_pair_whatever_their_names() {
 }
 
 #[test]
+fn the_only_pair_of_two_single_attempts_marks_both_its_rows() {
+    // A Record attempt against a session file of another eval: two rows, one pair; both rows read as
+    // the pair changed (and come first), as the pairs list says.
+    let entries = vec![
+        e(Some(Side::Before), "kitchen", "release", 1, Some(Passed)),
+        Entry {
+            side: Some(Side::After),
+            eval: Some("coding/fix-add".into()),
+            verdict: Some(Failed),
+            ..Default::default()
+        },
+        e(Some(Side::Before), "kitchen", "release", 2, Some(Passed)),
+    ];
+    let c = compare(&entries[..2], &[]).unwrap();
+    assert_eq!(c.pairs.as_ref().unwrap().1[0].class, PairClass::Broken);
+    assert_eq!(row(&c, "release").change, Change::Broken);
+    assert_eq!(row(&c, "coding/fix-add").change, Change::Broken);
+    // With more than one attempt on a side, evals pair by name again: no pair, no change.
+    let c = compare(&entries, &[]).unwrap();
+    assert_eq!(c.pairs.as_ref().unwrap().0, PairedBy::Eval);
+    assert!(c.rows.iter().all(|r| r.change == Change::Unchanged));
+}
+
+#[test]
 fn a_mixed_side_makes_the_pair_flaky() {
     let entries = vec![
         e(Some(Side::Before), "x", "ev", 1, Some(Failed)),
