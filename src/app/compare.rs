@@ -308,8 +308,8 @@ fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], &'static str> 
     if present.len() < 2 {
         return Err("this eval has one attempt here: v opens it in the viewer, Space marks it to compare");
     }
-    let verdict = |col: usize| r.cells[col].as_ref().and_then(|x| x.verdict(entries));
-    let step = present.windows(2).find(|w| verdict(w[0]) != verdict(w[1]));
+    let reading = |col: usize| r.cells[col].as_ref().map(|x| x.reading(entries));
+    let step = present.windows(2).find(|w| reading(w[0]) != reading(w[1]));
     let pair = match step {
         Some(w) => [w[0], w[1]],
         None => {

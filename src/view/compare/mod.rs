@@ -152,6 +152,7 @@ fn entry(side: Side, a: &crate::model::document::Attempt, s: &Summary) -> Entry 
         eval: a.eval_id.clone(),
         attempt_number: s.attempt_number,
         verdict: s.verdict,
+        status: s.status,
         tally: a.eval_tally,
     }
 }
