@@ -343,3 +343,39 @@ fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
         assert_eq!(locators, ["@1BEFORE000001".to_string(), "@1AFTER0000001".to_string()], "row {row}");
     }
 }
+
+#[test]
+fn an_observed_cost_of_only_some_turns_says_so_as_the_viewer_header_does() {
+    // Two turns, only the first reports costUSD: the viewer header says "cost $0.0100 (1 of 2 turns)";
+    // the split's figures, its Usage tab, the column's sum and compare --json say so too.
+    let costed = |locator: &str, verdict| {
+        let v = json!({"events": [], "status": "completed", "usage": {"inputTokens": 10, "outputTokens": 2, "costUSD": 0.01}});
+        let first =
+            TurnRecord { input: Some(json!({"text": "Fix it."})), turn: Turn::from_value(&v).0, ..Default::default() };
+        attempt(locator, verdict, vec![first, turn("Again.", vec![], "completed", (10, 2))], vec![])
+    };
+    let prices = builtin_prices();
+    let compared = Compared::two(
+        Built::new(costed("@1BEFORE000001", Verdict::Passed), None, &prices),
+        Built::new(costed("@1AFTER0000001", Verdict::Failed), None, &prices),
+        &[],
+    )
+    .unwrap();
+    let header = niceeval::view::header::header_parts(&compared.views[0].summary, 0);
+    let words: Vec<String> = header.iter().map(|p| p.full.as_plain()).collect();
+    assert!(words.iter().any(|w| w == "cost $0.0100 (1 of 2 turns)"), "the viewer header's words: {words:?}");
+    let c = compared.view();
+    let split = niceeval::view::compare::split::Split::new(&c, 0, 1);
+    let figures = niceeval::view::compare::split::side_figures(&c, 0).as_plain();
+    assert!(figures.contains("observed $0.0100 (1 of 2 turns)"), "{figures}");
+    let usage = niceeval::view::compare::split::usage_table(&c, &split);
+    let observed = usage.rows.iter().find(|r| r[0].as_plain() == "observed cost").unwrap();
+    assert_eq!(observed[1].as_plain(), "$0.0100 (1 of 2 turns)");
+    let stats = niceeval::view::compare::column_stats(&c);
+    assert_eq!(stats[0].observed.text(niceeval::view::compare::money).as_plain(), "$0.0100*");
+    let note = niceeval::view::compare::partial_note(&stats).unwrap().as_plain();
+    assert!(note.contains("observed A 1 of 1 (1 for only some of its turns)"), "{note}");
+    let doc = niceeval::view::compare::json::document(&c);
+    let cell = &doc["rows"][0]["cells"]["before:main"];
+    assert_eq!(cell["observedCostTurns"], json!({"reporting": 1, "of": 2}), "{cell}");
+}

@@ -212,6 +212,9 @@ pub struct Sum {
     pub total: Option<f64>,
     pub reporting: usize,
     pub of: usize,
+    /// Attempts whose own figure covers only some of their turns (an
+    /// observed cost that only some turns report).
+    pub incomplete: usize,
 }
 
 impl Sum {
@@ -223,9 +226,9 @@ impl Sum {
         }
     }
 
-    /// Only some of the attempts report it.
+    /// Only some of the attempts report it, or some report it for only some turns.
     pub fn partial(&self) -> bool {
-        self.total.is_some() && self.reporting < self.of
+        self.total.is_some() && (self.reporting < self.of || self.incomplete > 0)
     }
 
     /// "800", "800*" when only some attempts report it (a note says how
@@ -297,6 +300,7 @@ pub fn column_stats(c: &Cv) -> Vec<ColumnStats> {
                 stats.attempts += 1;
                 stats.tokens.add(s.tokens());
                 stats.observed.add(s.observed.usd);
+                stats.observed.incomplete += usize::from(s.observed_partial_counts().is_some());
                 stats.estimated.add(s.estimate.total());
             }
             stats
@@ -374,7 +378,15 @@ pub fn partial_note(stats: &[ColumnStats]) -> Option<Text> {
         let which: Vec<String> = stats
             .iter()
             .filter(|s| sum(s).partial())
-            .map(|s| format!("{} {} of {}", s.letter, sum(s).reporting, sum(s).of))
+            .map(|s| {
+                let x = sum(s);
+                let part = match x.incomplete {
+                    0 => String::new(),
+                    1 => " (1 for only some of its turns)".to_string(),
+                    n => format!(" ({n} for only some of their turns)"),
+                };
+                format!("{} {} of {}{part}", s.letter, x.reporting, x.of)
+            })
             .collect();
         if !which.is_empty() {
             parts.push(format!("{name} {}", which.join(", ")));
