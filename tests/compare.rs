@@ -338,3 +338,39 @@ fn view_compare_off_a_terminal_prints_what_compare_prints() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--compare"));
 }
+
+#[test]
+fn the_pairs_at_80_columns_name_every_eval_whole_and_show_both_sides() {
+    let Some(s) = samples() else { return };
+    let g = s.join("generated");
+    let runs = run_dirs(&s.join("realrun-report/record"));
+    for (before, after) in [
+        (g.join("record-e2e-eval/record"), g.join("invocation-summary/summary-eval-assertion-score.json")),
+        (runs["classic/baseline"].clone(), runs["main"].clone()),
+        (runs["classic/baseline"].clone(), runs["classic/memory-b"].clone()),
+    ] {
+        let doc = compare_json(&[&before, &after], &[]);
+        for boxed in [false, true] {
+            let mut cmd = Command::new(bin());
+            cmd.arg("compare").args([&before, &after]).args(["--width", "80"]);
+            if boxed {
+                cmd.arg("--boxed");
+            }
+            let out = cmd.output().unwrap();
+            assert_eq!(out.status.code(), Some(0));
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(text.lines().all(|l| niceeval::model::text::width(l) <= 80), "{text}");
+            let pairs = &text[text.find("Pairs").expect("a Pairs section")..];
+            assert!(!pairs.contains("not shown"), "a side of the pairs was dropped:\n{pairs}");
+            for p in doc["pairs"].as_array().unwrap() {
+                let eval = p["eval"].as_str().unwrap();
+                assert!(pairs.contains(eval), "{eval} is not named whole:\n{pairs}");
+                for side in ["before", "after"] {
+                    if let Some(l) = p[side]["locator"].as_str() {
+                        assert!(pairs.contains(l), "{side} {l} of {eval} is missing:\n{pairs}");
+                    }
+                }
+            }
+        }
+    }
+}
