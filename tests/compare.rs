@@ -374,3 +374,49 @@ fn the_pairs_at_80_columns_name_every_eval_whole_and_show_both_sides() {
         }
     }
 }
+
+/// One truth: every attempt of every cell reads as its own `show --json`
+/// page does (verdict, status, attempt, score, tokens, observed and
+/// estimated cost, how many turns report the cost), on the real Records.
+#[test]
+fn every_attempt_of_every_cell_reads_as_its_show_json_page() {
+    let Some(s) = samples() else { return };
+    let g = s.join("generated");
+    let mut checked = 0;
+    for source in [
+        s.join("realrun-report/record"),
+        s.join("realrun-sdk/record"),
+        g.join("record-e2e-cli/record"),
+        g.join("record-e2e-eval/record"),
+        g.join("record-kitchen/record"),
+        g.join("invocation-summary/summary-kitchen.json"),
+    ] {
+        let doc = compare_json(&[&source], &[]);
+        let out = Command::new(bin()).arg("show").arg(&source).args(["--json", "--all"]).output().unwrap();
+        let show: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let pages: BTreeMap<&str, &Value> =
+            show["attempts"].as_array().unwrap().iter().map(|a| (a["locator"].as_str().unwrap(), a)).collect();
+        for row in doc["rows"].as_array().unwrap() {
+            for cell in row["cells"].as_object().unwrap().values() {
+                for a in cell["attemptList"].as_array().unwrap() {
+                    let page = pages[a["locator"].as_str().unwrap()];
+                    for (ours, theirs) in [
+                        ("verdict", "verdict"),
+                        ("status", "status"),
+                        ("attempt", "attempt"),
+                        ("score", "score"),
+                        ("tokens", "tokens"),
+                        ("costUSD", "observedCostUSD"),
+                        ("observedCostTurns", "observedCostTurns"),
+                        ("estimatedCostUSD", "estimatedCostUSD"),
+                    ] {
+                        assert_eq!(a[ours], page[theirs], "{}: {ours} of {}", source.display(), a["locator"]);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 50);
+    report(&format!("compare: {checked} attempts read as their show --json page"));
+}
