@@ -420,3 +420,16 @@ fn every_attempt_of_every_cell_reads_as_its_show_json_page() {
     assert!(checked > 50);
     report(&format!("compare: {checked} attempts read as their show --json page"));
 }
+
+#[test]
+fn a_record_without_attempts_says_there_is_nothing_to_compare() {
+    let dir = tempdir().join("empty-record");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("record.json"), r#"{"format":"niceeval.record","recordId":"r"}"#).unwrap();
+    let out = Command::new(bin()).arg("compare").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("no attempts to compare"), "an empty table says nothing:\n{text}");
+    assert!(!text.contains("change   eval"), "no empty matrix:\n{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the Record has no published attempts"));
+}

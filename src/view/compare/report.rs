@@ -17,6 +17,10 @@ use crate::view::text::{Text, Tone, clean};
 /// table would not fit).
 pub fn blocks(c: &Cv, width: usize, inner: usize) -> Vec<Block> {
     let mut body = sources_lines(c);
+    if c.comparison.rows.is_empty() {
+        body.push(Block::Line(Text::toned(super::NO_ROWS, Tone::Soft)));
+        return vec![Block::Section(Section::new("Compare", meta(c), body))];
+    }
     body.push(Block::Table(experiments_table(c)));
     if let Some(note) = super::partial_note(&column_stats(c)) {
         body.push(Block::Line(note));
