@@ -379,3 +379,15 @@ fn an_observed_cost_of_only_some_turns_says_so_as_the_viewer_header_does() {
     let cell = &doc["rows"][0]["cells"]["before:main"];
     assert_eq!(cell["observedCostTurns"], json!({"reporting": 1, "of": 2}), "{cell}");
 }
+
+#[test]
+fn columns_that_do_not_fit_say_how_many_and_which_keys_reach_them() {
+    let Some(shared) = common::shared_dir() else { return };
+    let record = shared.join("samples/niceeval/realrun-sdk/record");
+    let compared = niceeval::cli::compare::load(&[record], &Default::default(), &Default::default()).unwrap();
+    let mut app = app_of(compared);
+    let shown = screen(&mut app, 60, 30);
+    let header = shown.lines().find(|l| l.starts_with("change")).unwrap();
+    assert!(header.ends_with("→ h/l)") && header.contains("(+"), "the hidden columns' note is cut:\n{shown}");
+    assert!(shown.lines().all(|l| niceeval::model::text::width(l) <= 60));
+}
