@@ -197,6 +197,9 @@ fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
     assert_eq!(app.compare.as_ref().unwrap().screen, Screen::Viewer);
     assert_eq!(app.attempt().unwrap().locator.as_deref(), Some("@1BEFORE000001"));
     assert_eq!(app.tab, niceeval::app::Tab::Tools);
+    // Both sides' attempts read alike in the viewer: the footer says which side this is.
+    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert_eq!(flash, "Esc (at the top) goes back to the comparison · before: @1BEFORE000001.json");
     let shown = screen(&mut app, 100, 30);
     assert!(shown.contains("pnpm test"), "the viewer shows the before side's call:\n{shown}");
     // Esc backs out of the viewer (list, navigator), then to the split it came from.

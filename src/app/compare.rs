@@ -382,5 +382,11 @@ pub(super) fn open_in_viewer(app: &mut App, attempt: usize, selected: Option<Sel
     let rows = app.viewport.list_rows;
     let len = app.list_len();
     app.list_mut().clamp(len, rows);
-    app.flash("Esc (at the top) goes back to the comparison");
+    // With two sources both sides' attempts can read alike in the viewer: say which side this is.
+    let side = app.cv().and_then(|cv| {
+        let word = crate::view::compare::side_word(cv.side_of(attempt))?;
+        let source = cv.sources.iter().find(|s| s.attempts.contains(&attempt))?;
+        Some(format!(" · {word}: {}", crate::view::clean(&source.paths.join(", "))))
+    });
+    app.flash(format!("Esc (at the top) goes back to the comparison{}", side.unwrap_or_default()));
 }
