@@ -177,7 +177,7 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
     let load = || niceeval::load::load_bytes("fuzz.json", file).ok().map(|d| Built::new(d, None, &prices));
     let (Some(before), Some(after)) = (load(), load()) else { return };
     let Ok(compared) = Compared::two(before, after, &[]) else { return };
-    let text = niceeval::plain::layout::render(&report::blocks(&compared.view(), 80), 80, false, false);
+    let text = niceeval::plain::layout::render(&report::blocks(&compared.view(), 80, 78), 80, false, false);
     assert!(!text.chars().any(|c| c != '\n' && is_unsafe(c)), "unsafe character in compare's text");
     let _ = json::document(&compared.view());
     let mut app = App::for_compare(compared, None, prices.clone());

@@ -338,3 +338,98 @@ fn view_compare_off_a_terminal_prints_what_compare_prints() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--compare"));
 }
+
+#[test]
+fn the_pairs_at_80_columns_name_every_eval_whole_and_show_both_sides() {
+    let Some(s) = samples() else { return };
+    let g = s.join("generated");
+    let runs = run_dirs(&s.join("realrun-report/record"));
+    for (before, after) in [
+        (g.join("record-e2e-eval/record"), g.join("invocation-summary/summary-eval-assertion-score.json")),
+        (runs["classic/baseline"].clone(), runs["main"].clone()),
+        (runs["classic/baseline"].clone(), runs["classic/memory-b"].clone()),
+    ] {
+        let doc = compare_json(&[&before, &after], &[]);
+        for boxed in [false, true] {
+            let mut cmd = Command::new(bin());
+            cmd.arg("compare").args([&before, &after]).args(["--width", "80"]);
+            if boxed {
+                cmd.arg("--boxed");
+            }
+            let out = cmd.output().unwrap();
+            assert_eq!(out.status.code(), Some(0));
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(text.lines().all(|l| niceeval::model::text::width(l) <= 80), "{text}");
+            let pairs = &text[text.find("Pairs").expect("a Pairs section")..];
+            assert!(!pairs.contains("not shown"), "a side of the pairs was dropped:\n{pairs}");
+            for p in doc["pairs"].as_array().unwrap() {
+                let eval = p["eval"].as_str().unwrap();
+                assert!(pairs.contains(eval), "{eval} is not named whole:\n{pairs}");
+                for side in ["before", "after"] {
+                    if let Some(l) = p[side]["locator"].as_str() {
+                        assert!(pairs.contains(l), "{side} {l} of {eval} is missing:\n{pairs}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One truth: every attempt of every cell reads as its own `show --json`
+/// page does (verdict, status, attempt, score, tokens, observed and
+/// estimated cost, how many turns report the cost), on the real Records.
+#[test]
+fn every_attempt_of_every_cell_reads_as_its_show_json_page() {
+    let Some(s) = samples() else { return };
+    let g = s.join("generated");
+    let mut checked = 0;
+    for source in [
+        s.join("realrun-report/record"),
+        s.join("realrun-sdk/record"),
+        g.join("record-e2e-cli/record"),
+        g.join("record-e2e-eval/record"),
+        g.join("record-kitchen/record"),
+        g.join("invocation-summary/summary-kitchen.json"),
+    ] {
+        let doc = compare_json(&[&source], &[]);
+        let out = Command::new(bin()).arg("show").arg(&source).args(["--json", "--all"]).output().unwrap();
+        let show: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let pages: BTreeMap<&str, &Value> =
+            show["attempts"].as_array().unwrap().iter().map(|a| (a["locator"].as_str().unwrap(), a)).collect();
+        for row in doc["rows"].as_array().unwrap() {
+            for cell in row["cells"].as_object().unwrap().values() {
+                for a in cell["attemptList"].as_array().unwrap() {
+                    let page = pages[a["locator"].as_str().unwrap()];
+                    for (ours, theirs) in [
+                        ("verdict", "verdict"),
+                        ("status", "status"),
+                        ("attempt", "attempt"),
+                        ("score", "score"),
+                        ("tokens", "tokens"),
+                        ("costUSD", "observedCostUSD"),
+                        ("observedCostTurns", "observedCostTurns"),
+                        ("estimatedCostUSD", "estimatedCostUSD"),
+                    ] {
+                        assert_eq!(a[ours], page[theirs], "{}: {ours} of {}", source.display(), a["locator"]);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 50);
+    report(&format!("compare: {checked} attempts read as their show --json page"));
+}
+
+#[test]
+fn a_record_without_attempts_says_there_is_nothing_to_compare() {
+    let dir = tempdir().join("empty-record");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("record.json"), r#"{"format":"niceeval.record","recordId":"r"}"#).unwrap();
+    let out = Command::new(bin()).arg("compare").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("no attempts to compare"), "an empty table says nothing:\n{text}");
+    assert!(!text.contains("change   eval"), "no empty matrix:\n{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the Record has no published attempts"));
+}

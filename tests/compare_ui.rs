@@ -197,6 +197,9 @@ fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
     assert_eq!(app.compare.as_ref().unwrap().screen, Screen::Viewer);
     assert_eq!(app.attempt().unwrap().locator.as_deref(), Some("@1BEFORE000001"));
     assert_eq!(app.tab, niceeval::app::Tab::Tools);
+    // Both sides' attempts read alike in the viewer: the footer says which side this is.
+    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert_eq!(flash, "Esc (at the top) goes back to the comparison · before: @1BEFORE000001.json");
     let shown = screen(&mut app, 100, 30);
     assert!(shown.contains("pnpm test"), "the viewer shows the before side's call:\n{shown}");
     // Esc backs out of the viewer (list, navigator), then to the split it came from.
@@ -314,4 +317,80 @@ fn a_cell_of_several_attempts_opens_its_first_against_its_last() {
     assert_eq!(numbers, [Some(1), Some(2)]);
     let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1HYSEVB1Y6BX6".to_string(), "@1YVAP5X8K33CP".to_string()]);
+}
+
+#[test]
+fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
+    // Two sources of one attempt each, of different evals (a Record attempt against a session
+    // file): they pair whatever their names, one row each; Enter on either row opens the two.
+    let compared = || {
+        let prices = builtin_prices();
+        let one = |locator: &str, verdict| {
+            attempt(locator, verdict, vec![turn("Fix it.", vec![], "completed", (10, 2))], vec![])
+        };
+        let before = one("@1BEFORE000001", Verdict::Passed);
+        let mut after = one("@1AFTER0000001", Verdict::Failed);
+        after.attempts[0].eval_id = Some("coding/fix-add".into());
+        Compared::two(Built::new(before, None, &prices), Built::new(after, None, &prices), &[]).unwrap()
+    };
+    for row in 0..2 {
+        let mut app = app_of(compared());
+        screen(&mut app, 100, 30);
+        for _ in 0..row {
+            update(&mut app, Action::Down);
+        }
+        update(&mut app, Action::Enter);
+        let flash = app.flash.as_ref().map(|f| f.text.clone());
+        assert_eq!(app.compare_screen(), Some(Screen::Split), "row {row}: {flash:?}");
+        let locators = split_of(&app).split.attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
+        assert_eq!(locators, ["@1BEFORE000001".to_string(), "@1AFTER0000001".to_string()], "row {row}");
+    }
+}
+
+#[test]
+fn an_observed_cost_of_only_some_turns_says_so_as_the_viewer_header_does() {
+    // Two turns, only the first reports costUSD: the viewer header says "cost $0.0100 (1 of 2 turns)";
+    // the split's figures, its Usage tab, the column's sum and compare --json say so too.
+    let costed = |locator: &str, verdict| {
+        let v = json!({"events": [], "status": "completed", "usage": {"inputTokens": 10, "outputTokens": 2, "costUSD": 0.01}});
+        let first =
+            TurnRecord { input: Some(json!({"text": "Fix it."})), turn: Turn::from_value(&v).0, ..Default::default() };
+        attempt(locator, verdict, vec![first, turn("Again.", vec![], "completed", (10, 2))], vec![])
+    };
+    let prices = builtin_prices();
+    let compared = Compared::two(
+        Built::new(costed("@1BEFORE000001", Verdict::Passed), None, &prices),
+        Built::new(costed("@1AFTER0000001", Verdict::Failed), None, &prices),
+        &[],
+    )
+    .unwrap();
+    let header = niceeval::view::header::header_parts(&compared.views[0].summary, 0);
+    let words: Vec<String> = header.iter().map(|p| p.full.as_plain()).collect();
+    assert!(words.iter().any(|w| w == "cost $0.0100 (1 of 2 turns)"), "the viewer header's words: {words:?}");
+    let c = compared.view();
+    let split = niceeval::view::compare::split::Split::new(&c, 0, 1);
+    let figures = niceeval::view::compare::split::side_figures(&c, 0).as_plain();
+    assert!(figures.contains("observed $0.0100 (1 of 2 turns)"), "{figures}");
+    let usage = niceeval::view::compare::split::usage_table(&c, &split);
+    let observed = usage.rows.iter().find(|r| r[0].as_plain() == "observed cost").unwrap();
+    assert_eq!(observed[1].as_plain(), "$0.0100 (1 of 2 turns)");
+    let stats = niceeval::view::compare::column_stats(&c);
+    assert_eq!(stats[0].observed.text(niceeval::view::compare::money).as_plain(), "$0.0100*");
+    let note = niceeval::view::compare::partial_note(&stats).unwrap().as_plain();
+    assert!(note.contains("observed A 1 of 1 (1 for only some of its turns)"), "{note}");
+    let doc = niceeval::view::compare::json::document(&c);
+    let cell = &doc["rows"][0]["cells"]["before:main"];
+    assert_eq!(cell["observedCostTurns"], json!({"reporting": 1, "of": 2}), "{cell}");
+}
+
+#[test]
+fn columns_that_do_not_fit_say_how_many_and_which_keys_reach_them() {
+    let Some(shared) = common::shared_dir() else { return };
+    let record = shared.join("samples/niceeval/realrun-sdk/record");
+    let compared = niceeval::cli::compare::load(&[record], &Default::default(), &Default::default()).unwrap();
+    let mut app = app_of(compared);
+    let shown = screen(&mut app, 60, 30);
+    let header = shown.lines().find(|l| l.starts_with("change")).unwrap();
+    assert!(header.ends_with("→ h/l)") && header.contains("(+"), "the hidden columns' note is cut:\n{shown}");
+    assert!(shown.lines().all(|l| niceeval::model::text::width(l) <= 60));
 }

@@ -285,9 +285,12 @@ fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], &'static str> 
     let Some(r) = comparison.rows.get(row) else { return Err("no row") };
     let entries = &c.comparing.entries;
     if let Some((_, pairs)) = &comparison.pairs {
-        let mine = |p: &&crate::model::compare::Pair| p.before.is_some_and(|(x, _)| x == row);
-        let complete = pairs.iter().filter(mine).filter(|p| p.after.is_some_and(|(x, _)| x == row));
-        let list: Vec<_> = complete.collect();
+        // The row's pairs with both sides (the only pair of two single attempts has them in two rows).
+        let mine = |p: &&crate::model::compare::Pair| match (p.before, p.after) {
+            (Some(b), Some(a)) => b.0 == row || a.0 == row,
+            _ => false,
+        };
+        let list: Vec<_> = pairs.iter().filter(mine).collect();
         // The pair of the selected column, else the row's first that changed, else its first.
         let chosen = list
             .iter()
@@ -305,8 +308,8 @@ fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], &'static str> 
     if present.len() < 2 {
         return Err("this eval has one attempt here: v opens it in the viewer, Space marks it to compare");
     }
-    let verdict = |col: usize| r.cells[col].as_ref().and_then(|x| x.verdict(entries));
-    let step = present.windows(2).find(|w| verdict(w[0]) != verdict(w[1]));
+    let reading = |col: usize| r.cells[col].as_ref().map(|x| x.reading(entries));
+    let step = present.windows(2).find(|w| reading(w[0]) != reading(w[1]));
     let pair = match step {
         Some(w) => [w[0], w[1]],
         None => {
@@ -379,5 +382,11 @@ pub(super) fn open_in_viewer(app: &mut App, attempt: usize, selected: Option<Sel
     let rows = app.viewport.list_rows;
     let len = app.list_len();
     app.list_mut().clamp(len, rows);
-    app.flash("Esc (at the top) goes back to the comparison");
+    // With two sources both sides' attempts can read alike in the viewer: say which side this is.
+    let side = app.cv().and_then(|cv| {
+        let word = crate::view::compare::side_word(cv.side_of(attempt))?;
+        let source = cv.sources.iter().find(|s| s.attempts.contains(&attempt))?;
+        Some(format!(" · {word}: {}", crate::view::clean(&source.paths.join(", "))))
+    });
+    app.flash(format!("Esc (at the top) goes back to the comparison{}", side.unwrap_or_default()));
 }

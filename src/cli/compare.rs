@@ -94,6 +94,9 @@ pub fn run(args: &CompareArgs) -> i32 {
 
 /// The comparison as text at `opts`' width.
 pub fn text(c: &Compared, opts: &crate::plain::PlainOptions) -> String {
-    let blocks = crate::view::compare::report::blocks(&c.view(), opts.width);
+    // The columns inside a section: a box's (at most 100 wide) or the plain indent's.
+    let width = opts.width.max(20);
+    let body = if opts.boxed && width >= 60 { width.min(100) - 4 } else { width - 2 };
+    let blocks = crate::view::compare::report::blocks(&c.view(), opts.width, body);
     crate::plain::layout::render(&blocks, opts.width, opts.boxed, opts.color)
 }

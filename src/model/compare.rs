@@ -4,6 +4,7 @@
 //! only; the words, marks and tones are `view::compare`'s.
 
 use super::review::Verdict;
+use super::verdict::ScopeStatus;
 use std::collections::HashMap;
 
 /// Which source an attempt came from.
@@ -24,6 +25,8 @@ pub struct Entry {
     /// Its number among its eval's attempts (1-based), when known.
     pub attempt_number: Option<u64>,
     pub verdict: Option<Verdict>,
+    /// How the attempt went, for an attempt without a verdict (a capture).
+    pub status: Option<ScopeStatus>,
     /// `(passed, attempts)` when the file states them for the whole eval
     /// (an `exp --json` eval line stands for attempts it does not list).
     pub tally: Option<(u64, u64)>,
@@ -80,6 +83,22 @@ impl Cell {
     pub fn verdict(&self, entries: &[Entry]) -> Option<Verdict> {
         entries.get(self.representative).and_then(|e| e.verdict)
     }
+
+    /// What the cell reads as: its verdict, else (a capture) its status.
+    pub fn reading(&self, entries: &[Entry]) -> Reading {
+        entries.get(self.representative).map_or((None, None), reading)
+    }
+}
+
+/// An attempt's verdict, or its status when it has no verdict: what tells
+/// two attempts' outcomes apart.
+pub type Reading = (Option<Verdict>, Option<ScopeStatus>);
+
+fn reading(e: &Entry) -> Reading {
+    match e.verdict {
+        Some(v) => (Some(v), None),
+        None => (None, e.status),
+    }
 }
 
 /// How an eval's verdict changes along its row (one source: from column to
@@ -92,7 +111,8 @@ pub enum Change {
     Fixed,
     /// Both ways along the row, or attempts of one cell disagree.
     Flaky,
-    /// The verdict changes without passing or failing changing (failed → errored, skipped → passed).
+    /// The verdict changes without passing or failing changing (failed → errored, skipped → passed),
+    /// or, without a verdict, the status does (a capture that failed, then completed).
     Changed,
     Unchanged,
 }
@@ -104,13 +124,14 @@ pub enum PairClass {
     Fixed,
     /// A side's attempts disagree (some passed, some did not).
     Flaky,
-    /// The verdict changed between non-passing, non-failing words (skipped → passed).
+    /// The verdict changed between non-passing, non-failing words (skipped → passed), or,
+    /// without a verdict, the status did.
     Changed,
     OnlyBefore,
     OnlyAfter,
     StillFailing,
     StillPassing,
-    /// Neither passing nor failing, and the same on both sides (skipped, no verdict).
+    /// Neither passing nor failing, and the same on both sides (skipped; no verdict and the same status).
     Unchanged,
 }
 
@@ -197,11 +218,14 @@ pub fn compare(entries: &[Entry], chosen: &[String]) -> Result<Comparison, Unkno
         })
         .collect();
     let pairs = paired_by.map(|by| (by, pairs(entries, &columns, &rows, by)));
-    for (ri, row) in rows.iter_mut().enumerate() {
-        row.change = match &pairs {
-            None => row_change(entries, row),
-            Some((_, pairs)) => pairs_change(entries, &row.cells, pairs, ri),
-        };
+    let changes: Vec<Change> = (0..rows.len())
+        .map(|ri| match &pairs {
+            None => row_change(entries, &rows[ri]),
+            Some((_, pairs)) => pairs_change(entries, &rows, pairs, ri),
+        })
+        .collect();
+    for (row, change) in rows.iter_mut().zip(changes) {
+        row.change = change;
     }
     // Sort rows (changes first, then by eval) and renumber the pairs' rows.
     let mut order: Vec<usize> = (0..rows.len()).collect();
@@ -276,9 +300,9 @@ fn cell(entries: &[Entry], mut members: Vec<usize>) -> Option<Cell> {
     Some(Cell { attempts: members, representative, passed, total })
 }
 
-/// The change of one step from a verdict to another.
-fn step(from: Option<Verdict>, to: Option<Verdict>) -> Change {
-    match (standing(from), standing(to)) {
+/// The change of one step from a verdict (or a capture's status) to another.
+fn step(from: Reading, to: Reading) -> Change {
+    match (standing(from.0), standing(to.0)) {
         (Standing::Failing, Standing::Passing) => Change::Fixed,
         (Standing::Passing, Standing::Failing) => Change::Broken,
         _ if from != to => Change::Changed,
@@ -303,22 +327,22 @@ fn fold(steps: impl Iterator<Item = Change>, mixed: bool) -> Change {
 fn row_change(entries: &[Entry], row: &Row) -> Change {
     let present: Vec<&Cell> = row.cells.iter().flatten().collect();
     let mixed = present.iter().any(|c| c.mixed());
-    fold(present.windows(2).map(|w| step(w[0].verdict(entries), w[1].verdict(entries))), mixed)
+    fold(present.windows(2).map(|w| step(w[0].reading(entries), w[1].reading(entries))), mixed)
 }
 
-/// Two sources: the pairs of this row with both sides in it.
-fn pairs_change(entries: &[Entry], cells: &[Option<Cell>], pairs: &[Pair], row: usize) -> Change {
+/// Two sources: the pairs of this row with both sides present (the only
+/// pair of two single attempts has its sides in two rows: both rows are its).
+fn pairs_change(entries: &[Entry], rows: &[Row], pairs: &[Pair], row: usize) -> Change {
+    let cell = |(r, c): (usize, usize)| rows.get(r)?.cells.get(c)?.as_ref();
     let both: Vec<(&Cell, &Cell)> = pairs
         .iter()
         .filter_map(|p| match (p.before, p.after) {
-            (Some((rb, cb)), Some((ra, ca))) if rb == row && ra == row => {
-                Some((cells[cb].as_ref()?, cells[ca].as_ref()?))
-            }
+            (Some(b), Some(a)) if b.0 == row || a.0 == row => Some((cell(b)?, cell(a)?)),
             _ => None,
         })
         .collect();
     let mixed = both.iter().any(|(b, a)| b.mixed() || a.mixed());
-    fold(both.iter().map(|(b, a)| step(b.verdict(entries), a.verdict(entries))), mixed)
+    fold(both.iter().map(|(b, a)| step(b.reading(entries), a.reading(entries))), mixed)
 }
 
 /// What a pair came to.
@@ -331,13 +355,13 @@ pub fn classify(entries: &[Entry], before: Option<&Cell>, after: Option<&Cell>) 
     if b.mixed() || a.mixed() {
         return PairClass::Flaky;
     }
-    let (vb, va) = (b.verdict(entries), a.verdict(entries));
-    match (standing(vb), standing(va)) {
+    let (rb, ra) = (b.reading(entries), a.reading(entries));
+    match (standing(rb.0), standing(ra.0)) {
         (Standing::Passing, Standing::Passing) => PairClass::StillPassing,
         (Standing::Failing, Standing::Passing) => PairClass::Fixed,
         (Standing::Passing, Standing::Failing) => PairClass::Broken,
         (Standing::Failing, Standing::Failing) => PairClass::StillFailing,
-        _ if vb == va => PairClass::Unchanged,
+        _ if rb == ra => PairClass::Unchanged,
         _ => PairClass::Changed,
     }
 }

@@ -8,7 +8,7 @@ fn e(side: Option<Side>, experiment: &str, eval: &str, n: u64, verdict: Option<V
         eval: Some(eval.into()),
         attempt_number: Some(n),
         verdict,
-        tally: None,
+        ..Default::default()
     }
 }
 
@@ -206,6 +206,58 @@ fn two_single_attempts_pair_whatever_their_names() {
 }
 
 #[test]
+fn the_only_pair_of_two_single_attempts_marks_both_its_rows() {
+    // A Record attempt against a session file of another eval: two rows, one pair; both rows read as
+    // the pair changed (and come first), as the pairs list says.
+    let entries = vec![
+        e(Some(Side::Before), "kitchen", "release", 1, Some(Passed)),
+        Entry {
+            side: Some(Side::After),
+            eval: Some("coding/fix-add".into()),
+            verdict: Some(Failed),
+            ..Default::default()
+        },
+        e(Some(Side::Before), "kitchen", "release", 2, Some(Passed)),
+    ];
+    let c = compare(&entries[..2], &[]).unwrap();
+    assert_eq!(c.pairs.as_ref().unwrap().1[0].class, PairClass::Broken);
+    assert_eq!(row(&c, "release").change, Change::Broken);
+    assert_eq!(row(&c, "coding/fix-add").change, Change::Broken);
+    // With more than one attempt on a side, evals pair by name again: no pair, no change.
+    let c = compare(&entries, &[]).unwrap();
+    assert_eq!(c.pairs.as_ref().unwrap().0, PairedBy::Eval);
+    assert!(c.rows.iter().all(|r| r.change == Change::Unchanged));
+}
+
+#[test]
+fn captures_without_a_verdict_change_when_their_status_does() {
+    use crate::model::verdict::ScopeStatus;
+    // Two session captures (no verdict): one failed, the other completed. That is a change, not
+    // "unchanged"; the same status on both sides is unchanged.
+    let capture = |side, eval: &str, status| Entry {
+        side: Some(side),
+        eval: Some(eval.into()),
+        status: Some(status),
+        ..Default::default()
+    };
+    let entries = vec![
+        capture(Side::Before, "fix-add", ScopeStatus::Failed),
+        capture(Side::After, "fix-add", ScopeStatus::Completed),
+        capture(Side::Before, "same", ScopeStatus::Failed),
+        capture(Side::After, "same", ScopeStatus::Failed),
+    ];
+    let c = compare(&entries, &[]).unwrap();
+    assert_eq!(class_of(&c, "fix-add"), [PairClass::Changed]);
+    assert_eq!(row(&c, "fix-add").change, Change::Changed);
+    assert_eq!(class_of(&c, "same"), [PairClass::Unchanged]);
+    assert_eq!(row(&c, "same").change, Change::Unchanged);
+    // One source, from column to column.
+    let one = |x: &str, status| Entry { side: None, experiment: Some(x.into()), ..capture(Side::One, "ev", status) };
+    let c = compare(&[one("a", ScopeStatus::Failed), one("b", ScopeStatus::Completed)], &[]).unwrap();
+    assert_eq!(c.rows[0].change, Change::Changed);
+}
+
+#[test]
 fn a_mixed_side_makes_the_pair_flaky() {
     let entries = vec![
         e(Some(Side::Before), "x", "ev", 1, Some(Failed)),
@@ -231,7 +283,7 @@ mod properties {
                 eval: Some(["w", "x", "y", "z"][ev].into()),
                 attempt_number: n,
                 verdict,
-                tally: None,
+                ..Default::default()
             }
         })
     }

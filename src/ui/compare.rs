@@ -89,21 +89,27 @@ fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme)
         .collect();
     let cells_total: usize = cell_w.iter().map(|x| x + 2).sum();
     let eval_w = eval_natural.min(w.saturating_sub(change_w + 2 + cells_total).max(12)).min(eval_natural);
-    // The first column shown: far enough right that the selected one fits.
-    let room = w.saturating_sub(change_w + 2 + eval_w + 2);
-    let mut first = 0;
-    while first < state.column && cell_w[first..=state.column].iter().map(|x| x + 2).sum::<usize>() > room {
-        first += 1;
-    }
-    let shown: Vec<usize> = {
+    // The first column shown: far enough right that the selected one fits;
+    // when some do not fit, room is kept for the note that says so.
+    let all = w.saturating_sub(change_w + 2 + eval_w + 2);
+    let window = |room: usize| {
+        let mut first = 0;
+        while first < state.column && cell_w[first..=state.column].iter().map(|x| x + 2).sum::<usize>() > room {
+            first += 1;
+        }
         let mut used = 0;
-        (first..labels.len())
+        let shown: Vec<usize> = (first..labels.len())
             .take_while(|&i| {
                 used += cell_w[i] + 2;
                 used <= room.max(cell_w[first] + 2)
             })
-            .collect()
+            .collect();
+        (first, shown)
     };
+    let (mut first, mut shown) = window(all);
+    if shown.len() < labels.len() {
+        (first, shown) = window(all.saturating_sub(more_columns(labels.len()).width()));
+    }
     let pad = |t: Text, n: usize| t.truncate(n).pad_to(n);
     let line_of = |change: Text, eval: Text, cells: &[Text], styles: &[(usize, ratatui::style::Style)]| {
         let mut spans = theme.spans(&pad(change, change_w));

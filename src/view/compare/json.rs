@@ -116,6 +116,7 @@ fn attempt_json(c: &Cv, i: usize) -> Value {
         "score": score_json(s),
         "tokens": opt_num(s.tokens()),
         "costUSD": opt_num(s.observed.usd),
+        "observedCostTurns": {"reporting": s.observed.turns_reporting, "of": s.observed.turns},
         "estimatedCostUSD": opt_num(s.estimate.total()),
     })
 }

@@ -12,9 +12,15 @@ use crate::view::format::{count, number};
 use crate::view::text::{Text, Tone, clean};
 
 /// Every block `compare` prints, for a width (the matrix names its
-/// columns in full when they fit, else by letter).
-pub fn blocks(c: &Cv, width: usize) -> Vec<Block> {
+/// columns in full when they fit, else by letter), with `inner` columns
+/// inside a section (the pairs stack each pair on two lines when their
+/// table would not fit).
+pub fn blocks(c: &Cv, width: usize, inner: usize) -> Vec<Block> {
     let mut body = sources_lines(c);
+    if c.comparison.rows.is_empty() {
+        body.push(Block::Line(Text::toned(super::NO_ROWS, Tone::Soft)));
+        return vec![Block::Section(Section::new("Compare", meta(c), body))];
+    }
     body.push(Block::Table(experiments_table(c)));
     if let Some(note) = super::partial_note(&column_stats(c)) {
         body.push(Block::Line(note));
@@ -24,7 +30,7 @@ pub fn blocks(c: &Cv, width: usize) -> Vec<Block> {
     let mut out = vec![Block::Section(Section::new("Compare", meta(c), body))];
     if c.is_pairwise() {
         out.push(Block::Blank);
-        out.push(Block::Section(pairs_section(c)));
+        out.push(Block::Section(pairs_section(c, inner)));
     }
     out
 }
@@ -92,8 +98,11 @@ pub fn matrix_table(c: &Cv, width: usize) -> Table {
     Table { columns, rows, floor: vec![] }
 }
 
-/// The pairs of two sources, broken first, with each side's verdict and locator.
-fn pairs_section(c: &Cv) -> Section {
+/// The pairs of two sources, broken first, with each side's verdict and
+/// locator: a table when it fits in `body` columns, else each pair on two
+/// lines (its eval whole, then before → after), so no name is cut and no
+/// side dropped.
+fn pairs_section(c: &Cv, body: usize) -> Section {
     let Some((by, pairs)) = &c.comparison.pairs else { return Section::new("Pairs", Text::new(), vec![]) };
     let mut meta =
         Text::toned(format!("{} · {}", count(pairs.len(), "pair", "pairs"), paired_by_text(*by)), Tone::Soft);
@@ -145,10 +154,48 @@ fn pairs_section(c: &Cv) -> Section {
             cells
         })
         .collect();
-    let body = if rows.is_empty() {
+    let table = Table { columns, rows, floor: vec![] };
+    let blocks = if table.rows.is_empty() {
         vec![Block::Line(Text::toned("no attempts to pair", Tone::Soft))]
+    } else if natural_width(&table) <= body {
+        vec![Block::Table(table)]
     } else {
-        vec![Block::Table(Table { columns, rows, floor: vec![] })]
+        vec![Block::Table(stacked(table, with_experiment))]
     };
-    Section::new("Pairs", meta, body)
+    Section::new("Pairs", meta, blocks)
+}
+
+/// A table's width with every column at its natural width (3-column gaps).
+fn natural_width(t: &Table) -> usize {
+    let widths = (0..t.columns.len()).map(|i| {
+        let cells = t.rows.iter().filter_map(|r| r.get(i)).map(Text::width);
+        cells.chain([crate::model::text::width(&t.columns[i].header)]).max().unwrap_or(0)
+    });
+    widths.map(|w| w + 3).sum::<usize>().saturating_sub(3)
+}
+
+/// The pairs table with each pair on two lines: the change and the eval
+/// (and experiment), then "before → after" under the eval.
+fn stacked(t: Table, with_experiment: bool) -> Table {
+    let header =
+        if with_experiment { "eval · experiment, then before → after" } else { "eval, then before → after" };
+    let mut rows = Vec::new();
+    for row in t.rows {
+        let mut cells = row.into_iter();
+        let change = cells.next().unwrap_or_default();
+        let mut eval = cells.next().unwrap_or_default();
+        if with_experiment {
+            let x = cells.next().unwrap_or_default();
+            if !x.is_empty() {
+                eval.push(" · ", Tone::Soft);
+                eval.append(x);
+            }
+        }
+        let mut sides = cells.next().unwrap_or_default();
+        sides.push(" → ", Tone::Soft);
+        sides.append(cells.next().unwrap_or_default());
+        rows.push(vec![change, eval]);
+        rows.push(vec![Text::new(), sides]);
+    }
+    Table { columns: vec![Column::fixed("change"), Column::left(header)], rows, floor: vec![] }
 }

@@ -227,7 +227,11 @@ pub fn side_figures(c: &Cv, attempt: usize) -> Text {
         t.push(format!(" {}", clean(l)), Tone::Accent);
     }
     t.push(format!(" · {}", s.tokens_short()), Tone::Plain);
-    t.push(format!(" · observed {} · est. {}", s.observed_short(), s.estimate_short()), Tone::Soft);
+    t.push(format!(" · observed {}", s.observed_short()), Tone::Soft);
+    if let Some(part) = s.observed_partial() {
+        t.push(format!(" ({part})"), Tone::Warn);
+    }
+    t.push(format!(" · est. {}", s.estimate_short()), Tone::Soft);
     t
 }
 
@@ -389,6 +393,14 @@ pub fn usage_table(c: &Cv, split: &Split) -> Table {
             ]
         })
         .collect();
+    // An observed cost of only some turns says so, as the attempt's header does.
+    if let Some(row) = rows.iter_mut().find(|r| r[0].as_plain() == "observed cost") {
+        for (k, s) in [b, a].into_iter().enumerate() {
+            if let Some(part) = s.and_then(|s| s.observed_partial()) {
+                row[k + 1].push(format!(" ({part})"), Tone::Warn);
+            }
+        }
+    }
     let dur = |i: usize| c.doc.attempts[i].duration_ms;
     let [db, da] = split.attempts.map(dur);
     let ms = |x: Option<f64>| Text::plain(x.map(duration_ms).unwrap_or_else(|| MISSING.into()));
