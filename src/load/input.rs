@@ -133,7 +133,7 @@ const HEAD: usize = 4096;
 /// Whether the start of a stream read so far is binary: `None` while too
 /// little has come to tell (the whole input is looked at again at its end).
 fn binary_start(bytes: &[u8]) -> Option<bool> {
-    let head = &super::strip_bom(bytes)[..bytes.len().min(HEAD)];
+    let head = &super::parse::strip_bom(bytes)[..bytes.len().min(HEAD)];
     let line_end = memchr::memchr(b'\n', head);
     if head[..line_end.unwrap_or(head.len())].contains(&0) {
         return Some(true);

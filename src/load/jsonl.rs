@@ -14,7 +14,7 @@
 //! parser a `--follow` reader feeds with appended bytes.
 
 use super::LoadError;
-use super::lazy::LazyLoad;
+use super::parse::lazy::LazyLoad;
 use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
@@ -58,7 +58,7 @@ pub struct ChunkParse {
 
 fn parse_line(line: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Option<Value>, LineError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let line = if line_no == 1 { super::strip_bom(line) } else { line };
+    let line = if line_no == 1 { super::parse::strip_bom(line) } else { line };
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
@@ -71,7 +71,7 @@ fn parse_line(line: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Op
     }
     // The parser validates UTF-8 itself; the byte offset is only looked for
     // when a line fails.
-    super::compact::from_slice(line).map(Some).map_err(|e| {
+    super::parse::compact::from_slice(line).map(Some).map_err(|e| {
         if let Err(u) = std::str::from_utf8(line) {
             return LineError {
                 line: line_no,
@@ -124,7 +124,7 @@ fn parse_complete_lines_with(bytes: &[u8], first_line_no: usize, lazy: Option<&L
         let line_no = out.next_line_no;
         let line = &bytes[start..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let line = if line_no == 1 { super::strip_bom(line) } else { line };
+        let line = if line_no == 1 { super::parse::strip_bom(line) } else { line };
         if let Some(load) = lazy
             && let Some(event) = raw_line(load, line)
         {
@@ -207,7 +207,7 @@ fn parse_final_line_with(rest: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -
         Ok(v) => Ok(v),
         Err(mut e) => {
             if e.column.is_some() {
-                let eof = super::compact::from_slice(rest.strip_suffix(b"\r").unwrap_or(rest))
+                let eof = super::parse::compact::from_slice(rest.strip_suffix(b"\r").unwrap_or(rest))
                     .err()
                     .is_some_and(|x| x.classify() == serde_json::error::Category::Eof);
                 if eof {
@@ -392,7 +392,7 @@ pub fn detect_kind(values: &[(usize, Value)]) -> Option<Kind> {
 /// Non-blank lines of a buffer (without CR), at most `limit`.
 fn first_lines(bytes: &[u8], limit: usize) -> Vec<&[u8]> {
     // memchr: a one-line document of 1 GB is scanned for its newline here.
-    let mut rest = super::strip_bom(bytes);
+    let mut rest = super::parse::strip_bom(bytes);
     let mut lines = Vec::new();
     while lines.len() < limit && !rest.is_empty() {
         let (line, next) = match memchr::memchr(b'\n', rest) {
@@ -422,7 +422,7 @@ pub fn single_line(bytes: &[u8]) -> bool {
 /// be dropped from memory: a one-line document is searched to its end).
 pub fn single_line_by_parts(bytes: &[u8], searched: &dyn Fn(usize, usize)) -> bool {
     const PART: usize = 4 << 20;
-    let start = bytes.len() - super::strip_bom(bytes).len();
+    let start = bytes.len() - super::parse::strip_bom(bytes).len();
     let (mut line_start, mut pos, mut dropped_to, mut lines) = (start, start, start, 0);
     let mut count = |line: &[u8]| {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -543,7 +543,7 @@ fn load_in_blocks(
             break;
         }
     }
-    if super::looks_binary(super::strip_bom(&block)) || single_line(&block) || !looks_like_jsonl(&block) {
+    if super::looks_binary(super::parse::strip_bom(&block)) || single_line(&block) || !looks_like_jsonl(&block) {
         return None;
     }
     let mut all = ChunkParse { next_line_no: 1, ..Default::default() };
@@ -625,7 +625,7 @@ pub fn load_lazy(
         Ok(doc) => doc,
         Err(e) => return Some(Err(e)),
     };
-    super::lazy::attach(&mut doc, load).then_some(Ok(doc))
+    super::parse::lazy::attach(&mut doc, load).then_some(Ok(doc))
 }
 
 /// The document of parsed JSONL lines; `text` gives the whole input for the

@@ -3,52 +3,33 @@
 
 pub mod assertions;
 pub mod capture;
-pub mod compact;
 pub mod error;
 pub mod exp;
 pub mod info;
 pub mod input;
 pub mod jsonl;
-pub mod lazy;
 pub mod legacy;
 pub mod locator;
+pub mod parse;
 pub mod phases;
 pub mod preview;
 pub mod progress;
 pub mod record;
-pub mod repair;
 pub mod show;
-pub mod split;
 pub mod summary;
 
 pub use error::LoadError;
 pub(crate) use input::looks_binary;
 use input::{Input, Mapped};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
+// One JSON document of a side file (a price table, a Record member).
+pub use parse::parse_json;
+use parse::{compact, lazy, repair, split, strip_bom};
 
 use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
 use serde_json::Value;
 use std::path::Path;
-
-/// Parse a whole buffer as one JSON document, with a positioned error.
-pub fn parse_json(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
-    let (repaired, _) = repair::repair(bytes);
-    parse_repaired(path, &repaired)
-}
-
-/// [`parse_json`] for a buffer that [`repair::repair`] already went over.
-fn parse_repaired(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
-    let bytes = strip_bom(bytes);
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(LoadError::new(path, "the file is empty (expected JSON)"));
-    }
-    compact::from_slice(bytes).map_err(|e| LoadError::json(path, &e, 0))
-}
-
-pub fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
-}
 
 /// What one JSON document is.
 fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
