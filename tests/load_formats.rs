@@ -327,10 +327,10 @@ fn legacy_run_dir_attempt_dir_and_run_json_open_directly() {
     assert_eq!(doc.attempts.len(), 1, "events.json inside a run opens its attempt");
     assert_eq!(doc.attempts[0].sessions.len(), 2);
     let project = common::fixture("load").join("legacy/project");
-    let runs = niceeval::load::legacy::find_all(&project);
+    let runs = niceeval::load::format::legacy::find_all(&project);
     assert_eq!(runs.len(), 2);
     assert!(runs[0].ends_with("2026-08-01T10-00-00-000Z-ab12"), "oldest first");
-    let all = niceeval::load::legacy::load_all(&project).expect("all runs");
+    let all = niceeval::load::format::legacy::load_all(&project).expect("all runs");
     assert_eq!(all.attempts.len(), 4);
     assert_eq!(all.sources.len(), 2);
 }

@@ -5,7 +5,7 @@
 //! - one Turn per line: one session;
 //! - one capture entry per line `{input, turn, sessionId?, sessionIndex?, label?}`
 //!   (what the adapter wrapper writes), grouped into sessions;
-//! - a `niceeval exp --json` NDJSON stream (dispatched to [`super::exp`]);
+//! - a `niceeval exp --json` NDJSON stream (dispatched to [`super::format::exp`]);
 //! - raw agent CLI transcripts (Claude Code stream-json, `codex exec --json`),
 //!   which open as an informational document.
 //!
@@ -361,13 +361,13 @@ fn is_codex_line(v: &Value) -> bool {
 /// Decide the kind from the first valid lines. `None` when nothing fits.
 pub fn detect_kind(values: &[(usize, Value)]) -> Option<Kind> {
     let first = &values.first()?.1;
-    if super::exp::looks_like_first_line(first) {
+    if super::format::exp::looks_like_first_line(first) {
         return Some(Kind::Exp);
     }
     if is_capture_entry(first) {
         return Some(Kind::CaptureEntries);
     }
-    if super::capture::looks_like_turn(first) {
+    if super::format::capture::looks_like_turn(first) {
         return Some(Kind::Turns);
     }
     if is_stream_event(first) {
@@ -453,7 +453,7 @@ pub fn single_line_by_parts(bytes: &[u8], searched: &dyn Fn(usize, usize)) -> bo
 
 /// What a single line must hold to be read as a one-line JSONL stream.
 pub fn is_one_line_stream(v: &Value) -> bool {
-    is_stream_event(v) || is_capture_entry(v) || super::exp::looks_like_first_line(v)
+    is_stream_event(v) || is_capture_entry(v) || super::format::exp::looks_like_first_line(v)
 }
 
 /// True when the buffer is one JSON object per line: the first non-blank
@@ -662,7 +662,7 @@ fn from_parsed_as<'a>(
     }
     let Some(kind) = known.or_else(|| detect_kind(&chunk.values)) else {
         let (line, shape) = match chunk.values.first() {
-            Some((line, v)) => (*line, super::describe_shape(v)),
+            Some((line, v)) => (*line, super::format::describe_shape(v)),
             None => (1, "nothing".to_string()),
         };
         return Err(LoadError::at(
@@ -688,19 +688,23 @@ fn from_parsed_as<'a>(
         .collect();
     let lines = chunk.values.len();
     let (format, attempts) = match kind {
-        Kind::Exp => return super::exp::load(path, &text()?),
+        Kind::Exp => return super::format::exp::load(path, &text()?),
         Kind::Events => ("JSONL StreamEvents".to_string(), vec![from_event_lines(chunk.values)]),
         Kind::Turns => ("JSONL Turns".to_string(), vec![from_turn_lines(chunk.values)]),
         Kind::CaptureEntries => ("JSONL capture entries".to_string(), vec![from_capture_lines(chunk.values)]),
         Kind::ClaudeCodeTranscript => {
-            let mut doc =
-                super::info::raw_transcript(path, "Claude Code stream-json", lines, "parseClaudeCodeTranscript");
+            let mut doc = super::format::info::raw_transcript(
+                path,
+                "Claude Code stream-json",
+                lines,
+                "parseClaudeCodeTranscript",
+            );
             doc.notices.extend(line_notices);
             doc.losses = losses;
             return Ok(doc);
         }
         Kind::CodexTranscript => {
-            let mut doc = super::info::raw_transcript(path, "codex exec --json", lines, "parseCodexTranscript");
+            let mut doc = super::format::info::raw_transcript(path, "codex exec --json", lines, "parseCodexTranscript");
             doc.notices.extend(line_notices);
             doc.losses = losses;
             return Ok(doc);
@@ -718,7 +722,7 @@ fn from_parsed_as<'a>(
         all.append(&mut a.notices);
         a.notices = all;
     }
-    let mut doc = super::document_from_attempts(path, format, attempts);
+    let mut doc = super::format::document_from_attempts(path, format, attempts);
     doc.losses = losses;
     Ok(doc)
 }
@@ -733,7 +737,7 @@ pub fn from_event_lines(values: Vec<(usize, Value)>) -> Attempt {
     let mut turn = Turn::default();
     let mut old = 0usize;
     for (_, v) in values {
-        let (v, mapped) = super::legacy::map_old_vocabulary(v);
+        let (v, mapped) = super::format::legacy::map_old_vocabulary(v);
         old += usize::from(mapped);
         turn.events.push(Event::from_value(v));
     }
@@ -819,7 +823,9 @@ pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
             input: v.get_mut("input").map(Value::take),
             turn,
             ordinal: v.get("ordinal").and_then(js_index),
-            ordinal_misfit: v.get("ordinal").and_then(|w| index_misfit("ordinal", w, super::capture::ORDINAL_UNREAD)),
+            ordinal_misfit: v
+                .get("ordinal")
+                .and_then(|w| index_misfit("ordinal", w, super::format::capture::ORDINAL_UNREAD)),
             ..Default::default()
         };
         if let Some(s) = attempt.sessions.get_mut(pos) {

@@ -11,7 +11,7 @@
 //! [`attempt_from_result`] is shared with the legacy results reader, whose
 //! `result.json` is an `EvalResult` without events and trace.
 
-use super::LoadError;
+use crate::load::error::LoadError;
 use crate::model::document::{
     Attempt, Completeness, Diagnostic, Document, FileChange, FileChanges, Notice, NoticeLevel, Review, Score, Session,
     SourceFile, Turn, TurnRecord,

@@ -14,7 +14,7 @@
 //! with `callId`) is mapped to `operation.started` / `operation.finished`
 //! with `operationId` before events are typed. Nothing is ever written.
 
-use super::LoadError;
+use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, SourceFile};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ pub const FORMAT_NAME: &str = "legacy niceeval.results";
 
 fn read_json(path: &Path) -> Option<Result<Value, LoadError>> {
     let bytes = std::fs::read(path).ok()?;
-    Some(super::parse_json(&path.display().to_string(), &bytes))
+    Some(crate::load::parse::parse_json(&path.display().to_string(), &bytes))
 }
 
 /// True when `dir/run.json` is a legacy results run document.

@@ -10,11 +10,11 @@
 //!
 //! Several show documents of the same attempt (`--json`, `--timing --json`,
 //! `--source --json`) combine into one attempt with
-//! [`combine_same_locator`], which `load::merge` calls.
+//! [`combine_same_locator`], which [`super::merge`] calls.
 
-use super::LoadError;
 use super::assertions;
 use super::record::{files, observability};
+use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
 use crate::model::timing::Timing;
 use serde_json::Value;

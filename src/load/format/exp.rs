@@ -12,7 +12,7 @@
 //! gate (`mismatched`/`failed`: a failed verdict needs one); for other
 //! verdicts result and gate stay unknown (None).
 
-use super::LoadError;
+use crate::load::error::LoadError;
 use crate::model::document::{Assertion, Attempt, Completeness, Diagnostic, Document, Fact, Notice, NoticeLevel};
 use crate::model::verdict::Verdict;
 use serde_json::Value;
@@ -51,7 +51,7 @@ fn attempt_for<'a>(attempts: &'a mut Vec<Attempt>, line: &Value) -> &'a mut Atte
 }
 
 pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
-    let text = String::from_utf8_lossy(super::parse::strip_bom(bytes));
+    let text = String::from_utf8_lossy(crate::load::parse::strip_bom(bytes));
     let mut doc =
         Document { format: "niceeval exp --json".into(), sources: vec![path.to_string()], ..Default::default() };
     let mut attempts: Vec<Attempt> = Vec::new();

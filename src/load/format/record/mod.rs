@@ -25,9 +25,9 @@ pub mod observability;
 mod runs;
 pub mod scope;
 
-use super::LoadError;
 use super::assertions;
 use super::locator::attempt_locator;
+use crate::load::error::LoadError;
 use crate::model::document::{
     Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile, SourceSite,
 };
@@ -76,7 +76,10 @@ fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            notices.push(notice(NoticeLevel::Warning, format!("{}: {}", path.display(), super::io_message(&e))));
+            notices.push(notice(
+                NoticeLevel::Warning,
+                format!("{}: {}", path.display(), crate::load::input::io_message(&e)),
+            ));
             return None;
         }
     };
@@ -189,8 +192,8 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
     let record_json = dir.join("record.json");
     confine::inside(&record_json).map_err(|why| LoadError::new(record_json.display().to_string(), why))?;
     let bytes = std::fs::read(&record_json)
-        .map_err(|e| LoadError::new(record_json.display().to_string(), super::io_message(&e)))?;
-    let root = super::parse_json(&record_json.display().to_string(), &bytes)?;
+        .map_err(|e| LoadError::new(record_json.display().to_string(), crate::load::input::io_message(&e)))?;
+    let root = crate::load::parse::parse_json(&record_json.display().to_string(), &bytes)?;
     if root.get("format").and_then(Value::as_str) != Some("niceeval.record") {
         return Err(LoadError::new(
             record_json.display().to_string(),
