@@ -4,7 +4,9 @@
 
 mod common;
 
-use niceeval::load::{LoadError, jsonl, load_bytes, load_path};
+use niceeval::load::format::jsonl;
+use niceeval::load::parse::lines;
+use niceeval::load::{LoadError, load_bytes, load_path};
 use niceeval::model::document::{Completeness, Document, NoticeLevel};
 use niceeval::model::event::EventKind;
 
@@ -150,11 +152,11 @@ fn jsonl_exp_stream_is_dispatched_to_the_exp_loader() {
 fn incremental_parser_feeds_appended_bytes() {
     let bytes = std::fs::read(fx("jsonl/events.jsonl")).expect("fixture");
     let cut = bytes.len() - 10;
-    let first = jsonl::parse_complete_lines(&bytes[..cut], 1);
+    let first = lines::parse_complete_lines(&bytes[..cut], 1);
     assert_eq!(first.values.len(), 5);
     assert!(first.errors.is_empty());
     assert_eq!(first.next_line_no, 6);
-    let second = jsonl::parse_complete_lines(&bytes[first.consumed_bytes..], first.next_line_no);
+    let second = lines::parse_complete_lines(&bytes[first.consumed_bytes..], first.next_line_no);
     assert_eq!(second.values.len(), 1);
     assert_eq!(second.values[0].0, 6);
     assert_eq!(first.consumed_bytes + second.consumed_bytes, bytes.len());
@@ -515,9 +517,9 @@ mod properties {
             cut in any::<proptest::sample::Index>(),
         ) {
             let bytes = lines.join("\n").into_bytes();
-            let whole = jsonl::parse_all(&bytes);
+            let whole = lines::parse_all(&bytes);
             let at = if bytes.is_empty() { 0 } else { cut.index(bytes.len() + 1) };
-            let mut f = jsonl::LineFollower::new();
+            let mut f = lines::LineFollower::new();
             let mut values = f.feed(&bytes[..at]).values;
             values.extend(f.feed(&bytes[at..]).values);
             if let Ok(Some(last)) = f.finish() {

@@ -4,19 +4,18 @@
 pub mod error;
 pub mod format;
 pub mod input;
-pub mod jsonl;
 pub mod parse;
 pub mod preview;
 pub mod progress;
 
 pub use error::LoadError;
-use format::{Classified, classify, document_from_attempts, legacy, merge, record, takes_lazy_events};
+use format::{Classified, classify, document_from_attempts, jsonl, legacy, merge, record, takes_lazy_events};
 pub(crate) use input::looks_binary;
 use input::{Input, Mapped};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
 // One JSON document of a side file (a price table, a Record member).
 pub use parse::parse_json;
-use parse::{compact, lazy, repair, split, strip_bom};
+use parse::{compact, lazy, lines, repair, split, strip_bom};
 
 use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Document, Notice, NoticeLevel};
@@ -81,7 +80,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
     // A one-line document is searched to its end for a second line, and
     // dropped from memory as it goes.
     let drop_read = |start: usize, end: usize| map.drop_pages(start, end);
-    let single_line = jsonl::single_line_by_parts(&map, &drop_read);
+    let single_line = lines::single_line_by_parts(&map, &drop_read);
     if !single_line && jsonl::looks_like_jsonl(&map) {
         let source = crate::model::event::Source::shared(map.clone());
         if let Some(doc) = jsonl::load_lazy(path, source, &drop_read) {
@@ -132,7 +131,7 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
 pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Result<Document, LoadError> {
     let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
     let all = source.bytes();
-    let single_line = jsonl::single_line(all);
+    let single_line = lines::single_line(all);
     if looks_binary(strip_bom(all)) || (!single_line && jsonl::looks_like_jsonl(all)) {
         return load_bytes(path, all);
     }
@@ -151,7 +150,7 @@ pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Res
 pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>) -> Option<Result<Document, LoadError>> {
     let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
     let all = source.bytes();
-    if looks_binary(strip_bom(all)) || jsonl::single_line(all) || !jsonl::looks_like_jsonl(all) {
+    if looks_binary(strip_bom(all)) || lines::single_line(all) || !jsonl::looks_like_jsonl(all) {
         return None;
     }
     jsonl::load_lazy(path, source.clone(), &|_, _| {})
@@ -167,7 +166,7 @@ fn lazy_document(path: &str, bytes: &[u8], value: Value, load: lazy::LazyLoad) -
     }
     // Whether the file is one line matters only for a value a one-line
     // stream could hold (read as that stream then).
-    let single_line = jsonl::is_one_line_stream(&value) && jsonl::single_line(bytes);
+    let single_line = jsonl::is_one_line_stream(&value) && lines::single_line(bytes);
     let mut doc = match document_from_value(path, bytes, single_line, value) {
         Ok(doc) => doc,
         Err(e) => return Some(Err(e)),
@@ -186,7 +185,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     // A JSONL stream reports an invalid UTF-8 line with its line number and
     // loads the rest. A single line is left to `load_repaired`, which parses
     // it once (asking here would parse a one-line document twice).
-    if !jsonl::single_line(bytes) && jsonl::looks_like_jsonl(bytes) {
+    if !lines::single_line(bytes) && jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
     // The parser rejects invalid UTF-8 and unpaired surrogates itself, so a
@@ -228,7 +227,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     }
     // One non-blank line: parse it once, as the whole document (it is a
     // one-line JSONL stream only when it holds a StreamEvent or capture entry).
-    let single_line = jsonl::single_line(bytes);
+    let single_line = lines::single_line(bytes);
     if !single_line && jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
@@ -238,7 +237,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
             if single_line && jsonl::looks_like_jsonl(bytes) {
                 return jsonl::load(path, bytes);
             }
-            if jsonl::mostly_object_lines(bytes) {
+            if lines::mostly_object_lines(bytes) {
                 return jsonl::load(path, bytes);
             }
             return Err(not_json(path, body, &e));

@@ -60,9 +60,9 @@ pub fn load_preview(path: impl AsRef<std::path::Path>, at_least: u64, budget: us
 
 /// A document from the start of a file and how many of its bytes it used.
 fn preview_document(path: &str, head: &[u8]) -> Option<(Document, usize)> {
-    if super::jsonl::looks_like_jsonl(head) {
+    if super::format::jsonl::looks_like_jsonl(head) {
         let complete = head.iter().rposition(|&b| b == b'\n')? + 1;
-        let doc = super::jsonl::load(path, &head[..complete]).ok()?;
+        let doc = super::format::jsonl::load(path, &head[..complete]).ok()?;
         return Some((doc, complete));
     }
     let (closed, used) = close_prefix(head)?;

@@ -5,6 +5,7 @@ pub mod assertions;
 pub mod capture;
 pub mod exp;
 pub mod info;
+pub mod jsonl;
 pub mod legacy;
 pub mod locator;
 pub mod phases;

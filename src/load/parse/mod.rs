@@ -7,6 +7,7 @@
 
 pub mod compact;
 pub mod lazy;
+pub mod lines;
 pub mod prefix;
 pub mod repair;
 pub mod split;
