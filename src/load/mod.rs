@@ -9,7 +9,7 @@ pub mod preview;
 pub mod progress;
 
 pub use error::LoadError;
-use format::{Classified, classify, document_from_attempts, jsonl, legacy, merge, record, takes_lazy_events};
+use format::{Format, jsonl, legacy, merge, record};
 pub(crate) use input::looks_binary;
 use input::{Input, Mapped};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
@@ -119,7 +119,7 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
         // again from the file.
         map.drop_pages(skipped + start, skipped + end);
     };
-    let load = lazy::LazyLoad::new(crate::model::event::Source::shared(map.clone()));
+    let load = lazy::LazyLoad::new(crate::model::event::Source::shared(map.clone()), &format::EVENT_PATHS);
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
     lazy_document(path, map, value?, load)
 }
@@ -136,7 +136,7 @@ pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Res
         return load_bytes(path, all);
     }
     let body = strip_bom(all);
-    let load = lazy::LazyLoad::new(source.clone());
+    let load = lazy::LazyLoad::new(source.clone(), &format::EVENT_PATHS);
     let value = split::parse(body, split_at_least, &|_, _| {}, &|_, _| {}, Some(&load));
     match value.and_then(|v| lazy_document(path, all, v, load)) {
         Some(doc) => doc,
@@ -156,18 +156,16 @@ pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>) -> Option<Result<Docume
     jsonl::load_lazy(path, source.clone(), &|_, _| {})
 }
 
-/// The document of a value parsed by a lazy load, its lazy events attached;
-/// `None` when the load must be done again without lazy events (a format
-/// whose loader does not take the events as they are, or markers that did
-/// not end up in events).
+/// The document of a value parsed by a raw load, its raw events attached;
+/// `None` when the load must be done again without raw events (a format
+/// whose reader does not take the events as they are, or placeholders that
+/// did not end up in events).
 fn lazy_document(path: &str, bytes: &[u8], value: Value, load: lazy::LazyLoad) -> Option<Result<Document, LoadError>> {
-    if load.lazy_events() > 0 && !takes_lazy_events(path, &value) {
+    let format = Format::of(path, &value, || lines::single_line(bytes));
+    if load.lazy_events() > 0 && !format.takes_raw_events() {
         return None;
     }
-    // Whether the file is one line matters only for a value a one-line
-    // stream could hold (read as that stream then).
-    let single_line = jsonl::is_one_line_stream(&value) && lines::single_line(bytes);
-    let mut doc = match document_from_value(path, bytes, single_line, value) {
+    let mut doc = match format::read(path, bytes, format, value) {
         Ok(doc) => doc,
         Err(e) => return Some(Err(e)),
     };
@@ -249,19 +247,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
 /// The document of a parsed JSON file (`bytes`, its text, is read again only
 /// for a one-line JSONL stream).
 fn document_from_value(path: &str, bytes: &[u8], single_line: bool, value: Value) -> Result<Document, LoadError> {
-    if single_line && jsonl::is_one_line_stream(&value) {
-        return jsonl::load(path, bytes);
-    }
-    let (format, attempts) = match classify(path, value)? {
-        Classified::Attempts(f, a) => (f, a),
-        Classified::Document(mut d) => {
-            if d.sources.is_empty() {
-                d.sources.push(path.to_string());
-            }
-            return Ok(d);
-        }
-    };
-    Ok(document_from_attempts(path, format, attempts))
+    format::read(path, bytes, Format::of(path, &value, || single_line), value)
 }
 
 /// The error for a buffer that is not one JSON document (nor JSONL).

@@ -83,114 +83,165 @@ fn count_distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
     seen.len()
 }
 
-/// Recognise a non-conversation JSON document. `None` when it is not one.
-pub fn classify(path: &str, value: &Value) -> Option<Document> {
-    if let Value::Array(items) = value {
-        if !items.is_empty() && items.iter().all(is_trace_span) {
+/// A JSON document that is not a conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An OTel `TraceSpan[]`.
+    TraceSpans,
+    /// sdk-converter raw frames.
+    RawFrames,
+    /// An OTLP/JSON ExportTraceServiceRequest.
+    Otlp,
+    /// An invocation status index (`niceeval.sessions`, `niceeval.session`).
+    StatusIndex,
+    /// `niceeval exp list --json` (`niceeval.experiments`).
+    ExperimentList,
+    /// An `exp --dry --json` plan.
+    Plan,
+    /// `.niceeval/sessions/s_<uuid>.json`.
+    InvocationSession,
+}
+
+impl Kind {
+    /// Recognise a non-conversation JSON document. `None` when it is not one.
+    pub fn of(value: &Value) -> Option<Kind> {
+        if let Value::Array(items) = value {
+            if !items.is_empty() && items.iter().all(is_trace_span) {
+                return Some(Kind::TraceSpans);
+            }
+            if !items.is_empty() && items.iter().all(is_raw_frame) {
+                return Some(Kind::RawFrames);
+            }
+            return None;
+        }
+        if value.get("resourceSpans").and_then(Value::as_array).is_some() {
+            return Some(Kind::Otlp);
+        }
+        match value.get("format").and_then(Value::as_str) {
+            Some("niceeval.sessions" | "niceeval.session") => return Some(Kind::StatusIndex),
+            Some("niceeval.experiments") => return Some(Kind::ExperimentList),
+            Some(f) if f.starts_with("niceeval.current-reuse-plan") || f == "niceeval.exp-plan" => {
+                return Some(Kind::Plan);
+            }
+            _ => {}
+        }
+        is_invocation_session(value).then_some(Kind::InvocationSession)
+    }
+}
+
+/// The document of a file [`Kind::of`] recognised: what it is, and what to
+/// open instead.
+pub fn document(path: &str, kind: Kind, value: &Value) -> Document {
+    let format = value.get("format").and_then(Value::as_str).unwrap_or_default();
+    let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+    match kind {
+        Kind::TraceSpans => {
             let traces = count_distinct(items.iter().filter_map(|s| s.get("traceId").and_then(Value::as_str)));
-            return Some(info_doc(
+            info_doc(
                 path,
                 "OTel TraceSpan[]",
                 format!(
                     "this is an OTel trace ({} TraceSpans in {traces} trace(s)), not a conversation. Spans are shown next to the turns when you open the InvocationSummary (results[].trace, joined to turns by agent.turn traceId), the Record that holds this otel-trace.json artifact, or a legacy run directory (trace.json next to events.json)",
                     items.len()
                 ),
-            ));
+            )
         }
-        if !items.is_empty() && items.iter().all(is_raw_frame) {
-            return Some(info_doc(
-                path,
-                "sdk-converter raw frames",
-                format!(
-                    "this is an sdk-converter raw-frames file ({} upstream protocol frames and converter calls), not a conversation. Open the Turns the converter produced instead: the matching `*.capture.json` or `turns/*.json` files",
-                    items.len()
-                ),
-            ));
-        }
-        return None;
-    }
-    if let Some(rs) = value.get("resourceSpans").and_then(Value::as_array) {
-        let spans: usize = rs
-            .iter()
-            .flat_map(|r| r.get("scopeSpans").and_then(Value::as_array).into_iter().flatten())
-            .map(|s| s.get("spans").and_then(Value::as_array).map_or(0, Vec::len))
-            .sum();
-        return Some(info_doc(
+        Kind::RawFrames => info_doc(
             path,
-            "OTLP ExportTraceServiceRequest",
+            "sdk-converter raw frames",
             format!(
-                "this is a raw OTLP/JSON ExportTraceServiceRequest ({spans} spans), not a conversation. NiceEval normalises it into TraceSpans during a run; open that run's InvocationSummary, Record or legacy run directory to see the spans next to the turns"
+                "this is an sdk-converter raw-frames file ({} upstream protocol frames and converter calls), not a conversation. Open the Turns the converter produced instead: the matching `*.capture.json` or `turns/*.json` files",
+                items.len()
             ),
-        ));
-    }
-    match value.get("format").and_then(Value::as_str) {
-        Some(f @ ("niceeval.sessions" | "niceeval.session")) => {
-            let n = match f {
+        ),
+        Kind::Otlp => otlp(path, value),
+        Kind::StatusIndex => {
+            let n = match format {
                 "niceeval.sessions" => value.get("sessions").and_then(Value::as_array).map_or(0, Vec::len),
                 _ => 1,
             };
-            return Some(info_doc(
+            info_doc(
                 path,
                 "NiceEval invocation status index",
                 format!(
-                    "this is a NiceEval invocation status index (`{f}`, {n} invocation session(s)), not a conversation. Open the Record (`.niceeval/record`) or `niceeval show @<locator> --json` output to see turns"
+                    "this is a NiceEval invocation status index (`{format}`, {n} invocation session(s)), not a conversation. Open the Record (`.niceeval/record`) or `niceeval show @<locator> --json` output to see turns"
                 ),
-            ));
+            )
         }
-        Some("niceeval.experiments") => {
-            let ids: Vec<&str> = value
-                .get("experiments")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|e| e.get("experimentId").and_then(Value::as_str))
-                .collect();
-            return Some(info_doc(
-                path,
-                "NiceEval experiment list",
-                format!(
-                    "this is `niceeval exp list --json` (`niceeval.experiments`: {} experiment(s){}), the experiments the project can run, with no conversation data. Run one (`niceeval exp <id>`) and open its Record (`.niceeval/record`, or one run directory `runs/<runId>`) or an attempt's `niceeval show @<locator> --json` output",
-                    ids.len(),
-                    listed(&ids)
-                ),
-            ));
-        }
-        Some(f) if f.starts_with("niceeval.current-reuse-plan") || f == "niceeval.exp-plan" => {
-            let total = value.get("total").and_then(Value::as_u64);
-            let reused = value.get("reused").and_then(Value::as_u64);
-            let counts = match (total, reused) {
-                (Some(t), Some(r)) => format!("{t} planned, {r} reused; "),
-                _ => String::new(),
-            };
-            return Some(info_doc(
-                path,
-                "exp --dry --json plan",
-                format!(
-                    "this is a `niceeval exp --dry --json` plan (`{f}`: {counts}no conversation data). Run the experiment without --dry and open its Record (`.niceeval/record`) or an attempt's `niceeval show @<locator> --json` output"
-                ),
-            ));
-        }
-        _ => {}
+        Kind::ExperimentList => experiment_list(path, value),
+        Kind::Plan => plan(path, format, value),
+        Kind::InvocationSession => invocation_session(path, value),
     }
-    if is_invocation_session(value) {
-        let status = value.get("status").and_then(Value::as_str).unwrap_or("unknown");
-        let runs: Vec<&str> = value
-            .get("experiments")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.get("runId").and_then(Value::as_str))
-            .collect();
-        return Some(info_doc(
-            path,
-            "NiceEval invocation session record",
-            format!(
-                "this is a NiceEval invocation session record (`.niceeval/sessions/s_<uuid>.json`, status {status}, runs [{}]), not a conversation. Open the Record (`.niceeval/record`) that holds those runs",
-                runs.join(", ")
-            ),
-        ));
-    }
-    None
+}
+
+fn otlp(path: &str, value: &Value) -> Document {
+    let rs = value.get("resourceSpans").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let spans: usize = rs
+        .iter()
+        .flat_map(|r| r.get("scopeSpans").and_then(Value::as_array).into_iter().flatten())
+        .map(|s| s.get("spans").and_then(Value::as_array).map_or(0, Vec::len))
+        .sum();
+    info_doc(
+        path,
+        "OTLP ExportTraceServiceRequest",
+        format!(
+            "this is a raw OTLP/JSON ExportTraceServiceRequest ({spans} spans), not a conversation. NiceEval normalises it into TraceSpans during a run; open that run's InvocationSummary, Record or legacy run directory to see the spans next to the turns"
+        ),
+    )
+}
+
+fn experiment_list(path: &str, value: &Value) -> Document {
+    let ids: Vec<&str> = value
+        .get("experiments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("experimentId").and_then(Value::as_str))
+        .collect();
+    info_doc(
+        path,
+        "NiceEval experiment list",
+        format!(
+            "this is `niceeval exp list --json` (`niceeval.experiments`: {} experiment(s){}), the experiments the project can run, with no conversation data. Run one (`niceeval exp <id>`) and open its Record (`.niceeval/record`, or one run directory `runs/<runId>`) or an attempt's `niceeval show @<locator> --json` output",
+            ids.len(),
+            listed(&ids)
+        ),
+    )
+}
+
+fn plan(path: &str, format: &str, value: &Value) -> Document {
+    let total = value.get("total").and_then(Value::as_u64);
+    let reused = value.get("reused").and_then(Value::as_u64);
+    let counts = match (total, reused) {
+        (Some(t), Some(r)) => format!("{t} planned, {r} reused; "),
+        _ => String::new(),
+    };
+    info_doc(
+        path,
+        "exp --dry --json plan",
+        format!(
+            "this is a `niceeval exp --dry --json` plan (`{format}`: {counts}no conversation data). Run the experiment without --dry and open its Record (`.niceeval/record`) or an attempt's `niceeval show @<locator> --json` output"
+        ),
+    )
+}
+
+fn invocation_session(path: &str, value: &Value) -> Document {
+    let status = value.get("status").and_then(Value::as_str).unwrap_or("unknown");
+    let runs: Vec<&str> = value
+        .get("experiments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("runId").and_then(Value::as_str))
+        .collect();
+    info_doc(
+        path,
+        "NiceEval invocation session record",
+        format!(
+            "this is a NiceEval invocation session record (`.niceeval/sessions/s_<uuid>.json`, status {status}, runs [{}]), not a conversation. Open the Record (`.niceeval/record`) that holds those runs",
+            runs.join(", ")
+        ),
+    )
 }
 
 /// A raw agent CLI transcript (JSONL), recognised by its line shape.

@@ -120,8 +120,6 @@ pub fn looks_like_jsonl(bytes: &[u8]) -> bool {
     }
 }
 
-/// For a buffer that did not parse as one JSON document: do most of its
-
 fn notice(level: NoticeLevel, message: String) -> Notice {
     Notice { level, message }
 }
@@ -186,7 +184,8 @@ pub fn load_lazy(
     if detect_kind(&firsts) != Some(Kind::Events) {
         return None;
     }
-    let load = LazyLoad::new(source.clone());
+    // Each line is one event: no paths to follow.
+    let load = LazyLoad::new(source.clone(), &[]);
     let all = parse_raw_lines(bytes, &load, searched);
     let mut doc = match from_parsed_as(path, all, Some(Kind::Events), || Ok(std::borrow::Cow::Borrowed(bytes))) {
         Ok(doc) => doc,

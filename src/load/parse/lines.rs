@@ -369,6 +369,7 @@ pub fn single_line_by_parts(bytes: &[u8], searched: &dyn Fn(usize, usize)) -> bo
     }
 }
 
+/// For a buffer that did not parse as one JSON document: do most of its
 /// first lines hold a JSON object each (a JSONL file with bad lines)?
 pub fn mostly_object_lines(bytes: &[u8]) -> bool {
     let lines = first_lines(bytes, 50);
