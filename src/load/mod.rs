@@ -9,7 +9,8 @@ pub mod preview;
 pub mod progress;
 
 pub use error::LoadError;
-use format::{Format, jsonl, legacy, merge, record};
+use format::document::merge;
+use format::{Format, jsonl, legacy, record};
 pub(crate) use input::looks_binary;
 use input::{Input, Mapped};
 pub use input::{display_name, io_message, mapped_inputs, read_input};

@@ -228,7 +228,7 @@ fn from_parsed_as<'a>(
     }
     let Some(kind) = known.or_else(|| detect_kind(&chunk.values)) else {
         let (line, shape) = match chunk.values.first() {
-            Some((line, v)) => (*line, super::describe_shape(v)),
+            Some((line, v)) => (*line, super::document::describe_shape(v)),
             None => (1, "nothing".to_string()),
         };
         return Err(LoadError::at(
@@ -284,7 +284,7 @@ fn from_parsed_as<'a>(
         all.append(&mut a.notices);
         a.notices = all;
     }
-    let mut doc = super::document_from_attempts(path, format, attempts);
+    let mut doc = super::document::document_from_attempts(path, format, attempts);
     doc.losses = losses;
     Ok(doc)
 }

@@ -10,7 +10,7 @@
 //!
 //! Several show documents of the same attempt (`--json`, `--timing --json`,
 //! `--source --json`) combine into one attempt with
-//! [`combine_same_locator`], which [`super::merge`] calls.
+//! [`combine_same_locator`], which [`super::document::merge`] calls.
 
 use super::assertions;
 use super::record::{files, observability};

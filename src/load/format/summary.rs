@@ -37,7 +37,7 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
     };
     let empty = results.is_empty();
     let attempts: Vec<Attempt> = results.into_iter().map(|r| attempt_from_result(r, &mut |_| None)).collect();
-    let mut doc = super::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
+    let mut doc = super::document::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
     if empty {
         doc.notices.push(Notice {
             level: NoticeLevel::Info,
