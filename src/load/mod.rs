@@ -1,5 +1,12 @@
 //! Files → the document model. Formats are recognised from content, never
 //! from the file name alone. The viewer never writes to its inputs.
+//!
+//! Three layers, each using only the ones below it: [`input`] reads a path
+//! once (a file read or mapped, a directory, stdin or another stream);
+//! [`parse`] turns bytes into values and raw events with no format known;
+//! [`format`](mod@format) says which formats exist, recognises one, and reads it into
+//! attempts. This module picks the way each input is loaded (mapped and
+//! raw, in blocks, or whole) and hands the parsed value to [`format`](mod@format).
 
 pub mod error;
 pub mod format;
@@ -12,11 +19,11 @@ pub use error::LoadError;
 use format::document::merge;
 use format::{Format, jsonl, legacy, record};
 pub(crate) use input::looks_binary;
-use input::{Input, Mapped};
+use input::{Input, Mapped, strip_bom};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
 // One JSON document of a side file (a price table, a Record member).
 pub use parse::parse_json;
-use parse::{compact, lazy, lines, repair, split, strip_bom};
+use parse::{compact, lazy, lines, repair, split};
 
 use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Document, Notice, NoticeLevel};
@@ -293,4 +300,47 @@ pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Document, LoadError> {
 /// Severity helper for callers that only want errors.
 pub fn has_errors(doc: &Document) -> bool {
     doc.all_notices().any(|n| n.level == NoticeLevel::Error)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The code of the files under `src/load/<place>` (a folder or one
+    /// file), without comments and unit tests.
+    fn code_of(place: &str) -> Vec<(String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/load").join(place);
+        let files: Vec<std::path::PathBuf> = match std::fs::read_dir(&root) {
+            Ok(dir) => dir.flatten().map(|e| e.path()).collect(),
+            Err(_) => vec![root],
+        };
+        files
+            .into_iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+                let code: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+                (p.display().to_string(), code.join("\n"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_layers_of_load_point_down() {
+        // input ← parse ← format ← this module (and preview).
+        let above = |names: &[&str]| -> Vec<String> {
+            names.iter().flat_map(|n| [format!("load::{n}"), format!("super::{n}")]).collect()
+        };
+        let rules = [
+            ("input.rs", above(&["parse", "format", "preview", "load_"])),
+            ("error.rs", above(&["input", "parse", "format", "preview"])),
+            ("progress.rs", above(&["input", "parse", "format", "preview"])),
+            ("parse", above(&["format", "preview", "load_"])),
+        ];
+        for (place, never) in rules {
+            for (file, code) in code_of(place) {
+                for name in &never {
+                    assert!(!code.contains(name.as_str()), "{file} names {name}");
+                }
+            }
+        }
+    }
 }

@@ -51,7 +51,7 @@ fn attempt_for<'a>(attempts: &'a mut Vec<Attempt>, line: &Value) -> &'a mut Atte
 }
 
 pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
-    let text = String::from_utf8_lossy(crate::load::parse::strip_bom(bytes));
+    let text = String::from_utf8_lossy(crate::load::input::strip_bom(bytes));
     let mut doc =
         Document { format: "niceeval exp --json".into(), sources: vec![path.to_string()], ..Default::default() };
     let mut attempts: Vec<Attempt> = Vec::new();

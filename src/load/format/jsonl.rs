@@ -14,13 +14,13 @@
 //! it still load. The lines themselves are read by `load::parse::lines`.
 
 use crate::load::error::LoadError;
+use crate::load::input::strip_bom;
 use crate::load::input::{io_message, looks_binary};
 use crate::load::parse::lazy::{self, LazyLoad};
 use crate::load::parse::lines::{
     BLOCK, Blocks, ChunkParse, DETECT_AT_MOST, first_lines, is_json_object_line, parse_all, parse_raw_lines,
     single_line,
 };
-use crate::load::parse::strip_bom;
 use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;

@@ -1,5 +1,12 @@
 //! The format readers: which document formats exist, how each is recognised
 //! from its content, and how each becomes attempts.
+//!
+//! [`Format`] is the one classification every load path uses: [`Format::of`]
+//! recognises a parsed document, [`read`] reads it, and
+//! [`Format::event_paths`] says where it holds StreamEvents. A raw load
+//! follows [`EVENT_PATHS`] while it parses and keeps the events it finds
+//! raw only for a format that [takes them raw](Format::takes_raw_events). A
+//! JSONL stream is told by its first lines instead ([`jsonl::Kind`]).
 
 pub mod assertions;
 pub mod capture;

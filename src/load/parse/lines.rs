@@ -48,7 +48,7 @@ pub struct ChunkParse {
 
 fn parse_line(line: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Option<Value>, LineError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let line = if line_no == 1 { super::strip_bom(line) } else { line };
+    let line = if line_no == 1 { crate::load::input::strip_bom(line) } else { line };
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
@@ -117,7 +117,7 @@ fn parse_complete_lines_with(bytes: &[u8], first_line_no: usize, lazy: Option<&L
         let line_no = out.next_line_no;
         let line = &bytes[start..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let line = if line_no == 1 { super::strip_bom(line) } else { line };
+        let line = if line_no == 1 { crate::load::input::strip_bom(line) } else { line };
         if let Some(load) = lazy
             && let Some(event) = raw_line(load, line)
         {
@@ -309,7 +309,7 @@ pub fn parse_all(bytes: &[u8]) -> ChunkParse {
 /// Non-blank lines of a buffer (without CR), at most `limit`.
 pub fn first_lines(bytes: &[u8], limit: usize) -> Vec<&[u8]> {
     // memchr: a one-line document of 1 GB is scanned for its newline here.
-    let mut rest = super::strip_bom(bytes);
+    let mut rest = crate::load::input::strip_bom(bytes);
     let mut lines = Vec::new();
     while lines.len() < limit && !rest.is_empty() {
         let (line, next) = match memchr::memchr(b'\n', rest) {
@@ -340,7 +340,7 @@ pub fn single_line(bytes: &[u8]) -> bool {
 /// be dropped from memory: a one-line document is searched to its end).
 pub fn single_line_by_parts(bytes: &[u8], searched: &dyn Fn(usize, usize)) -> bool {
     const PART: usize = 4 << 20;
-    let start = bytes.len() - super::strip_bom(bytes).len();
+    let start = bytes.len() - crate::load::input::strip_bom(bytes).len();
     let (mut line_start, mut pos, mut dropped_to, mut lines) = (start, start, start, 0);
     let mut count = |line: &[u8]| {
         let line = line.strip_suffix(b"\r").unwrap_or(line);

@@ -13,6 +13,7 @@ pub mod repair;
 pub mod split;
 
 use super::error::LoadError;
+use super::input::strip_bom;
 use serde_json::Value;
 
 /// Parse a whole buffer as one JSON document, with a positioned error.
@@ -28,9 +29,4 @@ fn parse_repaired(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
         return Err(LoadError::new(path, "the file is empty (expected JSON)"));
     }
     compact::from_slice(bytes).map_err(|e| LoadError::json(path, &e, 0))
-}
-
-/// The text after a UTF-8 byte order mark, if it starts with one.
-pub fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }

@@ -55,7 +55,7 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
 
 fn is_record_root(dir: &Path) -> bool {
     let Ok(bytes) = std::fs::read(dir.join("record.json")) else { return false };
-    crate::load::parse::compact::from_slice(crate::load::parse::strip_bom(&bytes))
+    crate::load::parse::compact::from_slice(crate::load::input::strip_bom(&bytes))
         .ok()
         .is_some_and(|v| v.get("format").and_then(Value::as_str) == Some("niceeval.record"))
 }
@@ -80,7 +80,7 @@ fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
             return None;
         }
     };
-    match crate::load::parse::compact::from_slice(crate::load::parse::strip_bom(&bytes)) {
+    match crate::load::parse::compact::from_slice(crate::load::input::strip_bom(&bytes)) {
         Ok(v) => Some(v),
         Err(e) => {
             notices.push(notice(NoticeLevel::Warning, LoadError::json(&path.display().to_string(), &e, 0).to_string()));
