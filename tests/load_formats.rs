@@ -4,7 +4,9 @@
 
 mod common;
 
-use niceeval::load::{LoadError, jsonl, load_bytes, load_path};
+use niceeval::load::format::jsonl;
+use niceeval::load::parse::lines;
+use niceeval::load::{LoadError, load_bytes, load_path};
 use niceeval::model::document::{Completeness, Document, NoticeLevel};
 use niceeval::model::event::EventKind;
 
@@ -150,11 +152,11 @@ fn jsonl_exp_stream_is_dispatched_to_the_exp_loader() {
 fn incremental_parser_feeds_appended_bytes() {
     let bytes = std::fs::read(fx("jsonl/events.jsonl")).expect("fixture");
     let cut = bytes.len() - 10;
-    let first = jsonl::parse_complete_lines(&bytes[..cut], 1);
+    let first = lines::parse_complete_lines(&bytes[..cut], 1);
     assert_eq!(first.values.len(), 5);
     assert!(first.errors.is_empty());
     assert_eq!(first.next_line_no, 6);
-    let second = jsonl::parse_complete_lines(&bytes[first.consumed_bytes..], first.next_line_no);
+    let second = lines::parse_complete_lines(&bytes[first.consumed_bytes..], first.next_line_no);
     assert_eq!(second.values.len(), 1);
     assert_eq!(second.values[0].0, 6);
     assert_eq!(first.consumed_bytes + second.consumed_bytes, bytes.len());
@@ -327,10 +329,10 @@ fn legacy_run_dir_attempt_dir_and_run_json_open_directly() {
     assert_eq!(doc.attempts.len(), 1, "events.json inside a run opens its attempt");
     assert_eq!(doc.attempts[0].sessions.len(), 2);
     let project = common::fixture("load").join("legacy/project");
-    let runs = niceeval::load::legacy::find_all(&project);
+    let runs = niceeval::load::format::legacy::find_all(&project);
     assert_eq!(runs.len(), 2);
     assert!(runs[0].ends_with("2026-08-01T10-00-00-000Z-ab12"), "oldest first");
-    let all = niceeval::load::legacy::load_all(&project).expect("all runs");
+    let all = niceeval::load::format::legacy::load_all(&project).expect("all runs");
     assert_eq!(all.attempts.len(), 4);
     assert_eq!(all.sources.len(), 2);
 }
@@ -515,9 +517,9 @@ mod properties {
             cut in any::<proptest::sample::Index>(),
         ) {
             let bytes = lines.join("\n").into_bytes();
-            let whole = jsonl::parse_all(&bytes);
+            let whole = lines::parse_all(&bytes);
             let at = if bytes.is_empty() { 0 } else { cut.index(bytes.len() + 1) };
-            let mut f = jsonl::LineFollower::new();
+            let mut f = lines::LineFollower::new();
             let mut values = f.feed(&bytes[..at]).values;
             values.extend(f.feed(&bytes[at..]).values);
             if let Ok(Some(last)) = f.finish() {

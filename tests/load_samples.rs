@@ -63,7 +63,7 @@ fn every_sample_opens() {
 }
 
 fn turn_nodes(result: &Value) -> Vec<(u64, u64, String)> {
-    niceeval::load::summary::turn_nodes(result.get("phases"))
+    niceeval::load::format::summary::turn_nodes(result.get("phases"))
         .into_iter()
         .map(|n| {
             (

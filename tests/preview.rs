@@ -2,7 +2,8 @@
 //! on another thread; the preview is then replaced, keeping the selection.
 
 use niceeval::app::App;
-use niceeval::load::preview::{close_prefix, load_preview};
+use niceeval::load::parse::prefix::close_prefix;
+use niceeval::load::preview::load_preview;
 use niceeval::model::usage::PriceTable;
 use niceeval::term::Source;
 use std::path::Path;

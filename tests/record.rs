@@ -2,7 +2,7 @@
 
 mod common;
 
-use niceeval::load::{self, locator::attempt_locator};
+use niceeval::load::{self, format::locator::attempt_locator};
 use niceeval::model::document::{Attempt, Completeness, DiagnosticLocator, Document, Fact, NoticeLevel, Score};
 use niceeval::model::event::EventKind;
 use std::path::{Path, PathBuf};
@@ -78,8 +78,8 @@ fn shared_records_open_and_failing_attempts_are_found() {
     assert!(roots.len() >= 4, "expected the generated Records and the v1 repo Record, found {roots:?}");
     let mut found = Vec::new();
     for root in &roots {
-        let found_root = load::record::find(root).expect("find() recognises the root");
-        let doc = load::record::load_dir(&found_root).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+        let found_root = load::format::record::find(root).expect("find() recognises the root");
+        let doc = load::format::record::load_dir(&found_root).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
         println!("{} → {} attempt(s)", root.display(), doc.attempts.len());
         print_attempts(&doc);
         print!("{}", notices(&doc));
@@ -126,9 +126,9 @@ fn shared_records_open_and_failing_attempts_are_found() {
 
 fn fixture_doc() -> Document {
     let project = common::fixture("record").join("project");
-    let root = load::record::find(&project).expect("find() looks in dir/.niceeval/record");
+    let root = load::format::record::find(&project).expect("find() looks in dir/.niceeval/record");
     assert!(root.ends_with(".niceeval/record"));
-    load::record::load_dir(&root).expect("fixture Record opens")
+    load::format::record::load_dir(&root).expect("fixture Record opens")
 }
 
 /// Failing, errored, unavailable, or a soft (not gating) mismatch: anything to look at.
@@ -426,7 +426,7 @@ fn fixture_show_json_attempt_and_merge() {
 fn fixture_exp_stream() {
     let path = common::fixture("exp").join("run.ndjson");
     let bytes = std::fs::read(&path).expect("fixture");
-    let doc = load::exp::load(&path.display().to_string(), &bytes).expect("exp stream opens");
+    let doc = load::format::exp::load(&path.display().to_string(), &bytes).expect("exp stream opens");
     print!("{}", notices(&doc));
     let locs: Vec<_> = doc
         .attempts
@@ -494,7 +494,7 @@ fn shared_show_json_files_open_and_agree_with_the_record_fold() {
     let shared = common::shared_dir().expect("present");
     let mut ours = std::collections::HashMap::new();
     for root in record_roots(&shared) {
-        for a in load::record::load_dir(&root).expect("opens").attempts {
+        for a in load::format::record::load_dir(&root).expect("opens").attempts {
             if let (Some(l), Some(v)) = (a.locator, a.verdict) {
                 ours.insert(l, v.as_str().to_string());
             }
@@ -521,7 +521,7 @@ fn shared_exp_json_streams_open() {
     let mut seen = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).expect("readable");
-        let doc = load::exp::load(&f.display().to_string(), &bytes).unwrap_or_else(|e| panic!("{e}"));
+        let doc = load::format::exp::load(&f.display().to_string(), &bytes).unwrap_or_else(|e| panic!("{e}"));
         println!("{} → {} attempt(s)", f.display(), doc.attempts.len());
         print_attempts(&doc);
         for a in &doc.attempts {
@@ -550,7 +550,7 @@ fn shared_record_derivations_equal_show_json() {
     let shared = common::shared_dir().expect("present");
     let mut record_attempts = Vec::new();
     for root in record_roots(&shared) {
-        record_attempts.extend(load::record::load_dir(&root).expect("opens").attempts);
+        record_attempts.extend(load::format::record::load_dir(&root).expect("opens").attempts);
     }
     let (mut entries, mut turns) = (0, 0);
     for f in &files {
@@ -643,8 +643,8 @@ fn read_fixture_json(rel: &str) -> serde_json::Value {
 
 #[test]
 fn damaged_inputs_never_panic() {
-    use niceeval::load::assertions;
-    use niceeval::load::record::observability;
+    use niceeval::load::format::assertions;
+    use niceeval::load::format::record::observability;
     let a1 = "runs/11111111-1111-4111-8111-111111111111/attempts/aaaaaaaa-0000-4000-8000-000000000001/attachments";
     let obs = read_fixture_json(&format!("{a1}/niceeval.observability/payload.json"));
     let nav = read_fixture_json(&format!("{a1}/niceeval.source-navigation/payload.json"));
@@ -676,18 +676,18 @@ fn damaged_inputs_never_panic() {
     )
     .expect("json");
     for m in mutations(&show) {
-        let _ = load::show::load("mutated.json", m);
+        let _ = load::format::show::load("mutated.json", m);
         n += 1;
     }
     let exp = std::fs::read_to_string(common::fixture("exp").join("run.ndjson")).expect("fixture");
     for line in exp.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("json");
         for m in mutations(&v) {
-            let _ = load::exp::load("mutated.ndjson", format!("{m}\n{line}\n").as_bytes());
+            let _ = load::format::exp::load("mutated.ndjson", format!("{m}\n{line}\n").as_bytes());
             n += 1;
         }
     }
-    let _ = load::exp::load("garbage.ndjson", b"\xff\xfe{not json\n[]\n\"str\"\n");
+    let _ = load::format::exp::load("garbage.ndjson", b"\xff\xfe{not json\n[]\n\"str\"\n");
     println!("{n} damaged inputs loaded without a panic");
     assert!(n > 1000);
 }
@@ -721,7 +721,7 @@ fn damaged_record_files_never_panic() {
         for damage in [b"null".to_vec(), b"[]".to_vec(), b"{}".to_vec(), b"\"x\"".to_vec(), half, b"\xff\xfe".to_vec()]
         {
             std::fs::write(f, &damage).expect("write");
-            match load::record::load_dir(&tmp) {
+            match load::format::record::load_dir(&tmp) {
                 Ok(doc) => assert!(f.ends_with("record.json") || !doc.attempts.is_empty() || f.ends_with("complete")),
                 Err(e) => assert!(f.ends_with("record.json"), "only a broken record.json refuses the Record: {e}"),
             }
@@ -740,7 +740,8 @@ fn shared_kitchen_release_candidate_resolves_to_the_shell_call() {
         println!("NOTICE: ../shared is absent; kitchen check skipped");
         return;
     };
-    let doc = load::record::load_dir(&shared.join("samples/niceeval/generated/record-kitchen/record")).expect("opens");
+    let doc = load::format::record::load_dir(&shared.join("samples/niceeval/generated/record-kitchen/record"))
+        .expect("opens");
     let a = doc.attempts.iter().find(|a| a.locator.as_deref() == Some("@10G3VFDSDX7AY")).expect("release");
     let failing = a
         .review
@@ -766,8 +767,8 @@ fn shared_kitchen_release_candidate_resolves_to_the_shell_call() {
     // Sandbox-free attempt: file changes not recorded; the trace artifact resolved.
     assert!(a.review.trace.as_ref().and_then(|t| t.as_array()).is_some_and(|s| !s.is_empty()));
 
-    let sandbox =
-        load::record::load_dir(&shared.join("samples/niceeval/generated/record-e2e-eval/record")).expect("opens");
+    let sandbox = load::format::record::load_dir(&shared.join("samples/niceeval/generated/record-e2e-eval/record"))
+        .expect("opens");
     let s = sandbox.attempts.iter().find(|a| a.locator.as_deref() == Some("@14R83JM9GP1Z2")).expect("sandbox");
     let fc = s.review.file_changes.as_ref().expect("file changes");
     let kinds: Vec<_> = fc.changes.iter().map(|c| (c.kind, c.path.as_str())).collect();

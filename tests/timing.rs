@@ -210,7 +210,7 @@ fn an_invocation_summary_places_spans_exactly_by_its_start_and_trace_id() {
     let raw: Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
     for (i, result) in raw["results"].as_array().unwrap().iter().enumerate() {
         let timing = json["attempts"][i]["timing"].as_array().unwrap();
-        let zero = niceeval::load::phases::epoch_ms(result["startedAt"].as_str().unwrap()).unwrap();
+        let zero = niceeval::load::format::phases::epoch_ms(result["startedAt"].as_str().unwrap()).unwrap();
         for span in result["trace"].as_array().unwrap() {
             let mine = timing.iter().find(|t| t["id"] == span["spanId"]).expect("every span listed");
             let at = mine["startOffsetMs"].as_f64().unwrap();

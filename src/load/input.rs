@@ -6,7 +6,7 @@
 //! as soon as its start shows binary (`cat /dev/zero`), and at most
 //! [`max_stream`] bytes of it are kept; one that goes on longer is an error.
 
-use super::LoadError;
+use super::error::LoadError;
 use std::io::Read;
 use std::path::Path;
 
@@ -127,13 +127,18 @@ pub(crate) fn binary(name: &str) -> LoadError {
     LoadError::at(name, 1, 1, "this is a binary file, not UTF-8 text (expected JSON or JSONL)")
 }
 
+/// The text after a UTF-8 byte order mark, if it starts with one.
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
 /// How many bytes from the start [`looks_binary`] looks at.
 const HEAD: usize = 4096;
 
 /// Whether the start of a stream read so far is binary: `None` while too
 /// little has come to tell (the whole input is looked at again at its end).
 fn binary_start(bytes: &[u8]) -> Option<bool> {
-    let head = &super::strip_bom(bytes)[..bytes.len().min(HEAD)];
+    let head = &strip_bom(bytes)[..bytes.len().min(HEAD)];
     let line_end = memchr::memchr(b'\n', head);
     if head[..line_end.unwrap_or(head.len())].contains(&0) {
         return Some(true);

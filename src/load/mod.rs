@@ -1,154 +1,34 @@
 //! Files → the document model. Formats are recognised from content, never
 //! from the file name alone. The viewer never writes to its inputs.
+//!
+//! Three layers, each using only the ones below it: [`input`] reads a path
+//! once (a file read or mapped, a directory, stdin or another stream);
+//! [`parse`] turns bytes into values and raw events with no format known;
+//! [`format`](mod@format) says which formats exist, recognises one, and reads it into
+//! attempts. This module picks the way each input is loaded (mapped and
+//! raw, in blocks, or whole) and hands the parsed value to [`format`](mod@format).
 
-pub mod assertions;
-pub mod capture;
-pub mod compact;
 pub mod error;
-pub mod exp;
-pub mod info;
+pub mod format;
 pub mod input;
-pub mod jsonl;
-pub mod lazy;
-pub mod legacy;
-pub mod locator;
-pub mod phases;
+pub mod parse;
 pub mod preview;
 pub mod progress;
-pub mod record;
-pub mod repair;
-pub mod show;
-pub mod split;
-pub mod summary;
 
 pub use error::LoadError;
+use format::document::merge;
+use format::{Format, jsonl, legacy, record};
 pub(crate) use input::looks_binary;
-use input::{Input, Mapped};
+use input::{Input, Mapped, strip_bom};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
+// One JSON document of a side file (a price table, a Record member).
+pub use parse::parse_json;
+use parse::{compact, lazy, lines, repair, split};
 
 use crate::model::diagnostics::{InputLoss, LossKind};
-use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
+use crate::model::document::{Document, Notice, NoticeLevel};
 use serde_json::Value;
 use std::path::Path;
-
-/// Parse a whole buffer as one JSON document, with a positioned error.
-pub fn parse_json(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
-    let (repaired, _) = repair::repair(bytes);
-    parse_repaired(path, &repaired)
-}
-
-/// [`parse_json`] for a buffer that [`repair::repair`] already went over.
-fn parse_repaired(path: &str, bytes: &[u8]) -> Result<Value, LoadError> {
-    let bytes = strip_bom(bytes);
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(LoadError::new(path, "the file is empty (expected JSON)"));
-    }
-    compact::from_slice(bytes).map_err(|e| LoadError::json(path, &e, 0))
-}
-
-pub fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
-}
-
-/// What one JSON document is.
-fn classify(path: &str, value: Value) -> Result<Classified, LoadError> {
-    if show::looks_like(&value) {
-        return show::load(path, value).map(Classified::Document);
-    }
-    if summary::looks_like(&value) {
-        return summary::load(path, value).map(Classified::Document);
-    }
-    match value.get("format").and_then(Value::as_str) {
-        Some("niceeval.record") => {
-            let dir = Path::new(path).parent().unwrap_or(Path::new("."));
-            return record::load_dir(dir).map(Classified::Document);
-        }
-        Some("niceeval.results") => {
-            let dir = Path::new(path).parent().unwrap_or(Path::new("."));
-            return legacy::load_dir(dir).map(Classified::Document);
-        }
-        _ => {}
-    }
-    if let Some(doc) = info::classify(path, &value) {
-        return Ok(Classified::Document(doc));
-    }
-    // `run.json` / `attempt.json` inside a Record: that run or attempt.
-    if let Some((root, scope)) = record::scope::of_member_file(Path::new(path)) {
-        return record::scope::open(&root, &scope, path).map(Classified::Document);
-    }
-    if let Some(dir) = legacy::attempt_dir_of_file(path, &value) {
-        return legacy::load_dir(&dir).map(Classified::Document);
-    }
-    classify_turns(path, value).map(|(f, a)| Classified::Attempts(f, a))
-}
-
-enum Classified {
-    Attempts(String, Vec<Attempt>),
-    Document(Document),
-}
-
-fn classify_turns(path: &str, value: Value) -> Result<(String, Vec<Attempt>), LoadError> {
-    if capture::looks_like_capture(&value) {
-        let name = match value.get("format").and_then(Value::as_str) {
-            Some(f) => format!("session capture ({f})"),
-            None => "session capture".into(),
-        };
-        return Ok((name, vec![capture::from_capture(path, value)?]));
-    }
-    if capture::looks_like_turn(&value) {
-        return Ok(("Turn".into(), vec![capture::from_turns(vec![value])]));
-    }
-    if let Value::Array(items) = &value {
-        if !items.is_empty() && items.iter().all(capture::looks_like_turn) {
-            let Value::Array(items) = value else { unreachable!() };
-            return Ok(("Turn list".into(), vec![capture::from_turns(items)]));
-        }
-        if !items.is_empty() && items.iter().all(|e| e.get("type").is_some()) {
-            let Value::Array(items) = value else { return Err(LoadError::new(path, "expected an array")) };
-            let old = items.iter().filter(|e| legacy::is_old_vocabulary(e)).count();
-            let items: Vec<Value> = items.into_iter().map(|e| legacy::map_old_vocabulary(e).0).collect();
-            let turn = serde_json::json!({ "events": items });
-            let mut attempt = capture::from_turns(vec![turn]);
-            attempt.notices.retain(|n| !n.message.contains("`status`"));
-            if old > 0 {
-                attempt.notices.push(Notice {
-                    level: NoticeLevel::Info,
-                    message: format!(
-                        "{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"
-                    ),
-                });
-            }
-            return Ok(("event array".into(), vec![attempt]));
-        }
-    }
-    Err(LoadError::new(path, unknown_shape(&value)))
-}
-
-/// A short description of a JSON value's shape, for messages.
-pub fn describe_shape(value: &Value) -> String {
-    match value {
-        Value::Object(o) => {
-            let keys: Vec<&str> = o.keys().take(6).map(String::as_str).collect();
-            let more = if o.len() > 6 { ", …" } else { "" };
-            format!("an object with keys [{}{more}]", keys.join(", "))
-        }
-        Value::Array(a) => format!("an array of {} items", a.len()),
-        other => format!("a {}", crate::model::event::json_type(other)),
-    }
-}
-
-fn unknown_shape(value: &Value) -> String {
-    format!(
-        "unrecognised JSON shape ({}); expected a session file {{\"sessions\": [...]}}, a Turn {{\"events\": [...], \"status\": ...}}, an array of Turns or StreamEvents, an InvocationSummary {{\"results\": [...]}}, or a NiceEval file with a known `format`",
-        describe_shape(value)
-    )
-}
-
-/// Wrap attempts into a document. Notices about one attempt stay on that
-/// attempt (each surface shows them with it, never with another attempt).
-pub fn document_from_attempts(path: &str, format: String, attempts: Vec<Attempt>) -> Document {
-    Document { format, sources: vec![path.to_string()], attempts, notices: Vec::new(), losses: Vec::new() }
-}
 
 /// `dir` or `dir/.niceeval/record` when it holds a `record.json` (a fallback
 /// for dispatch; `record::find` decides what a valid Record is).
@@ -208,7 +88,7 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
     // A one-line document is searched to its end for a second line, and
     // dropped from memory as it goes.
     let drop_read = |start: usize, end: usize| map.drop_pages(start, end);
-    let single_line = jsonl::single_line_by_parts(&map, &drop_read);
+    let single_line = lines::single_line_by_parts(&map, &drop_read);
     if !single_line && jsonl::looks_like_jsonl(&map) {
         let source = crate::model::event::Source::new(input::MappedBytes(map.clone()));
         if let Some(doc) = jsonl::load_lazy(path, source, &drop_read) {
@@ -247,7 +127,8 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
         // again from the file.
         map.drop_pages(skipped + start, skipped + end);
     };
-    let load = lazy::LazyLoad::new(crate::model::event::Source::new(input::MappedBytes(map.clone())));
+    let load =
+        lazy::LazyLoad::new(crate::model::event::Source::new(input::MappedBytes(map.clone())), &format::EVENT_PATHS);
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
     lazy_document(path, map, value?, load)
 }
@@ -259,12 +140,12 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
 pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Result<Document, LoadError> {
     let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
     let all = source.bytes();
-    let single_line = jsonl::single_line(all);
+    let single_line = lines::single_line(all);
     if looks_binary(strip_bom(all)) || (!single_line && jsonl::looks_like_jsonl(all)) {
         return load_bytes(path, all);
     }
     let body = strip_bom(all);
-    let load = lazy::LazyLoad::new(source.clone());
+    let load = lazy::LazyLoad::new(source.clone(), &format::EVENT_PATHS);
     let value = split::parse(body, split_at_least, &|_, _| {}, &|_, _| {}, Some(&load));
     match value.and_then(|v| lazy_document(path, all, v, load)) {
         Some(doc) => doc,
@@ -278,47 +159,26 @@ pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Res
 pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>) -> Option<Result<Document, LoadError>> {
     let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
     let all = source.bytes();
-    if looks_binary(strip_bom(all)) || jsonl::single_line(all) || !jsonl::looks_like_jsonl(all) {
+    if looks_binary(strip_bom(all)) || lines::single_line(all) || !jsonl::looks_like_jsonl(all) {
         return None;
     }
     jsonl::load_lazy(path, source.clone(), &|_, _| {})
 }
 
-/// The document of a value parsed by a lazy load, its lazy events attached;
-/// `None` when the load must be done again without lazy events (a format
-/// whose loader does not take the events as they are, or markers that did
-/// not end up in events).
+/// The document of a value parsed by a raw load, its raw events attached;
+/// `None` when the load must be done again without raw events (a format
+/// whose reader does not take the events as they are, or placeholders that
+/// did not end up in events).
 fn lazy_document(path: &str, bytes: &[u8], value: Value, load: lazy::LazyLoad) -> Option<Result<Document, LoadError>> {
-    if load.lazy_events() > 0 && !takes_lazy_events(path, &value) {
+    let format = Format::of(path, &value, || lines::single_line(bytes));
+    if load.lazy_events() > 0 && !format.takes_raw_events() {
         return None;
     }
-    // Whether the file is one line matters only for a value a one-line
-    // stream could hold (read as that stream then).
-    let single_line = jsonl::is_one_line_stream(&value) && jsonl::single_line(bytes);
-    let mut doc = match document_from_value(path, bytes, single_line, value) {
+    let mut doc = match format::read(path, bytes, format, value) {
         Ok(doc) => doc,
         Err(e) => return Some(Err(e)),
     };
     lazy::attach(&mut doc, load).then_some(Ok(doc))
-}
-
-/// The formats whose loaders put the events of `value` into turns as they
-/// are (the branches of [`classify`] that reach a capture, a Turn or an
-/// InvocationSummary).
-fn takes_lazy_events(path: &str, value: &Value) -> bool {
-    if show::looks_like(value) {
-        return false;
-    }
-    if summary::looks_like(value) {
-        return true;
-    }
-    if matches!(value.get("format").and_then(Value::as_str), Some("niceeval.record" | "niceeval.results")) {
-        return false;
-    }
-    if info::classify(path, value).is_some() || legacy::attempt_dir_of_file(path, value).is_some() {
-        return false;
-    }
-    capture::looks_like_capture(value) || capture::looks_like_turn(value)
 }
 
 /// Load a buffer that came from `path`.
@@ -332,7 +192,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     // A JSONL stream reports an invalid UTF-8 line with its line number and
     // loads the rest. A single line is left to `load_repaired`, which parses
     // it once (asking here would parse a one-line document twice).
-    if !jsonl::single_line(bytes) && jsonl::looks_like_jsonl(bytes) {
+    if !lines::single_line(bytes) && jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
     // The parser rejects invalid UTF-8 and unpaired surrogates itself, so a
@@ -374,7 +234,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     }
     // One non-blank line: parse it once, as the whole document (it is a
     // one-line JSONL stream only when it holds a StreamEvent or capture entry).
-    let single_line = jsonl::single_line(bytes);
+    let single_line = lines::single_line(bytes);
     if !single_line && jsonl::looks_like_jsonl(bytes) {
         return jsonl::load(path, bytes);
     }
@@ -384,7 +244,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
             if single_line && jsonl::looks_like_jsonl(bytes) {
                 return jsonl::load(path, bytes);
             }
-            if jsonl::mostly_object_lines(bytes) {
+            if lines::mostly_object_lines(bytes) {
                 return jsonl::load(path, bytes);
             }
             return Err(not_json(path, body, &e));
@@ -396,19 +256,7 @@ fn load_repaired(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
 /// The document of a parsed JSON file (`bytes`, its text, is read again only
 /// for a one-line JSONL stream).
 fn document_from_value(path: &str, bytes: &[u8], single_line: bool, value: Value) -> Result<Document, LoadError> {
-    if single_line && jsonl::is_one_line_stream(&value) {
-        return jsonl::load(path, bytes);
-    }
-    let (format, attempts) = match classify(path, value)? {
-        Classified::Attempts(f, a) => (f, a),
-        Classified::Document(mut d) => {
-            if d.sources.is_empty() {
-                d.sources.push(path.to_string());
-            }
-            return Ok(d);
-        }
-    };
-    Ok(document_from_attempts(path, format, attempts))
+    format::read(path, bytes, Format::of(path, &value, || single_line), value)
 }
 
 /// The error for a buffer that is not one JSON document (nor JSONL).
@@ -450,33 +298,50 @@ pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Document, LoadError> {
     Ok(merge(docs))
 }
 
-pub fn merge(mut docs: Vec<Document>) -> Document {
-    if docs.len() == 1 {
-        return docs.remove(0);
-    }
-    let mut out = Document::default();
-    let mut formats: Vec<String> = Vec::new();
-    for d in docs {
-        if !formats.contains(&d.format) {
-            formats.push(d.format.clone());
-        }
-        // Each attempt remembers its file, so a list of several files can say which is which.
-        let source = d.sources.first().cloned();
-        out.sources.extend(d.sources);
-        out.attempts.extend(d.attempts.into_iter().map(|mut a| {
-            a.source = a.source.take().or_else(|| source.clone());
-            a
-        }));
-        out.notices.extend(d.notices);
-        out.losses.extend(d.losses);
-    }
-    out.format = formats.join(" + ");
-    // Parts of one attempt (e.g. several `show --json` pages) become one attempt.
-    out.attempts = show::combine_same_locator(out.attempts);
-    out
-}
-
 /// Severity helper for callers that only want errors.
 pub fn has_errors(doc: &Document) -> bool {
     doc.all_notices().any(|n| n.level == NoticeLevel::Error)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The code of the files under `src/load/<place>` (a folder or one
+    /// file), without comments and unit tests.
+    fn code_of(place: &str) -> Vec<(String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/load").join(place);
+        let files: Vec<std::path::PathBuf> = match std::fs::read_dir(&root) {
+            Ok(dir) => dir.flatten().map(|e| e.path()).collect(),
+            Err(_) => vec![root],
+        };
+        files
+            .into_iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+                let code: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+                (p.display().to_string(), code.join("\n"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_layers_of_load_point_down() {
+        // input ← parse ← format ← this module (and preview).
+        let above = |names: &[&str]| -> Vec<String> {
+            names.iter().flat_map(|n| [format!("load::{n}"), format!("super::{n}")]).collect()
+        };
+        let rules = [
+            ("input.rs", above(&["parse", "format", "preview", "load_"])),
+            ("error.rs", above(&["input", "parse", "format", "preview"])),
+            ("progress.rs", above(&["input", "parse", "format", "preview"])),
+            ("parse", above(&["format", "preview", "load_"])),
+        ];
+        for (place, never) in rules {
+            for (file, code) in code_of(place) {
+                for name in &never {
+                    assert!(!code.contains(name.as_str()), "{file} names {name}");
+                }
+            }
+        }
+    }
 }

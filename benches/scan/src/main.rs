@@ -17,8 +17,8 @@
 //! first row).
 //!
 //! Everything runs on one thread. The library's functions are used as they
-//! are (`niceeval::model::json_scan`, `niceeval::load::lazy::raw_event_ok`,
-//! `niceeval::load::compact::from_slice`); serde_json has the features the
+//! are (`niceeval::model::json_scan`, `niceeval::load::parse::lazy::raw_event_ok`,
+//! `niceeval::load::parse::compact::from_slice`); serde_json has the features the
 //! crate builds it with (preserve_order, arbitrary_precision, raw_value),
 //! since Cargo unifies them. simd-json needs its input mutable, so its times
 //! include copying each input into a reused buffer. A parse's time includes
@@ -215,7 +215,7 @@ fn skip_methods(lines: &Lines) -> Vec<Method<'_>> {
         Box::new(move || {
             lines
                 .iter()
-                .filter(|l| container_end(l, 0) == Some(l.len()) && niceeval::load::lazy::raw_event_ok(l))
+                .filter(|l| container_end(l, 0) == Some(l.len()) && niceeval::load::parse::lazy::raw_event_ok(l))
                 .count() as u64
         }),
     ));
@@ -246,7 +246,7 @@ fn skip_methods(lines: &Lines) -> Vec<Method<'_>> {
     ));
     methods.push((
         "niceeval `raw_event_ok` (check only)",
-        Box::new(move || lines.iter().filter(|l| niceeval::load::lazy::raw_event_ok(l)).count() as u64),
+        Box::new(move || lines.iter().filter(|l| niceeval::load::parse::lazy::raw_event_ok(l)).count() as u64),
     ));
     methods.push((
         "niceeval `container_end` (find the end only, no check)",
@@ -337,7 +337,7 @@ fn rejects() {
     ];
     type Check = (&'static str, fn(&[u8]) -> bool);
     let checks: [Check; 10] = [
-        ("niceeval `raw_event_ok`", |l| niceeval::load::lazy::raw_event_ok(l)),
+        ("niceeval `raw_event_ok`", |l| niceeval::load::parse::lazy::raw_event_ok(l)),
         ("its copy, short strings walked", |l| variant::raw_event_ok::<true>(l)),
         ("its copy, key stack reused", variant::raw_event_ok_reused),
         ("serde_json checking visitor", visitor::raw_event_ok_serde),
@@ -435,8 +435,8 @@ fn parse_methods(lines: &Lines) -> Vec<Method<'_>> {
     let mut buffers = simd_json::Buffers::default();
     vec![
         (
-            "niceeval `load::compact::from_slice` → serde_json `Value`",
-            Box::new(move || lines.iter().map(|l| niceeval::load::compact::from_slice(l).map_or(0, weight)).sum()),
+            "niceeval `load::parse::compact::from_slice` → serde_json `Value`",
+            Box::new(move || lines.iter().map(|l| niceeval::load::parse::compact::from_slice(l).map_or(0, weight)).sum()),
         ),
         (
             "serde_json `from_slice::<Value>`",
@@ -493,8 +493,8 @@ fn kept(title: &str, lines: &Lines) {
     let mut buf = Vec::new();
     let rows: [(&str, isize); 4] = [
         (
-            "niceeval `load::compact::from_slice` → serde_json `Value`",
-            measure(lines, |l| niceeval::load::compact::from_slice(l).unwrap()),
+            "niceeval `load::parse::compact::from_slice` → serde_json `Value`",
+            measure(lines, |l| niceeval::load::parse::compact::from_slice(l).unwrap()),
         ),
         (
             "serde_json `from_slice::<Value>`",
@@ -545,7 +545,7 @@ fn main() {
     // Every method must give the same answers before it is timed.
     for lines in [&dense, &heavy] {
         for l in lines.iter() {
-            assert!(niceeval::load::lazy::raw_event_ok(l), "raw_event_ok: {}", String::from_utf8_lossy(l));
+            assert!(niceeval::load::parse::lazy::raw_event_ok(l), "raw_event_ok: {}", String::from_utf8_lossy(l));
             assert!(
                 variant::raw_event_ok::<true>(l)
                     && variant::raw_event_ok::<false>(l)
@@ -554,7 +554,7 @@ fn main() {
             assert!(sonic_rs::from_slice::<IgnoredAny>(l).is_ok());
             assert!(simd_json::to_tape(&mut l.to_vec()).is_ok());
             let v: serde_json::Value = serde_json::from_slice(l).unwrap();
-            assert_eq!(niceeval::load::compact::from_slice(l).unwrap(), v);
+            assert_eq!(niceeval::load::parse::compact::from_slice(l).unwrap(), v);
         }
     }
     for m in string_methods(&strings).iter_mut() {

@@ -2,7 +2,8 @@
 //! directories (`runs/<id>/attempts/<attemptId>`): the Record is read from
 //! its root, limited to that run's members or to that one attempt.
 
-use super::{LoadError, is_record_root};
+use super::is_record_root;
+use crate::load::error::LoadError;
 use crate::model::document::Document;
 use std::path::{Path, PathBuf};
 

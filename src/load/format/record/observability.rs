@@ -278,6 +278,35 @@ struct TurnInfo {
 }
 
 fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, intervals: &[Value]) {
+    attempt.events = Some(conversation_state(attempt, conv));
+    let mut turns = turns_with_items(attempt, conv);
+    note_late_items(attempt, &turns);
+    label_turns(attempt, &mut turns, nav_rows, intervals);
+    let mut sessions: BTreeMap<u64, Vec<(u64, TurnRecord)>> = BTreeMap::new();
+    let mut unlabelled_turn = 0u64;
+    let mut subagents = Subagents::default();
+    for t in turns {
+        let (session, index) = match t.label.as_deref().and_then(parse_turn_label) {
+            Some(x) => x,
+            None => {
+                unlabelled_turn += 1;
+                (1, 1_000_000 + unlabelled_turn)
+            }
+        };
+        let record = turn_record(attempt, t, &mut subagents);
+        sessions.entry(session).or_default().push((index, record));
+    }
+    attempt.sessions = sessions
+        .into_iter()
+        .map(|(index, mut turns)| {
+            turns.sort_by_key(|(i, _)| *i);
+            Session { index, turns: turns.into_iter().map(|(_, t)| t).collect(), ..Default::default() }
+        })
+        .collect();
+}
+
+/// How complete the conversation is, its limitations said as notices.
+fn conversation_state(attempt: &mut Attempt, conv: &Value) -> Completeness {
     let state = completeness(conv.get("collection"));
     if let Completeness::Partial(lims) = &state {
         for l in lims {
@@ -290,10 +319,12 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
             ));
         }
     }
-    attempt.events = Some(state);
+    state
+}
 
-    let by_interval: BTreeMap<&str, &Value> =
-        intervals.iter().filter_map(|i| Some((str_of(i, "intervalId")?, i))).collect();
+/// The conversation's turns in sequence order, each with its items in
+/// sequence order.
+fn turns_with_items(attempt: &mut Attempt, conv: &Value) -> Vec<TurnInfo> {
     let mut turns: Vec<TurnInfo> = conv
         .get("turns")
         .and_then(Value::as_array)
@@ -335,9 +366,12 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
             }
         }
     }
+    turns
+}
 
-    // Items recorded under an earlier turn but sequenced after a later turn
-    // began (a HITL resume's tool result stays with its call's turn).
+/// Items recorded under an earlier turn but sequenced after a later turn
+/// began (a HITL resume's tool result stays with its call's turn).
+fn note_late_items(attempt: &mut Attempt, turns: &[TurnInfo]) {
     let firsts: Vec<Option<u64>> =
         turns.iter().map(|t| t.items.first().and_then(|i| i.get("sequence")).and_then(Value::as_u64)).collect();
     for (i, t) in turns.iter().enumerate() {
@@ -355,8 +389,14 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
             ));
         }
     }
+}
 
-    // Join: source-navigation row (turnId → intervalId) → timing interval label.
+/// Each turn's session/turn label and duration: its source-navigation row
+/// (turnId → intervalId) → its timing interval, else the `agent.send`
+/// intervals matched by order.
+fn label_turns(attempt: &mut Attempt, turns: &mut [TurnInfo], nav_rows: Option<&[Value]>, intervals: &[Value]) {
+    let by_interval: BTreeMap<&str, &Value> =
+        intervals.iter().filter_map(|i| Some((str_of(i, "intervalId")?, i))).collect();
     let mut linked = 0;
     if let Some(rows) = nav_rows {
         for row in rows {
@@ -372,92 +412,83 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
             }
         }
     }
-    if linked < turns.len() {
-        // Fallback: agent.send intervals in start order ↔ turns in sequence order, when counts match.
-        let mut sends: Vec<&Value> = intervals.iter().filter(|i| str_of(i, "phase") == Some("agent.send")).collect();
-        sends.sort_by(|a, b| {
-            let k = |x: &Value| x.get("startOffsetMs").and_then(Value::as_f64).unwrap_or(f64::MAX);
-            k(a).total_cmp(&k(b))
-        });
-        if linked == 0 && sends.len() == turns.len() && !turns.is_empty() {
-            for (t, iv) in turns.iter_mut().zip(sends) {
-                t.label = str_of(iv, "label").map(str::to_string);
-                t.duration_ms = iv.get("durationMs").and_then(Value::as_f64);
-            }
-            if nav_rows.is_some() || turns.iter().any(|t| t.label.as_deref().is_some_and(|l| l.contains('/'))) {
-                attempt.notices.push(notice(
-                    NoticeLevel::Info,
-                    "turns were matched to session/turn labels by order (no source-navigation join)".into(),
-                ));
-            }
-        } else if !turns.is_empty() {
+    if linked >= turns.len() {
+        return;
+    }
+    // Fallback: agent.send intervals in start order ↔ turns in sequence order, when counts match.
+    let mut sends: Vec<&Value> = intervals.iter().filter(|i| str_of(i, "phase") == Some("agent.send")).collect();
+    sends.sort_by(|a, b| {
+        let k = |x: &Value| x.get("startOffsetMs").and_then(Value::as_f64).unwrap_or(f64::MAX);
+        k(a).total_cmp(&k(b))
+    });
+    if linked == 0 && sends.len() == turns.len() && !turns.is_empty() {
+        for (t, iv) in turns.iter_mut().zip(sends) {
+            t.label = str_of(iv, "label").map(str::to_string);
+            t.duration_ms = iv.get("durationMs").and_then(Value::as_f64);
+        }
+        if nav_rows.is_some() || turns.iter().any(|t| t.label.as_deref().is_some_and(|l| l.contains('/'))) {
             attempt.notices.push(notice(
                 NoticeLevel::Info,
-                format!(
-                    "{} of {} turn(s) have no session/turn label; they are shown in session 1 in conversation order",
-                    turns.len() - linked,
-                    turns.len()
-                ),
+                "turns were matched to session/turn labels by order (no source-navigation join)".into(),
             ));
         }
+    } else if !turns.is_empty() {
+        attempt.notices.push(notice(
+            NoticeLevel::Info,
+            format!(
+                "{} of {} turn(s) have no session/turn label; they are shown in session 1 in conversation order",
+                turns.len() - linked,
+                turns.len()
+            ),
+        ));
     }
+}
 
-    let mut sessions: BTreeMap<u64, Vec<(u64, TurnRecord)>> = BTreeMap::new();
-    let mut unlabelled_turn = 0u64;
-    let mut op_counter = 0usize;
-    let mut open_subagents: Vec<(String, String)> = Vec::new();
-    for t in turns {
-        let (session, index) = match t.label.as_deref().and_then(parse_turn_label) {
-            Some(x) => x,
-            None => {
-                unlabelled_turn += 1;
-                (1, 1_000_000 + unlabelled_turn)
-            }
-        };
-        let mut input = None;
-        let mut events = Vec::new();
-        let mut waiting_like = false;
-        for (n, item) in t.items.iter().enumerate() {
-            if n == 0 && str_of(item, "kind") == Some("message") && str_of(item, "role") == Some("user") {
-                input = Some(json!({ "text": str_of(item, "text").unwrap_or_default() }));
-                continue;
-            }
-            if str_of(item, "kind") == Some("input-request") {
-                waiting_like = true;
-            }
-            match item_event(item, &mut op_counter, &mut open_subagents) {
-                Ok(raw) => events.push(Event::from_value(raw)),
-                Err(why) => attempt.notices.push(notice(NoticeLevel::Warning, why)),
-            }
+/// What pairs a subagent's start with its finish across the conversation.
+#[derive(Default)]
+struct Subagents {
+    op_counter: usize,
+    open: Vec<(String, String)>,
+}
+
+/// One turn's record: its first item, a user message, is the turn's input;
+/// each other item one event.
+fn turn_record(attempt: &mut Attempt, t: TurnInfo, subagents: &mut Subagents) -> TurnRecord {
+    let mut input = None;
+    let mut events = Vec::new();
+    let mut waiting_like = false;
+    for (n, item) in t.items.iter().enumerate() {
+        if n == 0 && str_of(item, "kind") == Some("message") && str_of(item, "role") == Some("user") {
+            input = Some(json!({ "text": str_of(item, "text").unwrap_or_default() }));
+            continue;
         }
-        if waiting_like && t.outcome.as_deref() == Some("completed") {
-            attempt.notices.push(notice(
-                NoticeLevel::Info,
-                format!(
-                    "{} has an input request and is recorded as completed: a Record stores a waiting Turn as completed",
-                    t.label.as_deref().unwrap_or(&t.turn_id)
-                ),
-            ));
+        if str_of(item, "kind") == Some("input-request") {
+            waiting_like = true;
         }
-        let record = TurnRecord {
-            label: t.label.clone(),
-            input,
-            turn: Turn { events, status: t.outcome.clone(), ..Default::default() },
-            ordinal: t.sequence,
-            duration_ms: t.duration_ms,
-            trace_id: None,
-            reconstructed: true,
-            ..Default::default()
-        };
-        sessions.entry(session).or_default().push((index, record));
+        match item_event(item, &mut subagents.op_counter, &mut subagents.open) {
+            Ok(raw) => events.push(Event::from_value(raw)),
+            Err(why) => attempt.notices.push(notice(NoticeLevel::Warning, why)),
+        }
     }
-    attempt.sessions = sessions
-        .into_iter()
-        .map(|(index, mut turns)| {
-            turns.sort_by_key(|(i, _)| *i);
-            Session { index, turns: turns.into_iter().map(|(_, t)| t).collect(), ..Default::default() }
-        })
-        .collect();
+    if waiting_like && t.outcome.as_deref() == Some("completed") {
+        attempt.notices.push(notice(
+            NoticeLevel::Info,
+            format!(
+                "{} has an input request and is recorded as completed: a Record stores a waiting Turn as completed",
+                t.label.as_deref().unwrap_or(&t.turn_id)
+            ),
+        ));
+    }
+    TurnRecord {
+        label: t.label.clone(),
+        input,
+        turn: Turn { events, status: t.outcome.clone(), ..Default::default() },
+        ordinal: t.sequence,
+        duration_ms: t.duration_ms,
+        trace_id: None,
+        reconstructed: true,
+        ..Default::default()
+    }
 }
 
 /// One conversation item → one StreamEvent JSON, or why it is left out.

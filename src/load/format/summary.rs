@@ -11,7 +11,7 @@
 //! [`attempt_from_result`] is shared with the legacy results reader, whose
 //! `result.json` is an `EvalResult` without events and trace.
 
-use super::LoadError;
+use crate::load::error::LoadError;
 use crate::model::document::{
     Attempt, Completeness, Diagnostic, Document, FileChange, FileChanges, Notice, NoticeLevel, Review, Score, Session,
     SourceFile, Turn, TurnRecord,
@@ -37,7 +37,7 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
     };
     let empty = results.is_empty();
     let attempts: Vec<Attempt> = results.into_iter().map(|r| attempt_from_result(r, &mut |_| None)).collect();
-    let mut doc = super::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
+    let mut doc = super::document::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
     if empty {
         doc.notices.push(Notice {
             level: NoticeLevel::Info,

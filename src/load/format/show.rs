@@ -10,11 +10,11 @@
 //!
 //! Several show documents of the same attempt (`--json`, `--timing --json`,
 //! `--source --json`) combine into one attempt with
-//! [`combine_same_locator`], which `load::merge` calls.
+//! [`combine_same_locator`], which [`super::document::merge`] calls.
 
-use super::LoadError;
 use super::assertions;
 use super::record::{files, observability};
+use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
 use crate::model::timing::Timing;
 use serde_json::Value;
@@ -146,7 +146,7 @@ fn apply_evidence(attempts: &mut Vec<Attempt>, ev: Option<&Value>) {
                 .filter(|site| site.get("entryId").and_then(Value::as_str) == x.entry_id.as_deref())
                 .find_map(|site| site.get("sourceOrder").and_then(Value::as_u64));
         }
-        a.review.source_sites.extend(sites.iter().map(super::record::source_site));
+        a.review.source_sites.extend(sites.iter().map(super::record::attempt::source_site));
         let folded = assertions::fold_verdict(a.outcome.as_deref(), Some(&list));
         a.verdict = assertions::read_verdict(d.get("verdict"), &mut a.notices).or(folded);
         a.score = assertions::sum_score(&list);

@@ -83,7 +83,7 @@ impl Scan<'_> {
             return None;
         }
         let b = *self.bytes.get(i)?;
-        if place == Place::Events && self.lazy && b == b'[' {
+        if place.is_events() && self.lazy && b == b'[' {
             return self.events_array(i, key);
         }
         match b {
@@ -112,7 +112,7 @@ impl Scan<'_> {
                         None
                     };
                     let child_place = match child_key {
-                        _ if place == Place::Plain => Place::Plain,
+                        _ if place.is_plain() => Place::Plain,
                         Some((ks, ke)) => place.child(Some(&key_text(&self.bytes[ks..ke])?)),
                         None => place.child(None),
                     };
@@ -126,7 +126,7 @@ impl Scan<'_> {
                     }
                 }
                 let end = j + 1;
-                let on_path = self.lazy && !matches!(place, Place::Plain | Place::Event);
+                let on_path = self.lazy && place.on_path();
                 let children =
                     if end - i >= self.split_at_least || on_path { Some(self.keep_children(mark)?) } else { None };
                 self.pending.truncate(mark);
@@ -251,7 +251,7 @@ fn parse_on(
         scanned_to: 0,
     };
     let start = scan.skip_ws(0);
-    let root = scan.value(start, None, 0, if lazy.is_some() { Place::Root } else { Place::Plain })?;
+    let root = scan.value(start, None, 0, lazy.map_or(Place::Plain, LazyLoad::root))?;
     if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
         return None;
     }

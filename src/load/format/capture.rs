@@ -2,7 +2,7 @@
 //! shapes it accepts: a capture `{sessions: [{turns: [{turn}]}]}`, a bare
 //! Turn, and an array of Turns (one session).
 
-use super::LoadError;
+use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::indices::{index_misfit, js_index};
 use serde_json::Value;

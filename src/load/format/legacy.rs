@@ -14,7 +14,7 @@
 //! with `callId`) is mapped to `operation.started` / `operation.finished`
 //! with `operationId` before events are typed. Nothing is ever written.
 
-use super::LoadError;
+use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, SourceFile};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ pub const FORMAT_NAME: &str = "legacy niceeval.results";
 
 fn read_json(path: &Path) -> Option<Result<Value, LoadError>> {
     let bytes = std::fs::read(path).ok()?;
-    Some(super::parse_json(&path.display().to_string(), &bytes))
+    Some(crate::load::parse::parse_json(&path.display().to_string(), &bytes))
 }
 
 /// True when `dir/run.json` is a legacy results run document.
@@ -209,7 +209,7 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
     if let Some(run) = run_of_attempt_dir(dir) {
         let run_doc = read_run(&run)?;
         let attempt = load_attempt(&run, dir, &run_doc);
-        let mut doc = super::document_from_attempts(&shown, FORMAT_NAME.to_string(), vec![attempt]);
+        let mut doc = super::document::document_from_attempts(&shown, FORMAT_NAME.to_string(), vec![attempt]);
         doc.sources = vec![shown];
         return Ok(doc);
     }
@@ -227,7 +227,8 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
     let mut attempt_dirs = Vec::new();
     collect_attempt_dirs(&run, 0, &mut attempt_dirs);
     let attempts: Vec<Attempt> = attempt_dirs.iter().map(|a| load_attempt(&run, a, &run_doc)).collect();
-    let mut doc = super::document_from_attempts(&run.display().to_string(), FORMAT_NAME.to_string(), attempts);
+    let mut doc =
+        super::document::document_from_attempts(&run.display().to_string(), FORMAT_NAME.to_string(), attempts);
     if doc.attempts.is_empty() {
         doc.notices.push(Notice {
             level: NoticeLevel::Warning,
@@ -257,7 +258,7 @@ pub fn load_all(dir: &Path) -> Result<Document, LoadError> {
         return Err(LoadError::new(dir.display().to_string(), "contains no legacy niceeval.results run"));
     }
     let docs = runs.iter().map(|r| load_dir(r)).collect::<Result<Vec<_>, _>>()?;
-    Ok(super::merge(docs))
+    Ok(super::document::merge(docs))
 }
 
 fn read_run(run: &Path) -> Result<Value, LoadError> {

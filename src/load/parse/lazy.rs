@@ -4,8 +4,9 @@
 //! made: a `Value` of a small event costs ten times its text, and a file of
 //! a million small events would need gigabytes.
 //!
-//! Where events are: the parse follows the paths of the formats that hold
-//! StreamEvents ([`Place`]); everything else is parsed as before. Each event
+//! Where events are: the parse follows the paths it is given to the arrays
+//! of StreamEvents ([`Place`]; `load::format` says which formats hold
+//! events where); everything else is parsed as before. Each event
 //! is checked (see [`raw_event_ok`]) and classified on a worker thread; the
 //! document holds a placeholder for it until [`attach`] puts it in its turn.
 //! Anything unexpected in an event (a duplicate or escaped key, serde_json's
@@ -21,48 +22,91 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-/// Where a value sits among the paths that hold StreamEvents: a session
-/// capture (`sessions[].turns[].turn.events`, `sessions[].turns[].events`),
-/// a bare Turn (`events`), a JSONL Turn or capture line (`turn.events`), an
-/// InvocationSummary (`results[].events`).
+/// One step of a path to StreamEvents: an object's member `Key`, or `Each`
+/// element of an array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Key(&'static str),
+    Each,
+}
+
+/// The steps from a document's root to an array of StreamEvents. Which
+/// formats hold events at which paths is `load::format`'s to say; a raw
+/// load follows the paths it is given.
+pub type EventPath = &'static [Step];
+
+/// Where a value sits among the event paths a raw load follows.
+#[derive(Debug, Clone, Copy)]
 pub enum Place {
     /// Nowhere events are.
     Plain,
-    Root,
-    Sessions,
-    Session,
-    Turns,
-    TurnEntry,
-    Turn,
-    Results,
-    Result,
+    /// `depth` steps along the `paths` whose bit is set in `live`: a
+    /// container on the way to events (the root is one, with every path live).
+    Along { paths: &'static [EventPath], live: u32, depth: usize },
+    /// An array of StreamEvents: where a path ends.
     Events,
     /// An element of an `events` array: a StreamEvent.
     Event,
 }
 
 impl Place {
+    /// The root of a document whose events are at `paths` (at most 32).
+    pub fn root(paths: &'static [EventPath]) -> Place {
+        if paths.iter().any(|p| p.is_empty()) {
+            return Place::Events;
+        }
+        debug_assert!(paths.len() <= 32, "a path is a bit of `live`");
+        let live = u32::MAX.checked_shr(32 - paths.len() as u32).unwrap_or(0);
+        if live == 0 { Place::Plain } else { Place::Along { paths, live, depth: 0 } }
+    }
+
     /// The place of a child: an object's value under `key`, or (`None`) an
     /// array's element.
     pub fn child(self, key: Option<&str>) -> Place {
-        use Place::*;
-        match (self, key) {
-            (Root, Some("sessions")) => Sessions,
-            (Root, Some("events")) => Events,
-            (Root, Some("results")) => Results,
-            (Root, Some("turn")) => Turn,
-            (Sessions, None) => Session,
-            (Session, Some("turns")) => Turns,
-            (Turns, None) => TurnEntry,
-            (TurnEntry, Some("turn")) => Turn,
-            (TurnEntry, Some("events")) => Events,
-            (Turn, Some("events")) => Events,
-            (Results, None) => Result,
-            (Result, Some("events")) => Events,
-            (Events, None) => Event,
-            _ => Plain,
+        match self {
+            Place::Plain | Place::Event => Place::Plain,
+            Place::Events => {
+                if key.is_none() {
+                    Place::Event
+                } else {
+                    Place::Plain
+                }
+            }
+            Place::Along { paths, live, depth } => {
+                let (mut next, mut ends) = (0, false);
+                for (i, path) in paths.iter().enumerate().filter(|(i, _)| live & (1 << i) != 0) {
+                    let fits = match (path[depth], key) {
+                        (Step::Key(k), Some(key)) => k == key,
+                        (Step::Each, None) => true,
+                        _ => false,
+                    };
+                    if fits && depth + 1 == path.len() {
+                        ends = true;
+                    } else if fits {
+                        next |= 1 << i;
+                    }
+                }
+                match (ends, next) {
+                    (true, _) => Place::Events,
+                    (false, 0) => Place::Plain,
+                    (false, live) => Place::Along { paths, live, depth: depth + 1 },
+                }
+            }
         }
+    }
+
+    pub fn is_plain(self) -> bool {
+        matches!(self, Place::Plain)
+    }
+
+    pub fn is_events(self) -> bool {
+        matches!(self, Place::Events)
+    }
+
+    /// On the way to events or at them: a container there is split whatever
+    /// its size (its children are followed).
+    pub fn on_path(self) -> bool {
+        matches!(self, Place::Along { .. } | Place::Events)
     }
 }
 
@@ -72,6 +116,9 @@ impl Place {
 /// million events cost no million values on the way to their turns.
 pub struct LazyLoad {
     source: Source,
+    /// The paths of a document's `events` arrays (none for a JSONL stream,
+    /// whose lines are the events).
+    events_at: &'static [EventPath],
     /// Address of the source's first byte: pieces of it are located by address.
     base: usize,
     len: usize,
@@ -91,11 +138,12 @@ static LOADS: AtomicU64 = AtomicU64::new(1);
 const RUN_AT_MOST: usize = 1 << 16;
 
 impl LazyLoad {
-    pub fn new(source: Source) -> LazyLoad {
+    pub fn new(source: Source, events_at: &'static [EventPath]) -> LazyLoad {
         let bytes = source.bytes();
         let (base, len) = (bytes.as_ptr() as usize, bytes.len());
         LazyLoad {
             source,
+            events_at,
             base,
             len,
             prefix: format!("\u{0}niceeval-events-{:016x}:", random_tag()),
@@ -182,6 +230,11 @@ impl LazyLoad {
             out.push(self.run(run));
         }
         Some(Value::Array(out))
+    }
+
+    /// Where a document's raw load starts following its event paths.
+    pub fn root(&self) -> Place {
+        Place::root(self.events_at)
     }
 
     /// How many raw events the document holds placeholders for.

@@ -6,7 +6,7 @@
 //! 2. Only runs with a zero-byte regular `complete` file are read; drafts
 //!    are skipped with an Info notice.
 //! 3. Every member with an attempt ref (executed, carried, accepted) loads
-//!    `runs/<originRunId>/attempts/<attemptId>/`, which may sit in another
+//!    `runs/<originRunId>/attempts/<attemptId>/` (see [`attempt`]), which may sit in another
 //!    run. An attempt included by several runs appears once; the other
 //!    runs are listed in `Membership::also_in`.
 //! 4. Attachments are read by family and `schemaVersion`; an unknown family
@@ -18,6 +18,7 @@
 //!
 //! Nothing here writes to the Record.
 
+pub mod attempt;
 pub mod blob;
 mod confine;
 pub mod files;
@@ -25,12 +26,8 @@ pub mod observability;
 mod runs;
 pub mod scope;
 
-use super::LoadError;
-use super::assertions;
-use super::locator::attempt_locator;
-use crate::model::document::{
-    Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile, SourceSite,
-};
+use crate::load::error::LoadError;
+use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
 use blob::Blobs;
 use runs::{Run, is_complete_marker, read_runs};
 pub use scope::Scope;
@@ -58,7 +55,7 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
 
 fn is_record_root(dir: &Path) -> bool {
     let Ok(bytes) = std::fs::read(dir.join("record.json")) else { return false };
-    crate::load::compact::from_slice(super::strip_bom(&bytes))
+    crate::load::parse::compact::from_slice(crate::load::input::strip_bom(&bytes))
         .ok()
         .is_some_and(|v| v.get("format").and_then(Value::as_str) == Some("niceeval.record"))
 }
@@ -76,11 +73,14 @@ fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
-            notices.push(notice(NoticeLevel::Warning, format!("{}: {}", path.display(), super::io_message(&e))));
+            notices.push(notice(
+                NoticeLevel::Warning,
+                format!("{}: {}", path.display(), crate::load::input::io_message(&e)),
+            ));
             return None;
         }
     };
-    match crate::load::compact::from_slice(super::strip_bom(&bytes)) {
+    match crate::load::parse::compact::from_slice(crate::load::input::strip_bom(&bytes)) {
         Ok(v) => Some(v),
         Err(e) => {
             notices.push(notice(NoticeLevel::Warning, LoadError::json(&path.display().to_string(), &e, 0).to_string()));
@@ -185,26 +185,50 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
 pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
     let _confined = confine::Confined::to(dir);
+    check_record_json(dir)?;
     let shown = dir.display().to_string();
+    let mut doc = Document { format: scope.format_name(), sources: vec![shown], ..Default::default() };
+    let runs = scoped_runs(dir, scope, &mut doc.notices)?;
+    // Run-level diagnostics become document notices.
+    for run in &runs {
+        if let Some(att) = run.attachments.get("niceeval.observability") {
+            for d in att.payload.get("diagnostics-data").map(observability::diagnostics).unwrap_or_default() {
+                let level = if d.kind == "execution-error" { NoticeLevel::Error } else { NoticeLevel::Warning };
+                doc.notices.push(notice(level, format!("run {}: {} {} {}", run.id, d.kind, d.code, d.message)));
+            }
+        }
+    }
+    read_members(dir, scope, &runs, &mut doc);
+    if doc.attempts.is_empty() {
+        doc.notices.push(notice(NoticeLevel::Info, "the Record has no published attempts"));
+    }
+    Ok(doc)
+}
+
+/// `record.json` must be readable inside the Record and say `format: niceeval.record`.
+fn check_record_json(dir: &Path) -> Result<(), LoadError> {
     let record_json = dir.join("record.json");
     confine::inside(&record_json).map_err(|why| LoadError::new(record_json.display().to_string(), why))?;
     let bytes = std::fs::read(&record_json)
-        .map_err(|e| LoadError::new(record_json.display().to_string(), super::io_message(&e)))?;
-    let root = super::parse_json(&record_json.display().to_string(), &bytes)?;
+        .map_err(|e| LoadError::new(record_json.display().to_string(), crate::load::input::io_message(&e)))?;
+    let root = crate::load::parse::parse_json(&record_json.display().to_string(), &bytes)?;
     if root.get("format").and_then(Value::as_str) != Some("niceeval.record") {
         return Err(LoadError::new(
             record_json.display().to_string(),
             "not a NiceEval Record (format is not niceeval.record)",
         ));
     }
-    let mut doc = Document { format: scope.format_name(), sources: vec![shown], ..Default::default() };
+    Ok(())
+}
 
-    let (mut runs, drafts) = read_runs(dir, &mut doc.notices);
+/// The published runs `scope` reads, oldest first; the drafts are a notice.
+fn scoped_runs(dir: &Path, scope: &Scope, notices: &mut Vec<Notice>) -> Result<Vec<Run>, LoadError> {
+    let (mut runs, drafts) = read_runs(dir, notices);
     let published: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
     scope.check_runs(&published, &drafts).map_err(|why| LoadError::new(dir.display().to_string(), why))?;
     runs.retain(|r| scope.keeps_run(&r.id));
     if !drafts.is_empty() {
-        doc.notices.push(notice(
+        notices.push(notice(
             NoticeLevel::Info,
             format!(
                 "{} unfinished draft run(s) without a `complete` marker ignored: {}",
@@ -216,48 +240,24 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
     runs.sort_by(|a, b| {
         a.started_at.unwrap_or(f64::MAX).total_cmp(&b.started_at.unwrap_or(f64::MAX)).then(a.id.cmp(&b.id))
     });
+    Ok(runs)
+}
 
-    // Run-level diagnostics become document notices.
-    for run in &runs {
-        if let Some(att) = run.attachments.get("niceeval.observability") {
-            for d in att.payload.get("diagnostics-data").map(observability::diagnostics).unwrap_or_default() {
-                let level = if d.kind == "execution-error" { NoticeLevel::Error } else { NoticeLevel::Warning };
-                doc.notices.push(notice(level, format!("run {}: {} {} {}", run.id, d.kind, d.code, d.message)));
-            }
-        }
-    }
-
+/// The attempts of the runs' members, each attempt once (the other runs
+/// that include it are listed in its membership).
+fn read_members(dir: &Path, scope: &Scope, runs: &[Run], doc: &mut Document) {
     let mut source_cache: HashMap<String, Vec<SourceFile>> = HashMap::new();
     let mut by_attempt: HashMap<String, usize> = HashMap::new();
-    for run in &runs {
+    for run in runs {
         for m in &run.members {
             let action = s(m.get("action"));
             let slot_id = s(m.get("slotId"));
             let slot = slot_id.as_deref().and_then(|id| run.slot(id));
             let attempt_ref = m.get("attempt").filter(|a| a.is_object());
             let Some(aref) = attempt_ref else {
-                if !scope.keeps_slots_without_attempt() {
-                    continue;
+                if scope.keeps_slots_without_attempt() {
+                    doc.attempts.push(slot_without_attempt(run, slot, slot_id, action));
                 }
-                // not-dispatched / interrupted: a slot without an attempt.
-                let mut a = base_attempt(run, slot);
-                a.events = Some(Completeness::NotRecorded);
-                a.review.membership = Some(Membership {
-                    run_id: Some(run.id.clone()),
-                    origin_run_id: None,
-                    slot_id,
-                    action: action.clone(),
-                    also_in: Vec::new(),
-                });
-                a.notices.push(notice(
-                    NoticeLevel::Info,
-                    format!(
-                        "slot was {} in run {}: no attempt recorded",
-                        action.as_deref().unwrap_or("not run"),
-                        run.id
-                    ),
-                ));
-                doc.attempts.push(a);
                 continue;
             };
             let (Some(attempt_id), Some(origin)) = (s(aref.get("attemptId")), s(aref.get("originRunId"))) else {
@@ -295,7 +295,7 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
                     ),
                 ));
             }
-            load_attempt(&mut a, &attempt_dir, &attempt_id);
+            attempt::load_attempt(&mut a, &attempt_dir, &attempt_id);
             a.review.membership = Some(Membership {
                 run_id: Some(run.id.clone()),
                 origin_run_id: Some(origin.clone()),
@@ -303,18 +303,9 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
                 action,
                 also_in: Vec::new(),
             });
-            // Sources live in the origin run.
-            let sources = source_cache.entry(origin.clone()).or_insert_with(|| {
-                let mut n = Vec::new();
-                let atts = match runs.iter().find(|r| r.id == origin) {
-                    Some(r) => read_sources(r.attachments.get("niceeval.sources"), &mut n),
-                    None => read_sources(read_attachments(&origin_dir, &mut n).get("niceeval.sources"), &mut n),
-                };
-                for x in n {
-                    doc.notices.push(x);
-                }
-                atts
-            });
+            let sources = source_cache
+                .entry(origin.clone())
+                .or_insert_with(|| origin_sources(runs, &origin, &origin_dir, &mut doc.notices));
             if a.review.sources.is_empty() {
                 a.review.sources = sources.clone();
             }
@@ -322,11 +313,35 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
             doc.attempts.push(a);
         }
     }
+}
 
-    if doc.attempts.is_empty() {
-        doc.notices.push(notice(NoticeLevel::Info, "the Record has no published attempts"));
-    }
-    Ok(doc)
+/// A slot a run lists without an attempt (not dispatched, interrupted).
+fn slot_without_attempt(run: &Run, slot: Option<&Value>, slot_id: Option<String>, action: Option<String>) -> Attempt {
+    let mut a = base_attempt(run, slot);
+    a.events = Some(Completeness::NotRecorded);
+    a.review.membership = Some(Membership {
+        run_id: Some(run.id.clone()),
+        origin_run_id: None,
+        slot_id,
+        action: action.clone(),
+        also_in: Vec::new(),
+    });
+    a.notices.push(notice(
+        NoticeLevel::Info,
+        format!("slot was {} in run {}: no attempt recorded", action.as_deref().unwrap_or("not run"), run.id),
+    ));
+    a
+}
+
+/// The sources of an attempt live in its origin run.
+fn origin_sources(runs: &[Run], origin: &str, origin_dir: &Path, notices: &mut Vec<Notice>) -> Vec<SourceFile> {
+    let mut n = Vec::new();
+    let atts = match runs.iter().find(|r| r.id == origin) {
+        Some(r) => attempt::read_sources(r.attachments.get("niceeval.sources"), &mut n),
+        None => attempt::read_sources(read_attachments(origin_dir, &mut n).get("niceeval.sources"), &mut n),
+    };
+    notices.extend(n);
+    atts
 }
 
 fn is_safe_component(s: &str) -> bool {
@@ -345,197 +360,6 @@ fn base_attempt(run: &Run, slot: Option<&Value>) -> Attempt {
         started_at: run.started_at.map(epoch_ms_iso),
         events_exact: false,
         ..Default::default()
-    }
-}
-
-fn read_sources(att: Option<&Attachment>, notices: &mut Vec<Notice>) -> Vec<SourceFile> {
-    let Some(att) = att else { return Vec::new() };
-    let blobs = att.blobs();
-    att.payload
-        .get("items-data")
-        .and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .map(|i| SourceFile {
-                    id: s(i.get("sourceItemId")),
-                    path: s(i.get("path")).unwrap_or_else(|| "(unknown path)".into()),
-                    content: i.get("content").and_then(|c| blobs.text(c, Some(i), notices)),
-                    sha256: s(i.get("sha256")),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Read one attempt dir into `a` (which already holds run facts).
-pub fn load_attempt(a: &mut Attempt, attempt_dir: &Path, attempt_id: &str) {
-    a.attempt_id = Some(attempt_id.to_string());
-    a.locator = Some(attempt_locator(attempt_id));
-    let mut notices = Vec::new();
-    if let Err(why) = confine::inside(attempt_dir) {
-        notices.push(notice(NoticeLevel::Error, why));
-        a.notices.extend(notices);
-        return;
-    }
-    if !attempt_dir.is_dir() {
-        notices.push(notice(NoticeLevel::Error, format!("attempt dir {} is missing", attempt_dir.display())));
-    }
-    if let Some(aj) = read_json(&attempt_dir.join("attempt.json"), &mut notices) {
-        a.eval_id = s(aj.get("evalId")).or(a.eval_id.take());
-        a.outcome = s(aj.get("outcome"));
-        if let Some(id) = aj.get("attemptId").and_then(Value::as_str)
-            && id != attempt_id
-        {
-            notices.push(notice(
-                NoticeLevel::Warning,
-                format!("attempt.json says attemptId {id}, its dir is {attempt_id}"),
-            ));
-        }
-    }
-    let atts = read_attachments(attempt_dir, &mut notices);
-
-    // Observability (+ source-navigation join).
-    let nav = atts.get("niceeval.source-navigation");
-    let nav_rows: Option<Vec<Value>> = nav.and_then(|n| n.payload.get("rows-data")).and_then(Value::as_array).cloned();
-    match atts.get("niceeval.observability") {
-        Some(obs) => {
-            let blobs = obs.blobs();
-            let mut stream_notices = Vec::new();
-            let mut resolve = |st: &Value| -> Option<String> {
-                let r = st.get("storage").and_then(|x| x.get("ref")).or_else(|| st.get("ref"))?;
-                // A stream's sha256 covers the retained bytes.
-                let integrity = serde_json::json!({
-                    "byteLength": st.get("retainedBytes").cloned().unwrap_or(Value::Null),
-                    "sha256": st.get("sha256").cloned().unwrap_or(Value::Null),
-                });
-                blobs.text(r, Some(&integrity), &mut stream_notices)
-            };
-            observability::apply(
-                a,
-                observability::Obs::from_value(&obs.payload),
-                nav_rows.as_deref(),
-                Some(&mut resolve),
-            );
-            notices.extend(stream_notices);
-        }
-        None => {
-            a.events = Some(Completeness::NotRecorded);
-            notices.push(notice(NoticeLevel::Info, "observability not recorded: no conversation, usage or timing"));
-        }
-    }
-    // Send sites from source-navigation.
-    if let Some(rows) = &nav_rows {
-        let label_of: HashMap<&str, &str> =
-            a.review.timing.intervals.iter().filter_map(|i| Some((i.id.as_deref()?, i.label.as_str()))).collect();
-        for row in rows {
-            let src = row.get("source");
-            if src.and_then(|x| x.get("state")).and_then(Value::as_str) != Some("mapped") {
-                continue;
-            }
-            let start = src.and_then(|x| x.get("start"));
-            a.review.source_sites.push(SourceSite {
-                entry_id: None,
-                source_id: src.and_then(|x| s(x.get("sourceItemId"))),
-                line: start.and_then(|x| x.get("line")).and_then(Value::as_u64).unwrap_or(0),
-                role: Some("send".into()),
-                column: start.and_then(|x| x.get("column")).and_then(Value::as_u64),
-                source_order: row.get("sourceOrder").and_then(Value::as_u64),
-                turn_label: row
-                    .get("timing")
-                    .and_then(|t| t.get("intervalId"))
-                    .and_then(Value::as_str)
-                    .and_then(|iid| label_of.get(iid))
-                    .map(|l| l.to_string()),
-            });
-        }
-    }
-
-    // Assertions.
-    match atts.get("niceeval.assertions") {
-        Some(att) => {
-            let blobs = att.blobs();
-            let mut bn = Vec::new();
-            let mut resolve = |m: &Value| -> Option<String> { blobs.text(m.get("ref")?, Some(m), &mut bn) };
-            let entries = att.payload.get("entries-data").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
-            let list: Vec<_> = entries
-                .iter()
-                .map(|e| {
-                    if att.version == 1 {
-                        assertions::from_v1(e, Some(&mut resolve))
-                    } else {
-                        assertions::from_v2(e, Some(&mut resolve))
-                    }
-                })
-                .collect();
-            notices.extend(bn);
-            let sites =
-                att.payload.get("source-sites-data").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
-            let mut list = list;
-            for a2 in &mut list {
-                a2.source_order = sites
-                    .iter()
-                    .filter(|x| x.get("entryId").and_then(Value::as_str) == a2.entry_id.as_deref())
-                    .find_map(|x| x.get("sourceOrder").and_then(Value::as_u64));
-            }
-            for site in sites {
-                a.review.source_sites.push(source_site(site));
-            }
-            a.review.assertions_state = Some(Completeness::Complete);
-            a.review.assertions = Some(list);
-        }
-        None => {
-            a.review.assertions_state = Some(Completeness::NotRecorded);
-            notices.push(notice(NoticeLevel::Info, "assertions not recorded"));
-        }
-    }
-    a.verdict = assertions::fold_verdict(a.outcome.as_deref(), a.review.assertions.as_deref());
-    a.score = a.review.assertions.as_deref().and_then(assertions::sum_score);
-
-    // File changes.
-    a.review.file_changes = Some(match atts.get("niceeval.file-changes") {
-        Some(att) => {
-            let blobs = att.blobs();
-            let windows = att.payload.get("windows-data").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
-            files::from_windows(windows, att.payload.get("collection-data"), Some(&blobs), &mut notices)
-        }
-        None => files::not_recorded(),
-    });
-
-    // Artifacts: the OTel trace.
-    if let Some(att) = atts.get("niceeval.artifacts") {
-        let blobs = att.blobs();
-        for art in att.payload.get("artifacts-data").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {
-            if art.get("label").and_then(Value::as_str) != Some("otel-trace.json") {
-                continue;
-            }
-            let Some(text) = art.get("content").and_then(|c| blobs.text(c, Some(art), &mut notices)) else { continue };
-            match serde_json::from_str::<Value>(&text) {
-                Ok(v) => a.review.trace = Some(v),
-                Err(e) => {
-                    notices.push(notice(NoticeLevel::Warning, format!("otel-trace.json artifact is not JSON: {e}")))
-                }
-            }
-        }
-    }
-    // Sources stored with the attempt (not the usual place, but read them).
-    if let Some(att) = atts.get("niceeval.sources") {
-        a.review.sources = read_sources(Some(att), &mut notices);
-    }
-    a.notices.extend(notices);
-}
-
-/// One `source-sites-data` entry (also the `sourceSites` of `show --json`).
-pub fn source_site(site: &Value) -> SourceSite {
-    let start = site.get("start");
-    SourceSite {
-        entry_id: s(site.get("entryId")),
-        source_id: s(site.get("sourceItemId")),
-        line: start.and_then(|x| x.get("line")).and_then(Value::as_u64).unwrap_or(0),
-        role: s(site.get("role")),
-        column: start.and_then(|x| x.get("column")).and_then(Value::as_u64),
-        source_order: site.get("sourceOrder").and_then(Value::as_u64),
-        turn_label: None,
     }
 }
 

@@ -52,7 +52,7 @@ impl Blobs {
                 notices.push(warn(format!(
                     "blob {} is missing or unreadable ({})",
                     path.display(),
-                    super::super::io_message(&e)
+                    crate::load::input::io_message(&e)
                 )));
                 return None;
             }

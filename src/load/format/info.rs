@@ -1,0 +1,256 @@
+//! Files that are not conversations but that a user may well hand the
+//! viewer: OTel spans, OTLP requests, raw agent CLI transcripts, sdk-converter
+//! raw frames, invocation status indexes, `exp list --json` catalogs,
+//! `exp --dry --json` plans and `show --json` overview pages. Each
+//! opens cleanly as a document with no attempts and an Info notice that says
+//! what the file is and where a viewable file comes from.
+
+use crate::model::document::{Document, Notice, NoticeLevel};
+use serde_json::Value;
+
+pub(crate) fn info_doc(path: &str, format: &str, message: String) -> Document {
+    Document {
+        format: format.to_string(),
+        sources: vec![path.to_string()],
+        attempts: Vec::new(),
+        notices: vec![Notice { level: NoticeLevel::Info, message }],
+        losses: Vec::new(),
+    }
+}
+
+fn is_trace_span(v: &Value) -> bool {
+    v.get("traceId").is_some_and(Value::is_string)
+        && v.get("spanId").is_some_and(Value::is_string)
+        && (v.get("startMs").is_some() || v.get("name").is_some())
+}
+
+fn is_raw_frame(v: &Value) -> bool {
+    v.get("method").is_some_and(Value::is_string)
+        && v.get("producer").is_some()
+        && (v.get("session").is_some() || v.get("turn").is_some() || v.get("args").is_some())
+}
+
+fn is_invocation_session(v: &Value) -> bool {
+    v.get("sessionId").and_then(Value::as_str).is_some_and(|s| s.starts_with("s_"))
+        && v.get("experiments").is_some_and(Value::is_array)
+        && (v.get("pid").is_some() || v.get("status").is_some())
+}
+
+/// `: a, b, c` (at most eight, then `…`), or nothing for an empty list.
+fn listed(items: &[&str]) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
+    let mut shown: Vec<&str> = items.iter().take(8).copied().collect();
+    if items.len() > 8 {
+        shown.push("…");
+    }
+    format!(": {}", shown.join(", "))
+}
+
+/// A `niceeval show --json` page that holds comparison rows, not attempts:
+/// the project overview (`groups`) or one experiment's page (`experiment-group`).
+pub fn show_overview(path: &str, kind: &str, value: &Value) -> Document {
+    let experiments: Vec<&str> = value
+        .get("selection")
+        .and_then(|s| s.get("experimentIds"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let page = match kind {
+        "groups" => "the project overview page",
+        _ => "an experiment's page",
+    };
+    info_doc(
+        path,
+        &format!("niceeval show --json ({kind})"),
+        format!(
+            "this is {page} of `niceeval show --json` (`{kind}`{}): comparison rows, not attempts. Open one attempt's `niceeval show @<locator> --json`, one run's `niceeval show --run <id> --json`, or the Record (`.niceeval/record`)",
+            listed(&experiments)
+        ),
+    )
+}
+
+fn count_distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
+    let mut seen: Vec<&str> = Vec::new();
+    for s in items {
+        if !seen.contains(&s) {
+            seen.push(s);
+        }
+    }
+    seen.len()
+}
+
+/// A JSON document that is not a conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An OTel `TraceSpan[]`.
+    TraceSpans,
+    /// sdk-converter raw frames.
+    RawFrames,
+    /// An OTLP/JSON ExportTraceServiceRequest.
+    Otlp,
+    /// An invocation status index (`niceeval.sessions`, `niceeval.session`).
+    StatusIndex,
+    /// `niceeval exp list --json` (`niceeval.experiments`).
+    ExperimentList,
+    /// An `exp --dry --json` plan.
+    Plan,
+    /// `.niceeval/sessions/s_<uuid>.json`.
+    InvocationSession,
+}
+
+impl Kind {
+    /// Recognise a non-conversation JSON document. `None` when it is not one.
+    pub fn of(value: &Value) -> Option<Kind> {
+        if let Value::Array(items) = value {
+            if !items.is_empty() && items.iter().all(is_trace_span) {
+                return Some(Kind::TraceSpans);
+            }
+            if !items.is_empty() && items.iter().all(is_raw_frame) {
+                return Some(Kind::RawFrames);
+            }
+            return None;
+        }
+        if value.get("resourceSpans").and_then(Value::as_array).is_some() {
+            return Some(Kind::Otlp);
+        }
+        match value.get("format").and_then(Value::as_str) {
+            Some("niceeval.sessions" | "niceeval.session") => return Some(Kind::StatusIndex),
+            Some("niceeval.experiments") => return Some(Kind::ExperimentList),
+            Some(f) if f.starts_with("niceeval.current-reuse-plan") || f == "niceeval.exp-plan" => {
+                return Some(Kind::Plan);
+            }
+            _ => {}
+        }
+        is_invocation_session(value).then_some(Kind::InvocationSession)
+    }
+}
+
+/// The document of a file [`Kind::of`] recognised: what it is, and what to
+/// open instead.
+pub fn document(path: &str, kind: Kind, value: &Value) -> Document {
+    let format = value.get("format").and_then(Value::as_str).unwrap_or_default();
+    let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+    match kind {
+        Kind::TraceSpans => {
+            let traces = count_distinct(items.iter().filter_map(|s| s.get("traceId").and_then(Value::as_str)));
+            info_doc(
+                path,
+                "OTel TraceSpan[]",
+                format!(
+                    "this is an OTel trace ({} TraceSpans in {traces} trace(s)), not a conversation. Spans are shown next to the turns when you open the InvocationSummary (results[].trace, joined to turns by agent.turn traceId), the Record that holds this otel-trace.json artifact, or a legacy run directory (trace.json next to events.json)",
+                    items.len()
+                ),
+            )
+        }
+        Kind::RawFrames => info_doc(
+            path,
+            "sdk-converter raw frames",
+            format!(
+                "this is an sdk-converter raw-frames file ({} upstream protocol frames and converter calls), not a conversation. Open the Turns the converter produced instead: the matching `*.capture.json` or `turns/*.json` files",
+                items.len()
+            ),
+        ),
+        Kind::Otlp => otlp(path, value),
+        Kind::StatusIndex => {
+            let n = match format {
+                "niceeval.sessions" => value.get("sessions").and_then(Value::as_array).map_or(0, Vec::len),
+                _ => 1,
+            };
+            info_doc(
+                path,
+                "NiceEval invocation status index",
+                format!(
+                    "this is a NiceEval invocation status index (`{format}`, {n} invocation session(s)), not a conversation. Open the Record (`.niceeval/record`) or `niceeval show @<locator> --json` output to see turns"
+                ),
+            )
+        }
+        Kind::ExperimentList => experiment_list(path, value),
+        Kind::Plan => plan(path, format, value),
+        Kind::InvocationSession => invocation_session(path, value),
+    }
+}
+
+fn otlp(path: &str, value: &Value) -> Document {
+    let rs = value.get("resourceSpans").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let spans: usize = rs
+        .iter()
+        .flat_map(|r| r.get("scopeSpans").and_then(Value::as_array).into_iter().flatten())
+        .map(|s| s.get("spans").and_then(Value::as_array).map_or(0, Vec::len))
+        .sum();
+    info_doc(
+        path,
+        "OTLP ExportTraceServiceRequest",
+        format!(
+            "this is a raw OTLP/JSON ExportTraceServiceRequest ({spans} spans), not a conversation. NiceEval normalises it into TraceSpans during a run; open that run's InvocationSummary, Record or legacy run directory to see the spans next to the turns"
+        ),
+    )
+}
+
+fn experiment_list(path: &str, value: &Value) -> Document {
+    let ids: Vec<&str> = value
+        .get("experiments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("experimentId").and_then(Value::as_str))
+        .collect();
+    info_doc(
+        path,
+        "NiceEval experiment list",
+        format!(
+            "this is `niceeval exp list --json` (`niceeval.experiments`: {} experiment(s){}), the experiments the project can run, with no conversation data. Run one (`niceeval exp <id>`) and open its Record (`.niceeval/record`, or one run directory `runs/<runId>`) or an attempt's `niceeval show @<locator> --json` output",
+            ids.len(),
+            listed(&ids)
+        ),
+    )
+}
+
+fn plan(path: &str, format: &str, value: &Value) -> Document {
+    let total = value.get("total").and_then(Value::as_u64);
+    let reused = value.get("reused").and_then(Value::as_u64);
+    let counts = match (total, reused) {
+        (Some(t), Some(r)) => format!("{t} planned, {r} reused; "),
+        _ => String::new(),
+    };
+    info_doc(
+        path,
+        "exp --dry --json plan",
+        format!(
+            "this is a `niceeval exp --dry --json` plan (`{format}`: {counts}no conversation data). Run the experiment without --dry and open its Record (`.niceeval/record`) or an attempt's `niceeval show @<locator> --json` output"
+        ),
+    )
+}
+
+fn invocation_session(path: &str, value: &Value) -> Document {
+    let status = value.get("status").and_then(Value::as_str).unwrap_or("unknown");
+    let runs: Vec<&str> = value
+        .get("experiments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("runId").and_then(Value::as_str))
+        .collect();
+    info_doc(
+        path,
+        "NiceEval invocation session record",
+        format!(
+            "this is a NiceEval invocation session record (`.niceeval/sessions/s_<uuid>.json`, status {status}, runs [{}]), not a conversation. Open the Record (`.niceeval/record`) that holds those runs",
+            runs.join(", ")
+        ),
+    )
+}
+
+/// A raw agent CLI transcript (JSONL), recognised by its line shape.
+pub fn raw_transcript(path: &str, what: &str, lines: usize, parser: &str) -> Document {
+    info_doc(
+        path,
+        &format!("raw {what} transcript"),
+        format!(
+            "this is a raw {what} transcript ({lines} lines), the agent CLI's own output, not NiceEval StreamEvents. NiceEval's {parser} turns it into a Turn; open the Turn, capture, InvocationSummary or Record of the eval that ran it"
+        ),
+    )
+}
