@@ -11,7 +11,7 @@
 //! and no serde_json marker keys (the loader checks this before it keeps an
 //! event as text; anything else is parsed into a `Value`).
 
-use super::json_scan::{container_end, string_end};
+use super::json_scan::{self, skip_ws, string_end};
 use super::json_text::{decode_into, decode_prefix};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -47,30 +47,9 @@ impl JsonType {
     }
 }
 
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && is_ws(b[i]) {
-        i += 1;
-    }
-    i
-}
-
 /// End (exclusive) of the value starting at `i` of valid text.
 fn value_end(b: &[u8], i: usize) -> usize {
-    match b.get(i) {
-        Some(b'"') => string_end(b, i).unwrap_or(b.len()),
-        Some(b'{' | b'[') => container_end(b, i).unwrap_or(b.len()),
-        _ => {
-            let mut j = i;
-            while j < b.len() && !matches!(b[j], b',' | b'}' | b']') && !is_ws(b[j]) {
-                j += 1;
-            }
-            j
-        }
-    }
+    json_scan::value_end(b, i).unwrap_or(b.len())
 }
 
 /// The text of a string value without its quotes, decoded.
@@ -549,142 +528,4 @@ impl<'a> From<&'a Value> for Node<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Both forms answer every question the same way, at every depth.
-    fn same(v: &Value, text: &[u8]) {
-        let (a, b) = (Node::Value(v), Node::Raw(text));
-        assert_eq!(a.json_type(), b.json_type(), "{v}");
-        assert_eq!(a.as_str(), b.as_str());
-        assert_eq!(a.as_bool(), b.as_bool());
-        assert_eq!(a.as_f64(), b.as_f64(), "{v}");
-        assert_eq!(a.as_u64(), b.as_u64(), "{v}");
-        assert_eq!(a.as_i64(), b.as_i64(), "{v}");
-        assert_eq!(a.number_text(), b.number_text(), "{v}");
-        assert_eq!(a.len(), b.len());
-        assert_eq!(*b.to_value(), *v);
-        let (mut x, mut y) = (Vec::new(), Vec::new());
-        a.write_compact(&mut x);
-        b.write_compact(&mut y);
-        assert_eq!(String::from_utf8(x).unwrap(), String::from_utf8(y).unwrap(), "compact JSON");
-        assert_eq!(a.str_prefix(3), b.str_prefix(3));
-        assert_eq!(*a.to_value_prefix(1000), *b.to_value_prefix(1000));
-        assert_eq!(*a.to_value_prefix(2), *b.to_value_prefix(2));
-        let ka: Vec<_> = a.keys().collect();
-        let kb: Vec<_> = b.keys().collect();
-        assert_eq!(ka, kb);
-        for k in &ka {
-            let (x, y) = (a.get(k).unwrap(), b.get(k).unwrap());
-            same(x.to_value().as_ref(), y.raw_text().unwrap());
-        }
-        assert!(b.get("no such key").is_none());
-        let (oa, ob) = (a.object(), b.object());
-        assert_eq!(oa.keys().collect::<Vec<_>>(), ob.keys().collect::<Vec<_>>());
-        for k in &ka {
-            assert_eq!(*oa.get(k).unwrap().to_value(), *ob.get(k).unwrap().to_value());
-        }
-        assert!(ob.get("no such key").is_none());
-        for (x, y) in a.elements().zip(b.elements()) {
-            same(x.to_value().as_ref(), y.raw_text().unwrap());
-        }
-        assert_eq!(a.elements().count(), b.elements().count());
-    }
-
-    #[test]
-    fn raw_text_reads_as_its_value() {
-        let text = r#"{"type":"operation.started", "operationId" : "a\"b","operation":{"kind":"tool","name":"Read",
-            "input":{"path":"a.rs","n":2.50,"big":1e400,"neg":-3,"u":18446744073709551615,"t":true,"f":false,"z":null,
-            "s":"caf\u00e9 \ud83d\ude00 \n tab\t","arr":[1,[2,{"k":[]}],{},"x"]}},"k\u0065y":"escaped key","":"empty"}"#;
-        let v: Value = serde_json::from_str(text).unwrap();
-        same(&v, text.as_bytes());
-        let raw = Node::Raw(text.as_bytes());
-        assert_eq!(raw.get("operationId").unwrap().as_str().unwrap(), "a\"b");
-        assert_eq!(raw.get("key").unwrap().as_str().unwrap(), "escaped key");
-        let input = raw.get("operation").and_then(|o| o.get("input")).unwrap();
-        assert_eq!(input.get("n").unwrap().number_text().unwrap(), "2.50");
-        assert_eq!(input.get("big").unwrap().as_f64(), None, "not finite");
-        assert_eq!(input.get("s").unwrap().str_prefix(4).unwrap(), "café");
-        let want = r#"{"path":"a.","n":2.50,"big":1e400,"neg":-3,"u":18446744073709551615,"t":true,"f":false,"z":null,"s":"ca","arr":[1,[2,{"k":[]}],{},"x"]}"#;
-        assert_eq!(*input.to_value_prefix(2), serde_json::from_str::<Value>(want).unwrap());
-    }
-
-    #[test]
-    fn objects_of_many_members_are_walked() {
-        let text: String = format!("{{{}}}", (0..20).map(|i| format!("\"k{i}\":{i}")).collect::<Vec<_>>().join(","));
-        let v: Value = serde_json::from_str(&text).unwrap();
-        same(&v, text.as_bytes());
-        let o = Node::Raw(text.as_bytes()).object();
-        assert_eq!(o.get("k19").and_then(Node::as_u64), Some(19));
-        assert_eq!(o.keys().count(), 20);
-    }
-
-    #[test]
-    fn random_documents_read_the_same_both_ways() {
-        let mut random = crate::model::json_node::tests_support::Random(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..2000 {
-            let text = random.value(0);
-            let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-            // Distinct keys only (the loader keeps nothing else as text).
-            if text.contains("\"dup\"") {
-                continue;
-            }
-            same(&v, text.as_bytes());
-        }
-    }
-}
-
-#[cfg(test)]
-pub(crate) mod tests_support {
-    /// Random JSON text with whitespace, escapes and nesting (test only).
-    pub struct Random(pub u64);
-
-    impl Random {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        pub fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-        fn ws(&mut self) -> &'static str {
-            [" ", "", "\n ", "\t", ""][self.below(5) as usize]
-        }
-        fn string(&mut self) -> String {
-            let parts = ["a", "é", "\\n", "\\\"", "\\\\", "\\u00e9", "\\ud83d\\ude00", " ", "}", "]", ",", ":", "x"];
-            let n = self.below(6);
-            let mut s = String::from("\"");
-            for _ in 0..n {
-                s.push_str(parts[self.below(parts.len() as u64) as usize]);
-            }
-            s.push('"');
-            s
-        }
-        pub fn value(&mut self, depth: u32) -> String {
-            let pick = if depth > 3 { self.below(5) } else { self.below(7) };
-            match pick {
-                0 => ["null", "true", "false"][self.below(3) as usize].to_string(),
-                1 => ["0", "-1", "2.50", "1e3", "-0.0", "12345678901234567890", "1E-2", "5E+1", "7e-0"]
-                    [self.below(9) as usize]
-                    .into(),
-                2..=4 => self.string(),
-                5 => {
-                    let n = self.below(4);
-                    let items: Vec<String> =
-                        (0..n).map(|_| format!("{}{}{}", self.ws(), self.value(depth + 1), self.ws())).collect();
-                    format!("[{}]", items.join(","))
-                }
-                _ => {
-                    let n = self.below(4);
-                    let items: Vec<String> = (0..n)
-                        .map(|i| format!("{}\"k{i}\"{}:{}{}", self.ws(), self.ws(), self.ws(), self.value(depth + 1)))
-                        .collect();
-                    format!("{{{}}}", items.join(","))
-                }
-            }
-        }
-    }
-}
+mod tests;

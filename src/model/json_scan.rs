@@ -136,6 +136,38 @@ fn prefix_xor(mut x: u64) -> u64 {
 /// and the block masks cost more than such a walk.
 const SHORT: usize = 48;
 
+/// End (exclusive) of the value at `i`: its extent only, not checked (a
+/// scalar runs to the next `,`, `}`, `]` or whitespace). None when it does
+/// not end in `bytes` or is empty.
+pub fn value_end(bytes: &[u8], i: usize) -> Option<usize> {
+    match *bytes.get(i)? {
+        b'{' | b'[' => container_end(bytes, i),
+        b'"' => string_end(bytes, i),
+        _ => {
+            let mut j = i;
+            while j < bytes.len() && !matches!(bytes[j], b',' | b'}' | b']') && !is_ws(bytes[j]) {
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
+    }
+}
+
+/// Whitespace as JSON defines it.
+#[inline]
+pub fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The first byte at or after `i` that is not JSON whitespace.
+#[inline]
+pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// End (exclusive) of the object or array starting at `i` in `bytes` (a
 /// `{` or `[`), found by its brackets outside strings. The text is not
 /// checked: only where it ends is found (the caller parses it). `None` when

@@ -17,14 +17,13 @@
 //! first row).
 //!
 //! Everything runs on one thread. The library's functions are used as they
-//! are (`niceeval::model::json_scan`, `niceeval::load::parse::lazy::raw_event_ok`,
+//! are (`niceeval::model::json_scan`, `niceeval::load::parse::raw_check::raw_event_ok`,
 //! `niceeval::load::parse::compact::from_slice`); serde_json has the features the
 //! crate builds it with (preserve_order, arbitrary_precision, raw_value),
 //! since Cargo unifies them. simd-json needs its input mutable, so its times
 //! include copying each input into a reused buffer. A parse's time includes
 //! dropping the value.
 
-mod variant;
 mod visitor;
 
 use serde::de::IgnoredAny;
@@ -215,22 +214,8 @@ fn skip_methods(lines: &Lines) -> Vec<Method<'_>> {
         Box::new(move || {
             lines
                 .iter()
-                .filter(|l| container_end(l, 0) == Some(l.len()) && niceeval::load::parse::lazy::raw_event_ok(l))
+                .filter(|l| container_end(l, 0) == Some(l.len()) && niceeval::load::parse::raw_check::raw_event_ok(l))
                 .count() as u64
-        }),
-    ));
-    methods.push((
-        "copy of `container_end` + `raw_event_ok`, strings up to 48 bytes walked a byte at a time",
-        Box::new(move || {
-            lines.iter().filter(|l| container_end(l, 0) == Some(l.len()) && variant::raw_event_ok::<true>(l)).count()
-                as u64
-        }),
-    ));
-    methods.push((
-        "the copy, also its key stack kept from event to event",
-        Box::new(move || {
-            lines.iter().filter(|l| container_end(l, 0) == Some(l.len()) && variant::raw_event_ok_reused(l)).count()
-                as u64
         }),
     ));
     methods.push((
@@ -238,15 +223,8 @@ fn skip_methods(lines: &Lines) -> Vec<Method<'_>> {
         Box::new(move || lines.iter().filter(|l| visitor::raw_event_ok_serde(l)).count() as u64),
     ));
     methods.push((
-        "the copy as the library has it (check of the copy)",
-        Box::new(move || {
-            lines.iter().filter(|l| container_end(l, 0) == Some(l.len()) && variant::raw_event_ok::<false>(l)).count()
-                as u64
-        }),
-    ));
-    methods.push((
         "niceeval `raw_event_ok` (check only)",
-        Box::new(move || lines.iter().filter(|l| niceeval::load::parse::lazy::raw_event_ok(l)).count() as u64),
+        Box::new(move || lines.iter().filter(|l| niceeval::load::parse::raw_check::raw_event_ok(l)).count() as u64),
     ));
     methods.push((
         "niceeval `container_end` (find the end only, no check)",
@@ -336,10 +314,8 @@ fn rejects() {
         ("duplicate key (valid JSON; not kept raw)", br#"{"type":"message","type":"thinking"}"#),
     ];
     type Check = (&'static str, fn(&[u8]) -> bool);
-    let checks: [Check; 10] = [
-        ("niceeval `raw_event_ok`", |l| niceeval::load::parse::lazy::raw_event_ok(l)),
-        ("its copy, short strings walked", |l| variant::raw_event_ok::<true>(l)),
-        ("its copy, key stack reused", variant::raw_event_ok_reused),
+    let checks: [Check; 8] = [
+        ("niceeval `raw_event_ok`", |l| niceeval::load::parse::raw_check::raw_event_ok(l)),
         ("serde_json checking visitor", visitor::raw_event_ok_serde),
         ("serde_json `IgnoredAny`", |l| serde_json::from_slice::<IgnoredAny>(l).is_ok()),
         ("serde_json `&RawValue`", |l| serde_json::from_slice::<&serde_json::value::RawValue>(l).is_ok()),
@@ -391,10 +367,6 @@ fn string_methods(s: &Strings) -> Vec<Method<'_>> {
         (
             "niceeval `json_scan::valid_string_end` (escapes, control characters)",
             Box::new(move || run(valid_string_end)),
-        ),
-        (
-            "the same, strings up to 48 bytes walked first (copy, see (a))",
-            Box::new(move || run(variant::valid_string_end_short)),
         ),
         ("`memchr::memchr2` loop over quotes and backslashes (no check)", Box::new(move || run(memchr2_end))),
         (
@@ -545,12 +517,7 @@ fn main() {
     // Every method must give the same answers before it is timed.
     for lines in [&dense, &heavy] {
         for l in lines.iter() {
-            assert!(niceeval::load::parse::lazy::raw_event_ok(l), "raw_event_ok: {}", String::from_utf8_lossy(l));
-            assert!(
-                variant::raw_event_ok::<true>(l)
-                    && variant::raw_event_ok::<false>(l)
-                    && variant::raw_event_ok_reused(l)
-            );
+            assert!(niceeval::load::parse::raw_check::raw_event_ok(l), "raw_event_ok: {}", String::from_utf8_lossy(l));
             assert!(sonic_rs::from_slice::<IgnoredAny>(l).is_ok());
             assert!(simd_json::to_tape(&mut l.to_vec()).is_ok());
             let v: serde_json::Value = serde_json::from_slice(l).unwrap();

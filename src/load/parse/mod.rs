@@ -9,6 +9,7 @@ pub mod compact;
 pub mod lazy;
 pub mod lines;
 pub mod prefix;
+pub mod raw_check;
 pub mod repair;
 pub mod split;
 

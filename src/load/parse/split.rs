@@ -56,14 +56,9 @@ struct Scan<'a> {
     scanned_to: usize,
 }
 
-/// Whitespace as JSON defines it.
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
 impl Scan<'_> {
     fn skip_ws(&self, mut i: usize) -> usize {
-        while i < self.bytes.len() && is_ws(self.bytes[i]) {
+        while i < self.bytes.len() && crate::model::json_scan::is_ws(self.bytes[i]) {
             i += 1;
         }
         i
@@ -134,11 +129,8 @@ impl Scan<'_> {
             }
             _ => {
                 // A number or a literal: up to the next delimiter.
-                let mut j = i;
-                while j < self.bytes.len() && !matches!(self.bytes[j], b',' | b'}' | b']') && !is_ws(self.bytes[j]) {
-                    j += 1;
-                }
-                (j > i).then_some(Node { start: i, end: j, key, children: None, run: false })
+                let j = crate::model::json_scan::value_end(self.bytes, i)?;
+                Some(Node { start: i, end: j, key, children: None, run: false })
             }
         }
     }
@@ -169,21 +161,7 @@ impl Scan<'_> {
         }
         let mut from = j;
         loop {
-            let end = match *self.bytes.get(j)? {
-                b'{' | b'[' => crate::model::json_scan::container_end(self.bytes, j)?,
-                b'"' => self.string_end(j)?,
-                _ => {
-                    let mut k = j;
-                    while k < self.bytes.len() && !matches!(self.bytes[k], b',' | b'}' | b']') && !is_ws(self.bytes[k])
-                    {
-                        k += 1;
-                    }
-                    if k == j {
-                        return None;
-                    }
-                    k
-                }
-            };
+            let end = crate::model::json_scan::value_end(self.bytes, j)?;
             j = self.skip_ws(end);
             let last = match self.bytes.get(j) {
                 Some(b',') => false,

@@ -1,0 +1,84 @@
+use super::*;
+use serde_json::json;
+
+#[test]
+fn classifies_every_variant() {
+    let cases = [
+        (json!({"type":"message","role":"assistant","text":"hi"}), "Message"),
+        (
+            json!({"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"Read","input":{}}}),
+            "ToolStarted",
+        ),
+        (
+            json!({"type":"operation.started","operationId":"a","operation":{"kind":"subagent","name":"r"}}),
+            "SubagentStarted",
+        ),
+        (json!({"type":"operation.finished","operationId":"a","kind":"tool","status":"completed"}), "ToolFinished"),
+        (
+            json!({"type":"operation.finished","operationId":"a","kind":"subagent","status":"failed"}),
+            "SubagentFinished",
+        ),
+        (json!({"type":"skill.loaded","skill":"pdf"}), "SkillLoaded"),
+        (json!({"type":"input.requested","request":{}}), "InputRequested"),
+        (json!({"type":"thinking","text":"t"}), "Thinking"),
+        (json!({"type":"context.injected","text":"t","source":"memory"}), "ContextInjected"),
+        (json!({"type":"compaction"}), "Compaction"),
+        (json!({"type":"error","message":"boom"}), "Error"),
+    ];
+    for (raw, want) in cases {
+        let ev = Event::from_value(raw);
+        let got = format!("{:?}", ev.kind);
+        assert!(got.starts_with(want), "{got} should be {want}");
+    }
+}
+
+#[test]
+fn misfits_are_kept_with_a_reason() {
+    let ev = Event::from_value(json!({"type":"tool.progress","pct":3}));
+    assert_eq!(ev.kind, EventKind::Unrecognized { reason: "unknown event type \"tool.progress\"".into() });
+    assert_eq!(ev.raw()["pct"], 3);
+    let ev = Event::from_value(json!({"type":"message","role":"assistant"}));
+    assert_eq!(ev.kind, EventKind::Message { role: Role::Assistant });
+    assert_eq!(ev.misfit().as_deref(), Some("message: missing required field `text`"));
+    let ev = Event::from_value(json!({"type":"operation.finished","operationId":7,"kind":"tool","status":"completed"}));
+    assert!(matches!(ev.kind, EventKind::Unrecognized { ref reason } if reason.contains("operationId")));
+    let ev = Event::from_value(json!([1, 2]));
+    assert!(ev.is_unrecognized());
+}
+
+/// NiceEval's folds switch on `type` and test `kind === "tool"`: what
+/// is outside the contract is still folded, and says why it is a misfit.
+#[test]
+fn misfits_are_folded_as_niceeval_folds_them() {
+    let system = Event::from_value(json!({"type":"message","role":"system","text":"s"}));
+    assert_eq!(system.kind, EventKind::Message { role: Role::Other });
+    assert!(system.misfit().is_some_and(|m| m.contains("\"system\"")));
+    let mcp =
+        Event::from_value(json!({"type":"operation.started","operationId":"o","operation":{"kind":"mcp","name":"m"}}));
+    assert_eq!(mcp.kind, EventKind::SubagentStarted { operation_id: "o".into(), name: "m".into() });
+    assert!(mcp.misfit().is_some_and(|m| m.contains("subagent call")));
+    let no_kind = Event::from_value(json!({"type":"operation.finished","operationId":"o","status":"completed"}));
+    assert_eq!(no_kind.kind, EventKind::SubagentFinished { operation_id: "o".into(), status: "completed".into() });
+    let null_tool = Event::from_value(
+        json!({"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"t","tool":null}}),
+    );
+    assert_eq!(null_tool.kind, EventKind::ToolStarted { operation_id: "a".into(), name: "t".into(), tool: None });
+    assert!(null_tool.misfit().is_some());
+    let bare_request = Event::from_value(json!({"type":"input.requested"}));
+    assert_eq!(bare_request.kind, EventKind::InputRequested);
+    assert!(bare_request.misfit().is_some());
+    // Inside the contract: no misfit.
+    let fine = Event::from_value(json!({"type":"message","role":"user","text":"hi"}));
+    assert_eq!(fine.misfit(), None);
+}
+
+#[test]
+fn absent_output_differs_from_null_output() {
+    let absent =
+        Event::from_value(json!({"type":"operation.finished","operationId":"a","kind":"tool","status":"completed"}));
+    let null = Event::from_value(
+        json!({"type":"operation.finished","operationId":"a","kind":"tool","status":"completed","output":null}),
+    );
+    assert_eq!(absent.output(), None);
+    assert_eq!(null.output().as_deref(), Some(&Value::Null));
+}
