@@ -98,5 +98,5 @@ pub fn text(c: &Compared, opts: &crate::plain::PlainOptions) -> String {
     let width = opts.width.max(20);
     let body = if opts.boxed && width >= 60 { width.min(100) - 4 } else { width - 2 };
     let blocks = crate::view::compare::report::blocks(&c.view(), opts.width, body);
-    crate::plain::layout::render(&blocks, opts.width, opts.boxed, opts.color)
+    crate::plain::layout::render(&blocks, opts.width, opts.boxed, opts.color, &crate::plain::layout::no_turn_rows)
 }

@@ -135,15 +135,44 @@ pub fn cluster_width(cluster: &str) -> usize {
 /// Display width: the sum of the widths of the grapheme clusters, the one
 /// measure every function here cuts and pads by.
 pub fn width(s: &str) -> usize {
-    // Printable ASCII is one column a character, and two ASCII characters
-    // are never one cluster: only the rest, from the last ASCII character
-    // before it (which a combining mark may join), needs the segmenter.
-    let ascii = s.bytes().take_while(|b| (b' '..=b'~').contains(b)).count();
-    if ascii == s.len() {
-        return ascii;
+    // Printable ASCII is one column a character, and two printable ASCII
+    // characters are never one cluster (a character before them may join
+    // the first: a Prepend, a CR before LF; one after them may join the
+    // second: a combining mark, a variation selector).
+    // So the segmenter sees only each stretch of other characters, from the
+    // ASCII character before it to the first ASCII character followed by
+    // another one (or the end): a cluster boundary on both sides.
+    let printable = |b: u8| (b' '..=b'~').contains(&b);
+    let b = s.as_bytes();
+    let mut width = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let run = i;
+        while i < b.len() && printable(b[i]) {
+            i += 1;
+        }
+        if i == b.len() {
+            return width + (i - run);
+        }
+        let from = if i > run { i - 1 } else { i };
+        width += from - run;
+        let mut to = i;
+        loop {
+            while to < b.len() && !printable(b[to]) {
+                to += 1;
+            }
+            if to == b.len() {
+                break;
+            }
+            to += 1;
+            if to == b.len() || printable(b[to]) {
+                break;
+            }
+        }
+        width += s[from..to].graphemes(true).map(cluster_width).sum::<usize>();
+        i = to;
     }
-    let from = ascii.saturating_sub(1);
-    from + s[from..].graphemes(true).map(cluster_width).sum::<usize>()
+    width
 }
 
 /// The grapheme cluster `s` starts with (`s` starts on a cluster boundary).
@@ -268,8 +297,43 @@ mod tests {
             "日本語 ok",
             "x\u{200d}y",
             "tab\there",
+            "1:2→3 ✓ completed",
+            "a\u{600}1b",
+            "→\u{301}x→y\u{fe0f}",
         ] {
             assert_eq!(width(s), slow(s), "{s:?}");
+        }
+        // Random strings of ASCII, marks, joiners, prepends, emoji and wide characters.
+        let alphabet = [
+            'a',
+            ' ',
+            '1',
+            '\r',
+            '\n',
+            '\u{301}',
+            '\u{200d}',
+            '\u{600}',
+            '\u{fe0f}',
+            '❤',
+            '🔥',
+            '→',
+            '日',
+            '\u{1f1e6}',
+            '\u{1f3fb}',
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(seed % 9) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            assert_eq!(width(&s), slow(&s), "{s:?}");
         }
     }
 

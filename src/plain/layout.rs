@@ -13,7 +13,7 @@ use crate::model::text::{self, Lines};
 use crate::model::timeline::RowKind;
 pub use crate::view::blocks::{Align, Block, Column, Overflow, Section, Table, kv, kv_lines};
 pub use crate::view::text::{Text, Tone, clean};
-pub use draw::{render, render_table, render_to};
+pub use draw::{TurnRowsFn, no_turn_rows, render, render_table, render_to};
 
 /// The SGR code of a tone (`None`: no colour).
 fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
@@ -155,7 +155,7 @@ mod tests {
             Text::plain("✓ passed"),
             vec![Block::Section(Section::new("x".repeat(200), Text::plain("meta"), vec![]))],
         );
-        let out = render(&[Block::Section(s)], 80, true, false);
+        let out = render(&[Block::Section(s)], 80, true, false, &no_turn_rows);
         let top = out.lines().next().unwrap();
         assert_eq!(text::width(top), 80);
         assert!(
@@ -166,7 +166,7 @@ mod tests {
         assert!(divider.starts_with("├─ xxx") && divider.ends_with("─┤") && text::width(divider) == 80, "{divider}");
         // Plain: title on its own line, meta right-aligned.
         let s = Section::new("Title", Text::plain("meta"), vec![Block::Line(Text::plain("body"))]);
-        let out = render(&[Block::Section(s)], 40, false, false);
+        let out = render(&[Block::Section(s)], 40, false, false, &no_turn_rows);
         assert_eq!(out, format!("Title{}meta\n  body\n", " ".repeat(31)));
     }
 
@@ -174,7 +174,7 @@ mod tests {
     fn a_short_title_keeps_the_start_of_a_long_meta() {
         let meta = Text::plain("✓ completed · 7 events · 2 tool calls · 1.5k tokens · timing unavailable");
         let s = Section::new("Timeline", Text::new(), vec![Block::Section(Section::new("turn 1", meta, vec![]))]);
-        let out = render(&[Block::Section(s)], 80, true, false);
+        let out = render(&[Block::Section(s)], 80, true, false, &no_turn_rows);
         let divider = out.lines().nth(1).unwrap();
         assert!(divider.starts_with("├─ turn 1 ─ ✓ completed · 7 events") && divider.ends_with("… ─┤"), "{divider}");
         assert_eq!(text::width(divider), 80);
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn boxes_have_exact_width() {
         let s = Section::new("Title", Text::plain("meta"), vec![Block::Line(Text::plain("body"))]);
-        let out = render(&[Block::Section(s)], 80, true, false);
+        let out = render(&[Block::Section(s)], 80, true, false, &no_turn_rows);
         for line in out.lines() {
             assert_eq!(text::width(line), 80, "{line}");
         }

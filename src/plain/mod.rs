@@ -45,7 +45,8 @@ pub fn render(
     opts: &PlainOptions,
 ) -> Report {
     let r = crate::view::report::build(doc, views, findings, sections, sel);
-    let text = layout::render(&r.blocks, opts.width, opts.boxed, opts.color);
+    let rows = |t: &_| crate::view::report::turn_rows_table(doc, views, findings, sel, t);
+    let text = layout::render(&r.blocks, opts.width, opts.boxed, opts.color, &rows);
     Report { text, failing: r.failing, shown: r.shown, notes: r.notes }
 }
 
@@ -62,7 +63,8 @@ pub fn render_to(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<Report> {
     let r = crate::view::report::build(doc, views, findings, sections, sel);
-    layout::render_to(&r.blocks, opts.width, opts.boxed, opts.color, out)?;
+    let rows = |t: &_| crate::view::report::turn_rows_table(doc, views, findings, sel, t);
+    layout::render_to(&r.blocks, opts.width, opts.boxed, opts.color, &rows, out)?;
     Ok(Report { text: String::new(), failing: r.failing, shown: r.shown, notes: r.notes })
 }
 

@@ -81,6 +81,8 @@ fn block(b: &Block, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
         Block::Waterfall(w) => {
             out.extend(crate::view::waterfall::layout(w, width).iter().map(|t| Line::from(theme.spans(t))));
         }
+        // Only the report `show` prints defers its rows; the viewer draws its timeline from the view's rows.
+        Block::TurnRows(_) => {}
     }
 }
 

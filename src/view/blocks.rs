@@ -87,6 +87,21 @@ pub enum Block {
     /// Intervals on a time axis; [`super::waterfall::layout`] lays it out
     /// for a width (both renderers draw the same cells).
     Waterfall(super::waterfall::Waterfall),
+    /// A turn's timeline table whose rows are made when it is drawn (see
+    /// [`super::report::turn_rows_table`]), so that `show` of a million
+    /// events holds one turn's rows at a time, never all of them.
+    TurnRows(TurnRows),
+}
+
+/// Which turn's rows a [`Block::TurnRows`] stands for, and the column widths
+/// its sibling tables share (measured over every selected turn before).
+#[derive(Debug, Clone)]
+pub struct TurnRows {
+    /// The attempt's index in the document.
+    pub attempt: usize,
+    /// The turn's index in derive order.
+    pub turn: usize,
+    pub floor: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! chosen sections, as neutral blocks (`plain` lays them out as text).
 
 use super::attempt::AttemptView;
-use super::blocks::{Block, Section};
+use super::blocks::{Block, Section, Table, TurnRows};
 use super::context::Ctx;
 use super::text::{Text, Tone, clean};
 use super::{assertions, findings, header, hitl, timeline, tools, usage};
@@ -147,4 +147,21 @@ pub fn build(
     }
     report.blocks = blocks;
     report
+}
+
+/// The rows a [`Block::TurnRows`] of [`build`]'s report stands for, made
+/// when it is drawn, with the column widths its sibling tables share.
+pub fn turn_rows_table(
+    doc: &Document,
+    views: &[AttemptView],
+    findings: &[Finding],
+    sel: &super::context::Selection,
+    rows: &TurnRows,
+) -> Table {
+    let mut table = match Ctx::of(doc, views, findings, sel, rows.attempt) {
+        Some(ctx) => timeline::turn_table(&ctx, rows.turn),
+        None => timeline::table(Vec::new(), sel.full),
+    };
+    table.floor = rows.floor.clone();
+    table
 }

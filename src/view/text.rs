@@ -99,14 +99,7 @@ impl Text {
     /// Add a span; one that would continue the last span's final cluster
     /// (a skin tone, a combining mark) joins that span instead.
     pub fn push(&mut self, s: impl Into<String>, tone: Tone) -> &mut Self {
-        let s = drawable(s.into());
-        if s.is_empty() {
-            return self;
-        }
-        match self.spans.last_mut() {
-            Some((last, _)) if crate::model::text::continues_cluster(last, &s) => last.push_str(&s),
-            _ => self.spans.push((s, tone)),
-        }
+        self.push_drawable(drawable(s.into()), tone);
         self
     }
 
@@ -116,8 +109,20 @@ impl Text {
     }
 
     pub fn append(&mut self, other: Text) {
+        // Another Text's spans are drawable already: only the cluster join is checked.
         for (s, tone) in other.spans {
-            self.push(s, tone);
+            self.push_drawable(s, tone);
+        }
+    }
+
+    /// [`Text::push`] of a span already made [`drawable`].
+    fn push_drawable(&mut self, s: String, tone: Tone) {
+        if s.is_empty() {
+            return;
+        }
+        match self.spans.last_mut() {
+            Some((last, _)) if crate::model::text::continues_cluster(last, &s) => last.push_str(&s),
+            _ => self.spans.push((s, tone)),
         }
     }
 

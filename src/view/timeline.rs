@@ -4,7 +4,7 @@
 
 use super::address::{event_address, turn_number, turn_title};
 use super::attempt::AttemptView;
-use super::blocks::{Block, Column, Overflow, Section, Table, natural_widths};
+use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows, natural_widths};
 use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
@@ -391,13 +391,21 @@ pub fn table(rows: Vec<RowView>, full: bool) -> Table {
     }
 }
 
-/// `--timeline`: every row of every selected turn.
+/// The table of turn `st`'s rows that the selection keeps (`--grep`).
+pub fn turn_table(ctx: &Ctx, st: usize) -> Table {
+    let rows = turn_rows(ctx.attempt, ctx.view, st).into_iter().map(|(_, r)| r).filter(|r| ctx.grep(&r.plain()));
+    table(rows.collect(), ctx.sel.full)
+}
+
+/// `--timeline`: every row of every selected turn. The rows are made twice:
+/// here one turn at a time, to count them and to measure the column widths
+/// the turn tables share, and again when each table is drawn.
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let mut shown_rows = 0usize;
     let mut shown_turns = 0usize;
-    // (index in body, index in the turn section's body) of each turn table.
-    let mut tables: Vec<(usize, usize)> = Vec::new();
+    // Sibling turn tables share their column widths, so rows line up across turns.
+    let mut floor = vec![0usize; 4];
     for (st, addr) in ctx.addrs() {
         if !ctx.turn_selected(addr) {
             continue;
@@ -405,38 +413,28 @@ pub fn section(ctx: &Ctx) -> Section {
         let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
             continue;
         };
-        let rows: Vec<RowView> =
-            turn_rows(ctx.attempt, ctx.view, st).into_iter().map(|(_, r)| r).filter(|r| ctx.grep(&r.plain())).collect();
-        if rows.is_empty() && ctx.sel.grep.is_some() {
+        let rows = turn_table(ctx, st);
+        if rows.rows.is_empty() && ctx.sel.grep.is_some() {
             continue;
         }
         shown_turns += 1;
-        shown_rows += rows.len();
+        shown_rows += rows.rows.len();
+        for (i, w) in natural_widths(&rows).into_iter().enumerate().take(floor.len()) {
+            floor[i] = floor[i].max(w);
+        }
         let (title, meta) = turn_header(ctx.attempt, ctx.view, addr);
         let mut turn_body = Vec::new();
         if record.turn.events.is_empty() {
             turn_body.push(Block::Line(Text::toned("No events captured for this turn.", Tone::Soft)));
         }
-        turn_body.push(Block::Table(table(rows, ctx.sel.full)));
-        tables.push((body.len(), turn_body.len() - 1));
+        turn_body.push(Block::TurnRows(TurnRows { attempt: ctx.index, turn: st, floor: Vec::new() }));
         body.push(Block::Section(Section::new(title, meta, turn_body)));
     }
-    // Sibling turn tables share their column widths, so rows line up across turns.
-    let mut floor = vec![0usize; 4];
-    for &(b, t) in &tables {
-        if let Some(Block::Section(s)) = body.get(b)
-            && let Some(Block::Table(table)) = s.body.get(t)
+    for block in &mut body {
+        if let Block::Section(s) = block
+            && let Some(Block::TurnRows(t)) = s.body.last_mut()
         {
-            for (i, w) in natural_widths(table).into_iter().enumerate() {
-                floor[i] = floor[i].max(w);
-            }
-        }
-    }
-    for &(b, t) in &tables {
-        if let Some(Block::Section(s)) = body.get_mut(b)
-            && let Some(Block::Table(table)) = s.body.get_mut(t)
-        {
-            table.floor = floor.clone();
+            t.floor = floor.clone();
         }
     }
     if shown_turns == 0 {

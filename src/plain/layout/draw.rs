@@ -4,6 +4,7 @@
 
 use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, fit_columns, render_text};
 use crate::model::text;
+use crate::view::blocks::TurnRows;
 
 /// A line of rendered output before it goes into a box.
 enum Out {
@@ -11,11 +12,26 @@ enum Out {
     Divider(String, Text),
 }
 
+/// Makes the rows of a [`Block::TurnRows`] when it is drawn (the view's
+/// `report::turn_rows_table`); blocks without such tables can pass [`no_turn_rows`].
+pub type TurnRowsFn<'r> = &'r dyn Fn(&TurnRows) -> Table;
+
+/// For blocks that hold no [`Block::TurnRows`] (only the view's report makes them).
+pub fn no_turn_rows(_: &TurnRows) -> Table {
+    Table { columns: Vec::new(), rows: Vec::new(), floor: Vec::new() }
+}
+
+/// How blocks are drawn: boxed or not, and where deferred rows come from.
+struct Draw<'r> {
+    boxed: bool,
+    turn_rows: TurnRowsFn<'r>,
+}
+
 /// Render top-level blocks to a string ending in a newline.
-pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool) -> String {
+pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool, turn_rows: TurnRowsFn) -> String {
     let mut out = Vec::new();
     // Writing to a Vec cannot fail, and only whole `str`s are written.
-    let _ = render_to(blocks, width, boxed, color, &mut out);
+    let _ = render_to(blocks, width, boxed, color, turn_rows, &mut out);
     String::from_utf8(out).unwrap_or_default()
 }
 
@@ -25,10 +41,11 @@ pub fn render_to(
     width: usize,
     boxed: bool,
     color: bool,
+    turn_rows: TurnRowsFn,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let width = width.max(20);
-    let boxed = boxed && width >= 60;
+    let d = Draw { boxed: boxed && width >= 60, turn_rows };
     let mut result = Ok(());
     let mut line_out = |line: &str| {
         if result.is_ok() {
@@ -36,9 +53,9 @@ pub fn render_to(
         }
     };
     for block in blocks {
-        match (block, boxed) {
-            (Block::Section(s), true) => render_box(s, width, color, &mut line_out),
-            (b, _) => emit_block(b, width, boxed, &mut |o| match o {
+        match (block, d.boxed) {
+            (Block::Section(s), true) => render_box(s, width, color, &d, &mut line_out),
+            (b, _) => emit_block(b, width, &d, &mut |o| match o {
                 Out::Body(t) => line_out(&render_text(&t.truncate(width), color)),
                 Out::Divider(title, meta) => line_out(&render_text(&rule_line(&title, &meta, width), color)),
             }),
@@ -47,12 +64,12 @@ pub fn render_to(
     result
 }
 
-fn render_box(s: &Section, width: usize, color: bool, out: &mut dyn FnMut(&str)) {
+fn render_box(s: &Section, width: usize, color: bool, d: &Draw, out: &mut dyn FnMut(&str)) {
     let box_w = width.min(100);
     let content_w = box_w - 4;
     out(&render_text(&border_line('╭', '╮', &s.title, &s.meta, box_w), color));
     for b in &s.body {
-        emit_block(b, content_w, true, &mut |o| match o {
+        emit_block(b, content_w, d, &mut |o| match o {
             Out::Body(t) => out(&format!("│ {} │", render_text(&exact(t, content_w), color))),
             Out::Divider(title, meta) => out(&render_text(&border_line('├', '┤', &title, &meta, box_w), color)),
         });
@@ -123,7 +140,7 @@ fn rule_line(title: &str, meta: &Text, w: usize) -> Text {
     t.truncate(w)
 }
 
-fn emit_block(block: &Block, width: usize, boxed: bool, out: &mut dyn FnMut(Out)) {
+fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
     match block {
         Block::Line(t) => t.wrap_lines(width).for_each(|l| out(Out::Body(l))),
         Block::Body(s, tone) => multi_line(s, *tone, width, out),
@@ -133,7 +150,7 @@ fn emit_block(block: &Block, width: usize, boxed: bool, out: &mut dyn FnMut(Out)
             out(Out::Body(label.clone().with_text(lead.clone()).truncate(width)));
             let pad = Text::plain(" ".repeat(lw));
             for b in crate::view::payload::blocks(value) {
-                emit_block(&b, width.saturating_sub(lw).max(10), boxed, &mut |o| match o {
+                emit_block(&b, width.saturating_sub(lw).max(10), d, &mut |o| match o {
                     Out::Body(t) if t.is_empty() => out(Out::Body(t)),
                     Out::Body(t) => out(Out::Body(pad.clone().with_text(t))),
                     d => out(d),
@@ -163,11 +180,12 @@ fn emit_block(block: &Block, width: usize, boxed: bool, out: &mut dyn FnMut(Out)
         }
         Block::Blank => out(Out::Body(Text::new())),
         Block::Waterfall(w) => crate::view::waterfall::layout(w, width).into_iter().for_each(|l| out(Out::Body(l))),
-        Block::Table(t) => table_lines(t, width, boxed, &mut |l| out(Out::Body(l))),
-        Block::Section(s) if boxed => {
+        Block::Table(t) => table_lines(t, width, d.boxed, &mut |l| out(Out::Body(l))),
+        Block::TurnRows(r) => table_lines(&(d.turn_rows)(r), width, d.boxed, &mut |l| out(Out::Body(l))),
+        Block::Section(s) if d.boxed => {
             out(Out::Divider(s.title.clone(), s.meta.clone()));
             for b in &s.body {
-                emit_block(b, width, boxed, out);
+                emit_block(b, width, d, out);
             }
         }
         Block::Section(s) => {
@@ -189,7 +207,7 @@ fn emit_block(block: &Block, width: usize, boxed: bool, out: &mut dyn FnMut(Out)
             }
             let inner = width.saturating_sub(2).max(10);
             for b in &s.body {
-                emit_block(b, inner, boxed, &mut |o| match o {
+                emit_block(b, inner, d, &mut |o| match o {
                     Out::Body(t) => out(Out::Body(if t.is_empty() { t } else { Text::plain("  ").with_text(t) })),
                     d => out(d),
                 });
