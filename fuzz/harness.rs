@@ -177,7 +177,13 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
     let load = || niceeval::load::load_bytes("fuzz.json", file).ok().map(|d| Built::new(d, None, &prices));
     let (Some(before), Some(after)) = (load(), load()) else { return };
     let Ok(compared) = Compared::two(before, after, &[]) else { return };
-    let text = niceeval::plain::layout::render(&report::blocks(&compared.view(), 80, 78), 80, false, false);
+    let text = niceeval::plain::layout::render(
+        &report::blocks(&compared.view(), 80, 78),
+        80,
+        false,
+        false,
+        &niceeval::plain::layout::no_turn_rows,
+    );
     assert!(!text.chars().any(|c| c != '\n' && is_unsafe(c)), "unsafe character in compare's text");
     let _ = json::document(&compared.view());
     let mut app = App::for_compare(compared, None, prices.clone());
@@ -321,7 +327,7 @@ fn uncoloured(text: &str) -> String {
 /// width the first byte picks; then the same strings as tool names, texts,
 /// labels and the model of a Turn, through `show --all --boxed`.
 pub fn layout(data: &[u8]) {
-    use niceeval::plain::layout::{Block, Column, Section, Table, Text, Tone, kv, render};
+    use niceeval::plain::layout::{Block, Column, Section, Table, Text, Tone, kv, no_turn_rows, render};
     // Each byte becomes up to 40 characters: past this, an input only slows the run down.
     let data = &data[..data.len().min(1024)];
     let Some((&pick, rest)) = data.split_first() else { return };
@@ -354,9 +360,9 @@ pub fn layout(data: &[u8]) {
     ];
     let blocks = vec![Block::Section(Section::new(s(16), toned(17), body)), Block::Line(toned(18))];
     for boxed in [true, false] {
-        let plain = render(&blocks, width, boxed, false);
+        let plain = render(&blocks, width, boxed, false, &no_turn_rows);
         assert_lines_fit(&plain, width, boxed, &format!("layout width {width} boxed {boxed}"));
-        let coloured = render(&blocks, width, boxed, true);
+        let coloured = render(&blocks, width, boxed, true, &no_turn_rows);
         assert_eq!(uncoloured(&coloured), uncoloured(&plain), "colour changed the layout");
     }
     let turn = serde_json::json!({
