@@ -44,6 +44,7 @@ fn every_sample_opens() {
         match load_path(path.display().to_string()) {
             Ok(doc) => {
                 opened += 1;
+                every_event_row_is_found(&doc, &rel);
                 println!("ok   {rel}: {} ({} attempts, {} events)", doc.format, doc.attempts.len(), doc.event_count());
             }
             Err(e) => failed.push(format!("{rel}: {e}")),
@@ -60,6 +61,25 @@ fn every_sample_opens() {
     }
     assert!(opened > 50, "only {opened} samples opened");
     assert!(failed.is_empty(), "{} samples failed to open:\n{}", failed.len(), failed.join("\n"));
+}
+
+/// Every event's row is where `row_of_event` says, and every turn's header where `by_turn` says.
+fn every_event_row_is_found(doc: &niceeval::model::document::Document, rel: &str) {
+    let (views, _) = niceeval::view::build_views(doc, None, &niceeval::model::usage::builtin_prices());
+    for view in &views {
+        for (ri, row) in view.timeline.rows.iter().enumerate() {
+            match row.event {
+                Some(e) => assert_eq!(view.timeline.row_of_event(row.addr, e), Some(ri), "{rel}: row {ri}"),
+                None if row.kind == niceeval::model::timeline::RowKind::TurnHeader => {
+                    assert_eq!(view.timeline.by_turn.get(&row.addr), Some(&ri), "{rel}: header {ri}")
+                }
+                None => {}
+            }
+        }
+        for t in &view.derived.turns {
+            assert_eq!(view.timeline.row_of_event(t.addr, 1 << 40), None, "{rel}: past the turn's events");
+        }
+    }
 }
 
 fn turn_nodes(result: &Value) -> Vec<(u64, u64, String)> {

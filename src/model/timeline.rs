@@ -151,14 +151,15 @@ impl Row {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Timeline {
     pub rows: Vec<Row>,
-    /// Row index of each (turn, event) for jumps.
-    pub by_event: HashMap<(TurnAddr, usize), usize>,
+    /// The row of each turn's header. The input row follows it, then one row
+    /// per event in order, so an event's row is found without an index of its own.
     pub by_turn: HashMap<TurnAddr, usize>,
 }
 
 impl Timeline {
     pub fn row_of_event(&self, addr: TurnAddr, event: usize) -> Option<usize> {
-        self.by_event.get(&(addr, event)).copied()
+        let ri = self.by_turn.get(&addr)? + 2 + event;
+        self.rows.get(ri).filter(|r| r.addr == addr && r.event == Some(event)).map(|_| ri)
     }
 }
 
@@ -267,7 +268,6 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                 EventKind::Error => row.kind = RowKind::Error,
                 EventKind::Unrecognized { .. } => row.kind = RowKind::Unrecognized,
             }
-            timeline.by_event.insert((addr, ei), timeline.rows.len());
             timeline.rows.push(row);
         }
     }

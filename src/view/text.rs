@@ -140,12 +140,29 @@ impl Text {
 
     /// Pad with spaces to `width` columns (never cuts).
     pub fn pad_to(&self, width: usize) -> Text {
+        self.clone().pad_into(width)
+    }
+
+    /// [`Text::pad_to`] of an owned text, without a copy.
+    pub fn pad_into(mut self, width: usize) -> Text {
         let w = self.width();
-        let mut t = self.clone();
         if w < width {
-            t.push(" ".repeat(width - w), Tone::Plain);
+            self.push_drawable(" ".repeat(width - w), Tone::Plain);
         }
-        t
+        self
+    }
+
+    /// `indent` (plain spaces) and then this text: what `Text::plain(indent).with_text(self)`
+    /// gives, without building the line again when it starts with a character
+    /// no space can join (a combining mark after a space would).
+    pub fn indented(mut self, indent: &'static str) -> Text {
+        match self.spans.first() {
+            Some((s, _)) if s.starts_with(|c: char| c.is_ascii()) => {
+                self.spans.insert(0, (indent.to_string(), Tone::Plain));
+                self
+            }
+            _ => Text::plain(indent).with_text(self),
+        }
     }
 }
 

@@ -7,6 +7,11 @@ use crate::model::text::{self, cluster_width, first_cluster};
 
 impl Text {
     /// Cut to `width` columns with `…` when anything was cut.
+    /// [`Text::truncate`] of an owned text: one that fits is kept, not copied.
+    pub fn truncate_into(self, width: usize) -> Text {
+        if self.width() <= width { self } else { self.truncate(width) }
+    }
+
     pub fn truncate(&self, width: usize) -> Text {
         if self.width() <= width {
             return self.clone();

@@ -56,7 +56,7 @@ pub fn render_to(
         match (block, d.boxed) {
             (Block::Section(s), true) => render_box(s, width, color, &d, &mut line_out),
             (b, _) => emit_block(b, width, &d, &mut |o| match o {
-                Out::Body(t) => line_out(&render_text(&t.truncate(width), color)),
+                Out::Body(t) => line_out(&render_text(&t.truncate_into(width), color)),
                 Out::Divider(title, meta) => line_out(&render_text(&rule_line(&title, &meta, width), color)),
             }),
         }
@@ -80,7 +80,7 @@ fn render_box(s: &Section, width: usize, color: bool, d: &Draw, out: &mut dyn Fn
 /// `t` cut or padded to exactly `w` columns. Spans are measured one by one;
 /// should their joined text measure otherwise, it is fitted as one string.
 fn exact(t: Text, w: usize) -> Text {
-    let t = t.truncate(w).pad_to(w);
+    let t = t.truncate_into(w).pad_into(w);
     let plain = t.as_plain();
     if text::width(&plain) == w { t } else { Text::plain(text::fit(&plain, w)) }
 }
@@ -208,7 +208,7 @@ fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
             let inner = width.saturating_sub(2).max(10);
             for b in &s.body {
                 emit_block(b, inner, d, &mut |o| match o {
-                    Out::Body(t) => out(Out::Body(if t.is_empty() { t } else { Text::plain("  ").with_text(t) })),
+                    Out::Body(t) => out(Out::Body(if t.is_empty() { t } else { t.indented("  ") })),
                     d => out(d),
                 });
             }
@@ -281,7 +281,7 @@ fn row_lines(mut cells: Vec<CellLines>, widths: &[usize], cols: &[Column], sep: 
                     line.push(" ".repeat(w.saturating_sub(cell.width())), Tone::Plain);
                     line.append(cell);
                 }
-                Align::Left => line.append(cell.pad_to(*w)),
+                Align::Left => line.append(cell.pad_into(*w)),
             }
         }
         out(line);
