@@ -724,3 +724,37 @@ fn files_opened_together_are_not_numbered_as_one_evals_attempts() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A turn of more rows than the timeline draws at once is drawn in parts
+/// that read as one table: one header, every row once and in order, the
+/// columns as wide in every part (the widest summary is in the last part).
+#[test]
+fn a_long_turn_reads_as_one_table() {
+    let n = 10_000;
+    let events: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let text = if i == n - 1 { format!("last {}", "w".repeat(40)) } else { format!("step {i}") };
+            json!({"type": "thinking", "text": text})
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("niceeval-long-turn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("turn.json");
+    std::fs::write(&path, json!({"events": events, "status": "completed"}).to_string()).unwrap();
+    let (doc, derived) = load(path.to_str().unwrap());
+    let out = text(&doc, &derived, &[SectionKind::Timeline], &Selection::default(), &opts(200, false));
+    std::fs::remove_dir_all(&dir).ok();
+    let headers = out.lines().filter(|l| l.trim_start().starts_with("pos ")).count();
+    assert_eq!(headers, 1, "one header");
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains(" thinking ")).collect();
+    assert_eq!(rows.len(), n, "every row once");
+    for (i, l) in rows.iter().enumerate() {
+        assert!(l.trim_start().starts_with(&format!("1:{} ", i + 1)), "row {i} in order: {l}");
+    }
+    // The kind column starts at the same place on every row: every part has the same widths.
+    let kind_at: std::collections::HashSet<usize> = rows.iter().map(|l| l.find("thinking").unwrap()).collect();
+    assert_eq!(kind_at.len(), 1, "kind column aligned across parts");
+    assert!(rows[n - 1].contains(&"w".repeat(40)), "the widest summary, in the last part, is whole");
+    // The input row and every event's.
+    assert!(out.contains("10,001 rows"), "the count is of every part");
+}

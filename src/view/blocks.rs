@@ -99,8 +99,12 @@ pub enum Block {
 pub struct TurnRows {
     /// The attempt's index in the document.
     pub attempt: usize,
-    /// The turn's index in derive order.
-    pub turn: usize,
+    /// A part of the turn's rows (timeline indices): a turn of many rows is
+    /// drawn in several parts, the first with the column headers, the last
+    /// with any note of dropped columns.
+    pub rows: std::ops::Range<usize>,
+    pub first: bool,
+    pub last: bool,
     pub floor: Vec<usize>,
 }
 

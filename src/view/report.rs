@@ -159,7 +159,7 @@ pub fn turn_rows_table(
     rows: &TurnRows,
 ) -> Table {
     let mut table = match Ctx::of(doc, views, findings, sel, rows.attempt) {
-        Some(ctx) => timeline::turn_table(&ctx, rows.turn),
+        Some(ctx) => timeline::rows_table(&ctx, rows.rows.clone()),
         None => timeline::table(Vec::new(), sel.full),
     };
     table.floor = rows.floor.clone();

@@ -358,14 +358,26 @@ fn event_of(ordinal: u64) -> Option<usize> {
 /// The rows of the turn at scope index `st` (no header; rows merged into
 /// their start left out), with their indices into the timeline.
 pub fn turn_rows(attempt: &Attempt, view: &AttemptView, st: usize) -> Vec<(usize, RowView)> {
-    let Some(addr) = view.derived.turns.get(st).map(|t| t.addr) else { return Vec::new() };
-    let Some(&first) = view.timeline.by_turn.get(&addr) else { return Vec::new() };
+    let Some(span) = turn_row_span(view, st) else { return Vec::new() };
+    rows_in(attempt, view, span).collect()
+}
+
+/// The timeline indices of the turn's rows after its header.
+pub fn turn_row_span(view: &AttemptView, st: usize) -> Option<std::ops::Range<usize>> {
+    let addr = view.derived.turns.get(st)?.addr;
+    let first = *view.timeline.by_turn.get(&addr)? + 1;
     let rows = &view.timeline.rows;
-    (first + 1..rows.len())
-        .take_while(|&i| rows[i].addr == addr && rows[i].kind != RowKind::TurnHeader)
-        .filter(|&i| !rows[i].merged_away)
-        .filter_map(|i| Some((i, row_view(attempt, view, i)?)))
-        .collect()
+    let len = rows[first..].iter().take_while(|r| r.addr == addr && r.kind != RowKind::TurnHeader).count();
+    Some(first..first + len)
+}
+
+/// The shown rows among timeline rows `span` (rows merged into their start left out).
+fn rows_in<'a>(
+    attempt: &'a Attempt,
+    view: &'a AttemptView,
+    span: std::ops::Range<usize>,
+) -> impl Iterator<Item = (usize, RowView)> + 'a {
+    span.filter(|&i| !view.timeline.rows[i].merged_away).filter_map(move |i| Some((i, row_view(attempt, view, i)?)))
 }
 
 /// The text table of some rows: pos, kind, summary, status.
@@ -391,15 +403,18 @@ pub fn table(rows: Vec<RowView>, full: bool) -> Table {
     }
 }
 
-/// The table of turn `st`'s rows that the selection keeps (`--grep`).
-pub fn turn_table(ctx: &Ctx, st: usize) -> Table {
-    let rows = turn_rows(ctx.attempt, ctx.view, st).into_iter().map(|(_, r)| r).filter(|r| ctx.grep(&r.plain()));
+/// The table of the rows among timeline rows `span` that the selection keeps (`--grep`).
+pub fn rows_table(ctx: &Ctx, span: std::ops::Range<usize>) -> Table {
+    let rows = rows_in(ctx.attempt, ctx.view, span).map(|(_, r)| r).filter(|r| ctx.grep(&r.plain()));
     table(rows.collect(), ctx.sel.full)
 }
 
+/// A turn's table is drawn in parts of this many timeline rows, made one at a time.
+const ROWS_AT_ONCE: usize = 4096;
+
 /// `--timeline`: every row of every selected turn. The rows are made twice:
-/// here one turn at a time, to count them and to measure the column widths
-/// the turn tables share, and again when each table is drawn.
+/// here a part at a time, to count them and to measure the column widths
+/// the turn tables share, and again when each part is drawn.
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let mut shown_rows = 0usize;
@@ -413,28 +428,44 @@ pub fn section(ctx: &Ctx) -> Section {
         let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
             continue;
         };
-        let rows = turn_table(ctx, st);
-        if rows.rows.is_empty() && ctx.sel.grep.is_some() {
+        let span = turn_row_span(ctx.view, st).unwrap_or(0..0);
+        let mut parts = Vec::new();
+        let mut turn_rows = 0usize;
+        let mut from = span.start;
+        loop {
+            let to = (from + ROWS_AT_ONCE).min(span.end);
+            let part = rows_table(ctx, from..to);
+            turn_rows += part.rows.len();
+            for (i, w) in natural_widths(&part).into_iter().enumerate().take(floor.len()) {
+                floor[i] = floor[i].max(w);
+            }
+            let first = parts.is_empty();
+            parts.push(TurnRows { attempt: ctx.index, rows: from..to, first, last: to == span.end, floor: Vec::new() });
+            if to == span.end {
+                break;
+            }
+            from = to;
+        }
+        if turn_rows == 0 && ctx.sel.grep.is_some() {
             continue;
         }
         shown_turns += 1;
-        shown_rows += rows.rows.len();
-        for (i, w) in natural_widths(&rows).into_iter().enumerate().take(floor.len()) {
-            floor[i] = floor[i].max(w);
-        }
+        shown_rows += turn_rows;
         let (title, meta) = turn_header(ctx.attempt, ctx.view, addr);
         let mut turn_body = Vec::new();
         if record.turn.events.is_empty() {
             turn_body.push(Block::Line(Text::toned("No events captured for this turn.", Tone::Soft)));
         }
-        turn_body.push(Block::TurnRows(TurnRows { attempt: ctx.index, turn: st, floor: Vec::new() }));
+        turn_body.extend(parts.into_iter().map(Block::TurnRows));
         body.push(Block::Section(Section::new(title, meta, turn_body)));
     }
     for block in &mut body {
-        if let Block::Section(s) = block
-            && let Some(Block::TurnRows(t)) = s.body.last_mut()
-        {
-            t.floor = floor.clone();
+        if let Block::Section(s) = block {
+            for part in &mut s.body {
+                if let Block::TurnRows(t) = part {
+                    t.floor = floor.clone();
+                }
+            }
         }
     }
     if shown_turns == 0 {

@@ -181,7 +181,9 @@ fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
         Block::Blank => out(Out::Body(Text::new())),
         Block::Waterfall(w) => crate::view::waterfall::layout(w, width).into_iter().for_each(|l| out(Out::Body(l))),
         Block::Table(t) => table_lines(t, width, d.boxed, &mut |l| out(Out::Body(l))),
-        Block::TurnRows(r) => table_lines(&(d.turn_rows)(r), width, d.boxed, &mut |l| out(Out::Body(l))),
+        Block::TurnRows(r) => {
+            table_part_lines(&(d.turn_rows)(r), width, d.boxed, (r.first, r.last), &mut |l| out(Out::Body(l)))
+        }
         Block::Section(s) if d.boxed => {
             out(Out::Divider(s.title.clone(), s.meta.clone()));
             for b in &s.body {
@@ -228,18 +230,17 @@ pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
 type CellLines<'a> = Box<dyn Iterator<Item = Text> + 'a>;
 
 fn table_lines(table: &Table, avail: usize, boxed: bool, out: &mut dyn FnMut(Text)) {
+    table_part_lines(table, avail, boxed, (true, true), out);
+}
+
+/// A table, or a part of one: the first part draws the header, the last the
+/// note of dropped columns.
+fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bool, bool), out: &mut dyn FnMut(Text)) {
     let sep = if boxed { " │ " } else { "   " };
     let (widths, dropped) = fit_columns(table, avail, 3);
     let shown = widths.len();
-    let header: Vec<CellLines> = table.columns[..shown]
-        .iter()
-        .zip(&widths)
-        .map(|(c, w)| Box::new(std::iter::once(Text::toned(text::truncate(&c.header, *w), Tone::Bold))) as CellLines)
-        .collect();
-    row_lines(header, &widths, &table.columns, sep, out);
-    if boxed {
-        let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
-        out(Text::toned(rule.join("─┼─"), Tone::Soft));
+    if first {
+        header_lines(table, &widths, boxed, sep, out);
     }
     for row in &table.rows {
         let cells: Vec<CellLines> = (0..shown)
@@ -255,8 +256,21 @@ fn table_lines(table: &Table, avail: usize, boxed: bool, out: &mut dyn FnMut(Tex
             .collect();
         row_lines(cells, &widths, &table.columns, sep, out);
     }
-    if dropped > 0 {
+    if dropped > 0 && last {
         out(Text::toned(crate::view::chrome::columns_not_shown(dropped), Tone::Soft));
+    }
+}
+
+fn header_lines(table: &Table, widths: &[usize], boxed: bool, sep: &str, out: &mut dyn FnMut(Text)) {
+    let header: Vec<CellLines> = table.columns[..widths.len()]
+        .iter()
+        .zip(widths)
+        .map(|(c, w)| Box::new(std::iter::once(Text::toned(text::truncate(&c.header, *w), Tone::Bold))) as CellLines)
+        .collect();
+    row_lines(header, widths, &table.columns, sep, out);
+    if boxed {
+        let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
+        out(Text::toned(rule.join("─┼─"), Tone::Soft));
     }
 }
 
