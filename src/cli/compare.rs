@@ -1,6 +1,6 @@
 //! `niceeval compare`: evals × experiments, and before/after pairs.
 
-use super::show::{ColorChoice, MAX_WIDTH, plain_options};
+use super::show::LayoutArgs;
 use crate::view::compare::{Built, Compared};
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,18 +26,8 @@ pub struct CompareArgs {
     /// Print the comparison as one JSON object (`niceeval-viewer.compare/1`) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Output width in columns, 1 to 1000 (default: the terminal's, or 80 off a terminal).
-    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_WIDTH as u64))]
-    pub width: Option<usize>,
-    /// Draw rounded boxes (needs at least 60 columns).
-    #[arg(long, conflicts_with = "plain")]
-    pub boxed: bool,
-    /// Never draw boxes.
-    #[arg(long)]
-    pub plain: bool,
-    /// Colour: auto (terminal and NO_COLOR unset), always, never.
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    pub color: ColorChoice,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     #[command(flatten)]
     pub opts: super::DeriveOpts,
 }
@@ -88,7 +78,7 @@ pub fn run(args: &CompareArgs) -> i32 {
         text.push('\n');
         return super::print_stdout(&text);
     }
-    let opts = plain_options(args.width, args.boxed, args.plain, args.color);
+    let opts = args.layout.options();
     super::print_stdout(&text(&compared, &opts))
 }
 

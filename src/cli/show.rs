@@ -63,6 +63,15 @@ pub struct ShowArgs {
     /// Print complete payloads (pretty JSON) instead of cut previews.
     #[arg(long)]
     pub full: bool,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    #[command(flatten)]
+    pub opts: super::DeriveOpts,
+}
+
+/// How text output is laid out: the options `show` and `compare` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LayoutArgs {
     /// Output width in columns, 1 to 1000 (default: the terminal's, or 80 off a terminal).
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_WIDTH as u64))]
     pub width: Option<usize>,
@@ -75,8 +84,12 @@ pub struct ShowArgs {
     /// Colour: auto (terminal and NO_COLOR unset), always, never.
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
     pub color: ColorChoice,
-    #[command(flatten)]
-    pub opts: super::DeriveOpts,
+}
+
+impl LayoutArgs {
+    pub fn options(&self) -> PlainOptions {
+        plain_options(self.width, self.boxed, self.plain, self.color)
+    }
 }
 
 impl ShowArgs {
@@ -161,7 +174,7 @@ pub fn run(args: &ShowArgs) -> i32 {
         let _ = writeln!(std::io::stderr(), "niceeval: {line}");
     }
     let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
-    let opts = plain_options(args.width, args.boxed, args.plain, args.color);
+    let opts = args.layout.options();
     let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep, full: args.full };
     if args.json {
         if let Some(what) = crate::view::json::not_finite(&doc, &views, &findings, &sel) {

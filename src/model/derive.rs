@@ -6,7 +6,8 @@ use super::coverage::Coverage;
 use super::document::{Attempt, Session};
 use super::event::Event;
 use super::facts::{O11ySummary, RunFacts, build_o11y_summary, build_o11y_summary_from, derive_run_facts};
-use super::occurrence::{Occurrence, OccurrenceSet, OrphanFinish, ScopeTurn, derive_occurrences};
+pub use super::occurrence::Occurrences;
+use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences};
 use super::usage::{Estimate, PriceTable, USAGE_FIELDS, Usage, estimate_cost, number};
 use serde_json::{Map, Value};
 
@@ -54,31 +55,6 @@ pub struct DerivedSession {
 enum SessionFold {
     Part { occurrences: std::ops::Range<usize>, orphan_finishes: std::ops::Range<usize> },
     Own(OccurrenceSet),
-}
-
-/// A fold's occurrences and orphan finishes, wherever they are kept.
-#[derive(Debug, Clone, Copy)]
-pub struct Occurrences<'a> {
-    pub occurrences: &'a [Occurrence],
-    pub orphan_finishes: &'a [OrphanFinish],
-}
-
-impl Occurrences<'_> {
-    pub fn to_json(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("occurrences".into(), Value::Array(self.occurrences.iter().map(Occurrence::to_json).collect()));
-        o.insert(
-            "orphanFinishes".into(),
-            Value::Array(self.orphan_finishes.iter().map(OrphanFinish::to_json).collect()),
-        );
-        Value::Object(o)
-    }
-}
-
-impl<'a> From<&'a OccurrenceSet> for Occurrences<'a> {
-    fn from(set: &'a OccurrenceSet) -> Occurrences<'a> {
-        Occurrences { occurrences: &set.occurrences, orphan_finishes: &set.orphan_finishes }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -280,6 +280,19 @@ pub struct OccurrenceSet {
 
 impl OccurrenceSet {
     pub fn to_json(&self) -> Value {
+        Occurrences::from(self).to_json()
+    }
+}
+
+/// A fold's occurrences and orphan finishes, wherever they are kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Occurrences<'a> {
+    pub occurrences: &'a [Occurrence],
+    pub orphan_finishes: &'a [OrphanFinish],
+}
+
+impl Occurrences<'_> {
+    pub fn to_json(&self) -> Value {
         let mut o = Map::new();
         o.insert("occurrences".into(), Value::Array(self.occurrences.iter().map(Occurrence::to_json).collect()));
         o.insert(
@@ -287,6 +300,12 @@ impl OccurrenceSet {
             Value::Array(self.orphan_finishes.iter().map(OrphanFinish::to_json).collect()),
         );
         Value::Object(o)
+    }
+}
+
+impl<'a> From<&'a OccurrenceSet> for Occurrences<'a> {
+    fn from(set: &'a OccurrenceSet) -> Occurrences<'a> {
+        Occurrences { occurrences: &set.occurrences, orphan_finishes: &set.orphan_finishes }
     }
 }
 
