@@ -68,13 +68,17 @@ fn header_facts(a: &Value) -> Vec<String> {
     facts.push(format!("est {}", num("estimatedCostUSD").map(usd).unwrap_or_else(|| "—".into())));
     let c = &a["counts"];
     let n = |k: &str| c[k].as_u64().unwrap_or(0) as usize;
-    facts.push(format!(
-        "{} · {} · {} · {}",
-        count(n("sessions"), "session", "sessions"),
-        count(n("turns"), "turn", "turns"),
-        count(n("events"), "event", "events"),
-        count(n("toolCalls"), "tool call", "tool calls")
-    ));
+    facts.push(if c.is_null() {
+        "— (events not recorded)".into()
+    } else {
+        format!(
+            "{} · {} · {} · {}",
+            count(n("sessions"), "session", "sessions"),
+            count(n("turns"), "turn", "turns"),
+            count(n("events"), "event", "events"),
+            count(n("toolCalls"), "tool call", "tool calls")
+        )
+    });
     facts
 }
 

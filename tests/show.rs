@@ -758,3 +758,19 @@ fn a_long_turn_reads_as_one_table() {
     // The input row and every event's.
     assert!(out.contains("10,001 rows"), "the count is of every part");
 }
+
+/// An `exp --json` line holds no conversation: its counts are missing, not
+/// zero, in the text and in `show --json` alike.
+#[test]
+fn counts_of_an_attempt_without_recorded_events_are_missing() {
+    let path = "tests/fixtures/exp/run.ndjson";
+    let (doc, derived) = load(path);
+    let out = text(&doc, &derived, &[SectionKind::Timeline], &Selection::default(), &opts(100, false));
+    let counts: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("counts ")).collect();
+    assert!(!counts.is_empty());
+    assert!(counts.iter().all(|l| l.ends_with("— (events not recorded)")), "{counts:?}");
+    let json = niceeval::view::json::document(&doc, &derived, &[], &Selection::default());
+    let attempts = json["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), counts.len());
+    assert!(attempts.iter().all(|a| a["counts"].is_null()), "counts are null, not zeros");
+}

@@ -96,12 +96,17 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("agent".into(), a.agent.clone().into());
     o.insert("score".into(), score_json(s));
     o.insert("durationMs".into(), opt_num(a.duration_ms));
+    // Missing, not zero, when the events were not recorded (as `counts` in words says).
     o.insert(
         "counts".into(),
-        json!({
-            "sessions": s.sessions, "turns": s.turns, "events": s.events,
-            "toolCalls": s.tool_calls, "orphanFinishes": s.orphan_finishes,
-        }),
+        if s.counts_known() {
+            json!({
+                "sessions": s.sessions, "turns": s.turns, "events": s.events,
+                "toolCalls": s.tool_calls, "orphanFinishes": s.orphan_finishes,
+            })
+        } else {
+            Value::Null
+        },
     );
     o.insert("usage".into(), usage_json(&s.usage));
     o.insert(

@@ -49,6 +49,10 @@ pub struct Summary {
     pub headline: Text,
     pub to_review: bool,
     pub model: Option<String>,
+    /// False when the input says the attempt's events were not recorded
+    /// (an `exp --json` line, a Record without its trace): its counts are
+    /// missing, not zero.
+    pub events_recorded: bool,
     pub sessions: usize,
     pub turns: usize,
     pub events: usize,
@@ -97,6 +101,7 @@ impl Summary {
             headline: super::verdict::headline(attempt.verdict, status),
             to_review: needs_review(attempt),
             model: d.model.clone(),
+            events_recorded: attempt.events != Some(crate::model::completeness::Completeness::NotRecorded),
             sessions: attempt.sessions.len(),
             turns,
             events: records.map(|r| r.turn.events.len()).sum(),
@@ -214,7 +219,15 @@ impl Summary {
     }
 
     /// "3 sessions · 8 turns · 37 events · 9 tool calls" (+ orphan finishes).
+    /// Whether the counts are known: events recorded, or some found anyway.
+    pub fn counts_known(&self) -> bool {
+        self.events_recorded || self.events > 0
+    }
+
     pub fn counts(&self) -> Text {
+        if !self.counts_known() {
+            return Text::toned(format!("{MISSING} (events not recorded)"), Tone::Soft);
+        }
         let mut t = Text::plain(format!(
             "{} · {} · {} · {}",
             count(self.sessions, "session", "sessions"),
