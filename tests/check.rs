@@ -160,6 +160,30 @@ fn messages_name_what_is_wrong() {
     assert!(f[0].message.contains("requires a non-empty reason when status is unavailable"), "{}", f[0].message);
 }
 
+/// Each orphan finish says why it has no start: in another session, in a
+/// session line with the same sessionIndex, already finished, or nowhere.
+#[test]
+fn orphan_finishes_say_where_their_start_is() {
+    let findings = lint_paths(&[&check_fixture("orphan-finish-sessions")]);
+    let orphans: Vec<(usize, String, &str)> = got(&findings)
+        .into_iter()
+        .zip(&findings)
+        .filter(|((code, ..), _)| *code == "orphan-finish")
+        .map(|((_, _, si, at), f)| (si, at, f.message.as_str()))
+        .collect();
+    let expected = [
+        (1, "1:1", "\"a\" has no start in session-2 (a start with this id is in another session"),
+        (1, "1:2", "\"c\" has no start in session-2; NiceEval records an orphan finish"),
+        (1, "1:5", "\"d\" has no open start in session-2: its start was already finished"),
+        (2, "1:1", "\"b\" has no start in this session line, but a session line with the same sessionIndex started it"),
+    ];
+    assert_eq!(orphans.len(), expected.len(), "{orphans:#?}");
+    for ((si, at, message), (want_si, want_at, want)) in orphans.iter().zip(expected) {
+        assert_eq!((*si, at.as_str()), (want_si, want_at), "{message}");
+        assert!(message.contains(want), "{message}\n  wants: {want}");
+    }
+}
+
 #[test]
 fn clean_complex_session_is_silent() {
     // Two sessions, HITL approve and deny across turns (same operationId in both

@@ -158,6 +158,8 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
             orphan_finishes,
             coverage: agent_coverage.downgrade(record.turn.evidence_coverage.as_ref()),
         });
+        // The folds below read only the kinds, until the summary's.
+        record.turn.release_pages();
     }
     let root = derive_occurrences(&scope);
     let names: Vec<String> = attempt.sessions.iter().map(|s| s.scope_name()).collect();
@@ -204,7 +206,7 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
             coverage: session_coverage,
         });
     }
-    let all_events = || scope.iter().flat_map(|s| s.events.iter());
+    let all_events = || events_releasing_pages(&scope);
     let model = model.map(str::to_string).or_else(|| attempt.model.clone());
     let billed = attempt.reported_usage.unwrap_or(usage);
     DerivedAttempt {
@@ -217,6 +219,20 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
         coverage,
         model,
     }
+}
+
+/// The events of `scope` in order, each turn's pages handed back once the
+/// iteration has passed it: the attempt's summary reads the inputs of some
+/// tool calls again, and a call read later (when it settles) only reads its
+/// page again.
+fn events_releasing_pages<'a>(scope: &'a [ScopeTurn<'a>]) -> impl Iterator<Item = &'a Event> + Clone {
+    scope.iter().flat_map(|s| {
+        let release = std::iter::once(()).filter_map(move |()| {
+            super::event::release_pages(s.events);
+            None
+        });
+        s.events.iter().chain(release)
+    })
 }
 
 fn remap(set: &mut OccurrenceSet, indices: &[usize]) {

@@ -85,18 +85,7 @@ impl Turn {
     /// [`super::event::Bytes::release`]): for a pass over every event that
     /// will not read them again, so that a large file is not all resident.
     pub fn release_pages(&self) {
-        let mut span: Option<(&super::event::Source, usize, usize)> = None;
-        for e in &self.events {
-            let super::event::EventJson::Raw { source, start, len } = e.json() else { continue };
-            let end = start + *len as usize;
-            span = match span {
-                Some((s, a, b)) => Some((s, a.min(*start), b.max(end))),
-                None => Some((source, *start, end)),
-            };
-        }
-        if let Some((source, start, end)) = span {
-            source.release(start, end);
-        }
+        super::event::release_pages(&self.events);
     }
 
     /// Whether NiceEval has an outcome for this turn: any `status` written.

@@ -148,6 +148,24 @@ impl EventJson {
     }
 }
 
+/// Hand back to their file the pages of these raw events (see
+/// [`Bytes::release`]): for a pass over many events that will not read
+/// them again soon, so that a large file is not all resident at once.
+pub fn release_pages(events: &[Event]) {
+    let mut span: Option<(&Source, usize, usize)> = None;
+    for e in events {
+        let EventJson::Raw { source, start, len } = &e.json else { continue };
+        let end = start + *len as usize;
+        span = match span {
+            Some((s, a, b)) => Some((s, a.min(*start), b.max(end))),
+            None => Some((source, *start, end)),
+        };
+    }
+    if let Some((source, start, end)) = span {
+        source.release(start, end);
+    }
+}
+
 /// What the text checks need of a string without holding it: the length of
 /// its trimmed text, a hash of that length and its ends (see [`text_hash`]),
 /// whether it is blank, and whether it has at least eight characters.

@@ -18,20 +18,31 @@ type At = (usize, usize); // (turn index in session, event index)
 /// session-scope fold started it, or `None` when several sessions did.
 pub type StartedIn<'a> = HashMap<&'a str, Option<usize>>;
 
-/// [`StartedIn`] for an attempt, built once (not once per session).
+/// [`StartedIn`] for an attempt, built once (not once per session), and
+/// only for the ids of orphan finishes: nothing else asks, and a map of
+/// every id cost as much as the occurrences.
 pub fn started_in(derived: &DerivedAttempt) -> StartedIn<'_> {
     let mut out: StartedIn<'_> = HashMap::default();
     for si in 0..derived.sessions.len() {
-        for o in derived.session_occurrences(si).occurrences {
-            out.entry(&*o.operation_id)
-                .and_modify(|only| {
-                    if *only != Some(si) {
-                        *only = None;
-                    }
-                })
-                .or_insert(Some(si));
+        for orphan in derived.session_occurrences(si).orphan_finishes {
+            out.insert(&*orphan.operation_id, None);
         }
     }
+    if out.is_empty() {
+        return out;
+    }
+    let mut seen: HashSet<&str> = HashSet::default();
+    for si in 0..derived.sessions.len() {
+        for o in derived.session_occurrences(si).occurrences {
+            let Some(only) = out.get_mut(&*o.operation_id) else { continue };
+            if seen.insert(&*o.operation_id) {
+                *only = Some(si);
+            } else if *only != Some(si) {
+                *only = None;
+            }
+        }
+    }
+    out.retain(|id, _| seen.contains(id));
     out
 }
 
@@ -95,6 +106,9 @@ impl<'a> Line<'a> {
 struct Replay<'a> {
     open_tool: HashMap<&'a str, At>,
     open_sub: HashMap<&'a str, At>,
+    /// Every tool start and finish of the ids asked about (orphan finishes,
+    /// skill loads), filled by [`tool_events`] after the replay: a list for
+    /// every id of a long session cost more than the rest of the lint.
     tool_events: HashMap<&'a str, Vec<At>>,
     kind_mismatch: HashSet<At>,
     skills: Vec<(At, &'a str)>,
@@ -117,7 +131,12 @@ pub fn check_session(
     statuses_recorded: bool,
 ) {
     let line = Line::new(ai, si, session, derived);
-    let replay = replay(sink, &line);
+    let mut replay = replay(sink, &line);
+    let mut asked: HashSet<&str> = replay.skills.iter().map(|(_, id)| *id).collect();
+    if si < derived.sessions.len() {
+        asked.extend(derived.session_occurrences(si).orphan_finishes.iter().map(|o| &*o.operation_id));
+    }
+    tool_events(&line, &asked, &mut replay.tool_events);
     if statuses_recorded && line.last_status() != Some("waiting") {
         pending_subagents(sink, &line, &replay);
     }
@@ -143,13 +162,11 @@ fn replay<'a>(sink: &mut Sink, line: &Line<'a>) -> Replay<'a> {
             match &event.kind {
                 EventKind::ToolStarted { operation_id, .. } => {
                     r.open_tool.insert(operation_id, here);
-                    r.tool_events.entry(operation_id).or_default().push(here);
                 }
                 EventKind::SubagentStarted { operation_id, .. } => {
                     r.open_sub.insert(operation_id, here);
                 }
                 EventKind::ToolFinished { operation_id, .. } => {
-                    r.tool_events.entry(operation_id).or_default().push(here);
                     if r.open_tool.remove(&**operation_id).is_none()
                         && let Some(start) = r.open_sub.get(&**operation_id).copied()
                     {
@@ -200,6 +217,23 @@ fn replay<'a>(sink: &mut Sink, line: &Line<'a>) -> Replay<'a> {
         }
     }
     r
+}
+
+/// The tool starts and finishes of the ids in `asked`, in fold order.
+fn tool_events<'a>(line: &Line<'a>, asked: &HashSet<&str>, out: &mut HashMap<&'a str, Vec<At>>) {
+    if asked.is_empty() {
+        return;
+    }
+    for &ti in &line.order {
+        for (ei, event) in line.session.turns[ti].turn.events.iter().enumerate() {
+            if let EventKind::ToolStarted { operation_id, .. } | EventKind::ToolFinished { operation_id, .. } =
+                &event.kind
+                && asked.contains(&**operation_id)
+            {
+                out.entry(operation_id).or_default().push((ti, ei));
+            }
+        }
+    }
 }
 
 /// Subagents still open when the session ends (not waiting).
