@@ -61,7 +61,7 @@ fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
         for (ri, row) in pv.timeline.rows.iter().enumerate() {
             let p = niceeval::view::timeline::row_view(&pa.doc.attempts[a], pv, ri);
             let l = niceeval::view::timeline::row_view(&la.doc.attempts[a], lv, ri);
-            assert_eq!(p, l, "{name}: row {:?} of attempt {a}", row.addr);
+            assert_eq!(p, l, "{name}: row {:?} of attempt {a}", row.addr());
         }
     }
     assert!(!events(&la.doc).any(|e| e.parsed_whole()), "{name}: the rows parsed an event whole");

@@ -195,7 +195,7 @@ fn a_huge_string_field_opens_and_pages() {
     let row = app
         .visible
         .iter()
-        .position(|&r| app.view().unwrap().timeline.rows[r].event == Some(0))
+        .position(|&r| app.view().unwrap().timeline.rows[r].event() == Some(0))
         .expect("a row for the message");
     app.lists.timeline.selected = row;
     let top = harness::draw(&mut terminal, &app, &mut cache);

@@ -68,10 +68,10 @@ fn every_event_row_is_found(doc: &niceeval::model::document::Document, rel: &str
     let (views, _) = niceeval::view::build_views(doc, None, &niceeval::model::usage::builtin_prices());
     for view in &views {
         for (ri, row) in view.timeline.rows.iter().enumerate() {
-            match row.event {
-                Some(e) => assert_eq!(view.timeline.row_of_event(row.addr, e), Some(ri), "{rel}: row {ri}"),
+            match row.event() {
+                Some(e) => assert_eq!(view.timeline.row_of_event(row.addr(), e), Some(ri), "{rel}: row {ri}"),
                 None if row.kind == niceeval::model::timeline::RowKind::TurnHeader => {
-                    assert_eq!(view.timeline.by_turn.get(&row.addr), Some(&ri), "{rel}: header {ri}")
+                    assert_eq!(view.timeline.by_turn.get(&row.addr()), Some(&ri), "{rel}: header {ri}")
                 }
                 None => {}
             }

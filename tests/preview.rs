@@ -115,7 +115,7 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     let mut app = App::new(preview.doc, None, PriceTable::default());
     let generation = app.generation;
     app.lists.timeline.selected = 7;
-    let before = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event));
+    let before = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event()));
     let mut source =
         niceeval::background::start(&mut app, (bytes, total), path, None, PriceTable::default(), Instant::now());
     assert!(app.loading.is_some(), "the header says the file is still loading");
@@ -123,7 +123,7 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     assert_eq!(app.doc.event_count(), 5000);
     assert!(preview_events < 5000);
     assert!(app.generation > generation, "render caches start over");
-    let after = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event));
+    let after = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event()));
     assert_eq!(before, after, "the same event stays selected");
     let flash = app.flash.as_ref().unwrap();
     assert!(!flash.error && flash.text.starts_with("loaded all") && flash.text.contains("5,000 events"), "{flash:?}");

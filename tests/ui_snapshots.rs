@@ -190,7 +190,7 @@ fn assertion_locator_jumps_to_the_exact_event() {
     assert_eq!(app.tab, Tab::Timeline);
     let view = app.view().unwrap();
     let row = &view.timeline.rows[app.selected_row().unwrap()];
-    assert_eq!(niceeval::view::address::event_address(row.turn_ordinal, row.event), "1:2");
+    assert_eq!(niceeval::view::address::event_address(row.turn_ordinal, row.event()), "1:2");
     assert_eq!(row.kind, niceeval::model::timeline::RowKind::ToolStart);
     // Every part of the id matched (session, turn, ordinal, a tool start at the event): not approximate.
     assert!(
@@ -199,7 +199,7 @@ fn assertion_locator_jumps_to_the_exact_event() {
         app.flash
     );
     // The row carries a badge back to the assertion.
-    assert_eq!(view.badges.get(&(row.addr, row.event)).map(Vec::len), Some(1));
+    assert_eq!(view.badges.get(&(row.addr(), row.event())).map(Vec::len), Some(1));
 }
 
 #[test]

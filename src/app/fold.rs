@@ -9,7 +9,7 @@ use crate::model::timeline::RowKind;
 impl App {
     /// `z`: fold or unfold the turn of the selected row.
     pub fn toggle_fold(&mut self) {
-        let Some(addr) = self.selected_row().and_then(|r| self.view()?.timeline.rows.get(r)).map(|r| r.addr) else {
+        let Some(addr) = self.selected_row().and_then(|r| self.view()?.timeline.rows.get(r)).map(|r| r.addr()) else {
             return;
         };
         let key = (self.scope.attempt, addr);
@@ -27,7 +27,7 @@ impl App {
         let Some(view) = self.view() else { return };
         let rows = &view.timeline.rows;
         let turns: Vec<_> =
-            self.scope_rows.iter().filter(|&&r| rows[r].kind == RowKind::TurnHeader).map(|&r| rows[r].addr).collect();
+            self.scope_rows.iter().filter(|&&r| rows[r].kind == RowKind::TurnHeader).map(|&r| rows[r].addr()).collect();
         let n = turns.len();
         for addr in turns {
             if fold {

@@ -226,13 +226,13 @@ impl App {
                 let to = all.partition_point(|&r| r < range.end);
                 self.scope_rows.extend_from_slice(&all[from..to]);
             }
-            None => self.scope_rows.extend(all.iter().copied().filter(|&r| scope.contains(rows[r].addr))),
+            None => self.scope_rows.extend(all.iter().copied().filter(|&r| scope.contains(rows[r].addr()))),
         }
         // A folded turn shows its header only.
         let folded = &self.folded;
         if folded.iter().any(|(a, _)| *a == scope.attempt) {
             let shown =
-                |&r: &usize| rows[r].kind == RowKind::TurnHeader || !folded.contains(&(scope.attempt, rows[r].addr));
+                |&r: &usize| rows[r].kind == RowKind::TurnHeader || !folded.contains(&(scope.attempt, rows[r].addr()));
             self.visible.extend(self.scope_rows.iter().copied().filter(shown));
         } else {
             self.visible.extend_from_slice(&self.scope_rows);
@@ -420,7 +420,7 @@ impl App {
 
 fn row_flags(r: &Row) -> u8 {
     let mut f = 0;
-    if r.merged_away {
+    if r.merged_away() {
         f |= MERGED_AWAY;
     }
     if r.kind == RowKind::TurnHeader {
@@ -458,7 +458,7 @@ fn scope_row_range(rows: &[Row], scope: Scope) -> Option<std::ops::Range<usize>>
         (Some(s), None) => (TurnAddr { session: s, turn: 0 }, TurnAddr { session: s + 1, turn: 0 }),
         (Some(s), Some(t)) => (TurnAddr { session: s, turn: t }, TurnAddr { session: s, turn: t + 1 }),
     };
-    Some(rows.partition_point(|r| r.addr < lo)..rows.partition_point(|r| r.addr < hi))
+    Some(rows.partition_point(|r| r.addr() < lo)..rows.partition_point(|r| r.addr() < hi))
 }
 
 /// Occurrence indices stably sorted by display name: each occurrence's name

@@ -11,7 +11,7 @@ use crate::model::timeline::{RowKind, RowStatus};
 fn fresh_visible(app: &App) -> Vec<usize> {
     let Some(view) = app.view() else { return Vec::new() };
     let rows = view.timeline.rows.iter().enumerate();
-    rows.filter(|(_, r)| app.scope.contains(r.addr) && !(app.merge && r.merged_away)).map(|(i, _)| i).collect()
+    rows.filter(|(_, r)| app.scope.contains(r.addr()) && !(app.merge && r.merged_away())).map(|(i, _)| i).collect()
 }
 
 fn fresh_tools(app: &App) -> Vec<Result<usize, usize>> {

@@ -389,7 +389,7 @@ impl App {
         self.generation += 1;
         let keep = self.selected_row().and_then(|ri| {
             let row = self.view()?.timeline.rows.get(ri)?;
-            Some((row.addr, row.event, row.kind))
+            Some((row.addr(), row.event(), row.kind))
         });
         let offset = self.lists.timeline.offset;
         let attempts_before = self.doc.attempts.len();
@@ -526,7 +526,7 @@ impl App {
 
     /// Select a timeline row (by index into `Timeline::rows`), widening the scope if needed.
     pub fn select_row(&mut self, row: usize) {
-        let Some(addr) = self.view().and_then(|v| v.timeline.rows.get(row)).map(|r| r.addr) else { return };
+        let Some(addr) = self.view().and_then(|v| v.timeline.rows.get(row)).map(|r| r.addr()) else { return };
         if !self.scope.contains(addr) {
             self.scope = Scope { attempt: self.scope.attempt, session: None, turn: None };
             self.rebuild_visible();

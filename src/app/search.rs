@@ -390,10 +390,10 @@ impl App {
         if matcher.is_match(&summary) {
             return true;
         }
-        let Some(record) = attempt.sessions.get(row.addr.session).and_then(|s| s.turns.get(row.addr.turn)) else {
+        let Some(record) = attempt.sessions.get(row.addr().session).and_then(|s| s.turns.get(row.addr().turn)) else {
             return false;
         };
-        let events = row.event.into_iter().chain(row.merged_finish);
+        let events = row.event().into_iter().chain(row.merged_finish());
         events.into_iter().any(|e| {
             record.turn.events.get(e).is_some_and(|ev| {
                 HAYSTACK.with(|cell| {

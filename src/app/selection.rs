@@ -68,11 +68,11 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
     match app.tab {
         Tab::Timeline => {
             let row = &view.timeline.rows[app.selected_row()?];
-            let record = &attempt.sessions[row.addr.session].turns[row.addr.turn];
-            let event = row.event.and_then(|e| record.turn.events.get(e));
+            let record = &attempt.sessions[row.addr().session].turns[row.addr().turn];
+            let event = row.event().and_then(|e| record.turn.events.get(e));
             if app.raw {
                 let mut parts: Vec<String> = event.map(|e| pretty(&e.raw())).into_iter().collect();
-                if let Some(f) = row.merged_finish.and_then(|e| record.turn.events.get(e)) {
+                if let Some(f) = row.merged_finish().and_then(|e| record.turn.events.get(e)) {
                     parts.push(pretty(&f.raw()));
                 }
                 return (!parts.is_empty()).then(|| ("raw event".into(), parts.join("\n")));
@@ -81,7 +81,7 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
                 (RowKind::Input, _) => record.input.as_ref().map(|i| ("input".into(), pretty(i))),
                 (RowKind::ToolStart, Some(e)) => {
                     let mut text = e.tool_input().as_deref().map(pretty).unwrap_or_else(|| "(no input)".into());
-                    if let Some(f) = row.merged_finish.and_then(|i| record.turn.events.get(i)) {
+                    if let Some(f) = row.merged_finish().and_then(|i| record.turn.events.get(i)) {
                         text.push_str("\n\n");
                         text.push_str(&f.output().as_deref().map(pretty).unwrap_or_else(|| "(no output)".into()));
                     }

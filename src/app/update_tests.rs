@@ -37,7 +37,7 @@ fn turn_jumps_land_on_headers() {
     let view = a.view().unwrap();
     let row = &view.timeline.rows[a.selected_row().unwrap()];
     assert_eq!(row.kind, RowKind::TurnHeader);
-    assert_eq!(row.addr.turn, 1);
+    assert_eq!(row.addr().turn, 1);
 }
 
 #[test]

@@ -110,30 +110,110 @@ pub fn turn_status(status: Option<&str>) -> RowStatus {
     }
 }
 
+/// One timeline row, 32 bytes: an attempt of a million events has a million
+/// of them. Indices are `u32` (a document of four billion events would not
+/// fit in memory as events first); [`NONE`] stands for absent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    pub addr: TurnAddr,
-    pub kind: RowKind,
-    /// Adapter event index; `None` for the turn header and the input row.
-    pub event: Option<usize>,
-    /// A finish in the same turn merged into this start row.
-    pub merged_finish: Option<usize>,
-    /// This finish row is shown inside its start row when rows are merged.
-    pub merged_away: bool,
-    /// Root-scope occurrence index for tool rows.
-    pub occurrence: Option<usize>,
-    /// Root-scope orphan index for orphan finish rows.
-    pub orphan: Option<usize>,
-    /// Index into the HITL request list for `input.requested` rows.
-    pub request: Option<usize>,
-    pub status: Option<RowStatus>,
     pub turn_ordinal: u64,
+    session: u32,
+    turn: u32,
+    /// Adapter event index; `NONE` for the turn header and the input row.
+    event: u32,
+    /// A finish in the same turn merged into this start row.
+    merged_finish: u32,
+    /// The index `link_kind` says what it is of (see [`Row::occurrence`]).
+    link: u32,
+    pub kind: RowKind,
+    pub status: Option<RowStatus>,
+    /// This finish row is shown inside its start row when rows are merged.
+    merged_away: bool,
+    link_kind: LinkKind,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// What a row's `link` indexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LinkKind {
+    None,
+    /// A root-scope occurrence (tool rows).
+    Occurrence,
+    /// A root-scope orphan finish.
+    Orphan,
+    /// The HITL request list (`input.requested` rows).
+    Request,
+}
+
+fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(NONE)
+}
+
+fn some(i: u32) -> Option<usize> {
+    (i != NONE).then_some(i as usize)
 }
 
 impl Row {
+    fn new(addr: TurnAddr, turn_ordinal: u64, kind: RowKind, event: Option<usize>, status: Option<RowStatus>) -> Row {
+        Row {
+            turn_ordinal,
+            session: index(addr.session),
+            turn: index(addr.turn),
+            event: event.map_or(NONE, index),
+            merged_finish: NONE,
+            link: NONE,
+            kind,
+            status,
+            merged_away: false,
+            link_kind: LinkKind::None,
+        }
+    }
+
+    pub fn addr(&self) -> TurnAddr {
+        TurnAddr { session: self.session as usize, turn: self.turn as usize }
+    }
+
+    /// Adapter event index; `None` for the turn header and the input row.
+    pub fn event(&self) -> Option<usize> {
+        some(self.event)
+    }
+
+    /// A finish in the same turn merged into this start row.
+    pub fn merged_finish(&self) -> Option<usize> {
+        some(self.merged_finish)
+    }
+
+    /// This finish row is shown inside its start row when rows are merged.
+    pub fn merged_away(&self) -> bool {
+        self.merged_away
+    }
+
+    /// Root-scope occurrence index for tool rows.
+    pub fn occurrence(&self) -> Option<usize> {
+        self.linked(LinkKind::Occurrence)
+    }
+
+    /// Root-scope orphan index for orphan finish rows.
+    pub fn orphan(&self) -> Option<usize> {
+        self.linked(LinkKind::Orphan)
+    }
+
+    /// Index into the HITL request list for `input.requested` rows.
+    pub fn request(&self) -> Option<usize> {
+        self.linked(LinkKind::Request)
+    }
+
+    fn linked(&self, kind: LinkKind) -> Option<usize> {
+        if self.link_kind == kind { some(self.link) } else { None }
+    }
+
+    fn link_to(&mut self, kind: LinkKind, i: usize) {
+        (self.link_kind, self.link) = (kind, index(i));
+    }
+
     /// `turnOrdinal:eventOrdinal` (the user message is 0; a header shows `N`).
     pub fn position(&self) -> String {
-        match (self.kind, self.event) {
+        match (self.kind, self.event()) {
             (RowKind::TurnHeader, _) => format!("{}", self.turn_ordinal),
             (_, Some(e)) => format!("{}:{}", self.turn_ordinal, e + 1),
             (_, None) => format!("{}:0", self.turn_ordinal),
@@ -159,54 +239,55 @@ pub struct Timeline {
 impl Timeline {
     pub fn row_of_event(&self, addr: TurnAddr, event: usize) -> Option<usize> {
         let ri = self.by_turn.get(&addr)? + 2 + event;
-        self.rows.get(ri).filter(|r| r.addr == addr && r.event == Some(event)).map(|_| ri)
+        self.rows.get(ri).filter(|r| r.addr() == addr && r.event() == Some(event)).map(|_| ri)
     }
 }
 
 pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[HitlRequest]) -> Timeline {
-    // Index the root fold by event reference.
-    let mut start_of: HashMap<(usize, usize), usize> = HashMap::default();
-    let mut finish_of: HashMap<(usize, usize), usize> = HashMap::default();
+    // What each event of the root fold is to its occurrences: one slot per
+    // event (`events_before[scope turn]` + event), not a map per kind.
+    let mut events_before = Vec::with_capacity(derived.turns.len() + 1);
+    let mut total = 0usize;
+    for dt in &derived.turns {
+        events_before.push(total);
+        total += attempt.sessions[dt.addr.session].turns[dt.addr.turn].turn.events.len();
+    }
+    let slot = |r: super::occurrence::EventRef| events_before.get(r.scope_turn).map(|b| b + r.event);
+    let mut fold_link = vec![(LinkKind::None, NONE); total];
+    let mut put = |r, link: (LinkKind, usize)| {
+        if let Some(cell) = slot(r).and_then(|i| fold_link.get_mut(i)) {
+            *cell = (link.0, index(link.1));
+        }
+    };
     for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
-        start_of.insert((o.start_ref.scope_turn, o.start_ref.event), i);
+        put(o.start_ref, (LinkKind::Occurrence, i));
         if let Some(f) = o.finish_ref {
-            finish_of.insert((f.scope_turn, f.event), i);
+            put(f, (LinkKind::Occurrence, i));
         }
     }
-    let orphan_of: HashMap<(usize, usize), usize> = derived
-        .occurrences
-        .orphan_finishes
-        .iter()
-        .enumerate()
-        .map(|(i, o)| ((o.event_ref.scope_turn, o.event_ref.event), i))
-        .collect();
+    for (i, o) in derived.occurrences.orphan_finishes.iter().enumerate() {
+        put(o.event_ref, (LinkKind::Orphan, i));
+    }
     let request_of: HashMap<(TurnAddr, usize), usize> =
         requests.iter().enumerate().map(|(i, r)| ((r.addr, r.event), i)).collect();
-    // Subagent pairing per turn, by id (display only).
-    let mut timeline = Timeline::default();
+    let mut timeline = Timeline { rows: Vec::with_capacity(total + 2 * derived.turns.len()), ..Timeline::default() };
     for (scope_index, dt) in derived.turns.iter().enumerate() {
         let addr = dt.addr;
         let record = &attempt.sessions[addr.session].turns[addr.turn];
         let ordinal = dt.turn_ordinal;
         timeline.by_turn.insert(addr, timeline.rows.len());
-        let base = Row {
-            addr,
-            kind: RowKind::TurnHeader,
-            event: None,
-            merged_finish: None,
-            merged_away: false,
-            occurrence: None,
-            orphan: None,
-            request: None,
-            status: Some(turn_status(record.turn.status.as_deref())),
-            turn_ordinal: ordinal,
-        };
-        timeline.rows.push(base.clone());
-        timeline.rows.push(Row { kind: RowKind::Input, status: None, ..base.clone() });
+        let status = Some(turn_status(record.turn.status.as_deref()));
+        timeline.rows.push(Row::new(addr, ordinal, RowKind::TurnHeader, None, status));
+        timeline.rows.push(Row::new(addr, ordinal, RowKind::Input, None, None));
+        // Subagent pairing per turn, by id (display only).
         let mut open_subagents: HashMap<&str, usize> = HashMap::default();
+        let links = &fold_link[events_before[scope_index]..];
         for (ei, event) in record.turn.events.iter().enumerate() {
-            let mut row = Row { kind: RowKind::Unrecognized, event: Some(ei), status: None, ..base.clone() };
-            let key = (scope_index, ei);
+            let mut row = Row::new(addr, ordinal, RowKind::Unrecognized, Some(ei), None);
+            let (link_kind, link) = links[ei];
+            let occurrence = (link_kind == LinkKind::Occurrence)
+                .then(|| derived.occurrences.occurrences.get(link as usize))
+                .flatten();
             match &event.kind {
                 EventKind::Message { role: Role::User } => row.kind = RowKind::UserMessage,
                 EventKind::Message { role: Role::Assistant } => row.kind = RowKind::AssistantMessage,
@@ -214,26 +295,24 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                 EventKind::Message { role: Role::Other } => {}
                 EventKind::ToolStarted { .. } => {
                     row.kind = RowKind::ToolStart;
-                    if let Some(&oi) = start_of.get(&key) {
-                        let occ = &derived.occurrences.occurrences[oi];
-                        row.occurrence = Some(oi);
+                    if let Some(occ) = occurrence {
+                        row.link_to(LinkKind::Occurrence, link as usize);
                         row.status = Some(lifecycle_status(&occ.lifecycle));
                         if let Some(f) = occ.finish_ref
                             && f.scope_turn == scope_index
                         {
-                            row.merged_finish = Some(f.event);
+                            row.merged_finish = index(f.event);
                         }
                     }
                 }
                 EventKind::ToolFinished { status, .. } => {
                     row.kind = RowKind::ToolFinish;
-                    if let Some(&oi) = finish_of.get(&key) {
-                        row.occurrence = Some(oi);
+                    if let Some(occ) = occurrence {
+                        row.link_to(LinkKind::Occurrence, link as usize);
                         row.status = Some(finish_status(status));
-                        let occ = &derived.occurrences.occurrences[oi];
                         row.merged_away = occ.start_ref.scope_turn == scope_index;
-                    } else if let Some(&orphan) = orphan_of.get(&key) {
-                        row.orphan = Some(orphan);
+                    } else if link_kind == LinkKind::Orphan {
+                        row.link_to(LinkKind::Orphan, link as usize);
                         row.status = Some(RowStatus::Orphan);
                     }
                 }
@@ -248,7 +327,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                     match open_subagents.remove(&**operation_id) {
                         Some(start_row) => {
                             timeline.rows[start_row].status = Some(finish_status(status));
-                            timeline.rows[start_row].merged_finish = Some(ei);
+                            timeline.rows[start_row].merged_finish = index(ei);
                             row.merged_away = true;
                         }
                         None => row.status = Some(RowStatus::Orphan),
@@ -258,7 +337,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                 EventKind::InputRequested => {
                     row.kind = RowKind::InputRequest;
                     if let Some(&ri) = request_of.get(&(addr, ei)) {
-                        row.request = Some(ri);
+                        row.link_to(LinkKind::Request, ri);
                         row.status = Some(request_status(&requests[ri].state));
                     }
                 }
@@ -272,4 +351,13 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
         }
     }
     timeline
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_row_is_32_bytes() {
+        // A million-event attempt holds a million rows.
+        assert_eq!(std::mem::size_of::<super::Row>(), 32);
+    }
 }

@@ -42,7 +42,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
     let mut lines = Vec::with_capacity(inner.height as usize);
     for (pos, &ri) in app.visible.iter().enumerate().skip(list.offset).take(inner.height as usize) {
-        let folded = app.is_folded(view.timeline.rows[ri].addr);
+        let folded = app.is_folded(view.timeline.rows[ri].addr());
         let Some(mut line) = row_line(attempt, view, ri, w, folded, query, theme, false) else { continue };
         let selected = pos == list.selected;
         let is_match = app.search.matches.binary_search(&ri).is_ok();

@@ -279,11 +279,11 @@ pub fn target_row(view: &AttemptView, t: EvidenceTarget) -> Option<usize> {
     let timeline = &view.timeline;
     let Some(e) = t.event else { return timeline.by_turn.get(&t.addr).map(|h| h + 1) };
     let ri = timeline.row_of_event(t.addr, e)?;
-    if !timeline.rows[ri].merged_away {
+    if !timeline.rows[ri].merged_away() {
         return Some(ri);
     }
     let first = *timeline.by_turn.get(&t.addr)?;
-    (first..ri).rev().find(|&s| timeline.rows[s].merged_finish == Some(e))
+    (first..ri).rev().find(|&s| timeline.rows[s].merged_finish() == Some(e))
 }
 
 /// "6:3 (exact)", "6:0 (approximate: …)" or "not in this transcript".

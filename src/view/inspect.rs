@@ -193,9 +193,9 @@ fn record<'a>(ctx: &Ctx<'a>, addr: TurnAddr) -> Option<&'a TurnRecord> {
 /// The raw JSON of a row: the turn without its events, the input, or the event (and its merged finish).
 fn raw_row(ctx: &Ctx, ri: usize) -> Option<Inspected> {
     let r = ctx.view.timeline.rows.get(ri)?;
-    let rec = record(ctx, r.addr)?;
+    let rec = record(ctx, r.addr())?;
     let title = format!("{} {} · raw", kind_word(r.kind), position(r));
-    let blocks = match (r.kind, r.event) {
+    let blocks = match (r.kind, r.event()) {
         (RowKind::TurnHeader, _) => {
             let mut t = Map::new();
             t.insert("status".into(), rec.turn.status.clone().map(Value::from).unwrap_or(Value::Null));
@@ -216,9 +216,9 @@ fn raw_row(ctx: &Ctx, ri: usize) -> Option<Inspected> {
         },
         (_, Some(e)) => {
             let mut b = vec![Block::Json(rec.turn.events.get(e)?.raw().into_owned())];
-            if let Some(f) = r.merged_finish.and_then(|f| rec.turn.events.get(f)) {
+            if let Some(f) = r.merged_finish().and_then(|f| rec.turn.events.get(f)) {
                 b.push(Block::Section(Section::new(
-                    format!("finish {}", super::address::event_address(r.turn_ordinal, r.merged_finish)),
+                    format!("finish {}", super::address::event_address(r.turn_ordinal, r.merged_finish())),
                     Text::new(),
                     vec![Block::Json(f.raw().into_owned())],
                 )));
@@ -233,25 +233,26 @@ fn raw_row(ctx: &Ctx, ri: usize) -> Option<Inspected> {
 /// The readable view of a timeline row.
 fn row(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], ri: usize) -> Option<Inspected> {
     let r = ctx.view.timeline.rows.get(ri)?;
-    let rec = record(ctx, r.addr)?;
-    let ev = r.event.and_then(|e| rec.turn.events.get(e));
+    let rec = record(ctx, r.addr())?;
+    let ev = r.event().and_then(|e| rec.turn.events.get(e));
     let title = match r.kind {
         RowKind::TurnHeader => position(r),
         kind => format!("{} {}", kind_word(kind), position(r)),
     };
     let mut blocks = match (r.kind, ev) {
-        (RowKind::TurnHeader, _) => turn_detail(ctx, r.addr),
+        (RowKind::TurnHeader, _) => turn_detail(ctx, r.addr()),
         (RowKind::Input, _) => input_detail(ctx, rec),
-        (RowKind::ToolStart | RowKind::ToolFinish, _) if r.occurrence.is_some() => {
-            let o = ctx.derived.occurrences.occurrences.get(r.occurrence?)?;
+        (RowKind::ToolStart | RowKind::ToolFinish, _) if r.occurrence().is_some() => {
+            let o = ctx.derived.occurrences.occurrences.get(r.occurrence()?)?;
             super::tools::occurrence_detail(ctx, o)
         }
-        (RowKind::ToolFinish, Some(e)) => match r.orphan.and_then(|i| ctx.derived.occurrences.orphan_finishes.get(i)) {
+        (RowKind::ToolFinish, Some(e)) => match r.orphan().and_then(|i| ctx.derived.occurrences.orphan_finishes.get(i))
+        {
             Some(o) => super::tools::orphan_detail(ctx, o, Some(e)),
             None => generic_event(ctx, e),
         },
-        (RowKind::InputRequest, _) if r.request.is_some() => {
-            super::hitl::request_detail(ctx, ctx.view.requests.get(r.request?)?)
+        (RowKind::InputRequest, _) if r.request().is_some() => {
+            super::hitl::request_detail(ctx, ctx.view.requests.get(r.request()?)?)
         }
         (RowKind::Unrecognized, Some(e)) => {
             let mut b = Vec::new();
@@ -265,7 +266,7 @@ fn row(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], ri: usize
         (_, Some(e)) => generic_event(ctx, e),
         _ => Vec::new(),
     };
-    blocks.extend(marks_at(ctx, all_findings, r.addr, r.event));
+    blocks.extend(marks_at(ctx, all_findings, r.addr(), r.event()));
     Some(Inspected { title, blocks })
 }
 

@@ -106,10 +106,10 @@ pub fn kind_text(kind: RowKind) -> Text {
 
 /// `N:i` of a row; `N:i→j` when a finish is merged into it; `turn N` for a header.
 pub fn position(row: &Row) -> String {
-    match (row.kind, row.merged_finish) {
+    match (row.kind, row.merged_finish()) {
         (RowKind::TurnHeader, _) => format!("turn {}", row.turn_ordinal),
-        (_, Some(f)) => format!("{}→{}", event_address(row.turn_ordinal, row.event), f + 1),
-        (_, None) => event_address(row.turn_ordinal, row.event),
+        (_, Some(f)) => format!("{}→{}", event_address(row.turn_ordinal, row.event()), f + 1),
+        (_, None) => event_address(row.turn_ordinal, row.event()),
     }
 }
 
@@ -142,12 +142,12 @@ pub fn turn_header(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> (St
 /// The view of timeline row `ri` of an attempt.
 pub fn row_view(attempt: &Attempt, view: &AttemptView, ri: usize) -> Option<RowView> {
     let row = view.timeline.rows.get(ri)?;
-    let record = attempt.sessions.get(row.addr.session)?.turns.get(row.addr.turn)?;
-    let event = row.event.and_then(|e| record.turn.events.get(e));
-    let key = (row.addr, row.event);
+    let record = attempt.sessions.get(row.addr().session)?.turns.get(row.addr().turn)?;
+    let event = row.event().and_then(|e| record.turn.events.get(e));
+    let key = (row.addr(), row.event());
     let (summary, status) = match (row.kind, event) {
         (RowKind::TurnHeader, _) => {
-            let (title, meta) = turn_header(attempt, view, row.addr);
+            let (title, meta) = turn_header(attempt, view, row.addr());
             (Text::toned(title, Tone::Bold).with("  ", Tone::Plain).with_text(meta), None)
         }
         (RowKind::Input, _) => (input_summary(record), None),
@@ -228,15 +228,15 @@ pub fn tool_input_words(ev: &Event) -> String {
 
 /// The finish status as written that decided a row's status, if any.
 fn raw_finish_status(view: &AttemptView, events: &[Event], row: &Row) -> Option<String> {
-    let finish_event = match row.event.and_then(|e| events.get(e)).map(|e| &e.kind) {
-        Some(EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. }) => row.event,
-        _ => row.merged_finish,
+    let finish_event = match row.event().and_then(|e| events.get(e)).map(|e| &e.kind) {
+        Some(EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. }) => row.event(),
+        _ => row.merged_finish(),
     };
     match finish_event.and_then(|f| events.get(f)).map(|e| &e.kind) {
         Some(EventKind::ToolFinished { status, .. } | EventKind::SubagentFinished { status, .. }) => {
             Some(status.to_string())
         }
-        _ => match &row.occurrence.and_then(|i| view.derived.occurrences.occurrences.get(i))?.lifecycle {
+        _ => match &row.occurrence().and_then(|i| view.derived.occurrences.occurrences.get(i))?.lifecycle {
             // A start finished in a later turn.
             Lifecycle::Finished { status, .. } => Some(status.to_string()),
             _ => None,
@@ -248,8 +248,8 @@ fn raw_finish_status(view: &AttemptView, events: &[Event], row: &Row) -> Option<
 fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event) -> (Text, Option<Text>) {
     let events = &record.turn.events;
     let occurrences = &view.derived.occurrences;
-    let occ = row.occurrence.and_then(|i| occurrences.occurrences.get(i));
-    let merged = row.merged_finish.and_then(|f| events.get(f));
+    let occ = row.occurrence().and_then(|i| occurrences.occurrences.get(i));
+    let merged = row.merged_finish().and_then(|f| events.get(f));
     let status = row.status.map(|s| row_status_text(s, raw_finish_status(view, events, row).as_deref()));
     let summary = match &ev.kind {
         EventKind::Message { .. } | EventKind::Thinking | EventKind::Error => Text::plain(text_of(ev)),
@@ -273,7 +273,7 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
             s
         }
         EventKind::InputRequested => {
-            let req = row.request.and_then(|i| view.requests.get(i));
+            let req = row.request().and_then(|i| view.requests.get(i));
             let Some(r) = req else { return (Text::toned("(request not read)", Tone::Soft), status) };
             return (super::hitl::request_line(r), Some(request_state_text(&r.state)));
         }
@@ -311,7 +311,7 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
             }
             None => {
                 let ambiguous =
-                    row.orphan.and_then(|i| occurrences.orphan_finishes.get(i)).is_some_and(|o| o.ambiguous_id);
+                    row.orphan().and_then(|i| occurrences.orphan_finishes.get(i)).is_some_and(|o| o.ambiguous_id);
                 let why = if ambiguous {
                     format!("id {} is ambiguous in this session", clean(operation_id))
                 } else {
@@ -367,7 +367,7 @@ pub fn turn_row_span(view: &AttemptView, st: usize) -> Option<std::ops::Range<us
     let addr = view.derived.turns.get(st)?.addr;
     let first = *view.timeline.by_turn.get(&addr)? + 1;
     let rows = &view.timeline.rows;
-    let len = rows[first..].iter().take_while(|r| r.addr == addr && r.kind != RowKind::TurnHeader).count();
+    let len = rows[first..].iter().take_while(|r| r.addr() == addr && r.kind != RowKind::TurnHeader).count();
     Some(first..first + len)
 }
 
@@ -377,7 +377,7 @@ fn rows_in<'a>(
     view: &'a AttemptView,
     span: std::ops::Range<usize>,
 ) -> impl Iterator<Item = (usize, RowView)> + 'a {
-    span.filter(|&i| !view.timeline.rows[i].merged_away).filter_map(move |i| Some((i, row_view(attempt, view, i)?)))
+    span.filter(|&i| !view.timeline.rows[i].merged_away()).filter_map(move |i| Some((i, row_view(attempt, view, i)?)))
 }
 
 /// The text table of some rows: pos, kind, summary, status.
@@ -404,9 +404,26 @@ pub fn table(rows: Vec<RowView>, full: bool) -> Table {
 }
 
 /// The table of the rows among timeline rows `span` that the selection keeps (`--grep`).
+/// Made a part at a time, each part's events are handed back to their file
+/// once its rows are made: a long turn is not all resident at once.
 pub fn rows_table(ctx: &Ctx, span: std::ops::Range<usize>) -> Table {
-    let rows = rows_in(ctx.attempt, ctx.view, span).map(|(_, r)| r).filter(|r| ctx.grep(&r.plain()));
-    table(rows.collect(), ctx.sel.full)
+    let rows = rows_in(ctx.attempt, ctx.view, span.clone()).map(|(_, r)| r).filter(|r| ctx.grep(&r.plain()));
+    let table = table(rows.collect(), ctx.sel.full);
+    release_rows(ctx.attempt, ctx.view, span);
+    table
+}
+
+/// Hand back the pages of the events of timeline rows `span` (one turn's).
+fn release_rows(attempt: &Attempt, view: &AttemptView, span: std::ops::Range<usize>) {
+    let rows = &view.timeline.rows;
+    let Some(first) = rows.get(span.start) else { return };
+    let addr = first.addr();
+    let Some(record) = attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else { return };
+    let events = span.filter_map(|i| rows.get(i)).filter(|r| r.addr() == addr).flat_map(|r| r.event());
+    let (lo, hi) = events.fold((usize::MAX, 0), |(lo, hi), e| (lo.min(e), hi.max(e + 1)));
+    if let Some(events) = record.turn.events.get(lo..hi) {
+        crate::model::event::release_pages(events);
+    }
 }
 
 /// A turn's table is drawn in parts of this many timeline rows, made one at a time.
@@ -483,7 +500,7 @@ pub fn section(ctx: &Ctx) -> Section {
 
 /// The turn number a row belongs to (for headers and jumps).
 pub fn row_turn(view: &AttemptView, row: &Row) -> u64 {
-    turn_number(&view.derived, row.addr)
+    turn_number(&view.derived, row.addr())
 }
 
 /// A JSON value as one short line (strings as they are), sanitized.

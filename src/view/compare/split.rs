@@ -128,7 +128,7 @@ impl Split {
 fn rows_by_turn(c: &Cv, attempt: usize) -> Vec<(u64, Vec<usize>)> {
     let view = &c.views[attempt];
     let mut out: Vec<(u64, Vec<usize>)> = Vec::new();
-    for (i, row) in view.timeline.rows.iter().enumerate().filter(|(_, r)| !r.merged_away) {
+    for (i, row) in view.timeline.rows.iter().enumerate().filter(|(_, r)| !r.merged_away()) {
         let n = crate::view::timeline::row_turn(view, row);
         match out.last_mut() {
             Some((turn, rows)) if *turn == n && row.kind != RowKind::TurnHeader => rows.push(i),
@@ -143,7 +143,7 @@ fn rows_by_turn(c: &Cv, attempt: usize) -> Vec<(u64, Vec<usize>)> {
 fn signature(c: &Cv, attempt: usize, row: usize) -> String {
     let view = &c.views[attempt];
     let r = &view.timeline.rows[row];
-    let tool = r.occurrence.and_then(|o| view.derived.occurrences.occurrences.get(o)).map(|o| &*o.original_name);
+    let tool = r.occurrence().and_then(|o| view.derived.occurrences.occurrences.get(o)).map(|o| &*o.original_name);
     format!("{:?} {}", r.kind, tool.unwrap_or(""))
 }
 
