@@ -210,7 +210,7 @@ fn e13_pairing_never_crosses_sessions() {
     ]);
     assert_eq!(d.occurrences.occurrences[0].lifecycle, Lifecycle::Pending);
     assert_eq!(d.occurrences.orphan_finishes.len(), 1);
-    assert_eq!(d.occurrences.orphan_finishes[0].session.as_ref(), "session-2");
+    assert_eq!(d.occurrences.orphan_finishes[0].session.as_str(), "session-2");
 }
 
 #[test]
@@ -362,13 +362,11 @@ proptest! {
             let alone: Vec<_> = mine.iter().map(|&i| scope[i].clone()).collect();
             let mut fold = niceeval::model::occurrence::derive_occurrences(&alone);
             for o in &mut fold.occurrences {
-                o.start_ref.scope_turn = mine[o.start_ref.scope_turn];
-                if let Some(f) = &mut o.finish_ref {
-                    f.scope_turn = mine[f.scope_turn];
-                }
+                o.start_ref = o.start_ref.in_scope(&mine);
+                o.finish_ref = o.finish_ref.map(|f| f.in_scope(&mine));
             }
             for o in &mut fold.orphan_finishes {
-                o.event_ref.scope_turn = mine[o.event_ref.scope_turn];
+                o.event_ref = o.event_ref.in_scope(&mine);
             }
             let part = d.session_occurrences(si);
             prop_assert_eq!(part.occurrences, &fold.occurrences[..]);
@@ -377,7 +375,7 @@ proptest! {
         for (i, t) in d.turns.iter().enumerate() {
             let own = d.turn_occurrences(&a, i);
             prop_assert_eq!((t.tool_calls, t.orphan_finishes), (own.occurrences.len(), own.orphan_finishes.len()));
-            prop_assert!(own.occurrences.iter().all(|o| o.start_ref.scope_turn == i));
+            prop_assert!(own.occurrences.iter().all(|o| o.start_ref.scope_turn() == i));
         }
         let _ = d.to_json(&a);
     }

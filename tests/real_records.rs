@@ -68,7 +68,7 @@ fn a_record_input_request_has_its_answer_not_recorded_and_gates_the_call_pending
     assert_eq!(gated.len(), 1, "the call pending when turn1 asked");
     assert_eq!(&*gated[0].original_name, "approve_change");
     let finish = gated[0].finish_ref.expect("it finished later");
-    assert!(finish.event > first.event, "finished after the request was asked");
+    assert!(finish.event() > first.event, "finished after the request was asked");
 }
 
 #[test]

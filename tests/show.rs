@@ -547,7 +547,7 @@ fn hitl_gated_call_is_the_cores_primary_gated() {
     let r = requests.iter().find(|r| r.id.as_deref() == Some("ask-1")).expect("the request");
     let primary = r.primary_gated(&derived[0].derived).expect("a primary gated call");
     assert!(r.gated.contains(&primary), "the primary call is one the viewer lists");
-    assert_eq!(derived[0].derived.occurrences.occurrences[primary].operation_id.as_ref(), "call_rm_1");
+    assert_eq!(derived[0].derived.occurrences.occurrences[primary].operation_id.as_str(), "call_rm_1");
     let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
     assert!(out.contains("gated     shell call_rm_1 started at 2:2"), "{out}");
     assert!(out.contains("! never answered — turn 3 carries no response for this id"), "{out}");

@@ -122,7 +122,7 @@ fn build_attempt_index(
     let rows = &view.timeline.rows;
     let row_flags = rows.iter().map(row_flags).collect();
     let occurrences = &view.derived.occurrences.occurrences;
-    let tools = occurrences.iter().map(|o| (o.start_ref.scope_turn as u32, tool_flags(o))).collect();
+    let tools = occurrences.iter().map(|o| (o.start_ref.scope_turn() as u32, tool_flags(o))).collect();
     let mut finding_rows: Vec<usize> = findings
         .iter()
         .filter(|f| f.location.attempt == a)
@@ -313,7 +313,7 @@ impl App {
             if matches!(filter, ToolFilter::All | ToolFilter::Problems) {
                 let orphans = d.occurrences.orphan_finishes.iter().enumerate();
                 let in_scope = |t: usize| in_scope.get(t).copied().unwrap_or(false);
-                rows.extend(orphans.filter(|(_, o)| in_scope(o.event_ref.scope_turn)).map(|(i, _)| Err(i)));
+                rows.extend(orphans.filter(|(_, o)| in_scope(o.event_ref.scope_turn())).map(|(i, _)| Err(i)));
             }
         }
         if let Some(q) = &self.tool_query {

@@ -21,7 +21,7 @@ fn fresh_tools(app: &App) -> Vec<Result<usize, usize>> {
     let mut occ: Vec<usize> = (0..d.occurrences.occurrences.len())
         .filter(|&i| {
             let o = &d.occurrences.occurrences[i];
-            in_scope(o.start_ref.scope_turn)
+            in_scope(o.start_ref.scope_turn())
                 && match app.tool_filter {
                     ToolFilter::All => true,
                     ToolFilter::Failed => {
@@ -37,7 +37,7 @@ fn fresh_tools(app: &App) -> Vec<Result<usize, usize>> {
         occ.sort_by(|a, b| o[*a].display_name().cmp(o[*b].display_name()));
     }
     let orphans = (0..d.occurrences.orphan_finishes.len())
-        .filter(|&i| in_scope(d.occurrences.orphan_finishes[i].event_ref.scope_turn))
+        .filter(|&i| in_scope(d.occurrences.orphan_finishes[i].event_ref.scope_turn()))
         .filter(|_| matches!(app.tool_filter, ToolFilter::All | ToolFilter::Problems))
         .map(Err);
     occ.into_iter().map(Ok).chain(orphans).collect()

@@ -322,11 +322,11 @@ fn enter(app: &mut App) {
                     let (scope_turn, event) = match r {
                         Ok(o) => {
                             let occ = &view.derived.occurrences.occurrences[*o];
-                            (occ.start_ref.scope_turn, occ.start_ref.event)
+                            (occ.start_ref.scope_turn(), occ.start_ref.event())
                         }
                         Err(o) => {
                             let orphan = &view.derived.occurrences.orphan_finishes[*o];
-                            (orphan.event_ref.scope_turn, orphan.event_ref.event)
+                            (orphan.event_ref.scope_turn(), orphan.event_ref.event())
                         }
                     };
                     view.timeline.row_of_event(view.derived.turns[scope_turn].addr, event)

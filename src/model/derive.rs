@@ -122,7 +122,7 @@ pub fn scope_turns(sessions: &[Session]) -> (Vec<ScopeTurn<'_>>, Vec<TurnAddr>) 
     let mut addrs = Vec::new();
     let mut position = 0u64;
     for (si, session) in sessions.iter().enumerate() {
-        let session_name: std::sync::Arc<str> = session.scope_name().into();
+        let session_name: crate::model::event::Name = session.scope_name().into();
         for (ti, record) in session.turns.iter().enumerate() {
             position += 1;
             scope.push(ScopeTurn {
@@ -237,13 +237,11 @@ fn events_releasing_pages<'a>(scope: &'a [ScopeTurn<'a>]) -> impl Iterator<Item 
 
 fn remap(set: &mut OccurrenceSet, indices: &[usize]) {
     for o in &mut set.occurrences {
-        o.start_ref.scope_turn = indices[o.start_ref.scope_turn];
-        if let Some(f) = &mut o.finish_ref {
-            f.scope_turn = indices[f.scope_turn];
-        }
+        o.start_ref = o.start_ref.in_scope(indices);
+        o.finish_ref = o.finish_ref.map(|f| f.in_scope(indices));
     }
     for o in &mut set.orphan_finishes {
-        o.event_ref.scope_turn = indices[o.event_ref.scope_turn];
+        o.event_ref = o.event_ref.in_scope(indices);
     }
 }
 

@@ -210,6 +210,10 @@ pub fn text_hash(text: &str) -> u64 {
     h.finish()
 }
 
+/// A name many events share (a tool, a status, an operation id): one
+/// pointer wide, where `Arc<str>` is two. An event of a million holds three.
+pub type Name = arcstr::ArcStr;
+
 /// The ten variants of the contract, plus a catch-all for what does not fit.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventKind {
@@ -220,26 +224,26 @@ pub enum EventKind {
     /// The strings are shared (`Arc`) with the occurrences and facts made
     /// from the event, which every scope keeps.
     ToolStarted {
-        operation_id: Arc<str>,
-        name: Arc<str>,
-        tool: Option<Arc<str>>,
+        operation_id: Name,
+        name: Name,
+        tool: Option<Name>,
     },
     SubagentStarted {
-        operation_id: Arc<str>,
-        name: Arc<str>,
+        operation_id: Name,
+        name: Name,
     },
     /// `status` is kept as written so derivations see what the adapter sent.
     ToolFinished {
-        operation_id: Arc<str>,
-        status: Arc<str>,
+        operation_id: Name,
+        status: Name,
     },
     SubagentFinished {
-        operation_id: Arc<str>,
-        status: Arc<str>,
+        operation_id: Name,
+        status: Name,
     },
     SkillLoaded {
-        skill: String,
-        operation_id: Option<String>,
+        skill: Name,
+        operation_id: Option<Name>,
     },
     InputRequested,
     Thinking,
@@ -287,13 +291,13 @@ pub fn json_type(v: &Value) -> &'static str {
 
 /// How a raw event's strings become the kind's shared strings: a loader
 /// shares one `Arc` among the many events that name the same tool or status.
-pub type Intern<'a> = &'a mut dyn FnMut(&str) -> Arc<str>;
+pub type Intern<'a> = &'a mut dyn FnMut(&str) -> Name;
 
 impl Event {
     /// Classify one JSON value as a StreamEvent. Never fails: what does not
     /// fit becomes `Unrecognized` with the reason.
     pub fn from_value(raw: Value) -> Event {
-        let (kind, fields) = kind_and_fields(Node::Value(&raw), &mut |s: &str| Arc::from(s));
+        let (kind, fields) = kind_and_fields(Node::Value(&raw), &mut |s: &str| Name::from(s));
         Event { kind, fields, parsed: AtomicBool::new(false), json: EventJson::Value(Arc::new(raw)) }
     }
 
@@ -347,7 +351,7 @@ impl Event {
     /// contract (a `system` message, an operation kind `mcp`, …), if it does.
     /// Worked out again when asked: only `check` asks, and few events are misfits.
     pub fn misfit(&self) -> Option<String> {
-        if self.has(FIELD_MISFIT) { classify(&self.head().object(), &mut |s: &str| Arc::from(s)).misfit } else { None }
+        if self.has(FIELD_MISFIT) { classify(&self.head().object(), &mut |s: &str| Name::from(s)).misfit } else { None }
     }
 
     /// The node of `text` (`message` for `error`), when it is a string.

@@ -4,26 +4,26 @@
 use super::event::{Event, EventKind, Node, Role};
 use super::json_node::JsonType;
 use super::payload::Payload;
+use crate::model::event::Name;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::sync::Arc;
 
 /// A tool call of the legacy fold. `original_name` is `None` only for the
 /// placeholder made from a finish that had no open start.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
     /// The strings are the events' own (shared), not copies.
-    pub operation_id: Arc<str>,
+    pub operation_id: Name,
     /// Canonical class (`operation.tool`), or `"unknown"`.
-    pub name: Arc<str>,
-    pub original_name: Option<Arc<str>>,
+    pub name: Name,
+    pub original_name: Option<Name>,
     /// `None` when the start had no `input` key; placeholders carry `null`.
     pub input: Option<Payload>,
     /// `None` when absent (unfinished, or a finish without `output`).
     pub output: Option<Payload>,
     /// `pending` until finished, then the finish status as written.
-    pub status: Arc<str>,
+    pub status: Name,
     /// Index (into the folded event list) of the start, or of the finish for a placeholder.
     pub start_index: usize,
     pub finish_index: Option<usize>,
@@ -37,11 +37,11 @@ impl ToolCall {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubagentCall {
-    pub operation_id: Arc<str>,
-    pub name: Arc<str>,
+    pub operation_id: Name,
+    pub name: Name,
     pub remote_url: Option<String>,
     pub output: Option<Payload>,
-    pub status: Arc<str>,
+    pub status: Name,
     pub start_index: usize,
     pub finish_index: Option<usize>,
 }
@@ -64,7 +64,7 @@ pub struct RunFacts {
 /// order the fold makes them, each once nothing can change it any more: a
 /// whole attempt's calls need not all be held to be summarised.
 pub fn fold_tool_calls<'a>(events: impl IntoIterator<Item = &'a Event>, mut emit: impl FnMut(ToolCall)) {
-    let (unknown, pending): (Arc<str>, Arc<str>) = (Arc::from("unknown"), Arc::from("pending"));
+    let (unknown, pending): (Name, Name) = (Name::from("unknown"), Name::from("pending"));
     // Calls made and not yet handed over, from call number `handed` on; each
     // with whether it is settled (finished, or its id taken by a newer start).
     let mut window: std::collections::VecDeque<(ToolCall, bool)> = std::collections::VecDeque::new();
@@ -127,7 +127,7 @@ pub fn fold_tool_calls<'a>(events: impl IntoIterator<Item = &'a Event>, mut emit
 pub fn derive_run_facts<'a>(events: impl IntoIterator<Item = &'a Event> + Clone) -> RunFacts {
     let mut facts = RunFacts::default();
     fold_tool_calls(events.clone(), |call| facts.tool_calls.push(call));
-    let (unknown, pending): (Arc<str>, Arc<str>) = (Arc::from("unknown"), Arc::from("pending"));
+    let (unknown, pending): (Name, Name) = (Name::from("unknown"), Name::from("pending"));
     let mut open_subagents: HashMap<&str, usize> = HashMap::default();
     // Last event that is not thinking/compaction decides `parked`.
     let mut last_significant_is_request = false;

@@ -100,10 +100,10 @@ fn pending_when_asked(
         .copied()
         .filter(|&i| {
             let o = &derived.occurrences.occurrences[i];
-            o.start_ref.event < asked_at
+            o.start_ref.event() < asked_at
                 && match (&o.lifecycle, o.finish_ref) {
                     (Lifecycle::Pending, _) => true,
-                    (Lifecycle::Finished { .. }, Some(f)) => f.scope_turn != st || f.event > asked_at,
+                    (Lifecycle::Finished { .. }, Some(f)) => f.scope_turn() != st || f.event() > asked_at,
                     _ => false,
                 }
         })
@@ -116,7 +116,7 @@ pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlReq
     // Occurrences by the scope-turn they started in, so each request looks only at its own turn.
     let mut started_in: rustc_hash::FxHashMap<usize, Vec<usize>> = rustc_hash::FxHashMap::default();
     for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
-        started_in.entry(o.start_ref.scope_turn).or_default().push(i);
+        started_in.entry(o.start_ref.scope_turn()).or_default().push(i);
     }
     for (si, session) in attempt.sessions.iter().enumerate() {
         for (ti, record) in session.turns.iter().enumerate() {

@@ -4,9 +4,9 @@
 
 use super::event::{Event, EventKind};
 use super::payload::Payload;
+use crate::model::event::Name;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde_json::{Map, Value};
-use std::sync::Arc;
 
 /// `{turnOrdinal, eventOrdinal}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,8 +28,8 @@ impl EventPosition {
 /// with the synthetic user message implied at `first_event_ordinal - 1`.
 #[derive(Debug, Clone)]
 pub struct ScopeTurn<'a> {
-    pub session: Arc<str>,
-    pub turn: Arc<str>,
+    pub session: Name,
+    pub turn: Name,
     pub turn_ordinal: u64,
     /// Ordinal of `events[0]`; 1 when the user message sits at 0.
     pub first_event_ordinal: u64,
@@ -128,7 +128,7 @@ impl Evidence {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lifecycle {
     Pending,
-    Finished { status: Arc<str>, finish: EventPosition },
+    Finished { status: Name, finish: EventPosition },
     Opaque { reason: OpaqueReason },
 }
 
@@ -181,20 +181,41 @@ impl Lifecycle {
 
 /// Where an event sits in the input: index of the scope-turn in the slice
 /// given to the fold, and index of the event in that turn's adapter events.
+/// `u32`s: every occurrence holds two (see `timeline::Row` on the bound).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EventRef {
-    pub scope_turn: usize,
-    pub event: usize,
+    scope_turn: u32,
+    event: u32,
+}
+
+impl EventRef {
+    pub fn new(scope_turn: usize, event: usize) -> EventRef {
+        let index = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+        EventRef { scope_turn: index(scope_turn), event: index(event) }
+    }
+
+    pub fn scope_turn(&self) -> usize {
+        self.scope_turn as usize
+    }
+
+    pub fn event(&self) -> usize {
+        self.event as usize
+    }
+
+    /// This reference in the scope whose turn `i` is turn `indices[i]` here.
+    pub fn in_scope(self, indices: &[usize]) -> EventRef {
+        EventRef::new(indices[self.scope_turn()], self.event())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Occurrence {
     /// Shared by every occurrence of the scope-turn (and with the scope-turn).
-    pub session: Arc<str>,
-    pub turn: Arc<str>,
-    pub operation_id: Arc<str>,
-    pub original_name: Arc<str>,
-    pub canonical_name: Option<Arc<str>>,
+    pub session: Name,
+    pub turn: Name,
+    pub operation_id: Name,
+    pub original_name: Name,
+    pub canonical_name: Option<Name>,
     /// `operation.tool` written as null (a misfit): NiceEval keeps
     /// `canonical: null` on the occurrence (it omits only an absent `tool`).
     pub canonical_null: bool,
@@ -250,10 +271,10 @@ impl Occurrence {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrphanFinish {
-    pub session: Arc<str>,
-    pub turn: Arc<str>,
-    pub operation_id: Arc<str>,
-    pub status: Arc<str>,
+    pub session: Name,
+    pub turn: Name,
+    pub operation_id: Name,
+    pub status: Name,
     pub position: EventPosition,
     pub event_ref: EventRef,
     /// True when the id was poisoned by ambiguity rather than never started.
@@ -430,7 +451,7 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                     turn_ordinal: turn.turn_ordinal,
                     event_ordinal: turn.first_event_ordinal + ei as u64,
                 };
-                let here = EventRef { scope_turn: ti, event: ei };
+                let here = EventRef::new(ti, ei);
                 match &event.kind {
                     EventKind::ToolStarted { operation_id, name, tool } => {
                         out.occurrences.push(Occurrence {

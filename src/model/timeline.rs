@@ -252,7 +252,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
         events_before.push(total);
         total += attempt.sessions[dt.addr.session].turns[dt.addr.turn].turn.events.len();
     }
-    let slot = |r: super::occurrence::EventRef| events_before.get(r.scope_turn).map(|b| b + r.event);
+    let slot = |r: super::occurrence::EventRef| events_before.get(r.scope_turn()).map(|b| b + r.event());
     let mut fold_link = vec![(LinkKind::None, NONE); total];
     let mut put = |r, link: (LinkKind, usize)| {
         if let Some(cell) = slot(r).and_then(|i| fold_link.get_mut(i)) {
@@ -299,9 +299,9 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                         row.link_to(LinkKind::Occurrence, link as usize);
                         row.status = Some(lifecycle_status(&occ.lifecycle));
                         if let Some(f) = occ.finish_ref
-                            && f.scope_turn == scope_index
+                            && f.scope_turn() == scope_index
                         {
-                            row.merged_finish = index(f.event);
+                            row.merged_finish = index(f.event());
                         }
                     }
                 }
@@ -310,7 +310,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                     if let Some(occ) = occurrence {
                         row.link_to(LinkKind::Occurrence, link as usize);
                         row.status = Some(finish_status(status));
-                        row.merged_away = occ.start_ref.scope_turn == scope_index;
+                        row.merged_away = occ.start_ref.scope_turn() == scope_index;
                     } else if link_kind == LinkKind::Orphan {
                         row.link_to(LinkKind::Orphan, link as usize);
                         row.status = Some(RowStatus::Orphan);

@@ -68,7 +68,7 @@ pub fn preview(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], s
         },
         Selected::Orphan(i) => match d.occurrences.orphan_finishes.get(i) {
             Some(o) => {
-                let ev = d.turns.get(o.event_ref.scope_turn).and_then(|t| event(ctx, t.addr, o.event_ref.event));
+                let ev = d.turns.get(o.event_ref.scope_turn()).and_then(|t| event(ctx, t.addr, o.event_ref.event()));
                 Inspected { title: "Orphan finish".into(), blocks: super::tools::orphan_detail(ctx, o, ev) }
             }
             None => nothing("Orphan finish"),

@@ -238,13 +238,13 @@ fn tools_json(ctx: &Ctx) -> Value {
         .iter()
         .map(|o| {
             json!({
-                "name": o.original_name.as_ref(),
+                "name": o.original_name.as_str(),
                 "canonical": o.canonical_name.as_deref(),
                 "status": tool_status(o),
-                "at": at(o.start_ref.scope_turn, o.start_ref.event),
-                "finishedAt": o.finish_ref.map(|f| at(f.scope_turn, f.event)),
-                "callId": o.operation_id.as_ref(),
-                "session": o.session.as_ref(),
+                "at": at(o.start_ref.scope_turn(), o.start_ref.event()),
+                "finishedAt": o.finish_ref.map(|f| at(f.scope_turn(), f.event())),
+                "callId": o.operation_id.as_str(),
+                "session": o.session.as_str(),
                 "occurrence": o.id(),
             })
         })
@@ -258,8 +258,8 @@ fn orphans_json(ctx: &Ctx) -> Value {
         .iter()
         .map(|o| {
             json!({
-                "callId": o.operation_id.as_ref(),
-                "status": o.status.as_ref(),
+                "callId": o.operation_id.as_str(),
+                "status": o.status.as_str(),
                 "at": format!("{}:{}", o.position.turn_ordinal, o.position.event_ordinal),
                 "ambiguousId": o.ambiguous_id,
             })

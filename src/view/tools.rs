@@ -70,15 +70,15 @@ pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
     };
     body.push(kv("name", W, Text::plain(format!("{} → ", clean(&o.original_name))).with_text(canonical)));
     body.push(kv("call id", W, Text::plain(clean(&o.operation_id))));
-    let start_turn = ctx.derived.turns.get(o.start_ref.scope_turn).map(|t| t.addr);
+    let start_turn = ctx.derived.turns.get(o.start_ref.scope_turn()).map(|t| t.addr);
     let started = match start_turn {
-        Some(addr) => format!("{} ({})", ctx.at(addr, Some(o.start_ref.event)), ctx.turn_title(addr)),
+        Some(addr) => format!("{} ({})", ctx.at(addr, Some(o.start_ref.event())), ctx.turn_title(addr)),
         None => format!("{}:{}", o.start.turn_ordinal, o.start.event_ordinal),
     };
     body.push(kv("started", W, Text::plain(started)));
     let finished = match (&o.lifecycle, o.finish_ref) {
-        (Lifecycle::Finished { .. }, Some(f)) => match ctx.derived.turns.get(f.scope_turn).map(|t| t.addr) {
-            Some(addr) => Text::plain(format!("{} ({})", ctx.at(addr, Some(f.event)), ctx.turn_title(addr))),
+        (Lifecycle::Finished { .. }, Some(f)) => match ctx.derived.turns.get(f.scope_turn()).map(|t| t.addr) {
+            Some(addr) => Text::plain(format!("{} ({})", ctx.at(addr, Some(f.event())), ctx.turn_title(addr))),
             None => Text::plain("—"),
         },
         _ => Text::toned("— (never finished)", Tone::Soft),
@@ -88,7 +88,7 @@ pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
     body.push(evidence_block(ctx, "output", &o.output));
     body.push(kv("command", W, Text::plain(clean(&describe(o.command.as_ref().map(|c| c.value()).as_deref())))));
     body.push(kv("occurrence", W, Text::toned(clean(&o.id()), Tone::Soft)));
-    let key = (ctx.derived.turns.get(o.start_ref.scope_turn).map(|t| t.addr), Some(o.start_ref.event));
+    let key = (ctx.derived.turns.get(o.start_ref.scope_turn()).map(|t| t.addr), Some(o.start_ref.event()));
     if let (Some(addr), Some(list)) = (key.0, key.0.and_then(|a| ctx.view.badges.get(&(a, key.1))))
         && let Some(assertions) = ctx.attempt.review.assertions.as_ref()
     {
@@ -163,8 +163,8 @@ pub fn list_columns() -> Vec<Column> {
 }
 
 fn start_event<'a>(ctx: &Ctx<'a>, o: &Occurrence) -> Option<&'a Event> {
-    let addr = ctx.derived.turns.get(o.start_ref.scope_turn)?.addr;
-    ctx.attempt.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(o.start_ref.event)
+    let addr = ctx.derived.turns.get(o.start_ref.scope_turn())?.addr;
+    ctx.attempt.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(o.start_ref.event())
 }
 
 /// What `--grep` looks in for an occurrence.
@@ -193,8 +193,8 @@ pub fn section(ctx: &Ctx) -> Section {
         let fold = ctx.derived.session_occurrences(si);
         let mut sbody = Vec::new();
         for (n, o) in fold.occurrences.iter().enumerate() {
-            let touches = in_selected_turn(o.start_ref.scope_turn)
-                || o.finish_ref.is_some_and(|f| in_selected_turn(f.scope_turn));
+            let touches = in_selected_turn(o.start_ref.scope_turn())
+                || o.finish_ref.is_some_and(|f| in_selected_turn(f.scope_turn()));
             if !touches || !ctx.grep(&occurrence_text(o)) {
                 continue;
             }
@@ -205,7 +205,7 @@ pub fn section(ctx: &Ctx) -> Section {
         let orphans: Vec<&OrphanFinish> = fold
             .orphan_finishes
             .iter()
-            .filter(|o| in_selected_turn(o.event_ref.scope_turn))
+            .filter(|o| in_selected_turn(o.event_ref.scope_turn()))
             .filter(|o| ctx.grep(&format!("{} {} orphan", o.operation_id, o.status)))
             .collect();
         if !orphans.is_empty() {

@@ -15,11 +15,11 @@
 //! done again without raw events.
 
 use super::raw_check::{raw_event_end, raw_event_ok};
+use crate::model::event::Name;
 use crate::model::event::{Event, EventKind, Role, Source};
 use crate::model::json_scan::{skip_ws, value_end};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -250,7 +250,7 @@ impl LazyLoad {
 /// whatever the file holds.
 struct Interned {
     load: u64,
-    slots: Vec<Option<Arc<str>>>,
+    slots: Vec<Option<Name>>,
 }
 
 const SLOTS: usize = 4096;
@@ -270,7 +270,7 @@ fn slot_of(s: &str) -> usize {
     h as usize % SLOTS
 }
 
-fn intern_with<T>(load: u64, f: impl FnOnce(&mut dyn FnMut(&str) -> Arc<str>) -> T) -> T {
+fn intern_with<T>(load: u64, f: impl FnOnce(&mut dyn FnMut(&str) -> Name) -> T) -> T {
     INTERNED.with(|cell| {
         let mut table = cell.borrow_mut();
         if table.load != load {
@@ -278,15 +278,15 @@ fn intern_with<T>(load: u64, f: impl FnOnce(&mut dyn FnMut(&str) -> Arc<str>) ->
             table.slots.clear();
             table.slots.resize(SLOTS, None);
         }
-        let mut intern = |s: &str| -> Arc<str> {
+        let mut intern = |s: &str| -> Name {
             if s.len() > INTERN_AT_MOST {
-                return Arc::from(s);
+                return Name::from(s);
             }
             let slot = &mut table.slots[slot_of(s)];
             match slot {
                 Some(a) if **a == *s => a.clone(),
                 _ => {
-                    let a: Arc<str> = Arc::from(s);
+                    let a = Name::from(s);
                     *slot = Some(a.clone());
                     a
                 }

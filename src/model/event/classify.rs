@@ -42,7 +42,7 @@ fn optional_string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<String
     }
 }
 
-fn need_str(v: &Object<'_>, key: &str, ty: &str, intern: Intern<'_>) -> Result<std::sync::Arc<str>, String> {
+fn need_str(v: &Object<'_>, key: &str, ty: &str, intern: Intern<'_>) -> Result<crate::model::event::Name, String> {
     match v.get(key).and_then(Node::as_str) {
         Some(s) => Ok(intern(&s)),
         None => Err(string_problem(v, key, ty).unwrap_or_default()),
@@ -64,14 +64,14 @@ pub(super) fn classify(raw: &Object<'_>, intern: Intern<'_>) -> Classified {
         "operation.finished" => finished(raw, intern).unwrap_or_else(unrecognized),
         "skill.loaded" => {
             let skill = match need_str(raw, "skill", &ty, intern) {
-                Ok(s) => s.to_string(),
+                Ok(s) => s,
                 Err(reason) => return unrecognized(reason),
             };
             match raw.get("operationId") {
                 None => folded(EventKind::SkillLoaded { skill, operation_id: None }, None),
                 Some(n) if n.is_null() => folded(EventKind::SkillLoaded { skill, operation_id: None }, None),
                 Some(n) if n.is_string() => {
-                    let id = n.as_str().unwrap_or_default().into_owned();
+                    let id = intern(&n.as_str().unwrap_or_default());
                     folded(EventKind::SkillLoaded { skill, operation_id: Some(id) }, None)
                 }
                 Some(other) => unrecognized(format!(

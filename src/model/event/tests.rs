@@ -82,3 +82,10 @@ fn absent_output_differs_from_null_output() {
     assert_eq!(absent.output(), None);
     assert_eq!(null.output().as_deref(), Some(&Value::Null));
 }
+
+#[test]
+fn an_event_is_64_bytes() {
+    // A million-event file holds a million of them; the names are one pointer each.
+    assert_eq!(std::mem::size_of::<super::Name>(), 8);
+    assert_eq!(std::mem::size_of::<super::Event>(), 64);
+}

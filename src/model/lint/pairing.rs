@@ -72,8 +72,8 @@ impl<'a> Line<'a> {
 
     /// A fold EventRef (attempt-scope turn + event) as this session's (turn, event).
     fn at_of(&self, r: EventRef) -> Option<At> {
-        let t = self.derived.turns.get(r.scope_turn)?;
-        (t.addr.session == self.si).then_some((t.addr.turn, r.event))
+        let t = self.derived.turns.get(r.scope_turn())?;
+        (t.addr.session == self.si).then_some((t.addr.turn, r.event()))
     }
 
     /// Reconstructed turns are not the adapter's: nothing is said about them.
