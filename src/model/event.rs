@@ -221,7 +221,7 @@ pub enum EventKind {
     Message {
         role: Role,
     },
-    /// The strings are shared (`Arc`) with the occurrences and facts made
+    /// The names are shared ([`Name`]) with the occurrences and facts made
     /// from the event, which every scope keeps.
     ToolStarted {
         operation_id: Name,
@@ -290,7 +290,7 @@ pub fn json_type(v: &Value) -> &'static str {
 }
 
 /// How a raw event's strings become the kind's shared strings: a loader
-/// shares one `Arc` among the many events that name the same tool or status.
+/// shares one [`Name`] among the many events that name the same tool or status.
 pub type Intern<'a> = &'a mut dyn FnMut(&str) -> Name;
 
 impl Event {

@@ -181,6 +181,13 @@ impl Lifecycle {
 
 /// Where an event sits in the input: index of the scope-turn in the slice
 /// given to the fold, and index of the event in that turn's adapter events.
+/// An index kept as a `u32` in what there is one of per event (occurrence
+/// references, timeline rows); `u32::MAX` past that, which no document that
+/// fits in memory reaches.
+pub fn compact_index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
 /// `u32`s: every occurrence holds two (see `timeline::Row` on the bound).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EventRef {
@@ -190,8 +197,7 @@ pub struct EventRef {
 
 impl EventRef {
     pub fn new(scope_turn: usize, event: usize) -> EventRef {
-        let index = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-        EventRef { scope_turn: index(scope_turn), event: index(event) }
+        EventRef { scope_turn: compact_index(scope_turn), event: compact_index(event) }
     }
 
     pub fn scope_turn(&self) -> usize {

@@ -9,7 +9,7 @@ use super::derive::{DerivedAttempt, TurnAddr};
 use super::document::Attempt;
 use super::event::{EventKind, Role};
 use super::hitl::{HitlRequest, HitlState};
-use super::occurrence::Lifecycle;
+use super::occurrence::{Lifecycle, compact_index as index};
 use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -143,10 +143,6 @@ enum LinkKind {
     Orphan,
     /// The HITL request list (`input.requested` rows).
     Request,
-}
-
-fn index(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(NONE)
 }
 
 fn some(i: u32) -> Option<usize> {
