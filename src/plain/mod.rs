@@ -2,6 +2,7 @@
 //! `niceeval view` when stdout is not a terminal. Nothing here decides a
 //! word or a number; [`layout`] only measures, wraps, boxes and colours.
 
+mod ahead;
 pub mod layout;
 
 use crate::model::diagnostics::Finding;
@@ -46,7 +47,9 @@ pub fn render(
 ) -> Report {
     let r = crate::view::report::build(doc, views, findings, sections, sel);
     let rows = |t: &_| crate::view::report::turn_rows_table(doc, views, findings, sel, t);
-    let text = layout::render(&r.blocks, opts.width, opts.boxed, opts.color, &rows);
+    let text = ahead::with_tables_ahead(&r.blocks, &rows, |rows| {
+        layout::render(&r.blocks, opts.width, opts.boxed, opts.color, rows)
+    });
     Report { text, failing: r.failing, shown: r.shown, notes: r.notes }
 }
 
@@ -64,7 +67,9 @@ pub fn render_to(
 ) -> std::io::Result<Report> {
     let r = crate::view::report::build(doc, views, findings, sections, sel);
     let rows = |t: &_| crate::view::report::turn_rows_table(doc, views, findings, sel, t);
-    layout::render_to(&r.blocks, opts.width, opts.boxed, opts.color, &rows, out)?;
+    ahead::with_tables_ahead(&r.blocks, &rows, |rows| {
+        layout::render_to(&r.blocks, opts.width, opts.boxed, opts.color, rows, out)
+    })?;
     Ok(Report { text: String::new(), failing: r.failing, shown: r.shown, notes: r.notes })
 }
 

@@ -8,6 +8,7 @@ use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows, natural_w
 use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
+use super::parallel::parallel_map;
 use super::preview::{PREVIEW_MAX_CHARS, preview_head, tool_input_preview, value_preview};
 use super::text::{Text, Tone, clean};
 use super::verdict::{row_status_text, turn_status_text};
@@ -431,44 +432,45 @@ const ROWS_AT_ONCE: usize = 4096;
 
 /// `--timeline`: every row of every selected turn. The rows are made twice:
 /// here a part at a time, to count them and to measure the column widths
-/// the turn tables share, and again when each part is drawn.
+/// the turn tables share, and again when each part is drawn. The parts are
+/// measured on every core: each is independent of the others.
 pub fn section(ctx: &Ctx) -> Section {
+    let turns: Vec<(usize, TurnAddr, std::ops::Range<usize>)> = ctx
+        .addrs()
+        .filter(|&(_, addr)| ctx.turn_selected(addr))
+        .map(|(st, addr)| (st, addr, turn_row_span(ctx.view, st).unwrap_or(0..0)))
+        .collect();
+    let parts: Vec<std::ops::Range<usize>> = turns.iter().flat_map(|(_, _, span)| part_ranges(span.clone())).collect();
+    let measured = parallel_map(&parts, |range| {
+        let part = rows_table(ctx, range.clone());
+        (part.rows.len(), natural_widths(&part))
+    });
+    let mut measured = parts.iter().cloned().zip(measured);
     let mut body = Vec::new();
     let mut shown_rows = 0usize;
     let mut shown_turns = 0usize;
     // Sibling turn tables share their column widths, so rows line up across turns.
     let mut floor = vec![0usize; 4];
-    for (st, addr) in ctx.addrs() {
-        if !ctx.turn_selected(addr) {
-            continue;
+    for (_, addr, span) in &turns {
+        let mut parts = Vec::new();
+        let mut turn_rows = 0usize;
+        for (range, (rows, widths)) in measured.by_ref().take(part_ranges(span.clone()).count()) {
+            turn_rows += rows;
+            for (i, w) in widths.into_iter().enumerate().take(floor.len()) {
+                floor[i] = floor[i].max(w);
+            }
+            let (first, last) = (parts.is_empty(), range.end == span.end);
+            parts.push(TurnRows { attempt: ctx.index, rows: range, first, last, floor: Vec::new() });
         }
         let Some(record) = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)) else {
             continue;
         };
-        let span = turn_row_span(ctx.view, st).unwrap_or(0..0);
-        let mut parts = Vec::new();
-        let mut turn_rows = 0usize;
-        let mut from = span.start;
-        loop {
-            let to = (from + ROWS_AT_ONCE).min(span.end);
-            let part = rows_table(ctx, from..to);
-            turn_rows += part.rows.len();
-            for (i, w) in natural_widths(&part).into_iter().enumerate().take(floor.len()) {
-                floor[i] = floor[i].max(w);
-            }
-            let first = parts.is_empty();
-            parts.push(TurnRows { attempt: ctx.index, rows: from..to, first, last: to == span.end, floor: Vec::new() });
-            if to == span.end {
-                break;
-            }
-            from = to;
-        }
         if turn_rows == 0 && ctx.sel.grep.is_some() {
             continue;
         }
         shown_turns += 1;
         shown_rows += turn_rows;
-        let (title, meta) = turn_header(ctx.attempt, ctx.view, addr);
+        let (title, meta) = turn_header(ctx.attempt, ctx.view, *addr);
         let mut turn_body = Vec::new();
         if record.turn.events.is_empty() {
             turn_body.push(Block::Line(Text::toned("No events captured for this turn.", Tone::Soft)));
@@ -496,6 +498,12 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned(why, Tone::Soft)));
     }
     Section::new("Timeline", Text::toned(count(shown_rows, "row", "rows"), Tone::Soft), body)
+}
+
+/// A turn's rows `span` in parts of [`ROWS_AT_ONCE`]; an empty turn is one empty part.
+fn part_ranges(span: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let starts = (span.start..span.end.max(span.start + 1)).step_by(ROWS_AT_ONCE);
+    starts.map(move |from| from..(from + ROWS_AT_ONCE).min(span.end))
 }
 
 /// The turn number a row belongs to (for headers and jumps).
