@@ -154,6 +154,15 @@ pub fn width(s: &str) -> usize {
         if i == b.len() {
             return width + (i - run);
         }
+        // One common symbol between printable ASCII characters (`→`, `✓`,
+        // `…`, `·`, box lines) is a cluster of its own: no segmenter.
+        if let Some(c) = s[i..].chars().next().filter(|&c| stands_alone(c))
+            && b.get(i + c.len_utf8()).is_none_or(|&n| printable(n))
+        {
+            width += (i - run) + cluster_width(&s[i..i + c.len_utf8()]);
+            i += c.len_utf8();
+            continue;
+        }
         let from = if i > run { i - 1 } else { i };
         width += from - run;
         let mut to = i;
@@ -173,6 +182,13 @@ pub fn width(s: &str) -> usize {
         i = to;
     }
     width
+}
+
+/// Symbols that never join the character before or after them into one
+/// cluster (no Extend, SpacingMark, ZWJ or Prepend among them: the test
+/// `symbols_that_stand_alone_are_clusters_of_their_own` checks every one).
+fn stands_alone(c: char) -> bool {
+    matches!(c, '\u{b7}' | '\u{2010}'..='\u{2027}' | '\u{2030}'..='\u{205e}' | '\u{2190}'..='\u{2bff}')
 }
 
 /// The grapheme cluster `s` starts with (`s` starts on a cluster boundary).
@@ -281,6 +297,25 @@ pub fn continues_cluster(prev: &str, next: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every symbol the width shortcut takes alone is a cluster of its own
+    /// between printable ASCII characters, alone, and before a combining
+    /// mark it is measured with that mark (the shortcut is not taken there).
+    #[test]
+    fn symbols_that_stand_alone_are_clusters_of_their_own() {
+        let slow = |s: &str| s.graphemes(true).map(cluster_width).sum::<usize>();
+        let mut checked = 0;
+        for c in (0..=0x2bffu32).filter_map(char::from_u32).filter(|&c| stands_alone(c)) {
+            let between = format!("a{c}b");
+            let clusters: Vec<&str> = between.graphemes(true).collect();
+            assert_eq!(clusters, ["a", &*c.to_string(), "b"], "U+{:04X}", c as u32);
+            for s in [c.to_string(), between, format!("{c}x{c}"), format!("x{c}\u{301}y"), format!("{c}{c}\u{fe0f}a")] {
+                assert_eq!(width(&s), slow(&s), "{s:?}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 2000, "{checked}");
+    }
 
     /// The ASCII shortcut measures what the segmenter measures.
     #[test]

@@ -243,6 +243,10 @@ fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bo
         header_lines(table, &widths, boxed, sep, out);
     }
     for row in &table.rows {
+        if let Some(line) = one_line_row(row, table, &widths, sep) {
+            out(line);
+            continue;
+        }
         let cells: Vec<CellLines> = (0..shown)
             .map(|i| {
                 let w = widths[i];
@@ -259,6 +263,41 @@ fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bo
     if dropped > 0 && last {
         out(Text::toned(crate::view::chrome::columns_not_shown(dropped), Tone::Soft));
     }
+}
+
+/// A row whose cells each fit on one line (or are cut to one), drawn as
+/// [`row_lines`] draws it, each cell measured once; `None` when a cell wraps.
+fn one_line_row(row: &[Text], table: &Table, widths: &[usize], sep: &str) -> Option<Text> {
+    let mut line = Text::new();
+    for (i, w) in widths.iter().copied().enumerate() {
+        if i > 0 {
+            line.push(sep, Tone::Soft);
+        }
+        let (cell, cell_w) = match row.get(i) {
+            None => (Text::new(), 0),
+            Some(cell) => match (cell.width(), table.columns[i].overflow) {
+                (cw, _) if cw <= w => (cell.clone(), cw),
+                (_, Overflow::Cut) => {
+                    let cut = cell.truncate(w);
+                    let cw = cut.width();
+                    (cut, cw)
+                }
+                (_, Overflow::Wrap) => return None,
+            },
+        };
+        let pad = " ".repeat(w.saturating_sub(cell_w));
+        match table.columns[i].align {
+            Align::Right => {
+                line.push(pad, Tone::Plain);
+                line.append(cell);
+            }
+            Align::Left => {
+                line.append(cell);
+                line.push(pad, Tone::Plain);
+            }
+        }
+    }
+    Some(line)
 }
 
 fn header_lines(table: &Table, widths: &[usize], boxed: bool, sep: &str, out: &mut dyn FnMut(Text)) {
