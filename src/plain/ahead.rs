@@ -60,3 +60,44 @@ fn turn_rows_in<'b>(blocks: &'b [Block], out: &mut Vec<&'b TurnRows>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::blocks::Section;
+    use crate::view::text::Text;
+
+    fn part(rows: std::ops::Range<usize>) -> Block {
+        Block::TurnRows(TurnRows { attempt: 0, rows, first: true, last: true, floor: Vec::new() })
+    }
+
+    /// A table saying which rows it was made for.
+    fn make(rows: &TurnRows) -> Table {
+        Table { columns: Vec::new(), rows: vec![vec![Text::plain(format!("{:?}", rows.rows))]], floor: Vec::new() }
+    }
+
+    fn said(table: &Table) -> String {
+        table.rows[0][0].as_plain()
+    }
+
+    #[test]
+    fn each_table_is_the_one_asked_for_in_any_order() {
+        let blocks = vec![
+            part(0..2),
+            Block::Section(Section::new("turn", Text::new(), vec![part(2..5), part(5..9)])),
+            part(9..10),
+        ];
+        let mut order = Vec::new();
+        turn_rows_in(&blocks, &mut order);
+        let in_order: Vec<String> =
+            with_tables_ahead(&blocks, &make, |tables| order.iter().map(|r| said(&tables(r))).collect());
+        assert_eq!(in_order, ["0..2", "2..5", "5..9", "9..10"]);
+        // Out of order (and one left out): made where asked, still the right one.
+        let shuffled: Vec<String> =
+            with_tables_ahead(&blocks, &make, |tables| [3, 0, 2].iter().map(|&i| said(&tables(order[i]))).collect());
+        assert_eq!(shuffled, ["9..10", "0..2", "5..9"]);
+        // Drawing that stops early ends the maker too (the scope returns).
+        let first: String = with_tables_ahead(&blocks, &make, |tables| said(&tables(order[0])));
+        assert_eq!(first, "0..2");
+    }
+}
