@@ -297,7 +297,7 @@ impl Event {
     /// Classify one JSON value as a StreamEvent. Never fails: what does not
     /// fit becomes `Unrecognized` with the reason.
     pub fn from_value(raw: Value) -> Event {
-        let (kind, fields) = kind_and_fields(Node::Value(&raw), &mut |s: &str| Name::from(s));
+        let (kind, fields) = kind_and_fields(&Node::Value(&raw).object(), &mut |s: &str| Name::from(s));
         Event { kind, fields, parsed: AtomicBool::new(false), json: EventJson::Value(Arc::new(raw)) }
     }
 
@@ -306,8 +306,15 @@ impl Event {
     /// caller has checked (anything else is parsed with [`Event::from_value`]).
     pub fn from_raw(source: Source, start: usize, len: u32, intern: Intern<'_>) -> Event {
         let json = EventJson::Raw { source, start, len };
-        let (kind, fields) = kind_and_fields(json.node(), intern);
+        let (kind, fields) = kind_and_fields(&json.node().object(), intern);
         Event { kind, fields, parsed: AtomicBool::new(false), json }
+    }
+
+    /// [`Event::from_raw`] for an event whose members were found when its
+    /// text was checked (`object`: the same text's).
+    pub fn from_raw_members(source: Source, start: usize, len: u32, object: &Object<'_>, intern: Intern<'_>) -> Event {
+        let (kind, fields) = kind_and_fields(object, intern);
+        Event { kind, fields, parsed: AtomicBool::new(false), json: EventJson::Raw { source, start, len } }
     }
 
     /// Whether the event has the field `field` (one of the `FIELD_` bits).
@@ -351,7 +358,12 @@ impl Event {
     /// contract (a `system` message, an operation kind `mcp`, …), if it does.
     /// Worked out again when asked: only `check` asks, and few events are misfits.
     pub fn misfit(&self) -> Option<String> {
-        if self.has(FIELD_MISFIT) { classify(&self.head().object(), &mut |s: &str| Name::from(s)).misfit } else { None }
+        if !self.has(FIELD_MISFIT) {
+            return None;
+        }
+        let object = self.head().object();
+        let operation = operation_of(&object);
+        classify(&object, operation.as_ref(), &mut |s: &str| Name::from(s)).misfit
     }
 
     /// The node of `text` (`message` for `error`), when it is a string.
@@ -538,31 +550,37 @@ pub const FIELD_MISFIT: u8 = 32;
 /// keeps as `canonical: null` on the occurrence).
 pub const FIELD_TOOL_NULL: u8 = 64;
 
-fn kind_and_fields(head: Node<'_>, intern: Intern<'_>) -> (EventKind, u8) {
-    let object = head.object();
-    let classified = classify(&object, intern);
+fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8) {
+    let operation = operation_of(object);
+    let classified = classify(object, operation.as_ref(), intern);
     let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
-    (classified.kind, fields_of(&object) | misfit)
+    (classified.kind, fields_of(object, operation.as_ref()) | misfit)
 }
 
-fn fields_of(head: &Object<'_>) -> u8 {
+/// The members of the event's `operation` when it is an object, found once
+/// for both the classification and the fields.
+fn operation_of<'a>(event: &Object<'a>) -> Option<Object<'a>> {
+    event.get("operation").filter(|n| n.is_object()).map(Node::object)
+}
+
+fn fields_of(head: &Object<'_>, operation: Option<&Object<'_>>) -> u8 {
+    // Looked up rather than walked: a lookup compares the few keys by length
+    // and bytes, where a walk decodes every key of every event.
     let mut fields = 0;
-    for key in head.keys() {
-        match &*key {
-            "operation" => {
-                for (key, value) in head.get("operation").into_iter().flat_map(Node::members) {
-                    match &*key {
-                        "input" => fields |= FIELD_INPUT,
-                        "command" => fields |= FIELD_COMMAND,
-                        "tool" if value.is_null() => fields |= FIELD_TOOL_NULL,
-                        _ => {}
-                    }
-                }
-            }
-            "output" => fields |= FIELD_OUTPUT,
-            "redacted" => fields |= FIELD_REDACTED,
-            "truncated" => fields |= FIELD_TRUNCATED,
-            _ => {}
+    for (key, field) in [("output", FIELD_OUTPUT), ("redacted", FIELD_REDACTED), ("truncated", FIELD_TRUNCATED)] {
+        if head.get(key).is_some() {
+            fields |= field;
+        }
+    }
+    if let Some(operation) = operation {
+        if operation.get("input").is_some() {
+            fields |= FIELD_INPUT;
+        }
+        if operation.get("command").is_some() {
+            fields |= FIELD_COMMAND;
+        }
+        if operation.get("tool").is_some_and(Node::is_null) {
+            fields |= FIELD_TOOL_NULL;
         }
     }
     fields

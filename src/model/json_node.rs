@@ -65,8 +65,14 @@ fn raw_str(b: &[u8]) -> Option<Cow<'_, str>> {
 
 /// Whether a key's text (without quotes) reads `key`.
 fn key_is(text: &[u8], key: &str) -> bool {
-    if memchr::memchr(b'\\', text).is_none() {
+    // An escape makes the text longer than what it reads, so a text as long
+    // as the key reads it only byte for byte, and a shorter one never does:
+    // only a longer text with an escape is decoded.
+    if text.len() <= key.len() {
         return text == key.as_bytes();
+    }
+    if memchr::memchr(b'\\', text).is_none() {
+        return false;
     }
     let mut out = String::new();
     decode_into(text, 0, text.len(), &mut out).is_some() && out == key
@@ -506,16 +512,26 @@ impl<'a> Object<'a> {
 impl<'a> Node<'a> {
     /// This object's members, found once (nothing for other types).
     pub fn object(self) -> Object<'a> {
-        let mut o = Object { node: self, raw: [(&[][..], &[][..]); INDEXED], len: 0, walk: false };
-        if let Node::Raw(b) = self {
-            for member in raw_members(b) {
-                if o.len == INDEXED {
-                    o.walk = true;
-                    break;
-                }
-                o.raw[o.len] = member;
-                o.len += 1;
+        match self {
+            Node::Raw(b) => Object::of_raw(self, raw_members(b)),
+            Node::Value(_) => Object::of_raw(self, std::iter::empty()),
+        }
+    }
+}
+
+impl<'a> Object<'a> {
+    /// A raw object's members as they were already found (by the check
+    /// that accepted its text), in order: `node`'s own, as
+    /// [`Node::object`] finds them.
+    pub fn of_raw(node: Node<'a>, members: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> Object<'a> {
+        let mut o = Object { node, raw: [(&[][..], &[][..]); INDEXED], len: 0, walk: false };
+        for member in members {
+            if o.len == INDEXED {
+                o.walk = true;
+                break;
             }
+            o.raw[o.len] = member;
+            o.len += 1;
         }
         o
     }

@@ -14,9 +14,10 @@
 //! whole instead; a load whose placeholders do not all end up in turns is
 //! done again without raw events.
 
-use super::raw_check::{raw_event_end, raw_event_ok};
+use super::raw_check::{RawCheck, with_raw_check};
 use crate::model::event::Name;
 use crate::model::event::{Event, EventKind, Role, Source};
+use crate::model::json_node::{Node, Object};
 use crate::model::json_scan::{skip_ws, value_end};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -161,20 +162,24 @@ impl LazyLoad {
     /// read those: a turn's input, the runner's turn boundaries) or the old
     /// `action.*` vocabulary (rewritten before typing).
     pub fn raw(&self, text: &[u8]) -> Option<Event> {
-        if !raw_event_ok(text) {
-            return None;
-        }
-        self.checked(text)
+        with_raw_check(|check| {
+            if check.event_end(text) != Some(text.len()) {
+                return None;
+            }
+            self.checked(text, check)
+        })
     }
 
-    /// [`LazyLoad::raw`] for text [`raw_event_end`] has checked.
-    fn checked(&self, text: &[u8]) -> Option<Event> {
+    /// [`LazyLoad::raw`] for text `check` has just accepted.
+    fn checked(&self, text: &[u8], check: &RawCheck) -> Option<Event> {
         let start = (text.as_ptr() as usize).checked_sub(self.base)?;
         let len = u32::try_from(text.len()).ok()?;
         if start + text.len() > self.len {
             return None;
         }
-        let event = intern_with(self.id, |intern| Event::from_raw(self.source.clone(), start, len, intern));
+        let object = Object::of_raw(Node::Raw(text), check.members(text));
+        let event =
+            intern_with(self.id, |intern| Event::from_raw_members(self.source.clone(), start, len, &object, intern));
         let old = matches!(&event.kind, EventKind::Unrecognized { .. })
             && matches!(event.type_name().as_deref(), Some("action.called" | "action.result"));
         let user = event.kind == (EventKind::Message { role: Role::User });
@@ -197,16 +202,18 @@ impl LazyLoad {
     pub fn elements(&self, text: &[u8]) -> Option<Value> {
         let mut out = Vec::new();
         let mut run = Vec::new();
+        // One check for the stretch's events (its lists are kept from one to the next).
+        let mut check = RawCheck::default();
         let mut i = skip_ws(text, 0);
         while i < text.len() {
             // The check of a raw event finds its end; anything else is found by its extent.
-            let raw_end = raw_event_end(&text[i..]).map(|n| i + n);
+            let raw_end = check.event_end(&text[i..]).map(|n| i + n);
             let end = match raw_end {
                 Some(end) => end,
                 None => value_end(text, i)?,
             };
             let element = &text[i..end];
-            match raw_end.and_then(|_| self.checked(element)) {
+            match raw_end.and_then(|_| self.checked(element, &check)) {
                 Some(event) => {
                     run.push(event);
                     if run.len() == RUN_AT_MOST {

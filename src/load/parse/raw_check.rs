@@ -19,26 +19,53 @@ pub fn raw_event_ok(text: &[u8]) -> bool {
 /// The end of the object `text` starts with, when it is one a raw event can
 /// be kept as (see [`raw_event_ok`]); what follows it is not looked at.
 pub fn raw_event_end(text: &[u8]) -> Option<usize> {
-    if text.first() != Some(&b'{') {
-        return None;
-    }
-    // The list of keys is kept from one event to the next: a new one per event cost a tenth of the check.
+    with_raw_check(|check| check.event_end(text))
+}
+
+/// This thread's [`RawCheck`]: kept from one event to the next, as new
+/// lists per event cost a tenth of the check.
+pub fn with_raw_check<R>(f: impl FnOnce(&mut RawCheck) -> R) -> R {
     thread_local! {
-        static KEYS: std::cell::RefCell<Vec<(usize, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+        static CHECK: std::cell::RefCell<RawCheck> = std::cell::RefCell::default();
     }
-    let end = KEYS.with(|keys| {
-        let mut keys = keys.borrow_mut();
-        keys.clear();
-        Check { b: text, keys: &mut keys }.value(0, 0)
-    })?;
-    simdutf8::basic::from_utf8(&text[..end]).ok()?;
-    Some(end)
+    CHECK.with(|check| f(&mut check.borrow_mut()))
+}
+
+/// The check of raw events, keeping what it found of the last one: its
+/// top-level members, so that reading them needs no second walk.
+#[derive(Default)]
+pub struct RawCheck {
+    keys: Vec<(usize, usize)>,
+    /// Key start, key end (without quotes), value start, value end.
+    top: Vec<(usize, usize, usize, usize)>,
+}
+
+impl RawCheck {
+    /// [`raw_event_end`], noting the event's top-level members.
+    pub fn event_end(&mut self, text: &[u8]) -> Option<usize> {
+        self.keys.clear();
+        self.top.clear();
+        if text.first() != Some(&b'{') {
+            return None;
+        }
+        let end = Check { b: text, keys: &mut self.keys, top: &mut self.top }.value(0, 0)?;
+        simdutf8::basic::from_utf8(&text[..end]).ok()?;
+        Some(end)
+    }
+
+    /// The top-level members (key text without quotes, value text) of the
+    /// event [`RawCheck::event_end`] last accepted in `text`.
+    pub fn members<'t>(&self, text: &'t [u8]) -> impl Iterator<Item = (&'t [u8], &'t [u8])> {
+        self.top.iter().map(move |&(ks, ke, vs, ve)| (&text[ks..ke], &text[vs..ve]))
+    }
 }
 
 struct Check<'a, 'k> {
     b: &'a [u8],
     /// The keys of the objects being checked (a stack: each object's above its parent's).
     keys: &'k mut Vec<(usize, usize)>,
+    /// The members of the outermost object.
+    top: &'k mut Vec<(usize, usize, usize, usize)>,
 }
 
 impl<'a> Check<'a, '_> {
@@ -145,6 +172,9 @@ impl<'a> Check<'a, '_> {
             }
             let start = self.ws(colon + 1);
             let end = self.value(start, depth)?;
+            if depth == 1 {
+                self.top.push((j + 1, ke - 1, start, end));
+            }
             j = self.ws(end);
             match *self.b.get(j)? {
                 b',' => j = self.ws(j + 1),

@@ -49,7 +49,8 @@ fn need_str(v: &Object<'_>, key: &str, ty: &str, intern: Intern<'_>) -> Result<c
     }
 }
 
-pub(super) fn classify(raw: &Object<'_>, intern: Intern<'_>) -> Classified {
+/// `operation`: the members of `raw`'s `operation` when it is an object.
+pub(super) fn classify(raw: &Object<'_>, operation: Option<&Object<'_>>, intern: Intern<'_>) -> Classified {
     if !raw.node().is_object() {
         return unrecognized(format!("an event must be a JSON object, found {}", raw.node().type_name()));
     }
@@ -60,7 +61,7 @@ pub(super) fn classify(raw: &Object<'_>, intern: Intern<'_>) -> Classified {
     };
     match &*ty {
         "message" => message(raw),
-        "operation.started" => started(raw, intern).unwrap_or_else(unrecognized),
+        "operation.started" => started(raw, operation, intern).unwrap_or_else(unrecognized),
         "operation.finished" => finished(raw, intern).unwrap_or_else(unrecognized),
         "skill.loaded" => {
             let skill = match need_str(raw, "skill", &ty, intern) {
@@ -120,15 +121,15 @@ fn message(raw: &Object<'_>) -> Classified {
 
 /// A start whose operation kind is not `tool` is folded as a subagent call
 /// (`deriveRunFacts` tests `kind === "tool"` and sends the rest to subagents).
-fn started(raw: &Object<'_>, intern: Intern<'_>) -> Result<Classified, String> {
+fn started(raw: &Object<'_>, operation: Option<&Object<'_>>, intern: Intern<'_>) -> Result<Classified, String> {
     const TY: &str = "operation.started operation";
     let operation_id = need_str(raw, "operationId", "operation.started", intern)?;
-    let op = match raw.get("operation") {
-        Some(op) if op.is_object() => op.object(),
-        Some(other) => {
+    let op = match (operation, raw.get("operation")) {
+        (Some(op), _) => op,
+        (None, Some(other)) => {
             return Err(format!("operation.started: field `operation` must be an object, found {}", other.type_name()));
         }
-        None => return Err("operation.started: missing required field `operation`".into()),
+        (None, None) => return Err("operation.started: missing required field `operation`".into()),
     };
     let name = need_str(&op, "name", TY, intern)?;
     let kind = op.get("kind");
