@@ -284,6 +284,8 @@ const PATH_KEYS: [&str; 4] = ["path", "file", "file_path", "filename"];
 const URL_KEYS: [&str; 4] = ["url", "uri", "endpoint", "href"];
 
 fn first_string<'a>(input: Node<'a>, keys: &[&str]) -> Option<Cow<'a, str>> {
+    // The members found once for the four keys, not walked for each.
+    let input = input.object();
     keys.iter().find_map(|k| input.get(k).and_then(Node::as_str).filter(|s| !s.is_empty()))
 }
 

@@ -487,6 +487,21 @@ pub struct Object<'a> {
 const INDEXED: usize = 12;
 
 impl<'a> Object<'a> {
+    /// The keys not in `common` nor `known`, in order. A raw key is compared
+    /// as written and decoded only when it is not one of them.
+    pub fn keys_outside(&self, common: &[&str], known: &[&str]) -> Vec<Cow<'a, str>> {
+        let unlisted = |k: &Cow<'a, str>| !common.contains(&&**k) && !known.contains(&&**k);
+        match self.node {
+            Node::Raw(_) if !self.walk => self.raw[..self.len]
+                .iter()
+                .filter(|(k, _)| !common.iter().chain(known).any(|c| key_is(k, c)))
+                .map(|(k, _)| key_text(k))
+                .filter(unlisted)
+                .collect(),
+            node => node.keys().filter(unlisted).collect(),
+        }
+    }
+
     pub fn get(&self, key: &str) -> Option<Node<'a>> {
         match self.node {
             Node::Raw(_) if !self.walk => {

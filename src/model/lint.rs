@@ -16,6 +16,8 @@ mod turn;
 use super::derive::DerivedAttempt;
 use super::diagnostics::{Finding, Location, Severity};
 use super::document::Document;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One rule of the catalog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,18 +298,23 @@ pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding>
 }
 
 /// Derive the document and lint it: the per-turn lint (which needs no
-/// derivation) runs on a second thread while the document is derived. The
-/// findings are those of [`lint_document`].
+/// derivation) runs on a second thread while the document is derived, and
+/// the turns it has not reached when the derivation ends are shared with
+/// this thread. The findings are those of [`lint_document`].
 pub fn derive_and_lint(
     doc: &Document,
     model: Option<&str>,
     prices: &crate::model::usage::PriceTable,
 ) -> (Vec<DerivedAttempt>, Vec<Finding>) {
-    let (derived, turns) = std::thread::scope(|s| {
-        let lint = s.spawn(|| lint_turns(doc));
+    let shared = SharedTurnLint::new(doc);
+    let derived = std::thread::scope(|s| {
+        let lint = s.spawn(|| shared.help());
         let derived = super::derive::derive_document(doc, model, prices);
-        (derived, lint.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        shared.help();
+        lint.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        derived
     });
+    let turns = shared.finish();
     let sessions = lint_sessions(doc, &derived);
     let mut findings = input::findings(doc);
     findings.extend(merge(turns, sessions));
@@ -321,11 +328,56 @@ pub fn derive_and_lint(
 ///
 /// [`derive_attempt`]: super::derive::derive_attempt
 pub fn lint_turns(doc: &Document) -> TurnFindings {
-    let agent = super::coverage::Coverage::complete();
-    lint_turns_with(doc, |ai, addr| {
-        let record = doc.attempts.get(ai)?.sessions.get(addr.session)?.turns.get(addr.turn)?;
-        Some(agent.downgrade(record.turn.evidence_coverage.as_ref()))
-    })
+    let shared = SharedTurnLint::new(doc);
+    shared.help();
+    shared.finish()
+}
+
+/// The coverage [`derive_attempt`](super::derive::derive_attempt) gives a
+/// turn, worked out without the derivation.
+fn agent_coverage(doc: &Document, ai: usize, addr: super::derive::TurnAddr) -> Option<super::coverage::Coverage> {
+    let record = doc.attempts.get(ai)?.sessions.get(addr.session)?.turns.get(addr.turn)?;
+    Some(super::coverage::Coverage::complete().downgrade(record.turn.evidence_coverage.as_ref()))
+}
+
+/// The per-turn lint of [`lint_turns`], its turns handed out one at a time
+/// to whichever thread [`SharedTurnLint::help`]s.
+struct SharedTurnLint<'d> {
+    doc: &'d Document,
+    /// (attempt, session, turn, whether the attempt records statuses), in
+    /// the order [`turn_findings_with`] visits them.
+    turns: Vec<(usize, usize, usize, bool)>,
+    next: AtomicUsize,
+    done: Mutex<Vec<Option<Vec<Finding>>>>,
+}
+
+impl<'d> SharedTurnLint<'d> {
+    fn new(doc: &'d Document) -> Self {
+        let mut turns = Vec::new();
+        // A dry run of the assembly lists the turns in its own order.
+        turn_findings_with(doc, |ai, si, ti, statuses| {
+            turns.push((ai, si, ti, statuses));
+            Vec::new()
+        });
+        let done = Mutex::new(turns.iter().map(|_| None).collect());
+        SharedTurnLint { doc, turns, next: AtomicUsize::new(0), done }
+    }
+
+    /// Lint turns until none is left.
+    fn help(&self) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(ai, si, ti, statuses)) = self.turns.get(i) else { return };
+            let coverage = |ai, addr| agent_coverage(self.doc, ai, addr);
+            let findings = lint_turn(self.doc, (ai, si, ti), statuses, coverage);
+            self.done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(findings);
+        }
+    }
+
+    fn finish(self) -> TurnFindings {
+        let mut done = self.done.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter();
+        turn_findings_with(self.doc, |_, _, _, _| done.next().flatten().unwrap_or_default())
+    }
 }
 
 /// Findings of [`lint_turns`]: per attempt, the notice findings and, per
@@ -345,6 +397,12 @@ fn lint_turns_with(
     doc: &Document,
     coverage_of: impl Fn(usize, super::derive::TurnAddr) -> Option<super::coverage::Coverage>,
 ) -> TurnFindings {
+    turn_findings_with(doc, |ai, si, ti, statuses| lint_turn(doc, (ai, si, ti), statuses, &coverage_of))
+}
+
+/// The findings of [`lint_turns`], each turn's from `turn` (given the
+/// attempt, session and turn, and whether the attempt records statuses).
+fn turn_findings_with(doc: &Document, mut turn: impl FnMut(usize, usize, usize, bool) -> Vec<Finding>) -> TurnFindings {
     let mut out = TurnFindings::default();
     for (ai, attempt) in doc.attempts.iter().enumerate() {
         let mut notices = Sink { findings: Vec::new() };
@@ -365,17 +423,9 @@ fn lint_turns_with(
                     &session.index_misfit,
                 );
                 for (ti, record) in session.turns.iter().enumerate() {
-                    if record.reconstructed {
-                        continue;
+                    if !record.reconstructed {
+                        sink.findings.extend(turn(ai, si, ti, statuses));
                     }
-                    let here = Location { attempt: ai, session: si, turn: Some(ti), event: None };
-                    check_index(&mut sink, here, &record.ordinal_misfit);
-                    let coverage = coverage_of(ai, super::derive::TurnAddr { session: si, turn: ti });
-                    events::check_turn_events(&mut sink, here, record);
-                    let recorded = attempt.recorded_coverage.as_ref().and_then(|c| c.get("actions"));
-                    turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses);
-                    // Nothing reads this turn's text again in the lint.
-                    record.turn.release_pages();
                 }
                 sessions.push(sink.findings);
             }
@@ -383,6 +433,27 @@ fn lint_turns_with(
         out.attempts.push((notices.findings, sessions));
     }
     out
+}
+
+/// One turn's findings (index, event, status, usage, coverage and content rules).
+fn lint_turn(
+    doc: &Document,
+    (ai, si, ti): (usize, usize, usize),
+    statuses: bool,
+    coverage_of: impl Fn(usize, super::derive::TurnAddr) -> Option<super::coverage::Coverage>,
+) -> Vec<Finding> {
+    let attempt = &doc.attempts[ai];
+    let record = &attempt.sessions[si].turns[ti];
+    let mut sink = Sink { findings: Vec::new() };
+    let here = Location { attempt: ai, session: si, turn: Some(ti), event: None };
+    check_index(&mut sink, here, &record.ordinal_misfit);
+    let coverage = coverage_of(ai, super::derive::TurnAddr { session: si, turn: ti });
+    events::check_turn_events(&mut sink, here, record);
+    let recorded = attempt.recorded_coverage.as_ref().and_then(|c| c.get("actions"));
+    turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses);
+    // Nothing reads this turn's text again in the lint.
+    record.turn.release_pages();
+    sink.findings
 }
 
 /// A written `sessionIndex` or `ordinal` outside the contract.

@@ -131,7 +131,7 @@ fn started(raw: &Object<'_>, operation: Option<&Object<'_>>, intern: Intern<'_>)
         }
         (None, None) => return Err("operation.started: missing required field `operation`".into()),
     };
-    let name = need_str(&op, "name", TY, intern)?;
+    let name = need_str(op, "name", TY, intern)?;
     let kind = op.get("kind");
     let kind_text = kind.and_then(Node::as_str);
     if kind_text.as_deref() == Some("tool") {
@@ -152,11 +152,11 @@ fn started(raw: &Object<'_>, operation: Option<&Object<'_>>, intern: Intern<'_>)
         return Ok(folded(EventKind::ToolStarted { operation_id, name, tool }, misfit));
     }
     let misfit = match kind_text {
-        Some(k) if k == "subagent" => optional_string_problem(&op, "remoteUrl", TY),
+        Some(k) if k == "subagent" => optional_string_problem(op, "remoteUrl", TY),
         Some(k) => Some(format!(
             "operation.started: operation kind \"{k}\" is neither \"tool\" nor \"subagent\"; NiceEval folds it as a subagent call"
         )),
-        _ => string_problem(&op, "kind", TY).map(|p| format!("{p}; NiceEval folds it as a subagent call")),
+        _ => string_problem(op, "kind", TY).map(|p| format!("{p}; NiceEval folds it as a subagent call")),
     };
     Ok(folded(EventKind::SubagentStarted { operation_id, name }, misfit))
 }

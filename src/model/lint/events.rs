@@ -158,16 +158,13 @@ fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event, obj: &Object
         return;
     }
     let known = variant_keys(&ty);
-    let mut unknown: Vec<String> = obj
-        .keys()
-        .filter(|k| !COMMON_KEYS.contains(&&**k) && !known.contains(&&**k))
-        .map(std::borrow::Cow::into_owned)
-        .collect();
+    let mut unknown: Vec<String> =
+        obj.keys_outside(&COMMON_KEYS, known).into_iter().map(std::borrow::Cow::into_owned).collect();
     let op_keys: &[&str] = match &event.kind {
         EventKind::ToolStarted { .. } => &["kind", "name", "input", "tool", "command"],
         _ => &["kind", "name", "remoteUrl"],
     };
-    for k in op.into_iter().flat_map(Object::keys).filter(|k| !op_keys.contains(&&**k)) {
+    for k in op.map(|op| op.keys_outside(&[], op_keys)).unwrap_or_default() {
         unknown.push(format!("operation.{k}"));
     }
     let request = obj.get("request").filter(|_| event.kind == EventKind::InputRequested);
