@@ -10,6 +10,9 @@
 use super::lazy::{LazyLoad, Place};
 use serde_json::{Map, Value};
 
+mod early;
+use early::{Early, Gather};
+
 /// Containers at least this large are split into their children.
 pub const SPLIT_AT_LEAST: usize = 8 << 20;
 /// Runs of pieces per parsing thread (see `parse_pieces`).
@@ -54,6 +57,10 @@ struct Scan<'a> {
     scanned: &'a dyn Fn(usize, usize),
     /// The text before this was handed to `scanned`.
     scanned_to: usize,
+    /// Where the stretches of `events` arrays go to be parsed while the scan
+    /// goes on (a raw load on more than one thread).
+    early: Option<&'a Early>,
+    gather: Gather,
 }
 
 impl Scan<'_> {
@@ -171,6 +178,9 @@ impl Scan<'_> {
             // (Tests that split small documents small get small stretches too.)
             if last || end - from >= RUN_BYTES.min(self.split_at_least) {
                 self.pending.push(Node { start: from, end, key: None, children: None, run: true });
+                if let Some(early) = self.early {
+                    self.gather.stretch(early, (from, end), last, RELEASE_AT_LEAST);
+                }
                 if end - self.scanned_to >= RELEASE_AT_LEAST {
                     (self.scanned)(self.scanned_to, end);
                     self.scanned_to = end;
@@ -218,6 +228,7 @@ fn parse_on(
     release: &(dyn Fn(usize, usize) + Sync),
     lazy: Option<&LazyLoad>,
 ) -> Option<Value> {
+    let early = (lazy.is_some() && threads >= 2).then(Early::default);
     let mut scan = Scan {
         bytes,
         nodes: Vec::new(),
@@ -227,9 +238,30 @@ fn parse_on(
         lazy: lazy.is_some(),
         scanned,
         scanned_to: 0,
+        early: early.as_ref(),
+        gather: Gather::default(),
     };
-    let start = scan.skip_ws(0);
-    let root = scan.value(start, None, 0, lazy.map_or(Place::Plain, LazyLoad::root))?;
+    // The stretches of `events` arrays are parsed on the threads while the
+    // scan goes on; the rest of the pieces once it has ended.
+    let root = std::thread::scope(|s| {
+        let workers: Vec<_> = match (&early, lazy) {
+            (Some(early), Some(load)) => (0..threads).map(|_| s.spawn(|| early.work(bytes, load, release))).collect(),
+            _ => Vec::new(),
+        };
+        let start = scan.skip_ws(0);
+        let root = scan.value(start, None, 0, lazy.map_or(Place::Plain, LazyLoad::root));
+        if let Some(early) = &early {
+            early.close();
+            for worker in workers {
+                // A thread that panicked leaves its batch missing: a doubt
+                // like any other (the caller parses whole).
+                if worker.join().is_err() {
+                    early.fail();
+                }
+            }
+        }
+        root
+    })?;
     if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
         return None;
     }
@@ -238,7 +270,16 @@ fn parse_on(
     scanned(scan.scanned_to, bytes.len());
     let mut pieces = Vec::new();
     collect_pieces(&scan, root, &mut pieces);
-    let mut values = parse_pieces(bytes, &pieces, threads, release, lazy)?.into_iter();
+    let mut values = match &early {
+        None => parse_pieces(bytes, &pieces, threads, release, lazy)?,
+        Some(early) => {
+            let (stretches, rest): (Vec<Node>, Vec<Node>) = pieces.iter().partition(|p| p.run);
+            let mut stretches = early.take_values(stretches.len())?.into_iter();
+            let mut rest = parse_pieces(bytes, &rest, threads, release, lazy)?.into_iter();
+            pieces.iter().map(|p| if p.run { stretches.next() } else { rest.next() }).collect::<Option<Vec<_>>>()?
+        }
+    }
+    .into_iter();
     build(&scan, root, &mut values)
 }
 
