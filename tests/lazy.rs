@@ -232,3 +232,35 @@ fn the_viewer_reads_lazy_events_without_parsing_them_all() {
     assert_eq!(app.search.matches.len(), 1, "a string left in the file is searched");
     assert!(whole(&app) <= 1, "searching parsed events whole");
 }
+
+/// A long `events` array is parsed in many batches on several threads while
+/// it is scanned: the events come back in order, and an event that does not
+/// parse, deep in the array, is reported where a plain load reports it.
+#[test]
+fn batches_parsed_during_the_scan_keep_their_order_and_report_bad_events() {
+    let event = |i: usize| {
+        if i % 2 == 0 {
+            format!(
+                r#"{{"type":"operation.started","operationId":"op{i}","operation":{{"kind":"tool","name":"Read","tool":"file_read","input":{{"path":"f{i}"}}}}}}"#
+            )
+        } else {
+            format!(
+                r#"{{"type":"operation.finished","operationId":"op{}","kind":"tool","status":"completed","output":"o{i}"}}"#,
+                i - 1
+            )
+        }
+    };
+    let events: Vec<String> = (0..3000).map(event).collect();
+    let turn = |events: &[String]| format!(r#"{{"status":"completed","events":[{}]}}"#, events.join(","));
+    let good = turn(&events).into_bytes();
+    let plain = load_bytes("many.json", &good).unwrap();
+    let lazy = load_bytes_lazy("many.json", good.clone(), 64).unwrap();
+    assert_eq!(compare("many.json", &plain, &lazy), 3000, "every event raw");
+    let mut bad = events.clone();
+    bad[2501] = r#"{"type":"thinking","text":tru}"#.to_string();
+    let bad = turn(&bad).into_bytes();
+    let plain = load_bytes("bad.json", &bad).map(drop).unwrap_err().to_string();
+    let lazy = load_bytes_lazy("bad.json", bad, 64).map(drop).unwrap_err().to_string();
+    assert_eq!(plain, lazy);
+    assert!(plain.contains("bad.json"), "{plain}");
+}

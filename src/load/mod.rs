@@ -308,11 +308,14 @@ mod tests {
     /// The code of the files under `src/load/<place>` (a folder or one
     /// file), without comments and unit tests.
     fn code_of(place: &str) -> Vec<(String, String)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/load").join(place);
-        let files: Vec<std::path::PathBuf> = match std::fs::read_dir(&root) {
-            Ok(dir) => dir.flatten().map(|e| e.path()).collect(),
-            Err(_) => vec![root],
-        };
+        fn files_under(path: std::path::PathBuf, out: &mut Vec<std::path::PathBuf>) {
+            match std::fs::read_dir(&path) {
+                Ok(dir) => dir.flatten().for_each(|e| files_under(e.path(), out)),
+                Err(_) => out.push(path),
+            }
+        }
+        let mut files = Vec::new();
+        files_under(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/load").join(place), &mut files);
         files
             .into_iter()
             .map(|p| {

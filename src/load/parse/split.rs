@@ -179,7 +179,7 @@ impl Scan<'_> {
             if last || end - from >= RUN_BYTES.min(self.split_at_least) {
                 self.pending.push(Node { start: from, end, key: None, children: None, run: true });
                 if let Some(early) = self.early {
-                    self.gather.stretch(early, (from, end), last, RELEASE_AT_LEAST);
+                    self.gather.stretch(early, (from, end), last, RELEASE_AT_LEAST.min(self.split_at_least));
                 }
                 if end - self.scanned_to >= RELEASE_AT_LEAST {
                     (self.scanned)(self.scanned_to, end);
