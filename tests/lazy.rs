@@ -239,7 +239,7 @@ fn the_viewer_reads_lazy_events_without_parsing_them_all() {
 #[test]
 fn batches_parsed_during_the_scan_keep_their_order_and_report_bad_events() {
     let event = |i: usize| {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             format!(
                 r#"{{"type":"operation.started","operationId":"op{i}","operation":{{"kind":"tool","name":"Read","tool":"file_read","input":{{"path":"f{i}"}}}}}}"#
             )
