@@ -34,6 +34,12 @@ pub struct Event {
     /// Whether a raw event has been parsed whole (for tests: deriving and
     /// linting must not need it).
     parsed: AtomicBool,
+    /// Where a raw tool start's `operation.input`, or a finish's `output`,
+    /// is in its text (at 0: not known), found when it was classified: a
+    /// payload is then read without walking the event to it.
+    /// (Within the first 64 KB: kept in a u16 so the event stays 64 bytes.)
+    payload_at: u16,
+    payload_len: u32,
     json: EventJson,
 }
 
@@ -43,6 +49,8 @@ impl Clone for Event {
             kind: self.kind.clone(),
             fields: self.fields,
             parsed: AtomicBool::new(self.parsed.load(Ordering::Relaxed)),
+            payload_at: self.payload_at,
+            payload_len: self.payload_len,
             json: self.json.clone(),
         }
     }
@@ -297,8 +305,15 @@ impl Event {
     /// Classify one JSON value as a StreamEvent. Never fails: what does not
     /// fit becomes `Unrecognized` with the reason.
     pub fn from_value(raw: Value) -> Event {
-        let (kind, fields) = kind_and_fields(&Node::Value(&raw).object(), &mut |s: &str| Name::from(s));
-        Event { kind, fields, parsed: AtomicBool::new(false), json: EventJson::Value(Arc::new(raw)) }
+        let (kind, fields, _) = kind_and_fields(&Node::Value(&raw).object(), &mut |s: &str| Name::from(s));
+        Event {
+            kind,
+            fields,
+            parsed: AtomicBool::new(false),
+            payload_at: 0,
+            payload_len: 0,
+            json: EventJson::Value(Arc::new(raw)),
+        }
     }
 
     /// An event kept as its text, `source[start..start + len]`: one JSON
@@ -306,15 +321,16 @@ impl Event {
     /// caller has checked (anything else is parsed with [`Event::from_value`]).
     pub fn from_raw(source: Source, start: usize, len: u32, intern: Intern<'_>) -> Event {
         let json = EventJson::Raw { source, start, len };
-        let (kind, fields) = kind_and_fields(&json.node().object(), intern);
-        Event { kind, fields, parsed: AtomicBool::new(false), json }
+        let (kind, fields, (payload_at, payload_len)) = kind_and_fields(&json.node().object(), intern);
+        Event { kind, fields, parsed: AtomicBool::new(false), payload_at, payload_len, json }
     }
 
     /// [`Event::from_raw`] for an event whose members were found when its
     /// text was checked (`object`: the same text's).
     pub fn from_raw_members(source: Source, start: usize, len: u32, object: &Object<'_>, intern: Intern<'_>) -> Event {
-        let (kind, fields) = kind_and_fields(object, intern);
-        Event { kind, fields, parsed: AtomicBool::new(false), json: EventJson::Raw { source, start, len } }
+        let (kind, fields, (payload_at, payload_len)) = kind_and_fields(object, intern);
+        let json = EventJson::Raw { source, start, len };
+        Event { kind, fields, parsed: AtomicBool::new(false), payload_at, payload_len, json }
     }
 
     /// Whether the event has the field `field` (one of the `FIELD_` bits).
@@ -337,6 +353,14 @@ impl Event {
 
     pub fn json(&self) -> &EventJson {
         &self.json
+    }
+
+    /// The text of a raw start's `operation.input` or a finish's `output`
+    /// on its own, when where it begins was noted (see `payload_at`).
+    pub fn payload_part(&self) -> Option<EventJson> {
+        let EventJson::Raw { source, start, .. } = &self.json else { return None };
+        let at = (self.payload_at != 0).then_some(self.payload_at as usize)?;
+        Some(EventJson::Raw { source: source.clone(), start: start + at, len: self.payload_len })
     }
 
     /// True when this raw event's JSON has been parsed whole (for tests:
@@ -550,11 +574,24 @@ pub const FIELD_MISFIT: u8 = 32;
 /// keeps as `canonical: null` on the occurrence).
 pub const FIELD_TOOL_NULL: u8 = 64;
 
-fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8) {
+/// The kind, the `FIELD_` bits and where the payload begins (see `Event::payload_at`).
+fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8, (u16, u32)) {
     let operation = operation_of(object);
     let classified = classify(object, operation.as_ref(), intern);
     let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
-    (classified.kind, fields_of(object, operation.as_ref()) | misfit)
+    let payload = match classified.kind {
+        EventKind::ToolStarted { .. } => operation.as_ref().and_then(|op| op.get("input")),
+        EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } => object.get("output"),
+        _ => None,
+    };
+    let payload_at = match (object.node().raw_text(), payload.and_then(Node::raw_text)) {
+        (Some(event), Some(payload)) => {
+            let at = u16::try_from(payload.as_ptr() as usize - event.as_ptr() as usize);
+            at.ok().zip(u32::try_from(payload.len()).ok()).unwrap_or((0, 0))
+        }
+        _ => (0, 0),
+    };
+    (classified.kind, fields_of(object, operation.as_ref()) | misfit, payload_at)
 }
 
 /// The members of the event's `operation` when it is an object, found once

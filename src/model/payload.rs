@@ -25,6 +25,8 @@ enum Place {
     Output(EventJson),
     /// `operation.command` of a tool start.
     Command(EventJson),
+    /// A raw event's input or output, its own text.
+    Part(EventJson),
 }
 
 static NULL: Value = Value::Null;
@@ -37,13 +39,14 @@ impl Payload {
     /// The start's `operation.input`, when the event has one.
     pub fn tool_input(event: &Event) -> Option<Payload> {
         let has = matches!(event.kind, EventKind::ToolStarted { .. }) && event.has(FIELD_INPUT);
-        has.then(|| Payload(Place::ToolInput(event.json().clone())))
+        has.then(|| Payload(event.payload_part().map_or_else(|| Place::ToolInput(event.json().clone()), Place::Part)))
     }
 
     /// The finish's `output`, when the event has one.
     pub fn output(event: &Event) -> Option<Payload> {
         let finish = matches!(event.kind, EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. });
-        (finish && event.has(FIELD_OUTPUT)).then(|| Payload(Place::Output(event.json().clone())))
+        (finish && event.has(FIELD_OUTPUT))
+            .then(|| Payload(event.payload_part().map_or_else(|| Place::Output(event.json().clone()), Place::Part)))
     }
 
     /// The start's `operation.command`, when the event has one.
@@ -63,6 +66,7 @@ impl Payload {
             Place::ToolInput(json) => json.node().get("operation").and_then(|o| o.get("input")).unwrap_or(null),
             Place::Output(json) => json.node().get("output").unwrap_or(null),
             Place::Command(json) => json.node().get("operation").and_then(|o| o.get("command")).unwrap_or(null),
+            Place::Part(json) => json.node(),
         }
     }
 
@@ -116,5 +120,25 @@ mod tests {
         let made = Payload::new(json!(null));
         assert_eq!(*made.value(), json!(null));
         assert!(!same(&made, &Payload::new(json!(null))));
+    }
+
+    #[test]
+    fn a_raw_payload_is_its_own_text_found_when_the_event_was_classified() {
+        use crate::model::event::{Name, Source};
+        let start = r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"Read","input":{"path":"a.rs","n":2.50}}}"#;
+        let finish = r#"{"type":"operation.finished","operationId":"a","kind":"tool","status":"completed","output":[1,{"x":"y"}]}"#;
+        let text = format!("{start} {finish}");
+        let source = Source::shared(std::sync::Arc::new(text.clone().into_bytes()));
+        let mut intern = |s: &str| Name::from(s);
+        let start_event = Event::from_raw(source.clone(), 0, start.len() as u32, &mut intern);
+        let finish_event = Event::from_raw(source, start.len() + 1, finish.len() as u32, &mut intern);
+        let input = Payload::tool_input(&start_event).expect("an input");
+        assert!(matches!(input.0, super::Place::Part(_)), "read without walking the event");
+        assert_eq!(input.head().raw_text(), Some(&br#"{"path":"a.rs","n":2.50}"#[..]));
+        assert_eq!(input.value().to_string(), r#"{"path":"a.rs","n":2.50}"#);
+        let output = Payload::output(&finish_event).expect("an output");
+        assert!(matches!(output.0, super::Place::Part(_)));
+        assert_eq!(*output.value(), json!([1, {"x": "y"}]));
+        assert!(Payload::output(&start_event).is_none() && Payload::tool_input(&finish_event).is_none());
     }
 }
