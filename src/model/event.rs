@@ -596,7 +596,7 @@ fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8, (
 
 /// The members of the event's `operation` when it is an object, found once
 /// for both the classification and the fields.
-fn operation_of<'a>(event: &Object<'a>) -> Option<Object<'a>> {
+pub fn operation_of<'a>(event: &Object<'a>) -> Option<Object<'a>> {
     event.get("operation").filter(|n| n.is_object()).map(Node::object)
 }
 

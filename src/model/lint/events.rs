@@ -44,7 +44,7 @@ pub fn check_turn_events(sink: &mut Sink, here: Location, record: &TurnRecord) {
 fn check_event(sink: &mut Sink, at: Location, event: &Event) {
     // The event's members and its operation's, found once for every check.
     let obj = event.head().object();
-    let op = obj.get("operation").filter(|o| o.is_object()).map(Node::object);
+    let op = crate::model::event::operation_of(&obj);
     if let Some(misfit) = event.misfit() {
         let code = if misfit.contains("missing required field") { "missing-field" } else { "invalid-field" };
         sink.push(code, at, misfit);
