@@ -11,7 +11,7 @@ use super::lazy::{LazyLoad, Place};
 use serde_json::{Map, Value};
 
 mod early;
-use early::{Early, Gather};
+use early::{Closing, Early, Gather};
 
 /// Containers at least this large are split into their children.
 pub const SPLIT_AT_LEAST: usize = 8 << 20;
@@ -248,10 +248,11 @@ fn parse_on(
             (Some(early), Some(load)) => (0..threads).map(|_| s.spawn(|| early.work(bytes, load, release))).collect(),
             _ => Vec::new(),
         };
+        let closing = early.as_ref().map(Closing);
         let start = scan.skip_ws(0);
         let root = scan.value(start, None, 0, lazy.map_or(Place::Plain, LazyLoad::root));
+        drop(closing);
         if let Some(early) = &early {
-            early.close();
             for worker in workers {
                 // A thread that panicked leaves its batch missing: a doubt
                 // like any other (the caller parses whole).

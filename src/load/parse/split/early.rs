@@ -57,6 +57,16 @@ impl Gather {
     }
 }
 
+/// Closes the queue when dropped, so that a scan that panics cannot leave
+/// the parsing threads waiting (and the scope joining them, for ever).
+pub(super) struct Closing<'a>(pub &'a Early);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
 impl Early {
     /// No batch will follow: the threads finish what is queued and return.
     pub fn close(&self) {
