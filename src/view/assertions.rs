@@ -426,7 +426,7 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned("No assertions (the eval declared none).", Tone::Soft)));
     }
     let mut shown = 0;
-    for a in ordered(list).into_iter().map(|i| &list[i]).filter(|a| ctx.grep(&assertion_text(a))) {
+    for a in ordered(list).into_iter().map(|i| &list[i]).filter(|a| ctx.grep(|| assertion_text(a))) {
         shown += 1;
         body.push(Block::Section(Section::new(title(a), outcome_text(assertion_outcome(a)), detail(ctx, a))));
     }
@@ -464,7 +464,7 @@ pub fn failures_section(ctx: &Ctx) -> Section {
                 .into_iter()
                 .map(|i| &list[i])
                 .filter(|x| assertion_outcome(x).is_failing())
-                .filter(|x| ctx.grep(&assertion_text(x)))
+                .filter(|x| ctx.grep(|| assertion_text(x)))
                 .collect();
             if failing.is_empty() {
                 b.push(Block::Line(Text::toned("no failing assertion recorded", Tone::Soft)));

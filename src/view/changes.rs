@@ -71,7 +71,7 @@ pub fn detail(c: &FileChange) -> Vec<Block> {
 /// `--changes`: every file change with its patch.
 pub fn section(ctx: &Ctx) -> Section {
     let changes = ctx.attempt.review.file_changes.as_ref().map(|f| f.changes.as_slice()).unwrap_or(&[]);
-    let shown: Vec<&FileChange> = changes.iter().filter(|c| ctx.grep(&format!("{} {}", c.kind, c.path))).collect();
+    let shown: Vec<&FileChange> = changes.iter().filter(|c| ctx.grep(|| format!("{} {}", c.kind, c.path))).collect();
     let mut body = Vec::new();
     if shown.is_empty() {
         body.push(Block::Line(Text::toned(empty_text(ctx.attempt), Tone::Soft)));

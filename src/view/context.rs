@@ -112,8 +112,10 @@ impl<'a> Ctx<'a> {
             && self.sel.turn.as_ref().is_none_or(|t| t.matches(self.attempt, self.derived, addr))
     }
 
-    pub fn grep(&self, s: &str) -> bool {
-        self.sel.grep.as_ref().is_none_or(|re| re.is_match(s))
+    /// Whether `--grep` keeps a thing, `text` being what it is searched
+    /// for; the text is made only when there is a pattern.
+    pub fn grep<S: AsRef<str>>(&self, text: impl FnOnce() -> S) -> bool {
+        self.sel.grep.as_ref().is_none_or(|re| re.is_match(text().as_ref()))
     }
 
     /// "turn 6 · session2/turn1".

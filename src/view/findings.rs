@@ -145,7 +145,7 @@ pub fn section(ctx: &Ctx) -> Section {
                 Some(t) => ctx.turn_selected(TurnAddr { session: f.location.session, turn: t }),
                 None => ctx.session_selected(f.location.session),
             };
-            sel && ctx.grep(&format!("{} {} {} {}", f.severity.as_str(), f.code, f.message, f.hint))
+            sel && ctx.grep(|| format!("{} {} {} {}", f.severity.as_str(), f.code, f.message, f.hint))
         })
         .collect();
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
@@ -174,7 +174,7 @@ pub fn section(ctx: &Ctx) -> Section {
         .review
         .diagnostics
         .iter()
-        .filter(|d| ctx.grep(&format!("{} {} {}", d.kind, d.code, d.message)))
+        .filter(|d| ctx.grep(|| format!("{} {} {}", d.kind, d.code, d.message)))
         .collect();
     if !recorded.is_empty() {
         let mut rb = Vec::new();

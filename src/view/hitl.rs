@@ -253,7 +253,7 @@ pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let mut n = 0usize;
     for r in &ctx.view.requests {
-        if !ctx.turn_selected(r.addr) || !ctx.grep(&serde_json::to_string(&raw_request(ctx, r)).unwrap_or_default()) {
+        if !ctx.turn_selected(r.addr) || !ctx.grep(|| serde_json::to_string(&raw_request(ctx, r)).unwrap_or_default()) {
             continue;
         }
         n += 1;

@@ -190,7 +190,7 @@ fn turns_json(ctx: &Ctx) -> Value {
         let rows: Vec<Value> = turn_rows(ctx.attempt, ctx.view, st)
             .into_iter()
             .map(|(_, r)| r)
-            .filter(|r| ctx.grep(&r.plain()))
+            .filter(|r| ctx.grep(|| r.plain()))
             .map(|r| {
                 json!({
                     "at": r.pos,

@@ -392,8 +392,8 @@ pub fn table(rows: Vec<RowView>, full: bool) -> Table {
         rows: rows
             .into_iter()
             .map(|r| {
-                let mut summary = r.summary.clone();
                 let badges = r.badges();
+                let mut summary = r.summary;
                 if !badges.is_empty() {
                     summary = Text::toned(format!("{badges} "), Tone::Warn).with_text(summary);
                 }
@@ -408,7 +408,7 @@ pub fn table(rows: Vec<RowView>, full: bool) -> Table {
 /// Made a part at a time, each part's events are handed back to their file
 /// once its rows are made: a long turn is not all resident at once.
 pub fn rows_table(ctx: &Ctx, span: std::ops::Range<usize>) -> Table {
-    let rows = rows_in(ctx.attempt, ctx.view, span.clone()).map(|(_, r)| r).filter(|r| ctx.grep(&r.plain()));
+    let rows = rows_in(ctx.attempt, ctx.view, span.clone()).map(|(_, r)| r).filter(|r| ctx.grep(|| r.plain()));
     let table = table(rows.collect(), ctx.sel.full);
     release_rows(ctx.attempt, ctx.view, span);
     table

@@ -195,7 +195,7 @@ pub fn section(ctx: &Ctx) -> Section {
         for (n, o) in fold.occurrences.iter().enumerate() {
             let touches = in_selected_turn(o.start_ref.scope_turn())
                 || o.finish_ref.is_some_and(|f| in_selected_turn(f.scope_turn()));
-            if !touches || !ctx.grep(&occurrence_text(o)) {
+            if !touches || !ctx.grep(|| occurrence_text(o)) {
                 continue;
             }
             shown += 1;
@@ -206,7 +206,7 @@ pub fn section(ctx: &Ctx) -> Section {
             .orphan_finishes
             .iter()
             .filter(|o| in_selected_turn(o.event_ref.scope_turn()))
-            .filter(|o| ctx.grep(&format!("{} {} orphan", o.operation_id, o.status)))
+            .filter(|o| ctx.grep(|| format!("{} {} orphan", o.operation_id, o.status)))
             .collect();
         if !orphans.is_empty() {
             sbody.push(Block::Section(Section::new(
@@ -246,7 +246,7 @@ pub fn section(ctx: &Ctx) -> Section {
 fn ambiguous_ids(ctx: &Ctx, set: crate::model::derive::Occurrences<'_>) -> Option<Block> {
     let mut ids: Vec<&str> = Vec::new();
     for o in set.occurrences.iter().filter(|o| o.ambiguous) {
-        if !ids.contains(&&*o.operation_id) && ctx.grep(&o.operation_id) {
+        if !ids.contains(&&*o.operation_id) && ctx.grep(|| &o.operation_id) {
             ids.push(&o.operation_id);
         }
     }

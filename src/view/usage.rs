@@ -119,7 +119,7 @@ pub fn section(ctx: &Ctx) -> Section {
         .addrs()
         .filter(|(_, a)| ctx.turn_selected(*a))
         .map(|(i, _)| i)
-        .filter(|&i| ctx.grep(&label_of(ctx, i)))
+        .filter(|&i| ctx.grep(|| label_of(ctx, i)))
         .collect();
     let whole = ctx.sel.turn.is_none() && ctx.sel.session.is_none();
     let rows = rows(ctx, &turns, whole);
