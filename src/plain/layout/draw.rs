@@ -12,13 +12,14 @@ enum Out {
     Divider(String, Text),
 }
 
-/// Makes the rows of a [`Block::TurnRows`] when it is drawn (the view's
-/// `report::turn_rows_table`); blocks without such tables can pass [`no_turn_rows`].
-pub type TurnRowsFn<'r> = &'r dyn Fn(&TurnRows) -> Table;
+/// Lends the rows of a [`Block::TurnRows`] to `draw` when it is drawn (the
+/// view's `report::turn_rows_table`); the lender keeps the table, so it can
+/// be freed where it was made. Blocks without such tables can pass [`no_turn_rows`].
+pub type TurnRowsFn<'r> = &'r dyn Fn(&TurnRows, &mut dyn FnMut(&Table));
 
 /// For blocks that hold no [`Block::TurnRows`] (only the view's report makes them).
-pub fn no_turn_rows(_: &TurnRows) -> Table {
-    Table { columns: Vec::new(), rows: Vec::new(), floor: Vec::new() }
+pub fn no_turn_rows(_: &TurnRows, draw: &mut dyn FnMut(&Table)) {
+    draw(&Table { columns: Vec::new(), rows: Vec::new(), floor: Vec::new() })
 }
 
 /// How blocks are drawn: boxed or not, and where deferred rows come from.
@@ -181,9 +182,9 @@ fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
         Block::Blank => out(Out::Body(Text::new())),
         Block::Waterfall(w) => crate::view::waterfall::layout(w, width).into_iter().for_each(|l| out(Out::Body(l))),
         Block::Table(t) => table_lines(t, width, d.boxed, &mut |l| out(Out::Body(l))),
-        Block::TurnRows(r) => {
-            table_part_lines(&(d.turn_rows)(r), width, d.boxed, (r.first, r.last), &mut |l| out(Out::Body(l)))
-        }
+        Block::TurnRows(r) => (d.turn_rows)(r, &mut |table| {
+            table_part_lines(table, width, d.boxed, (r.first, r.last), &mut |l| out(Out::Body(l)))
+        }),
         Block::Section(s) if d.boxed => {
             out(Out::Divider(s.title.clone(), s.meta.clone()));
             for b in &s.body {
