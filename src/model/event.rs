@@ -363,6 +363,14 @@ impl Event {
         Some(EventJson::Raw { source: source.clone(), start: start + at, len: self.payload_len })
     }
 
+    /// [`Event::payload_part`] as a node of this event's text: the payload
+    /// found without walking the event.
+    fn payload_node(&self) -> Option<Node<'_>> {
+        let EventJson::Raw { source, start, .. } = &self.json else { return None };
+        let at = start + (self.payload_at != 0).then_some(self.payload_at as usize)?;
+        source.bytes().get(at..at + self.payload_len as usize).map(Node::Raw)
+    }
+
     /// True when this raw event's JSON has been parsed whole (for tests:
     /// the derivations must not need it).
     pub fn parsed_whole(&self) -> bool {
@@ -433,7 +441,9 @@ impl Event {
     /// A tool start's `operation.input` (absent stays `None`), as written.
     pub fn tool_input_head(&self) -> Option<Node<'_>> {
         match self.kind {
-            EventKind::ToolStarted { .. } if self.has(FIELD_INPUT) => self.operation()?.get("input"),
+            EventKind::ToolStarted { .. } if self.has(FIELD_INPUT) => {
+                self.payload_node().or_else(|| self.operation()?.get("input"))
+            }
             _ => None,
         }
     }
@@ -463,7 +473,7 @@ impl Event {
     pub fn output_head(&self) -> Option<Node<'_>> {
         match self.kind {
             EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } if self.has(FIELD_OUTPUT) => {
-                self.head().get("output")
+                self.payload_node().or_else(|| self.head().get("output"))
             }
             _ => None,
         }

@@ -140,5 +140,10 @@ mod tests {
         assert!(matches!(output.0, super::Place::Part(_)));
         assert_eq!(*output.value(), json!([1, {"x": "y"}]));
         assert!(Payload::output(&start_event).is_none() && Payload::tool_input(&finish_event).is_none());
+        // The event's own readers take the same part.
+        let raw = |n: Option<crate::model::event::Node<'_>>| n.and_then(|n| n.raw_text()).map(<[u8]>::to_vec);
+        assert_eq!(raw(start_event.tool_input_head()), Some(br#"{"path":"a.rs","n":2.50}"#.to_vec()));
+        assert_eq!(raw(finish_event.output_head()), Some(br#"[1,{"x":"y"}]"#.to_vec()));
+        assert_eq!(finish_event.output_prefix(100).as_deref(), Some(&json!([1, {"x": "y"}])));
     }
 }
