@@ -48,6 +48,7 @@ fn a_jsonl_preview_is_the_whole_lines_of_its_first_bytes() {
     let whole = texts(&niceeval::load::load_path(&path).unwrap());
     assert!(shown.len() < whole.len());
     assert_eq!(shown[..], whole[..shown.len()], "the preview is a prefix of the whole stream");
+    assert!(preview.doc.attempts[0].sessions[0].turns[0].turn.events.iter().all(|e| e.json().is_raw()));
     let notice = &preview.doc.notices[0].message;
     assert!(notice.contains("preview of the first") && notice.ends_with("the rest is loading"), "{notice}");
     let _ = std::fs::remove_dir_all(dir);
@@ -67,6 +68,9 @@ fn a_json_document_preview_holds_its_first_whole_turns() {
     };
     assert!(turns(&preview.doc) >= 1 && turns(&preview.doc) <= turns(&whole));
     assert!(preview.doc.event_count() < whole.event_count());
+    // Its events are raw, as in the whole load: parsed ones cost several times their text.
+    let events = preview.doc.attempts[0].sessions.iter().flat_map(|s| &s.turns).flat_map(|t| &t.turn.events);
+    assert!(events.clone().count() > 0 && events.clone().all(|e| e.json().is_raw()));
     // Every event the preview shows is the whole file's event at that place.
     for (ps, ws) in preview.doc.attempts[0].sessions.iter().zip(&whole.attempts[0].sessions) {
         for (pt, wt) in ps.turns.iter().zip(&ws.turns) {

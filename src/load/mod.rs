@@ -134,9 +134,8 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
 }
 
 /// Load `bytes` the way a mapped file is loaded, its events raw and
-/// containers of at least `split_at_least` bytes split: for tests that
-/// compare raw loads with plain ones on small inputs.
-#[doc(hidden)]
+/// containers of at least `split_at_least` bytes split: the viewer's
+/// preview, and tests that compare raw loads with plain ones on small inputs.
 pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Result<Document, LoadError> {
     let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
     let all = source.bytes();
@@ -154,8 +153,7 @@ pub fn load_bytes_lazy(path: &str, bytes: Vec<u8>, split_at_least: usize) -> Res
 }
 
 /// [`load_bytes_lazy`] for a JSONL stream of StreamEvents; `None` for any
-/// other input (tests).
-#[doc(hidden)]
+/// other input.
 pub fn load_jsonl_bytes_lazy(path: &str, bytes: Vec<u8>) -> Option<Result<Document, LoadError>> {
     let source = crate::model::event::Source::shared(std::sync::Arc::new(bytes));
     let all = source.bytes();

@@ -59,13 +59,19 @@ pub fn load_preview(path: impl AsRef<std::path::Path>, at_least: u64, budget: us
 }
 
 /// A document from the start of a file and how many of its bytes it used.
+/// Its events are raw, as in the whole load: the preview is still held
+/// while the whole file is derived, and parsed events cost several times
+/// their text.
 fn preview_document(path: &str, head: &[u8]) -> Option<(Document, usize)> {
     if super::format::jsonl::looks_like_jsonl(head) {
         let complete = head.iter().rposition(|&b| b == b'\n')? + 1;
-        let doc = super::format::jsonl::load(path, &head[..complete]).ok()?;
+        let lines = &head[..complete];
+        let doc = super::load_jsonl_bytes_lazy(path, lines.to_vec())
+            .unwrap_or_else(|| super::format::jsonl::load(path, lines))
+            .ok()?;
         return Some((doc, complete));
     }
     let (closed, used) = close_prefix(head)?;
-    let doc: Result<Document, LoadError> = super::load_bytes(path, &closed);
+    let doc: Result<Document, LoadError> = super::load_bytes_lazy(path, closed, super::parse::split::SPLIT_AT_LEAST);
     Some((doc.ok()?, used))
 }
