@@ -42,7 +42,7 @@ fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
 /// A line as terminal text. Every span is sanitized again here as a
 /// safety net, so no input byte can reach the terminal raw.
 pub fn render_text(line: &Text, color: bool) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(line.spans.iter().map(|(s, _)| s.len()).sum::<usize>() + 16);
     for (s, tone) in &line.spans {
         let s = &text::sanitize(s, Lines::Single);
         match (color, sgr(*tone)) {
