@@ -19,6 +19,7 @@ pub mod json_scan;
 pub mod json_text;
 pub mod lint;
 pub mod occurrence;
+pub mod parallel;
 pub mod payload;
 #[cfg(test)]
 pub(crate) mod random_json;

@@ -5,8 +5,8 @@
 //! to the thread that made it to be freed: freeing another thread's many
 //! small strings contends for its allocator's lock on every one.
 
+use crate::model::parallel::threads_for;
 use crate::view::blocks::{Block, Table, TurnRows};
-use crate::view::parallel::threads_for;
 use std::cell::Cell;
 use std::sync::mpsc::{channel, sync_channel};
 

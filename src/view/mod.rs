@@ -19,7 +19,6 @@ pub mod hitl;
 pub mod inspect;
 pub mod json;
 pub mod nav;
-pub mod parallel;
 pub mod payload;
 pub mod preview;
 pub mod report;

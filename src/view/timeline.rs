@@ -8,7 +8,6 @@ use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows, natural_w
 use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
-use super::parallel::parallel_map;
 use super::preview::{PREVIEW_MAX_CHARS, preview_head, tool_input_preview, value_preview};
 use super::text::{Text, Tone, clean};
 use super::verdict::{row_status_text, turn_status_text};
@@ -16,6 +15,7 @@ use crate::model::derive::TurnAddr;
 use crate::model::document::{Attempt, TurnRecord};
 use crate::model::event::{Event, EventKind};
 use crate::model::occurrence::{Lifecycle, Occurrence};
+use crate::model::parallel::parallel_map;
 use crate::model::timeline::{Row, RowKind, finish_status};
 use serde_json::Value;
 

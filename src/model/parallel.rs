@@ -1,6 +1,6 @@
 //! Work over independent items on every core, results in the items' order
 //! (measuring the parts of a long timeline; making the tables ahead of
-//! their drawing).
+//! their drawing; digesting the outputs of a long turn for the lint).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
