@@ -559,3 +559,26 @@ fn conformance_corners_outside_the_contract_are_flagged() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_long_turn_finds_an_output_repeated_as_a_message_stretches_apart() {
+    // More events than the lint digests in one stretch: the output and the
+    // message that repeats it are digested on different stretches.
+    let mut events = Vec::new();
+    for i in 0..3000 {
+        let id = format!("op{i}");
+        let op = serde_json::json!({"kind": "tool", "name": "count", "input": {}, "command": {"kind": "not-command"}});
+        events.push(serde_json::json!({"type": "operation.started", "operationId": id, "operation": op}));
+        let output = format!("{i} files counted");
+        events.push(serde_json::json!({"type": "operation.finished", "operationId": id, "kind": "tool", "status": "completed", "output": output}));
+    }
+    events.push(serde_json::json!({"type": "message", "role": "assistant", "text": "7 files counted"}));
+    events.push(serde_json::json!({"type": "message", "role": "assistant", "text": "  2999 files counted "}));
+    let turn = serde_json::json!({"events": events, "status": "completed"});
+    let dir = tempdir("long-turn");
+    let path = dir.join("long.json");
+    std::fs::write(&path, serde_json::to_vec(&turn).unwrap()).unwrap();
+    let found: Vec<_> = got(&lint_paths(&[&path])).into_iter().filter(|f| f.0 == "tool-output-as-message").collect();
+    assert_eq!(found, want(&[("tool-output-as-message", W, 0, "1:6001"), ("tool-output-as-message", W, 0, "1:6002")]));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -6,7 +6,7 @@ use crate::model::command::UNCLASSIFIED;
 use crate::model::coverage::{CHANNELS, Coverage, CoverageEntry, CoverageStatus};
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
-use crate::model::event::{EventKind, Role, json_type};
+use crate::model::event::{EventKind, Role, TextDigest, json_type};
 use crate::model::usage::{MAX_EXACT, USAGE_FIELDS};
 use serde_json::Value;
 
@@ -257,30 +257,45 @@ fn check_unclassified(
     }
 }
 
+/// The digest of each tool finish's string output and each assistant
+/// message's text, in event order. A long turn is digested a stretch at a
+/// time on every core: its outputs are most of what its lint reads.
+fn digests_of(events: &[crate::model::event::Event]) -> Vec<(usize, TextDigest)> {
+    const STRETCH: usize = 2048;
+    let stretches: Vec<std::ops::Range<usize>> =
+        (0..events.len()).step_by(STRETCH).map(|from| from..(from + STRETCH).min(events.len())).collect();
+    let digested = crate::model::parallel::parallel_map(&stretches, |stretch| {
+        let digest = |i: usize| match events[i].kind {
+            EventKind::ToolFinished { .. } => events[i].output_digest(),
+            EventKind::Message { role: Role::Assistant } => events[i].text_digest(),
+            _ => None,
+        };
+        stretch.clone().filter_map(|i| Some((i, digest(i)?))).collect::<Vec<_>>()
+    });
+    digested.into_iter().flatten().collect()
+}
+
 fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
     let events = &record.turn.events;
     // Outputs by the hash of their trimmed text (a long turn has many messages
     // and many outputs, and a lazy event's texts are not held); texts are
     // compared whole only when the hashes agree.
+    let digests = digests_of(events);
     let mut outputs: rustc_hash::FxHashMap<u64, Vec<usize>> = rustc_hash::FxHashMap::default();
-    for (i, e) in events.iter().enumerate() {
-        if !matches!(e.kind, EventKind::ToolFinished { .. }) {
-            continue;
-        }
+    for &(i, d) in &digests {
         // Short outputs ("ok", "done") say too little to tell a wrapped output from a reply.
-        if let Some(d) = e.output_digest().filter(|d| d.at_least_8_chars) {
+        if matches!(events[i].kind, EventKind::ToolFinished { .. }) && d.at_least_8_chars {
             outputs.entry(d.hash).or_default().push(i);
         }
     }
     let mut reply: Option<usize> = None;
-    for (i, e) in events.iter().enumerate() {
-        if !matches!(e.kind, EventKind::Message { role: Role::Assistant }) {
+    for &(i, digest) in &digests {
+        if !matches!(events[i].kind, EventKind::Message { role: Role::Assistant }) || digest.blank {
             continue;
         }
-        let Some(digest) = e.text_digest().filter(|d| !d.blank) else { continue };
         reply = Some(i);
         let Some(candidates) = outputs.get(&digest.hash) else { continue };
-        let Some(text) = e.text() else { continue };
+        let Some(text) = events[i].text() else { continue };
         let text = text.trim();
         if candidates.iter().any(|&o| events[o].output_text().is_some_and(|out| out.trim() == text)) {
             sink.push(
