@@ -5,6 +5,7 @@
 //! to the thread that made it to be freed: freeing another thread's many
 //! small strings contends for its allocator's lock on every one.
 
+use super::layout::TurnRowsFn;
 use crate::model::parallel::threads_for;
 use crate::view::blocks::{Block, Table, TurnRows};
 use std::cell::Cell;
@@ -16,7 +17,7 @@ use std::sync::mpsc::{channel, sync_channel};
 pub fn with_tables_ahead<R>(
     blocks: &[Block],
     make: &(dyn Fn(&TurnRows) -> Table + Sync),
-    draw: impl FnOnce(&dyn Fn(&TurnRows, &mut dyn FnMut(&Table))) -> R,
+    draw: impl FnOnce(TurnRowsFn) -> R,
 ) -> R {
     let mut in_order = Vec::new();
     turn_rows_in(blocks, &mut in_order);
@@ -99,7 +100,7 @@ mod tests {
         ];
         let mut order = Vec::new();
         turn_rows_in(&blocks, &mut order);
-        let borrow = |tables: &dyn Fn(&TurnRows, &mut dyn FnMut(&Table)), rows: &TurnRows| {
+        let borrow = |tables: TurnRowsFn, rows: &TurnRows| {
             let mut seen = String::new();
             tables(rows, &mut |t| seen = said(t));
             seen
