@@ -358,17 +358,21 @@ impl Event {
     /// The text of a raw start's `operation.input` or a finish's `output`
     /// on its own, when where it begins was noted (see `payload_at`).
     pub fn payload_part(&self) -> Option<EventJson> {
-        let EventJson::Raw { source, start, .. } = &self.json else { return None };
-        let at = (self.payload_at != 0).then_some(self.payload_at as usize)?;
-        Some(EventJson::Raw { source: source.clone(), start: start + at, len: self.payload_len })
+        let (source, at) = self.payload_start()?;
+        Some(EventJson::Raw { source: source.clone(), start: at, len: self.payload_len })
     }
 
     /// [`Event::payload_part`] as a node of this event's text: the payload
     /// found without walking the event.
     fn payload_node(&self) -> Option<Node<'_>> {
-        let EventJson::Raw { source, start, .. } = &self.json else { return None };
-        let at = start + (self.payload_at != 0).then_some(self.payload_at as usize)?;
+        let (source, at) = self.payload_start()?;
         source.bytes().get(at..at + self.payload_len as usize).map(Node::Raw)
+    }
+
+    /// The source of a raw event and where in it its payload begins, when that was noted.
+    fn payload_start(&self) -> Option<(&Source, usize)> {
+        let EventJson::Raw { source, start, .. } = &self.json else { return None };
+        Some((source, start + (self.payload_at != 0).then_some(self.payload_at as usize)?))
     }
 
     /// True when this raw event's JSON has been parsed whole (for tests:
