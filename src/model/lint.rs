@@ -225,6 +225,10 @@ pub fn rule_info(code: &str) -> Option<&'static RuleInfo> {
     RULES.iter().find(|r| r.code == code)
 }
 
+/// How many of a turn's events one thread digests at a time (a long turn's
+/// outputs are digested on every core).
+const EVENTS_AT_ONCE: usize = 2048;
+
 /// Collects findings with the catalog's severity, rule and default hint.
 pub(crate) struct Sink {
     pub findings: Vec<Finding>,

@@ -9,6 +9,11 @@ pub fn threads_for(items: usize) -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(8).min(items).max(1)
 }
 
+/// `0..len` in consecutive stretches of at most `each` (none when `len` is 0).
+pub fn stretches(len: usize, each: usize) -> Vec<std::ops::Range<usize>> {
+    (0..len).step_by(each.max(1)).map(|from| from..(from + each.max(1)).min(len)).collect()
+}
+
 /// `f` of every item, in order; items are handed out one at a time, so a
 /// slow item does not hold back the others' thread.
 pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
@@ -54,5 +59,8 @@ mod tests {
         assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
         assert!(parallel_map(&[] as &[u64], |n| *n).is_empty());
         assert_eq!(parallel_map(&[3u64], |n| n + 1), vec![4]);
+        assert_eq!(stretches(5, 2), vec![0..2, 2..4, 4..5]);
+        assert_eq!(stretches(4, 2), vec![0..2, 2..4]);
+        assert!(stretches(0, 2).is_empty());
     }
 }

@@ -261,9 +261,7 @@ fn check_unclassified(
 /// message's text, in event order. A long turn is digested a stretch at a
 /// time on every core: its outputs are most of what its lint reads.
 fn digests_of(events: &[crate::model::event::Event]) -> Vec<(usize, TextDigest)> {
-    const STRETCH: usize = 2048;
-    let stretches: Vec<std::ops::Range<usize>> =
-        (0..events.len()).step_by(STRETCH).map(|from| from..(from + STRETCH).min(events.len())).collect();
+    let stretches = crate::model::parallel::stretches(events.len(), super::EVENTS_AT_ONCE);
     let digested = crate::model::parallel::parallel_map(&stretches, |stretch| {
         let digest = |i: usize| match events[i].kind {
             EventKind::ToolFinished { .. } => events[i].output_digest(),
