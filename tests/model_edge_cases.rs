@@ -54,8 +54,11 @@ fn e01_plain_pair() {
     );
     let o = &d.occurrences.occurrences[0];
     assert_eq!(o.id(), r#"["niceeval.logical-tool-occurrence/1","session-1","turn-1",1,1]"#);
-    assert_eq!(o.input, Evidence::Complete { value: Some(Payload::new(json!({"city":"Taipei"}))) });
-    assert_eq!(o.output, Evidence::Complete { value: Some(Payload::new(json!({"f":"sunny"}))) });
+    assert_eq!(o.input(&d.events(&a)), Evidence::Complete { value: Some(Payload::new(json!({"city":"Taipei"}))) });
+    assert_eq!(
+        o.evidence(&d.events(&a)).output,
+        Evidence::Complete { value: Some(Payload::new(json!({"f":"sunny"}))) }
+    );
     assert!(
         matches!(&o.lifecycle, Lifecycle::Finished { status, finish } if &**status == "completed" && finish.event_ordinal == 2)
     );
@@ -71,7 +74,7 @@ fn e02_e03_started_only_is_pending_whatever_the_outcome() {
             one(status, vec![s("c1", "calculate", json!({})), json!({"type":"input.requested","request":{"id":"r1"}})]);
         let o = &d.occurrences.occurrences[0];
         assert_eq!(o.lifecycle, Lifecycle::Pending);
-        assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-pending" });
+        assert_eq!(o.evidence(&d.events(&a)).output, Evidence::Unavailable { reason: "tool-output-pending" });
         assert!(d.turn_run_facts(&a, 0).parked);
         assert_eq!(&*d.turn_run_facts(&a, 0).tool_calls[0].status, "pending");
     }
@@ -80,10 +83,16 @@ fn e02_e03_started_only_is_pending_whatever_the_outcome() {
 #[test]
 fn e04_e05_absent_output_is_not_null_output() {
     let (a, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", None)]);
-    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Unavailable { reason: "tool-output-absent" });
+    assert_eq!(
+        d.occurrences.occurrences[0].evidence(&d.events(&a)).output,
+        Evidence::Unavailable { reason: "tool-output-absent" }
+    );
     assert_eq!(d.turn_run_facts(&a, 0).tool_calls[0].output, None);
-    let (_, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", Some(Value::Null))]);
-    assert_eq!(d.occurrences.occurrences[0].output, Evidence::Complete { value: Some(Payload::new(Value::Null)) });
+    let (a, d) = one("completed", vec![s("c1", "t", json!({})), f("c1", "completed", Some(Value::Null))]);
+    assert_eq!(
+        d.occurrences.occurrences[0].evidence(&d.events(&a)).output,
+        Evidence::Complete { value: Some(Payload::new(Value::Null)) }
+    );
 }
 
 #[test]
@@ -147,7 +156,10 @@ fn e09_e10_overlapping_reuse_is_ambiguous_and_sticky() {
     assert_eq!(d.occurrences.occurrences.len(), 2);
     for o in &d.occurrences.occurrences {
         assert_eq!(o.lifecycle, Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence });
-        assert_eq!(o.output, Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" });
+        assert_eq!(
+            o.evidence(&d.events(&a)).output,
+            Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" }
+        );
     }
     assert_eq!(d.occurrences.orphan_finishes.len(), 2);
     let facts = d.turn_run_facts(&a, 0);
@@ -187,7 +199,10 @@ fn e11_cross_turn_pairing_in_a_session() {
     assert!(
         matches!(&session.lifecycle, Lifecycle::Finished { finish, .. } if (finish.turn_ordinal, finish.event_ordinal) == (2, 1))
     );
-    assert_eq!(session.output, Evidence::Complete { value: Some(Payload::new(json!({"value":126}))) });
+    assert_eq!(
+        session.evidence(&d.events(&a)).output,
+        Evidence::Complete { value: Some(Payload::new(json!({"value":126}))) }
+    );
 }
 
 #[test]
@@ -219,10 +234,10 @@ fn e14_redacted_and_truncated_evidence() {
     start["redacted"] = json!(["input.apiKey"]);
     let mut finish = f("c1", "completed", Some(json!("long")));
     finish["truncated"] = json!([{"path":"output","originalBytes":300000}]);
-    let (_, d) = one("completed", vec![start, finish]);
+    let (a, d) = one("completed", vec![start, finish]);
     let o = &d.occurrences.occurrences[0];
-    assert!(matches!(&o.input, Evidence::Partial(p) if p.opaque_pointers == ["/apiKey"]));
-    assert!(matches!(&o.output, Evidence::Partial(p) if p.opaque_pointers == ["/"]));
+    assert!(matches!(&o.input(&d.events(&a)), Evidence::Partial(p) if p.opaque_pointers == ["/apiKey"]));
+    assert!(matches!(&o.evidence(&d.events(&a)).output, Evidence::Partial(p) if p.opaque_pointers == ["/"]));
 }
 
 #[test]

@@ -545,7 +545,7 @@ fn hitl_gated_call_is_the_cores_primary_gated() {
     let _ = std::fs::remove_file(&path);
     let requests = hitl_requests(&doc.attempts[0], &derived[0].derived);
     let r = requests.iter().find(|r| r.id.as_deref() == Some("ask-1")).expect("the request");
-    let primary = r.primary_gated(&derived[0].derived).expect("a primary gated call");
+    let primary = r.primary_gated(&doc.attempts[0], &derived[0].derived).expect("a primary gated call");
     assert!(r.gated.contains(&primary), "the primary call is one the viewer lists");
     assert_eq!(derived[0].derived.occurrences.occurrences[primary].operation_id.as_str(), "call_rm_1");
     let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));

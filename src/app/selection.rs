@@ -114,7 +114,10 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
         Tab::Tools => {
             let rows = app.tool_rows();
             match rows.get(app.lists.tools.selected)? {
-                Ok(o) => Some(("occurrence".into(), pretty(&view.derived.occurrences.occurrences[*o].to_json()))),
+                Ok(o) => Some((
+                    "occurrence".into(),
+                    pretty(&view.derived.occurrences.occurrences[*o].to_json(&view.derived.events(attempt))),
+                )),
                 Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[*o].to_json()))),
             }
         }

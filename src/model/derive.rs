@@ -7,7 +7,7 @@ use super::document::{Attempt, Session};
 use super::event::Event;
 use super::facts::{O11ySummary, RunFacts, build_o11y_summary, build_o11y_summary_from, derive_run_facts};
 pub use super::occurrence::Occurrences;
-use super::occurrence::{OccurrenceSet, ScopeTurn, derive_occurrences};
+use super::occurrence::{EventAt, EventRef, OccurrenceSet, ScopeTurn, derive_occurrences};
 use super::usage::{Estimate, PriceTable, USAGE_FIELDS, Usage, estimate_cost, number};
 use serde_json::{Map, Value};
 
@@ -71,7 +71,26 @@ pub struct DerivedAttempt {
     pub model: Option<String>,
 }
 
+/// An attempt's events as its derivation's event refs address them.
+#[derive(Clone, Copy)]
+pub struct AttemptEvents<'a> {
+    pub attempt: &'a Attempt,
+    pub derived: &'a DerivedAttempt,
+}
+
+impl EventAt for AttemptEvents<'_> {
+    fn event_at(&self, at: EventRef) -> Option<&Event> {
+        let addr = self.derived.turns.get(at.scope_turn())?.addr;
+        self.attempt.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(at.event())
+    }
+}
+
 impl DerivedAttempt {
+    /// The events of `attempt` (the attempt derived) as this derivation's refs address them.
+    pub fn events<'a>(&'a self, attempt: &'a Attempt) -> AttemptEvents<'a> {
+        AttemptEvents { attempt, derived: self }
+    }
+
     pub fn turn(&self, addr: TurnAddr) -> Option<&DerivedTurn> {
         self.scope_index(addr).map(|i| &self.turns[i])
     }
@@ -282,7 +301,7 @@ impl DerivedAttempt {
                 o.insert("turnOrdinal".into(), t.turn_ordinal.into());
                 o.insert("runFacts".into(), self.turn_run_facts(attempt, i).to_json(&events));
                 o.insert("o11y".into(), t.o11y.to_json());
-                o.insert("occurrences".into(), self.turn_occurrences(attempt, i).to_json());
+                o.insert("occurrences".into(), self.turn_occurrences(attempt, i).to_json(&self.events(attempt)));
                 Value::Object(o)
             })
             .collect();
@@ -293,13 +312,13 @@ impl DerivedAttempt {
             .map(|(si, s)| {
                 let mut o = Map::new();
                 o.insert("session".into(), s.name.clone().into());
-                o.insert("occurrences".into(), self.session_occurrences(si).to_json());
+                o.insert("occurrences".into(), self.session_occurrences(si).to_json(&self.events(attempt)));
                 o.insert("usage".into(), s.usage.to_json());
                 Value::Object(o)
             })
             .collect();
         let mut a = Map::new();
-        a.insert("occurrences".into(), self.occurrences.to_json());
+        a.insert("occurrences".into(), self.occurrences.to_json(&self.events(attempt)));
         a.insert("usage".into(), self.usage.to_json());
         a.insert("o11y".into(), self.o11y.to_json());
         a.insert("estimatedCostUSD".into(), self.estimate.total().map(number).unwrap_or(Value::Null));

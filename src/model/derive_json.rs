@@ -34,7 +34,7 @@ struct Turns<'a, 'b>(&'b DerivedJson<'a>);
 struct Turn<'a, 'b>(&'b DerivedJson<'a>, usize);
 struct Sessions<'a, 'b>(&'b DerivedJson<'a>);
 struct AttemptScope<'a, 'b>(&'b DerivedJson<'a>);
-struct Set<'a>(Occurrences<'a>);
+struct Set<'a>(Occurrences<'a>, super::derive::AttemptEvents<'a>);
 struct List<I>(std::cell::RefCell<Option<I>>);
 struct RunFacts<'a>(&'a [Event], &'a super::facts::RunFacts);
 
@@ -60,7 +60,7 @@ impl Serialize for Turn<'_, '_> {
         m.serialize_entry("runFacts", &RunFacts(events, &j.derived.turn_run_facts(j.attempt, i)))?;
         m.serialize_entry("o11y", &t.o11y.to_json())?;
         let own = j.derived.turn_occurrences(j.attempt, i);
-        m.serialize_entry("occurrences", &Set((&own).into()))?;
+        m.serialize_entry("occurrences", &Set((&own).into(), j.derived.events(j.attempt)))?;
         m.end()
     }
 }
@@ -70,8 +70,11 @@ impl Serialize for Sessions<'_, '_> {
         let d = self.0.derived;
         let mut seq = s.serialize_seq(Some(d.sessions.len()))?;
         for (si, session) in d.sessions.iter().enumerate() {
-            let entry =
-                SessionEntry { name: &session.name, set: d.session_occurrences(si), usage: session.usage.to_json() };
+            let entry = SessionEntry {
+                name: &session.name,
+                set: Set(d.session_occurrences(si), d.events(self.0.attempt)),
+                usage: session.usage.to_json(),
+            };
             seq.serialize_element(&entry)?;
         }
         seq.end()
@@ -80,7 +83,7 @@ impl Serialize for Sessions<'_, '_> {
 
 struct SessionEntry<'a> {
     name: &'a str,
-    set: Occurrences<'a>,
+    set: Set<'a>,
     usage: Value,
 }
 
@@ -88,7 +91,7 @@ impl Serialize for SessionEntry<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(3))?;
         m.serialize_entry("session", self.name)?;
-        m.serialize_entry("occurrences", &Set(self.set))?;
+        m.serialize_entry("occurrences", &self.set)?;
         m.serialize_entry("usage", &self.usage)?;
         m.end()
     }
@@ -98,7 +101,7 @@ impl Serialize for AttemptScope<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let d = self.0.derived;
         let mut m = s.serialize_map(Some(4))?;
-        m.serialize_entry("occurrences", &Set((&d.occurrences).into()))?;
+        m.serialize_entry("occurrences", &Set((&d.occurrences).into(), d.events(self.0.attempt)))?;
         m.serialize_entry("usage", &d.usage.to_json())?;
         m.serialize_entry("o11y", &d.o11y.to_json())?;
         m.serialize_entry("estimatedCostUSD", &d.estimate.total().map(number).unwrap_or(Value::Null))?;
@@ -109,7 +112,8 @@ impl Serialize for AttemptScope<'_, '_> {
 impl Serialize for Set<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
-        let occurrences = self.0.occurrences.iter().map(|o| o.to_json());
+        let events = self.1;
+        let occurrences = self.0.occurrences.iter().map(move |o| o.to_json(&events));
         m.serialize_entry("occurrences", &List(std::cell::RefCell::new(Some(occurrences))))?;
         let orphans = self.0.orphan_finishes.iter().map(|o| o.to_json());
         m.serialize_entry("orphanFinishes", &List(std::cell::RefCell::new(Some(orphans))))?;

@@ -56,7 +56,7 @@ impl HitlRequest {
     /// occurrence index from `gated`): the call whose operation id the
     /// request id names, else the call whose input equals the request's
     /// input, else the only gated call.
-    pub fn primary_gated(&self, derived: &DerivedAttempt) -> Option<usize> {
+    pub fn primary_gated(&self, attempt: &Attempt, derived: &DerivedAttempt) -> Option<usize> {
         let occ = |i: usize| derived.occurrences.occurrences.get(i);
         if let Some(id) = self.id.as_deref().filter(|id| !id.is_empty())
             && let Some(&i) = self
@@ -67,8 +67,10 @@ impl HitlRequest {
             return Some(i);
         }
         if let Some(input) = &self.input
-            && let Some(&i) =
-                self.gated.iter().find(|&&i| occ(i).is_some_and(|o| o.input.value().as_deref() == Some(input)))
+            && let Some(&i) = self
+                .gated
+                .iter()
+                .find(|&&i| occ(i).is_some_and(|o| o.input(&derived.events(attempt)).value().as_deref() == Some(input)))
         {
             return Some(i);
         }

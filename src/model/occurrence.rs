@@ -214,6 +214,10 @@ impl EventRef {
     }
 }
 
+/// One tool call. Its input, output and command are not kept here: they are
+/// read from its start and finish events when asked ([`Occurrence::evidence`]),
+/// because keeping three payload handles made an occurrence twice its size
+/// and a long run has hundreds of thousands of them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Occurrence {
     /// Shared by every occurrence of the scope-turn (and with the scope-turn).
@@ -225,15 +229,35 @@ pub struct Occurrence {
     /// `operation.tool` written as null (a misfit): NiceEval keeps
     /// `canonical: null` on the occurrence (it omits only an absent `tool`).
     pub canonical_null: bool,
-    pub input: Evidence,
-    pub output: Evidence,
-    pub command: Option<Payload>,
     pub start: EventPosition,
     pub lifecycle: Lifecycle,
     pub ambiguous: bool,
     pub start_ref: EventRef,
     pub finish_ref: Option<EventRef>,
 }
+
+/// The events an occurrence's refs point at.
+pub trait EventAt {
+    fn event_at(&self, at: EventRef) -> Option<&Event>;
+}
+
+/// Refs made by [`derive_occurrences`] over these scope-turns, before any remap.
+impl EventAt for [ScopeTurn<'_>] {
+    fn event_at(&self, at: EventRef) -> Option<&Event> {
+        self.get(at.scope_turn())?.events.get(at.event())
+    }
+}
+
+/// What an occurrence's events say of its input, output and command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OccurrenceEvidence {
+    pub input: Evidence,
+    pub output: Evidence,
+    pub command: Option<Payload>,
+}
+
+/// Why a ref leads nowhere (events that are not the ones derived from).
+const EVENT_NOT_FOUND: &str = "event-not-found";
 
 impl Occurrence {
     /// The occurrence id (see [`occurrence_id`]), made when asked: it is
@@ -251,7 +275,41 @@ impl Occurrence {
         }
     }
 
-    pub fn to_json(&self) -> Value {
+    /// Input (from the start), output (from the finish, or why there is
+    /// none: the lifecycle says) and command, as the fold defines them.
+    pub fn evidence(&self, events: &(impl EventAt + ?Sized)) -> OccurrenceEvidence {
+        let Some(start) = events.event_at(self.start_ref) else {
+            let missing = || Evidence::Unavailable { reason: EVENT_NOT_FOUND };
+            return OccurrenceEvidence { input: missing(), output: missing(), command: None };
+        };
+        let output = match (self.finish_ref, &self.lifecycle) {
+            (Some(at), _) => match events.event_at(at) {
+                None => Evidence::Unavailable { reason: EVENT_NOT_FOUND },
+                Some(finish) => match Payload::output(finish) {
+                    None => Evidence::Unavailable { reason: "tool-output-absent" },
+                    Some(v) => evidence_for(finish, "output", Some(v)),
+                },
+            },
+            (None, Lifecycle::Pending) => Evidence::Unavailable { reason: "tool-output-pending" },
+            (None, _) => Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" },
+        };
+        OccurrenceEvidence {
+            input: evidence_for(start, "input", Payload::tool_input(start)),
+            output,
+            command: Payload::command(start),
+        }
+    }
+
+    /// The start's input alone (what matching and diffs compare).
+    pub fn input(&self, events: &(impl EventAt + ?Sized)) -> Evidence {
+        match events.event_at(self.start_ref) {
+            Some(start) => evidence_for(start, "input", Payload::tool_input(start)),
+            None => Evidence::Unavailable { reason: EVENT_NOT_FOUND },
+        }
+    }
+
+    pub fn to_json(&self, events: &(impl EventAt + ?Sized)) -> Value {
+        let evidence = self.evidence(events);
         let mut o = Map::new();
         o.insert("id".into(), self.id().into());
         o.insert("session".into(), (*self.session).into());
@@ -264,9 +322,9 @@ impl Occurrence {
             name.insert("canonical".into(), Value::Null);
         }
         o.insert("name".into(), Value::Object(name));
-        o.insert("input".into(), self.input.to_json());
-        o.insert("output".into(), self.output.to_json());
-        if let Some(c) = &self.command {
+        o.insert("input".into(), evidence.input.to_json());
+        o.insert("output".into(), evidence.output.to_json());
+        if let Some(c) = &evidence.command {
             o.insert("command".into(), c.value().into_owned());
         }
         o.insert("start".into(), self.start.to_json());
@@ -306,8 +364,8 @@ pub struct OccurrenceSet {
 }
 
 impl OccurrenceSet {
-    pub fn to_json(&self) -> Value {
-        Occurrences::from(self).to_json()
+    pub fn to_json(&self, events: &(impl EventAt + ?Sized)) -> Value {
+        Occurrences::from(self).to_json(events)
     }
 }
 
@@ -319,9 +377,9 @@ pub struct Occurrences<'a> {
 }
 
 impl Occurrences<'_> {
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self, events: &(impl EventAt + ?Sized)) -> Value {
         let mut o = Map::new();
-        o.insert("occurrences".into(), Value::Array(self.occurrences.iter().map(Occurrence::to_json).collect()));
+        o.insert("occurrences".into(), Value::Array(self.occurrences.iter().map(|c| c.to_json(events)).collect()));
         o.insert(
             "orphanFinishes".into(),
             Value::Array(self.orphan_finishes.iter().map(OrphanFinish::to_json).collect()),
@@ -467,9 +525,6 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                             original_name: name.clone(),
                             canonical_name: tool.clone(),
                             canonical_null: event.has(super::event::FIELD_TOOL_NULL),
-                            input: evidence_for(event, "input", Payload::tool_input(event)),
-                            output: Evidence::Unavailable { reason: "tool-output-not-finished" },
-                            command: Payload::command(event),
                             start: position,
                             lifecycle: Lifecycle::Pending,
                             ambiguous: false,
@@ -489,10 +544,6 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                         }
                     }
                     EventKind::ToolFinished { operation_id, status } => {
-                        let output = match Payload::output(event) {
-                            None => Evidence::Unavailable { reason: "tool-output-absent" },
-                            Some(v) => evidence_for(event, "output", Some(v)),
-                        };
                         let poisoned = ambiguous_ids.contains(&**operation_id);
                         match open.get(&**operation_id).copied().filter(|_| !poisoned) {
                             // Paired: it is closed and can no longer become ambiguous.
@@ -500,7 +551,6 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
                                 open.remove(&**operation_id);
                                 let occ = &mut out.occurrences[first + index];
                                 occ.lifecycle = Lifecycle::Finished { status: status.clone(), finish: position };
-                                occ.output = output;
                                 occ.finish_ref = Some(here);
                             }
                             None => out.orphan_finishes.push(OrphanFinish {
@@ -524,15 +574,11 @@ pub fn derive_occurrences(turns: &[ScopeTurn<'_>]) -> OccurrenceSet {
         for (occ, has_outcome) in out.occurrences[first..].iter_mut().zip(last_has_outcome) {
             match (occ.finish_ref.is_some(), occ.ambiguous, has_outcome) {
                 (true, _, _) => {}
-                (false, false, true) => {
-                    occ.lifecycle = Lifecycle::Pending;
-                    occ.output = Evidence::Unavailable { reason: "tool-output-pending" };
-                }
+                (false, false, true) => occ.lifecycle = Lifecycle::Pending,
                 (_, _, has_outcome) => {
                     let reason =
                         if has_outcome { OpaqueReason::MissingLifecycleEvidence } else { OpaqueReason::PartialStream };
                     occ.lifecycle = Lifecycle::Opaque { reason };
-                    occ.output = Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" };
                 }
             }
         }
@@ -555,6 +601,13 @@ mod tests {
         assert_eq!(path_to_pointer("/operation/input/x", "input"), None);
         assert_eq!(path_to_pointer("/input", "input").as_deref(), Some("/"));
         assert_eq!(path_to_pointer("output", "output").as_deref(), Some("/"));
+    }
+
+    #[test]
+    fn an_occurrence_holds_no_payloads() {
+        // Names, positions, the lifecycle and two refs: its input, output and
+        // command are read from its events (a million-event run has 285,720).
+        assert_eq!(std::mem::size_of::<Occurrence>(), 112);
     }
 
     #[test]

@@ -124,6 +124,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// `N:i` of an event of the turn at `addr` (`None`: the input).
+    /// The attempt's events as its occurrences' refs address them.
+    pub fn events(&self) -> crate::model::derive::AttemptEvents<'a> {
+        self.derived.events(self.attempt)
+    }
+
     pub fn at(&self, addr: TurnAddr, event: Option<usize>) -> String {
         super::address::event_at(self.derived, addr, event)
     }

@@ -204,7 +204,7 @@ pub fn request_detail(ctx: &Ctx, r: &HitlRequest) -> Vec<Block> {
         b.push(kv("options", W, t));
     }
     let occ = |i: usize| ctx.derived.occurrences.occurrences.get(i);
-    let primary = r.primary_gated(ctx.derived);
+    let primary = r.primary_gated(ctx.attempt, ctx.derived);
     let gate = match primary.and_then(occ) {
         Some(o) => gated_text(o, &r.state),
         None if r.gated.is_empty() => Text::toned("— (no tool call pending when it was asked)", Tone::Soft),

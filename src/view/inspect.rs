@@ -153,7 +153,7 @@ pub fn raw(ctx: &Ctx, sel: Selected) -> Inspected {
     };
     match sel {
         Selected::Row(ri) => raw_row(ctx, ri).unwrap_or_else(|| nothing("Inspector")),
-        Selected::Tool(i) => json("Tool", d.occurrences.occurrences.get(i).map(|o| o.to_json())),
+        Selected::Tool(i) => json("Tool", d.occurrences.occurrences.get(i).map(|o| o.to_json(&ctx.events()))),
         Selected::Orphan(i) => json("Orphan finish", d.occurrences.orphan_finishes.get(i).map(|o| o.to_json())),
         Selected::Request(i) => json(
             "Input request",

@@ -84,9 +84,11 @@ pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
         _ => Text::toned("— (never finished)", Tone::Soft),
     };
     body.push(kv("finished", W, finished));
-    body.push(evidence_block(ctx, "input", &o.input));
-    body.push(evidence_block(ctx, "output", &o.output));
-    body.push(kv("command", W, Text::plain(clean(&describe(o.command.as_ref().map(|c| c.value()).as_deref())))));
+    let evidence = o.evidence(&ctx.events());
+    body.push(evidence_block(ctx, "input", &evidence.input));
+    body.push(evidence_block(ctx, "output", &evidence.output));
+    let command = evidence.command.as_ref().map(|c| c.value());
+    body.push(kv("command", W, Text::plain(clean(&describe(command.as_deref())))));
     body.push(kv("occurrence", W, Text::toned(clean(&o.id()), Tone::Soft)));
     let key = (ctx.derived.turns.get(o.start_ref.scope_turn()).map(|t| t.addr), Some(o.start_ref.event()));
     if let (Some(addr), Some(list)) = (key.0, key.0.and_then(|a| ctx.view.badges.get(&(a, key.1))))
@@ -168,12 +170,12 @@ fn start_event<'a>(ctx: &Ctx<'a>, o: &Occurrence) -> Option<&'a Event> {
 }
 
 /// What `--grep` looks in for an occurrence.
-fn occurrence_text(o: &Occurrence) -> String {
+fn occurrence_text(ctx: &Ctx, o: &Occurrence) -> String {
     let mut s =
         format!("{} {} {} {}", o.id(), o.operation_id, o.original_name, o.canonical_name.as_deref().unwrap_or(""));
     s.push(' ');
     s.push_str(o.lifecycle.status_word());
-    if let Some(v) = o.input.value() {
+    if let Some(v) = o.input(&ctx.events()).value() {
         s.push(' ');
         s.push_str(&serde_json::to_string(&*v).unwrap_or_default());
     }
@@ -195,7 +197,7 @@ pub fn section(ctx: &Ctx) -> Section {
         for (n, o) in fold.occurrences.iter().enumerate() {
             let touches = in_selected_turn(o.start_ref.scope_turn())
                 || o.finish_ref.is_some_and(|f| in_selected_turn(f.scope_turn()));
-            if !touches || !ctx.grep(|| occurrence_text(o)) {
+            if !touches || !ctx.grep(|| occurrence_text(ctx, o)) {
                 continue;
             }
             shown += 1;

@@ -95,7 +95,7 @@ impl Split {
             attempts: [before, after],
             class,
             timeline: align_timelines(c, before, after),
-            tools: diff(&vb.derived, &va.derived),
+            tools: diff(vb.derived.events(&c.doc.attempts[before]), va.derived.events(&c.doc.attempts[after])),
             assertions: pair_assertions(c, before, after),
         }
     }
@@ -447,8 +447,12 @@ pub fn inspect(c: &Cv, split: &Split, tab: SplitTab, line: usize, side: usize, r
         && let [Some(i), Some(j)] = row.sides
     {
         let input = |attempt: usize, k: usize| {
-            let o = &c.views[attempt].derived.occurrences.occurrences[k];
-            o.input.value().map(|v| serde_json::to_string_pretty(&*v).unwrap_or_default()).unwrap_or_default()
+            let derived = &c.views[attempt].derived;
+            let o = &derived.occurrences.occurrences[k];
+            o.input(&derived.events(&c.doc.attempts[attempt]))
+                .value()
+                .map(|v| serde_json::to_string_pretty(&*v).unwrap_or_default())
+                .unwrap_or_default()
         };
         let mut blocks = vec![
             Block::Line(Text::toned("Input, before → after", Tone::Bold)),

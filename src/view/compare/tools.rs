@@ -2,7 +2,7 @@
 //! name (a longest common subsequence), then each aligned pair is the same,
 //! or its status or input changed; the rest were added or removed.
 
-use crate::model::derive::DerivedAttempt;
+use crate::model::derive::AttemptEvents;
 use crate::model::occurrence::Occurrence;
 use crate::view::text::{Text, Tone};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
@@ -70,9 +70,9 @@ fn key(o: &Occurrence) -> &str {
 }
 
 /// Compare two aligned calls: status (as written) and input (the value).
-fn pair_change(a: &Occurrence, b: &Occurrence) -> ToolChange {
+fn pair_change((a, a_events): (&Occurrence, AttemptEvents), (b, b_events): (&Occurrence, AttemptEvents)) -> ToolChange {
     let status = a.lifecycle.status_word() != b.lifecycle.status_word() || a.ambiguous != b.ambiguous;
-    let input = a.input.value() != b.input.value();
+    let input = a.input(&a_events).value() != b.input(&b_events).value();
     match (status, input) {
         (true, true) => ToolChange::StatusAndInputChanged,
         (true, false) => ToolChange::StatusChanged,
@@ -82,8 +82,8 @@ fn pair_change(a: &Occurrence, b: &Occurrence) -> ToolChange {
 }
 
 /// The diff of the attempts' tool calls, in the order they ran.
-pub fn diff(before: &DerivedAttempt, after: &DerivedAttempt) -> Vec<ToolRow> {
-    let (a, b) = (&before.occurrences.occurrences, &after.occurrences.occurrences);
+pub fn diff(before: AttemptEvents, after: AttemptEvents) -> Vec<ToolRow> {
+    let (a, b) = (&before.derived.occurrences.occurrences, &after.derived.occurrences.occurrences);
     let ka: Vec<&str> = a.iter().map(key).collect();
     let kb: Vec<&str> = b.iter().map(key).collect();
     let mut rows = Vec::new();
@@ -92,7 +92,10 @@ pub fn diff(before: &DerivedAttempt, after: &DerivedAttempt) -> Vec<ToolRow> {
             DiffOp::Equal { old_index, new_index, len } => {
                 for k in 0..len {
                     let (i, j) = (old_index + k, new_index + k);
-                    rows.push(ToolRow { sides: [Some(i), Some(j)], change: pair_change(&a[i], &b[j]) });
+                    rows.push(ToolRow {
+                        sides: [Some(i), Some(j)],
+                        change: pair_change((&a[i], before), (&b[j], after)),
+                    });
                 }
             }
             DiffOp::Delete { old_index, old_len, .. } => {
