@@ -13,7 +13,7 @@
 
 use super::{App, JumpTo, Scope, ToolFilter};
 use crate::model::TurnAddr;
-use crate::model::occurrence::{Lifecycle, Occurrence};
+use crate::model::occurrence::{Lifecycle, Occurrence, compact_index};
 use crate::model::timeline::{Row, RowKind, RowStatus};
 use std::collections::HashMap;
 
@@ -37,7 +37,7 @@ pub(super) struct AttemptIndex {
     /// Occurrence indices stably sorted by display name.
     by_name: Vec<u32>,
     /// Rows that a diagnostic finding points at, ascending.
-    finding_rows: Vec<usize>,
+    finding_rows: Vec<u32>,
     /// Assertion indices, failing gates first, and how many gates fail.
     assertions: Vec<usize>,
     failing_gates: usize,
@@ -56,12 +56,13 @@ pub struct ListIndex {
     /// The (attempt, merge mode) of the row lists below.
     built_for: Option<(usize, bool)>,
     /// Timeline rows of the attempt shown in this merge mode, ascending: the
-    /// scope's `visible` rows are one slice of it.
-    all_rows: Vec<usize>,
+    /// scope's `visible` rows are one slice of it. Row numbers are `u32`
+    /// here (a million rows: 4 MB, not 8).
+    all_rows: Vec<u32>,
     /// Rows of `all_rows` that `[`/`]`, `e`/`E` and `w` land on, ascending.
-    headers: Vec<usize>,
-    failures: Vec<usize>,
-    waiting: Vec<usize>,
+    headers: Vec<u32>,
+    failures: Vec<u32>,
+    waiting: Vec<u32>,
     // Per scope (and the tool filter and sort):
     tools: Vec<Result<usize, usize>>,
     hitl: Vec<usize>,
@@ -123,7 +124,7 @@ fn build_attempt_index(
     let row_flags = rows.iter().map(row_flags).collect();
     let occurrences = &view.derived.occurrences.occurrences;
     let tools = occurrences.iter().map(|o| (o.start_ref.scope_turn() as u32, tool_flags(o))).collect();
-    let mut finding_rows: Vec<usize> = findings
+    let mut finding_rows: Vec<u32> = findings
         .iter()
         .filter(|f| f.location.attempt == a)
         .filter_map(|f| {
@@ -133,6 +134,7 @@ fn build_attempt_index(
                 None => view.timeline.by_turn.get(&addr).copied(),
             }
         })
+        .map(compact_index)
         .collect();
     finding_rows.sort_unstable();
     finding_rows.dedup();
@@ -190,6 +192,7 @@ impl App {
                 if key.1 && f & MERGED_AWAY != 0 {
                     continue;
                 }
+                let i = compact_index(i);
                 all.push(i);
                 if f & HEADER != 0 {
                     headers.push(i);
@@ -222,11 +225,11 @@ impl App {
         self.scope_rows.reserve(rows.len());
         match scope_row_range(rows, scope) {
             Some(range) => {
-                let from = all.partition_point(|&r| r < range.start);
-                let to = all.partition_point(|&r| r < range.end);
-                self.scope_rows.extend_from_slice(&all[from..to]);
+                let from = all.partition_point(|&r| (r as usize) < range.start);
+                let to = all.partition_point(|&r| (r as usize) < range.end);
+                self.scope_rows.extend(all[from..to].iter().map(|&r| r as usize));
             }
-            None => self.scope_rows.extend(all.iter().copied().filter(|&r| scope.contains(rows[r].addr()))),
+            None => self.scope_rows.extend(all.iter().map(|&r| r as usize).filter(|&r| scope.contains(rows[r].addr()))),
         }
         // A folded turn shows its header only.
         let folded = &self.folded;
@@ -305,11 +308,15 @@ impl App {
                 let (turn, flags) = ai.tools[i];
                 in_scope.get(turn as usize).copied().unwrap_or(false) && want.is_none_or(|w| flags & w != 0)
             };
-            rows = if by_name {
-                ai.by_name.iter().map(|&i| i as usize).filter(|&i| keep(i)).map(Ok).collect()
+            // Counted first: a filtered collect grows by doubling, and at
+            // 285,720 calls the list would hold twice the room it needs.
+            let kept = (0..ai.tools.len()).filter(|&i| keep(i)).count();
+            rows = Vec::with_capacity(kept + d.occurrences.orphan_finishes.len());
+            if by_name {
+                rows.extend(ai.by_name.iter().map(|&i| i as usize).filter(|&i| keep(i)).map(Ok));
             } else {
-                (0..ai.tools.len()).filter(|&i| keep(i)).map(Ok).collect()
-            };
+                rows.extend((0..ai.tools.len()).filter(|&i| keep(i)).map(Ok));
+            }
             if matches!(filter, ToolFilter::All | ToolFilter::Problems) {
                 let orphans = d.occurrences.orphan_finishes.iter().enumerate();
                 let in_scope = |t: usize| in_scope.get(t).copied().unwrap_or(false);
@@ -408,7 +415,7 @@ impl App {
 
     /// Timeline rows of the attempt (ascending) that a jump key lands on;
     /// the caller keeps those in `visible`.
-    pub fn jump_rows(&self, to: JumpTo) -> &[usize] {
+    pub fn jump_rows(&self, to: JumpTo) -> &[u32] {
         match to {
             JumpTo::Turn => &self.index.headers,
             JumpTo::Failure => &self.index.failures,

@@ -272,16 +272,18 @@ fn jump_turn(app: &mut App, forward: bool) {
 fn first_from(app: &App, to: JumpTo, row: usize) -> Option<usize> {
     let targets = app.jump_rows(to);
     let last = *app.scope_rows.last()?;
-    let from = targets.partition_point(|&r| r < row);
-    targets[from..].iter().take_while(|&&r| r <= last).copied().find(|r| app.scope_rows.binary_search(r).is_ok())
+    let from = targets.partition_point(|&r| (r as usize) < row);
+    let mut after = targets[from..].iter().map(|&r| r as usize).take_while(|&r| r <= last);
+    after.find(|r| app.scope_rows.binary_search(r).is_ok())
 }
 
 /// The last `to` row in scope at or before timeline row `row`.
 fn last_to(app: &App, to: JumpTo, row: usize) -> Option<usize> {
     let targets = app.jump_rows(to);
     let first = *app.scope_rows.first()?;
-    let end = targets.partition_point(|&r| r <= row);
-    targets[..end].iter().rev().take_while(|&&r| r >= first).copied().find(|r| app.scope_rows.binary_search(r).is_ok())
+    let end = targets.partition_point(|&r| (r as usize) <= row);
+    let mut before = targets[..end].iter().rev().map(|&r| r as usize).take_while(|&r| r >= first);
+    before.find(|r| app.scope_rows.binary_search(r).is_ok())
 }
 
 fn next_after(app: &App, to: JumpTo, row: usize) -> Option<usize> {

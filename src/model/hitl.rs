@@ -115,11 +115,17 @@ fn pending_when_asked(
 /// Every `input.requested` of an attempt, in order.
 pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlRequest> {
     let mut out = Vec::new();
-    // Occurrences by the scope-turn they started in, so each request looks only at its own turn.
-    let mut started_in: rustc_hash::FxHashMap<usize, Vec<usize>> = rustc_hash::FxHashMap::default();
-    for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
-        started_in.entry(o.start_ref.scope_turn()).or_default().push(i);
-    }
+    // Occurrences by the scope-turn they started in, so each request looks
+    // only at its own turn; made at the first request (most runs have none,
+    // and a long one has hundreds of thousands of occurrences).
+    let mut started_in: Option<rustc_hash::FxHashMap<usize, Vec<usize>>> = None;
+    let by_start_turn = || {
+        let mut map: rustc_hash::FxHashMap<usize, Vec<usize>> = rustc_hash::FxHashMap::default();
+        for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
+            map.entry(o.start_ref.scope_turn()).or_default().push(i);
+        }
+        map
+    };
     for (si, session) in attempt.sessions.iter().enumerate() {
         for (ti, record) in session.turns.iter().enumerate() {
             let addr = TurnAddr { session: si, turn: ti };
@@ -167,7 +173,7 @@ pub fn hitl_requests(attempt: &Attempt, derived: &DerivedAttempt) -> Vec<HitlReq
                     None if record.turn.is_waiting() => HitlState::Waiting,
                     None => HitlState::Unanswered { turn_status: record.turn.status.clone() },
                 };
-                let gated = pending_when_asked(derived, &started_in, scope_index, ei);
+                let gated = pending_when_asked(derived, started_in.get_or_insert_with(by_start_turn), scope_index, ei);
                 out.push(HitlRequest {
                     addr,
                     event: ei,

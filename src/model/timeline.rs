@@ -133,6 +133,34 @@ pub struct Row {
 
 const NONE: u32 = u32::MAX;
 
+/// What an event is to the root fold, packed in four bytes (the table
+/// holds one per event): an occurrence index, or an orphan finish's with
+/// the top bit set, or nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FoldLink(u32);
+
+impl FoldLink {
+    const NONE: FoldLink = FoldLink(u32::MAX);
+    const ORPHAN: u32 = 1 << 31;
+
+    /// Indices past 2^31 - 1 (no document reaches them) link nothing.
+    fn new(kind: LinkKind, i: usize) -> FoldLink {
+        match (kind, u32::try_from(i)) {
+            (LinkKind::Occurrence, Ok(i)) if i < FoldLink::ORPHAN => FoldLink(i),
+            (LinkKind::Orphan, Ok(i)) if i < FoldLink::ORPHAN - 1 => FoldLink(i | FoldLink::ORPHAN),
+            _ => FoldLink::NONE,
+        }
+    }
+
+    fn get(self) -> (LinkKind, u32) {
+        match self.0 {
+            u32::MAX => (LinkKind::None, NONE),
+            i if i & FoldLink::ORPHAN != 0 => (LinkKind::Orphan, i & !FoldLink::ORPHAN),
+            i => (LinkKind::Occurrence, i),
+        }
+    }
+}
+
 /// What a row's `link` indexes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum LinkKind {
@@ -249,20 +277,20 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
         total += attempt.sessions[dt.addr.session].turns[dt.addr.turn].turn.events.len();
     }
     let slot = |r: super::occurrence::EventRef| events_before.get(r.scope_turn()).map(|b| b + r.event());
-    let mut fold_link = vec![(LinkKind::None, NONE); total];
-    let mut put = |r, link: (LinkKind, usize)| {
+    let mut fold_link = vec![FoldLink::NONE; total];
+    let mut put = |r, link: FoldLink| {
         if let Some(cell) = slot(r).and_then(|i| fold_link.get_mut(i)) {
-            *cell = (link.0, index(link.1));
+            *cell = link;
         }
     };
     for (i, o) in derived.occurrences.occurrences.iter().enumerate() {
-        put(o.start_ref, (LinkKind::Occurrence, i));
+        put(o.start_ref, FoldLink::new(LinkKind::Occurrence, i));
         if let Some(f) = o.finish_ref {
-            put(f, (LinkKind::Occurrence, i));
+            put(f, FoldLink::new(LinkKind::Occurrence, i));
         }
     }
     for (i, o) in derived.occurrences.orphan_finishes.iter().enumerate() {
-        put(o.event_ref, (LinkKind::Orphan, i));
+        put(o.event_ref, FoldLink::new(LinkKind::Orphan, i));
     }
     let request_of: HashMap<(TurnAddr, usize), usize> =
         requests.iter().enumerate().map(|(i, r)| ((r.addr, r.event), i)).collect();
@@ -280,7 +308,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
         let links = &fold_link[events_before[scope_index]..];
         for (ei, event) in record.turn.events.iter().enumerate() {
             let mut row = Row::new(addr, ordinal, RowKind::Unrecognized, Some(ei), None);
-            let (link_kind, link) = links[ei];
+            let (link_kind, link) = links[ei].get();
             let occurrence = (link_kind == LinkKind::Occurrence)
                 .then(|| derived.occurrences.occurrences.get(link as usize))
                 .flatten();
@@ -355,5 +383,18 @@ mod tests {
     fn a_row_is_32_bytes() {
         // A million-event attempt holds a million rows.
         assert_eq!(std::mem::size_of::<super::Row>(), 32);
+    }
+
+    #[test]
+    fn a_fold_link_reads_back_what_was_packed() {
+        use super::{FoldLink, LinkKind, NONE};
+        assert_eq!(FoldLink::NONE.get(), (LinkKind::None, NONE));
+        for i in [0usize, 1, 285_719, (1 << 31) - 2] {
+            assert_eq!(FoldLink::new(LinkKind::Occurrence, i).get(), (LinkKind::Occurrence, i as u32));
+            assert_eq!(FoldLink::new(LinkKind::Orphan, i).get(), (LinkKind::Orphan, i as u32));
+        }
+        // Past what four bytes hold, a link is dropped, never read as another.
+        assert_eq!(FoldLink::new(LinkKind::Orphan, (1 << 31) - 1).get().0, LinkKind::None);
+        assert_eq!(FoldLink::new(LinkKind::Occurrence, 1 << 31).get().0, LinkKind::None);
     }
 }
