@@ -45,6 +45,13 @@ pub fn load_path(path: impl AsRef<Path>) -> Result<Document, LoadError> {
         Input::Bytes(bytes) => return load_bytes(&name, &bytes),
         Input::Mapped(map) => std::sync::Arc::new(map),
     };
+    let doc = load_mapped_path(&name, map);
+    input::return_freed_heap();
+    doc
+}
+
+/// A mapped file, by its first line: a long one is tried as one document.
+fn load_mapped_path(name: &str, map: std::sync::Arc<Mapped>) -> Result<Document, LoadError> {
     // Mapping costs nothing until pages are read: the format is decided
     // from the first lines without copying the file. A first line longer
     // than a megabyte is tried as one document straight away (a JSONL
@@ -53,11 +60,11 @@ pub fn load_path(path: impl AsRef<Path>) -> Result<Document, LoadError> {
     let head = &map[..map.len().min(LONG_FIRST_LINE)];
     if map.len() > LONG_FIRST_LINE
         && memchr::memchr(b'\n', head).is_none()
-        && let Some(doc) = load_mapped_document(&name, &map)
+        && let Some(doc) = load_mapped_document(name, &map)
     {
         return doc;
     }
-    load_mapped(&name, map)
+    load_mapped(name, map)
 }
 
 /// A directory: a Record, or a legacy results run.
