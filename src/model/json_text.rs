@@ -4,9 +4,10 @@
 
 use super::event::TextDigest;
 
-/// Positions of backslashes in `bytes` from `from` on, in order.
-fn backslashes(bytes: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
-    memchr::memchr_iter(b'\\', &bytes[from..]).map(move |k| from + k)
+/// Positions of the backslashes that begin escapes in `bytes` from `from`
+/// (a place between escapes) on, in order.
+fn escapes(bytes: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
+    super::json_scan::escape_starts(bytes, from)
 }
 
 /// What one escape of a string's text is: how many bytes it takes there and
@@ -53,7 +54,7 @@ pub fn escape_at(inner: &[u8], at: usize) -> Option<(usize, char)> {
 /// Decode `inner[from..to]` (whole escapes only) onto `out`.
 pub fn decode_into(inner: &[u8], from: usize, to: usize, out: &mut String) -> Option<()> {
     let mut i = from;
-    for at in backslashes(&inner[..to], from) {
+    for at in escapes(&inner[..to], from) {
         if at < i {
             continue;
         }
@@ -116,12 +117,17 @@ pub fn escaped_digest(inner: &[u8]) -> Option<TextDigest> {
     let mut boundary = tail_from;
     let mut decoded_len = inner.len();
     let mut escaped_to = 0;
-    for at in backslashes(inner, 0) {
+    for at in escapes(inner, 0) {
         if at < escaped_to {
             continue;
         }
-        let (len, c) = escape_at(inner, at)?;
-        decoded_len = decoded_len - len + c.len_utf8();
+        // A text has an escape every line: the two-byte ones are told from
+        // their second byte alone, only `\u` escapes are decoded.
+        let (len, c_len) = match inner.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => (2, 1),
+            _ => escape_at(inner, at).map(|(len, c)| (len, c.len_utf8()))?,
+        };
+        decoded_len = decoded_len - len + c_len;
         if at < tail_from && tail_from < at + len {
             boundary = at;
         }
