@@ -442,6 +442,15 @@ impl Event {
         self.head().get("operation")
     }
 
+    /// The event's members and its operation's, a noted payload passed
+    /// over without reading it (the lint and the derivation read an event's
+    /// small fields beside a tool output of megabytes).
+    pub fn members(&self) -> (Object<'_>, Option<Object<'_>>) {
+        let event = self.head().object_knowing(self.payload_node());
+        let operation = operation_of(&event);
+        (event, operation)
+    }
+
     /// A tool start's `operation.input` (absent stays `None`), as written.
     pub fn tool_input_head(&self) -> Option<Node<'_>> {
         match self.kind {
@@ -460,7 +469,7 @@ impl Event {
     /// Tool start `operation.command` when present.
     pub fn command(&self) -> Option<Node<'_>> {
         match self.kind {
-            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => self.operation()?.get("command"),
+            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => self.members().1?.get("command"),
             _ => None,
         }
     }
@@ -611,7 +620,7 @@ fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8, (
 /// The members of the event's `operation` when it is an object, found once
 /// for both the classification and the fields.
 pub fn operation_of<'a>(event: &Object<'a>) -> Option<Object<'a>> {
-    event.get("operation").filter(|n| n.is_object()).map(Node::object)
+    event.object_at("operation")
 }
 
 fn fields_of(head: &Object<'_>, operation: Option<&Object<'_>>) -> u8 {

@@ -82,6 +82,10 @@ fn key_is(text: &[u8], key: &str) -> bool {
 pub struct RawMembers<'a> {
     b: &'a [u8],
     i: usize,
+    /// A value of this text whose extent was noted when it was loaded (a
+    /// tool input or output, often most of the event): passed over without
+    /// reading it (see [`value_end_knowing`]). Empty for none.
+    known: &'a [u8],
 }
 
 impl<'a> Iterator for RawMembers<'a> {
@@ -109,7 +113,7 @@ impl<'a> Iterator for RawMembers<'a> {
         if vs >= b.len() {
             return stop(self);
         }
-        let ve = value_end(b, vs);
+        let ve = value_end_knowing(b, vs, self.known);
         let next = skip_ws(b, ve);
         // Past the comma (or at the closing brace, which ends the walk).
         self.i = if b.get(next) == Some(&b',') { next + 1 } else { b.len() };
@@ -141,9 +145,49 @@ impl<'a> Iterator for RawElements<'a> {
 }
 
 fn raw_members(b: &[u8]) -> RawMembers<'_> {
+    raw_members_knowing(b, &[])
+}
+
+fn raw_members_knowing<'a>(b: &'a [u8], known: &'a [u8]) -> RawMembers<'a> {
     match b.first() {
-        Some(b'{') => RawMembers { b, i: 1 },
-        _ => RawMembers { b, i: b.len() },
+        Some(b'{') => RawMembers { b, i: 1, known },
+        _ => RawMembers { b, i: b.len(), known },
+    }
+}
+
+/// [`value_end`] of the value at `i`, passing over `known` (a value of the
+/// same text whose extent was noted at load) without reading it: at it,
+/// its length; in an object that holds it, that object's members are
+/// walked so that it is passed over there. Anything unexpected falls back
+/// to the plain scan, so a wrong `known` costs time, never a wrong end.
+fn value_end_knowing(b: &[u8], i: usize, known: &[u8]) -> usize {
+    let (here, at, end) = (b.as_ptr() as usize + i, known.as_ptr() as usize, b.as_ptr() as usize + b.len());
+    if known.is_empty() || at < here || at + known.len() > end {
+        return value_end(b, i);
+    }
+    if at == here {
+        return i + known.len();
+    }
+    if b.get(i) != Some(&b'{') {
+        return value_end(b, i);
+    }
+    let mut j = skip_ws(b, i + 1);
+    if b.get(j) == Some(&b'}') {
+        return j + 1;
+    }
+    loop {
+        let Some(ke) = (b.get(j) == Some(&b'"')).then(|| string_end(b, j)).flatten() else { return value_end(b, i) };
+        let colon = skip_ws(b, ke);
+        let vs = skip_ws(b, colon + 1);
+        if b.get(colon) != Some(&b':') || vs >= b.len() {
+            return value_end(b, i);
+        }
+        let next = skip_ws(b, value_end_knowing(b, vs, known));
+        match b.get(next) {
+            Some(b',') => j = skip_ws(b, next + 1),
+            Some(b'}') => return next + 1,
+            _ => return value_end(b, i),
+        }
     }
 }
 
@@ -482,6 +526,8 @@ pub struct Object<'a> {
     len: usize,
     /// A raw object with more members: looked up by walking it.
     walk: bool,
+    /// What [`Node::object_knowing`] was given.
+    known: &'a [u8],
 }
 
 const INDEXED: usize = 12;
@@ -515,6 +561,12 @@ impl<'a> Object<'a> {
         self.node
     }
 
+    /// The object at `key`, walked as this one was (see [`Node::object_knowing`]).
+    pub fn object_at(&self, key: &str) -> Option<Object<'a>> {
+        let known = (!self.known.is_empty()).then_some(Node::Raw(self.known));
+        self.get(key).filter(|n| n.is_object()).map(|n| n.object_knowing(known))
+    }
+
     /// The keys, in order.
     pub fn keys(&self) -> impl Iterator<Item = Cow<'a, str>> + '_ {
         let indexed = matches!(self.node, Node::Raw(_)) && !self.walk;
@@ -527,8 +579,19 @@ impl<'a> Object<'a> {
 impl<'a> Node<'a> {
     /// This object's members, found once (nothing for other types).
     pub fn object(self) -> Object<'a> {
+        self.object_knowing(None)
+    }
+
+    /// [`Node::object`], passing over `known` (a value inside this one whose
+    /// extent was noted at load) without reading it, here and in the
+    /// objects found in it by [`Object::object_at`].
+    pub fn object_knowing(self, known: Option<Node<'a>>) -> Object<'a> {
+        let known = match known {
+            Some(Node::Raw(k)) => k,
+            _ => &[],
+        };
         match self {
-            Node::Raw(b) => Object::of_raw(self, raw_members(b)),
+            Node::Raw(b) => Object { known, ..Object::of_raw(self, raw_members_knowing(b, known)) },
             Node::Value(_) => Object::of_raw(self, std::iter::empty()),
         }
     }
@@ -539,7 +602,7 @@ impl<'a> Object<'a> {
     /// that accepted its text), in order: `node`'s own, as
     /// [`Node::object`] finds them.
     pub fn of_raw(node: Node<'a>, members: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> Object<'a> {
-        let mut o = Object { node, raw: [(&[][..], &[][..]); INDEXED], len: 0, walk: false };
+        let mut o = Object { node, raw: [(&[][..], &[][..]); INDEXED], len: 0, walk: false, known: &[] };
         for member in members {
             if o.len == INDEXED {
                 o.walk = true;

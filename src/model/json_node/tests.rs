@@ -77,3 +77,40 @@ fn random_documents_read_the_same_both_ways() {
         same(&v, text.as_bytes());
     }
 }
+
+/// Every value of a raw text (its extent), depth first.
+fn values_of(node: Node<'_>, out: &mut Vec<std::ops::Range<usize>>, base: *const u8) {
+    if let Node::Raw(b) = node {
+        let start = b.as_ptr() as usize - base as usize;
+        out.push(start..start + b.len());
+        for (_, v) in raw_members(b) {
+            values_of(Node::Raw(v), out, base);
+        }
+        for e in node.elements() {
+            values_of(e, out, base);
+        }
+    }
+}
+
+#[test]
+fn a_known_value_is_passed_over_and_changes_no_member() {
+    let mut random = crate::model::random_json::RandomJson::distinct_keys(0x5851_f42d_4c95_7f2d);
+    for _ in 0..1500 {
+        let text = format!("{{\"type\":\"x\",\"operation\":{{\"input\":{},\"k\":1}},\"z\":[]}}", random.document());
+        let b = text.as_bytes();
+        let mut values = Vec::new();
+        values_of(Node::Raw(b), &mut values, b.as_ptr());
+        let plain: Vec<_> = raw_members(b).collect();
+        let operation =
+            |o: &Object<'_>| o.object_at("operation").map(|op| op.keys().map(Cow::into_owned).collect::<Vec<_>>());
+        let want = operation(&Node::Raw(b).object());
+        // Any value of the text as the known one (a payload is one), or a
+        // slice that starts inside a value (a wrong note): the same members.
+        for range in values.iter().cloned().chain([1..3, 9..b.len() - 1]) {
+            let known = &b[range];
+            assert_eq!(raw_members_knowing(b, known).collect::<Vec<_>>(), plain, "{text} knowing {known:?}");
+            let o = Node::Raw(b).object_knowing(Some(Node::Raw(known)));
+            assert_eq!(operation(&o), want, "{text}");
+        }
+    }
+}

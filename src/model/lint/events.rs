@@ -43,8 +43,7 @@ pub fn check_turn_events(sink: &mut Sink, here: Location, record: &TurnRecord) {
 
 fn check_event(sink: &mut Sink, at: Location, event: &Event) {
     // The event's members and its operation's, found once for every check.
-    let obj = event.head().object();
-    let op = crate::model::event::operation_of(&obj);
+    let (obj, op) = event.members();
     if let Some(misfit) = event.misfit() {
         let code = if misfit.contains("missing required field") { "missing-field" } else { "invalid-field" };
         sink.push(code, at, misfit);
