@@ -136,10 +136,11 @@ fn lazy_jsonl_streams_show_what_plain_loads_show() {
         }
     }
     // And a stream with what a line reader must get right: a BOM, CRLF,
-    // blank and bad lines, the old vocabulary, no newline at the end.
+    // blank and bad lines, the old vocabulary, no newline at the end; long
+    // enough to be read in several pieces, bad lines in more than one.
     let long = "y\\n".repeat(300);
     let mut stream = String::from("\u{feff}");
-    for i in 0..30 {
+    for i in 0..1600 {
         stream.push_str(&format!(
             r#"{{"type":"operation.started","operationId":"t{i}","operation":{{"kind":"tool","name":"Bash","input":{{"command":"ls","description":"{long}"}}}}}}"#
         ));
@@ -148,7 +149,7 @@ fn lazy_jsonl_streams_show_what_plain_loads_show() {
             r#"{{"type":"operation.finished","operationId":"t{i}","kind":"tool","status":"completed","output":"{long}{i}"}}"#
         ));
         stream.push_str("\n\n");
-        if i == 7 {
+        if i % 500 == 7 {
             stream.push_str("{\"type\": \"message\", oops}\n");
             stream.push_str(&format!(
                 r#"{{"type":"action.called","callId":"c","name":"Read","input":{{"p":"{long}"}}}}"#
@@ -157,6 +158,7 @@ fn lazy_jsonl_streams_show_what_plain_loads_show() {
         }
     }
     stream.push_str(&format!(r#"{{"type":"message","role":"assistant","text":"{long}"}}"#));
+    assert!(stream.len() > 3 << 20, "{} bytes: several pieces", stream.len());
     let name = "made.jsonl";
     let plain = load_bytes(name, stream.as_bytes()).unwrap();
     let lazy = niceeval::load::load_jsonl_bytes_lazy(name, stream.clone().into_bytes()).unwrap().unwrap();

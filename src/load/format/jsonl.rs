@@ -175,7 +175,7 @@ fn load_in_blocks(
 pub fn load_lazy(
     path: &str,
     source: crate::model::event::Source,
-    searched: &dyn Fn(usize, usize),
+    searched: &(dyn Fn(usize, usize) + Sync),
 ) -> Option<Result<Document, LoadError>> {
     let bytes = source.bytes();
     let head = &bytes[..bytes.len().min(DETECT_AT_MOST)];

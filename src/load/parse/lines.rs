@@ -266,8 +266,15 @@ fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize, lazy: Opt
             })
             .collect()
     });
+    merge_parts(first_line_no, &ranges, parts)
+}
+
+/// The parses of consecutive line-aligned `ranges` of one input (each after
+/// the first numbered from a placeholder line 2) as one parse from
+/// `first_line_no`: their numbers shifted once the earlier counts are known.
+fn merge_parts(first_line_no: usize, ranges: &[(usize, usize)], parts: Vec<ChunkParse>) -> ChunkParse {
     let mut out = ChunkParse { next_line_no: first_line_no, ..Default::default() };
-    for ((a, _), mut part) in ranges.into_iter().zip(parts) {
+    for (&(a, _), mut part) in ranges.iter().zip(parts) {
         let shift = if a == 0 { 0 } else { out.next_line_no - 2 };
         if out.values.is_empty() {
             out.values = std::mem::take(&mut part.values);
@@ -453,35 +460,49 @@ impl<R: Read> Blocks<R> {
 /// it can be (see `LazyLoad::raw`): whole lines a block at a time, on every
 /// core, each block handed to `searched` once parsed (to be dropped from
 /// memory, like the pages of any mapped input).
-pub fn parse_raw_lines(bytes: &[u8], load: &LazyLoad, searched: &dyn Fn(usize, usize)) -> ChunkParse {
-    let mut all = ChunkParse { next_line_no: 1, ..Default::default() };
+pub fn parse_raw_lines(bytes: &[u8], load: &LazyLoad, searched: &(dyn Fn(usize, usize) + Sync)) -> ChunkParse {
+    // Line-aligned pieces handed out one at a time to every core's thread
+    // (threads made once: a pair per block, joined before the next, spent
+    // as long making threads and waiting for the slower half as parsing).
+    let ranges = line_pieces(bytes, PIECE);
+    let parts = crate::model::parallel::parallel_map(&ranges, |&(a, b)| {
+        let part = parse_complete_lines_with(&bytes[a..b], if a == 0 { 1 } else { 2 }, Some(load));
+        searched(a, b);
+        part
+    });
+    let mut all = merge_parts(1, &ranges, parts);
+    let rest = &bytes[all.consumed_bytes..];
+    if !rest.is_empty() {
+        match parse_final_line_with(rest, all.next_line_no, Some(load)) {
+            Ok(Some(v)) => all.values.push((all.next_line_no, v)),
+            Ok(None) => {}
+            Err(e) => all.errors.push(e),
+        }
+        all.next_line_no += 1;
+    }
+    all
+}
+
+/// What [`parse_raw_lines`] hands out at a time.
+const PIECE: usize = 1 << 20;
+
+/// `bytes` in consecutive pieces of whole lines, each up to the last newline
+/// of the next `each` bytes (or of a line longer than that); the last piece
+/// runs to the end.
+fn line_pieces(bytes: &[u8], each: usize) -> Vec<(usize, usize)> {
+    let mut pieces = Vec::new();
     let mut start = 0;
     while start < bytes.len() {
-        // Whole lines only: up to the last newline of the next BLOCK bytes
-        // (or of the line that is longer than that), the last block the rest.
-        let cut = (start + BLOCK).min(bytes.len());
+        let cut = (start + each).min(bytes.len());
         let end = match memchr::memrchr(b'\n', &bytes[start..cut]) {
             _ if cut == bytes.len() => cut,
             Some(i) => start + i + 1,
             None => memchr::memchr(b'\n', &bytes[cut..]).map_or(bytes.len(), |i| cut + i + 1),
         };
-        let chunk = parse_lines_parallel(&bytes[start..end], all.next_line_no, Some(load));
-        all.values.extend(chunk.values);
-        all.errors.extend(chunk.errors);
-        all.next_line_no = chunk.next_line_no;
-        let rest = &bytes[start + chunk.consumed_bytes..end];
-        if end == bytes.len() && !rest.is_empty() {
-            match parse_final_line_with(rest, all.next_line_no, Some(load)) {
-                Ok(Some(v)) => all.values.push((all.next_line_no, v)),
-                Ok(None) => {}
-                Err(e) => all.errors.push(e),
-            }
-            all.next_line_no += 1;
-        }
-        searched(start, end);
+        pieces.push((start, end));
         start = end;
     }
-    all
+    pieces
 }
 
 #[cfg(test)]
