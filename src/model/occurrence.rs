@@ -236,16 +236,10 @@ pub struct Occurrence {
     pub finish_ref: Option<EventRef>,
 }
 
-/// The events an occurrence's refs point at.
+/// The events an occurrence's refs point at (an attempt's, through its
+/// derivation: `derive::AttemptEvents`).
 pub trait EventAt {
     fn event_at(&self, at: EventRef) -> Option<&Event>;
-}
-
-/// Refs made by [`derive_occurrences`] over these scope-turns, before any remap.
-impl EventAt for [ScopeTurn<'_>] {
-    fn event_at(&self, at: EventRef) -> Option<&Event> {
-        self.get(at.scope_turn())?.events.get(at.event())
-    }
 }
 
 /// What an occurrence's events say of its input, output and command.
@@ -258,6 +252,11 @@ pub struct OccurrenceEvidence {
 
 /// Why a ref leads nowhere (events that are not the ones derived from).
 const EVENT_NOT_FOUND: &str = "event-not-found";
+
+/// A start's `operation.input` as evidence.
+fn input_of(start: &Event) -> Evidence {
+    evidence_for(start, "input", Payload::tool_input(start))
+}
 
 impl Occurrence {
     /// The occurrence id (see [`occurrence_id`]), made when asked: it is
@@ -293,19 +292,12 @@ impl Occurrence {
             (None, Lifecycle::Pending) => Evidence::Unavailable { reason: "tool-output-pending" },
             (None, _) => Evidence::Unavailable { reason: "tool-output-missing-lifecycle-evidence" },
         };
-        OccurrenceEvidence {
-            input: evidence_for(start, "input", Payload::tool_input(start)),
-            output,
-            command: Payload::command(start),
-        }
+        OccurrenceEvidence { input: input_of(start), output, command: Payload::command(start) }
     }
 
     /// The start's input alone (what matching and diffs compare).
     pub fn input(&self, events: &(impl EventAt + ?Sized)) -> Evidence {
-        match events.event_at(self.start_ref) {
-            Some(start) => evidence_for(start, "input", Payload::tool_input(start)),
-            None => Evidence::Unavailable { reason: EVENT_NOT_FOUND },
-        }
+        events.event_at(self.start_ref).map_or(Evidence::Unavailable { reason: EVENT_NOT_FOUND }, input_of)
     }
 
     pub fn to_json(&self, events: &(impl EventAt + ?Sized)) -> Value {

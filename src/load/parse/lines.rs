@@ -457,13 +457,13 @@ impl<R: Read> Blocks<R> {
 }
 
 /// Every line of a mapped stream of StreamEvents, each event kept raw where
-/// it can be (see `LazyLoad::raw`): whole lines a block at a time, on every
-/// core, each block handed to `searched` once parsed (to be dropped from
-/// memory, like the pages of any mapped input).
+/// it can be (see `LazyLoad::raw`): pieces of whole lines on every core,
+/// each piece handed to `searched` once parsed (to be dropped from memory,
+/// like the pages of any mapped input).
 pub fn parse_raw_lines(bytes: &[u8], load: &LazyLoad, searched: &(dyn Fn(usize, usize) + Sync)) -> ChunkParse {
-    // Line-aligned pieces handed out one at a time to every core's thread
-    // (threads made once: a pair per block, joined before the next, spent
-    // as long making threads and waiting for the slower half as parsing).
+    // Handed out one at a time to threads made once: a pair of threads per
+    // block, joined before the next block, spent about as long being made
+    // and waiting for the slower half as parsing.
     let ranges = line_pieces(bytes, PIECE);
     let parts = crate::model::parallel::parallel_map(&ranges, |&(a, b)| {
         let part = parse_complete_lines_with(&bytes[a..b], if a == 0 { 1 } else { 2 }, Some(load));
