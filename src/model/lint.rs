@@ -310,15 +310,7 @@ pub fn derive_and_lint(
     model: Option<&str>,
     prices: &crate::model::usage::PriceTable,
 ) -> (Vec<DerivedAttempt>, Vec<Finding>) {
-    let shared = SharedTurnLint::new(doc);
-    let derived = std::thread::scope(|s| {
-        let lint = s.spawn(|| shared.help());
-        let derived = super::derive::derive_document(doc, model, prices);
-        shared.help();
-        lint.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        derived
-    });
-    let turns = shared.finish();
+    let (derived, turns) = lint_turns_while(doc, || super::derive::derive_document(doc, model, prices));
     let sessions = lint_sessions(doc, &derived);
     let mut findings = input::findings(doc);
     findings.extend(merge(turns, sessions));
@@ -331,6 +323,21 @@ pub fn derive_and_lint(
 /// computes (the agent default downgraded by the turn's declaration).
 ///
 /// [`derive_attempt`]: super::derive::derive_attempt
+/// [`lint_turns`] on another thread while `work` (the derivation) runs on
+/// this one, which then takes the turns not yet linted: the two end
+/// together, where a lint on its own thread ended last.
+pub fn lint_turns_while<R>(doc: &Document, work: impl FnOnce() -> R) -> (R, TurnFindings) {
+    let shared = SharedTurnLint::new(doc);
+    let done = std::thread::scope(|s| {
+        let lint = s.spawn(|| shared.help());
+        let done = work();
+        shared.help();
+        lint.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        done
+    });
+    (done, shared.finish())
+}
+
 pub fn lint_turns(doc: &Document) -> TurnFindings {
     let shared = SharedTurnLint::new(doc);
     shared.help();

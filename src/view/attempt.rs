@@ -36,8 +36,8 @@ pub fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> 
 /// [`build_views`], printing the time of each phase on stderr when `timing`
 /// (`NICEEVAL_TIMING`, before the terminal is taken over).
 ///
-/// Two threads: the per-turn lint rules run while the document is derived;
-/// then the pairing rules run while the HITL requests, timelines and badges
+/// Two threads: the per-turn lint rules run while the document is derived
+/// (and on both once it is); then the pairing rules run while the HITL requests, timelines and badges
 /// are built. The findings are merged in the order a sequential lint gives.
 pub fn build_views_timed(
     doc: &Document,
@@ -55,17 +55,13 @@ pub fn build_views_timed(
     fn join<T>(h: std::thread::ScopedJoinHandle<'_, (T, Duration)>) -> (T, Duration) {
         h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
     }
-    let ((derived, derive_time), (turn_findings, turn_lint_time)) = std::thread::scope(|s| {
-        let lint = s.spawn(|| {
-            let t = Instant::now();
-            (crate::model::lint::lint_turns(doc), t.elapsed())
-        });
+    let t = Instant::now();
+    let ((derived, derive_time), turn_findings) = crate::model::lint::lint_turns_while(doc, || {
         let t = Instant::now();
-        let derived = crate::model::derive_document(doc, model, prices);
-        ((derived, t.elapsed()), join(lint))
+        (crate::model::derive_document(doc, model, prices), t.elapsed())
     });
     report("derive", derive_time);
-    report("lint turns (in parallel with derive)", turn_lint_time);
+    report("derive and lint turns (this thread helps the lint once derived)", t.elapsed());
     let ((parts, parts_time), (session_findings, pairing_time)) = std::thread::scope(|s| {
         let lint = s.spawn(|| {
             let t = Instant::now();
