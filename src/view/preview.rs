@@ -66,11 +66,22 @@ pub fn value_preview(v: &Value) -> String {
 
 /// What a tool input says in a few words: the command, the path, the URL, or compact JSON.
 pub fn tool_input_preview(event: &Event) -> String {
-    let input = event.tool_input_prefix(PREVIEW_READS_CHARS);
+    let input = tool_input_read(event);
     let input = input.as_deref();
-    if let Some(cmd) = shell_command_text(input.map(crate::model::event::Node::from)) {
-        return cmd;
+    match shell_command_text(input.map(crate::model::event::Node::from)) {
+        Some(cmd) => cmd,
+        None => input_preview(input),
     }
+}
+
+/// As much of a tool start's input as a preview reads (see [`PREVIEW_READS_CHARS`]).
+pub fn tool_input_read(event: &Event) -> Option<std::borrow::Cow<'_, Value>> {
+    event.tool_input_prefix(PREVIEW_READS_CHARS)
+}
+
+/// [`tool_input_preview`] of an input that is not a shell command: its path,
+/// URL, pattern or query, else its compact JSON.
+pub fn input_preview(input: Option<&Value>) -> String {
     if let Some(obj) = input.and_then(Value::as_object) {
         for key in ["file_path", "path", "file", "filename", "url", "uri", "pattern", "query"] {
             if let Some(s) = obj.get(key).and_then(Value::as_str) {

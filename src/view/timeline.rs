@@ -8,7 +8,7 @@ use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows, natural_w
 use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
-use super::preview::{PREVIEW_MAX_CHARS, preview_head, tool_input_preview, value_preview};
+use super::preview::{PREVIEW_MAX_CHARS, input_preview, preview_head, tool_input_read, value_preview};
 use super::text::{Text, Tone, clean};
 use super::verdict::{row_status_text, turn_status_text};
 use crate::model::derive::TurnAddr;
@@ -220,10 +220,12 @@ pub fn tool_name(o: &Occurrence) -> String {
 
 /// What a tool input says in a few words: `$ command`, the path or URL, or compact JSON.
 pub fn tool_input_words(ev: &Event) -> String {
-    let input = ev.tool_input_prefix(READS_CHARS);
-    match crate::model::facts::shell_command_text(input.as_deref().map(crate::model::event::Node::from)) {
+    // The input is read once for both: as a command, else as a preview.
+    let input = tool_input_read(ev);
+    let input = input.as_deref();
+    match crate::model::facts::shell_command_text(input.map(crate::model::event::Node::from)) {
         Some(cmd) => format!("$ {}", clean(&preview_head(&cmd))),
-        None => clean(&tool_input_preview(ev)),
+        None => clean(&input_preview(input)),
     }
 }
 
