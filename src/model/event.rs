@@ -301,6 +301,9 @@ pub fn json_type(v: &Value) -> &'static str {
 /// shares one [`Name`] among the many events that name the same tool or status.
 pub type Intern<'a> = &'a mut dyn FnMut(&str) -> Name;
 
+/// Payloads at least this long are passed over by [`Event::members`].
+const KNOWN_AT_LEAST: u32 = 1024;
+
 impl Event {
     /// Classify one JSON value as a StreamEvent. Never fails: what does not
     /// fit becomes `Unrecognized` with the reason.
@@ -446,9 +449,16 @@ impl Event {
     /// over without reading it (the lint and the derivation read an event's
     /// small fields beside a tool output of megabytes).
     pub fn members(&self) -> (Object<'_>, Option<Object<'_>>) {
-        let event = self.head().object_knowing(self.payload_node());
+        let event = self.head().object_knowing(self.known_payload());
         let operation = operation_of(&event);
         (event, operation)
+    }
+
+    /// The payload, when it is long enough to be worth passing over: a
+    /// short one is scanned faster than the members around it are walked
+    /// (a million small events measured 1.09 x with every payload passed over).
+    fn known_payload(&self) -> Option<Node<'_>> {
+        self.payload_node().filter(|_| self.payload_len >= KNOWN_AT_LEAST)
     }
 
     /// A tool start's `operation.input` (absent stays `None`), as written.
@@ -469,7 +479,11 @@ impl Event {
     /// Tool start `operation.command` when present.
     pub fn command(&self) -> Option<Node<'_>> {
         match self.kind {
-            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => self.members().1?.get("command"),
+            EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => {
+                // Found by walking only as far as the keys, the input passed over.
+                let known = self.known_payload();
+                self.head().get_knowing("operation", known)?.get_knowing("command", known)
+            }
             _ => None,
         }
     }

@@ -113,7 +113,7 @@ impl<'a> Iterator for RawMembers<'a> {
         if vs >= b.len() {
             return stop(self);
         }
-        let ve = value_end_knowing(b, vs, self.known);
+        let ve = if self.known.is_empty() { value_end(b, vs) } else { value_end_knowing(b, vs, self.known) };
         let next = skip_ws(b, ve);
         // Past the comma (or at the closing brace, which ends the walk).
         self.i = if b.get(next) == Some(&b',') { next + 1 } else { b.len() };
@@ -152,6 +152,14 @@ fn raw_members_knowing<'a>(b: &'a [u8], known: &'a [u8]) -> RawMembers<'a> {
     match b.first() {
         Some(b'{') => RawMembers { b, i: 1, known },
         _ => RawMembers { b, i: b.len(), known },
+    }
+}
+
+/// The text of a known value (none for a parsed one).
+fn known_text(known: Option<Node<'_>>) -> &[u8] {
+    match known {
+        Some(Node::Raw(k)) => k,
+        _ => &[],
     }
 }
 
@@ -578,6 +586,16 @@ impl<'a> Object<'a> {
 
 impl<'a> Node<'a> {
     /// This object's members, found once (nothing for other types).
+    /// [`Node::get`], passing over `known` as [`Node::object_knowing`] does.
+    pub fn get_knowing(self, key: &str, known: Option<Node<'a>>) -> Option<Node<'a>> {
+        match self {
+            Node::Raw(b) => {
+                raw_members_knowing(b, known_text(known)).find(|(k, _)| key_is(k, key)).map(|(_, v)| Node::Raw(v))
+            }
+            Node::Value(_) => self.get(key),
+        }
+    }
+
     pub fn object(self) -> Object<'a> {
         self.object_knowing(None)
     }
@@ -586,12 +604,9 @@ impl<'a> Node<'a> {
     /// extent was noted at load) without reading it, here and in the
     /// objects found in it by [`Object::object_at`].
     pub fn object_knowing(self, known: Option<Node<'a>>) -> Object<'a> {
-        let known = match known {
-            Some(Node::Raw(k)) => k,
-            _ => &[],
-        };
+        let known = known_text(known);
         match self {
-            Node::Raw(b) => Object { known, ..Object::of_raw(self, raw_members_knowing(b, known)) },
+            Node::Raw(b) => Object::of_raw_knowing(self, raw_members_knowing(b, known), known),
             Node::Value(_) => Object::of_raw(self, std::iter::empty()),
         }
     }
@@ -602,7 +617,16 @@ impl<'a> Object<'a> {
     /// that accepted its text), in order: `node`'s own, as
     /// [`Node::object`] finds them.
     pub fn of_raw(node: Node<'a>, members: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> Object<'a> {
-        let mut o = Object { node, raw: [(&[][..], &[][..]); INDEXED], len: 0, walk: false, known: &[] };
+        Object::of_raw_knowing(node, members, &[])
+    }
+
+    /// [`Object::of_raw`], keeping what [`Node::object_knowing`] was given.
+    fn of_raw_knowing(
+        node: Node<'a>,
+        members: impl Iterator<Item = (&'a [u8], &'a [u8])>,
+        known: &'a [u8],
+    ) -> Object<'a> {
+        let mut o = Object { node, raw: [(&[][..], &[][..]); INDEXED], len: 0, walk: false, known };
         for member in members {
             if o.len == INDEXED {
                 o.walk = true;

@@ -111,6 +111,8 @@ fn a_known_value_is_passed_over_and_changes_no_member() {
             assert_eq!(raw_members_knowing(b, known).collect::<Vec<_>>(), plain, "{text} knowing {known:?}");
             let o = Node::Raw(b).object_knowing(Some(Node::Raw(known)));
             assert_eq!(operation(&o), want, "{text}");
+            let k = |n: Node<'_>| n.get_knowing("k", Some(Node::Raw(known))).and_then(Node::as_u64);
+            assert_eq!(Node::Raw(b).get_knowing("operation", Some(Node::Raw(known))).and_then(k), Some(1), "{text}");
         }
     }
 }
