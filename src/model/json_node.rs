@@ -86,6 +86,9 @@ pub struct RawMembers<'a> {
     /// tool input or output, often most of the event): passed over without
     /// reading it (see [`value_end_knowing`]). Empty for none.
     known: &'a [u8],
+    /// Where the object ends (past its closing brace), once the walk has
+    /// reached it; 0 before.
+    closed: usize,
 }
 
 impl<'a> Iterator for RawMembers<'a> {
@@ -95,6 +98,9 @@ impl<'a> Iterator for RawMembers<'a> {
         let b = self.b;
         let j = skip_ws(b, self.i);
         if b.get(j) != Some(&b'"') {
+            if b.get(j) == Some(&b'}') {
+                self.closed = j + 1;
+            }
             self.i = b.len();
             return None;
         }
@@ -117,6 +123,9 @@ impl<'a> Iterator for RawMembers<'a> {
         let next = skip_ws(b, ve);
         // Past the comma (or at the closing brace, which ends the walk).
         self.i = if b.get(next) == Some(&b',') { next + 1 } else { b.len() };
+        if b.get(next) == Some(&b'}') {
+            self.closed = next + 1;
+        }
         Some((&b[j + 1..ke - 1], &b[vs..ve]))
     }
 }
@@ -150,8 +159,8 @@ fn raw_members(b: &[u8]) -> RawMembers<'_> {
 
 fn raw_members_knowing<'a>(b: &'a [u8], known: &'a [u8]) -> RawMembers<'a> {
     match b.first() {
-        Some(b'{') => RawMembers { b, i: 1, known },
-        _ => RawMembers { b, i: b.len(), known },
+        Some(b'{') => RawMembers { b, i: 1, known, closed: 0 },
+        _ => RawMembers { b, i: b.len(), known, closed: 0 },
     }
 }
 
@@ -166,8 +175,9 @@ fn known_text(known: Option<Node<'_>>) -> &[u8] {
 /// [`value_end`] of the value at `i`, passing over `known` (a value of the
 /// same text whose extent was noted at load) without reading it: at it,
 /// its length; in an object that holds it, that object's members are
-/// walked so that it is passed over there. Anything unexpected falls back
-/// to the plain scan, so a wrong `known` costs time, never a wrong end.
+/// walked (as [`RawMembers`] walks them) so that it is passed over there.
+/// Anything unexpected falls back to the plain scan, so a wrong `known`
+/// costs time, never a wrong end.
 fn value_end_knowing(b: &[u8], i: usize, known: &[u8]) -> usize {
     let (here, at, end) = (b.as_ptr() as usize + i, known.as_ptr() as usize, b.as_ptr() as usize + b.len());
     if known.is_empty() || at < here || at + known.len() > end {
@@ -179,24 +189,9 @@ fn value_end_knowing(b: &[u8], i: usize, known: &[u8]) -> usize {
     if b.get(i) != Some(&b'{') {
         return value_end(b, i);
     }
-    let mut j = skip_ws(b, i + 1);
-    if b.get(j) == Some(&b'}') {
-        return j + 1;
-    }
-    loop {
-        let Some(ke) = (b.get(j) == Some(&b'"')).then(|| string_end(b, j)).flatten() else { return value_end(b, i) };
-        let colon = skip_ws(b, ke);
-        let vs = skip_ws(b, colon + 1);
-        if b.get(colon) != Some(&b':') || vs >= b.len() {
-            return value_end(b, i);
-        }
-        let next = skip_ws(b, value_end_knowing(b, vs, known));
-        match b.get(next) {
-            Some(b',') => j = skip_ws(b, next + 1),
-            Some(b'}') => return next + 1,
-            _ => return value_end(b, i),
-        }
-    }
+    let mut members = RawMembers { b, i: i + 1, known, closed: 0 };
+    members.by_ref().for_each(drop);
+    if members.closed > 0 { members.closed } else { value_end(b, i) }
 }
 
 fn raw_elements(b: &[u8]) -> RawElements<'_> {
@@ -585,7 +580,6 @@ impl<'a> Object<'a> {
 }
 
 impl<'a> Node<'a> {
-    /// This object's members, found once (nothing for other types).
     /// [`Node::get`], passing over `known` as [`Node::object_knowing`] does.
     pub fn get_knowing(self, key: &str, known: Option<Node<'a>>) -> Option<Node<'a>> {
         match self {
@@ -596,6 +590,7 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// This object's members, found once (nothing for other types).
     pub fn object(self) -> Object<'a> {
         self.object_knowing(None)
     }

@@ -429,8 +429,6 @@ mod tests {
         }
     }
 
-    /// Random strings with runs of backslashes and escapes that cross the
-    /// 64-byte blocks: both ends agree with serde_json, at every offset.
     #[test]
     fn escape_starts_are_the_backslashes_after_an_even_run() {
         // Texts with runs of backslashes across block edges, at any offset.
@@ -460,6 +458,8 @@ mod tests {
         }
     }
 
+    /// Random strings with runs of backslashes and escapes that cross the
+    /// 64-byte blocks: both ends agree with serde_json, at every offset.
     #[test]
     fn ends_agree_with_the_parse_on_random_strings() {
         let atoms: [&str; 16] = [

@@ -3,12 +3,7 @@
 //! from its ends (for lazy events, see `event::LazyJson`).
 
 use super::event::TextDigest;
-
-/// Positions of the backslashes that begin escapes in `bytes` from `from`
-/// (a place between escapes) on, in order.
-fn escapes(bytes: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
-    super::json_scan::escape_starts(bytes, from)
-}
+use super::json_scan::escape_starts;
 
 /// What one escape of a string's text is: how many bytes it takes there and
 /// the character it stands for. `None` for an escape JSON does not allow or
@@ -54,7 +49,7 @@ pub fn escape_at(inner: &[u8], at: usize) -> Option<(usize, char)> {
 /// Decode `inner[from..to]` (whole escapes only) onto `out`.
 pub fn decode_into(inner: &[u8], from: usize, to: usize, out: &mut String) -> Option<()> {
     let mut i = from;
-    for at in escapes(&inner[..to], from) {
+    for at in escape_starts(&inner[..to], from) {
         if at < i {
             continue;
         }
@@ -117,7 +112,7 @@ pub fn escaped_digest(inner: &[u8]) -> Option<TextDigest> {
     let mut boundary = tail_from;
     let mut decoded_len = inner.len();
     let mut escaped_to = 0;
-    for at in escapes(inner, 0) {
+    for at in escape_starts(inner, 0) {
         if at < escaped_to {
             continue;
         }

@@ -318,14 +318,13 @@ pub fn derive_and_lint(
 }
 
 /// The per-turn half of [`lint_document`] (notices, event, status, usage,
-/// coverage and content rules). It needs no derivation, so it can run while
-/// the document is derived: each turn's coverage is the one [`derive_attempt`]
+/// coverage and content rules), on another thread while `work` (the
+/// derivation) runs on this one, which then takes the turns not yet linted:
+/// the two end together, where a lint on its own thread ended last. It
+/// needs no derivation: each turn's coverage is the one [`derive_attempt`]
 /// computes (the agent default downgraded by the turn's declaration).
 ///
 /// [`derive_attempt`]: super::derive::derive_attempt
-/// [`lint_turns`] on another thread while `work` (the derivation) runs on
-/// this one, which then takes the turns not yet linted: the two end
-/// together, where a lint on its own thread ended last.
 pub fn lint_turns_while<R>(doc: &Document, work: impl FnOnce() -> R) -> (R, TurnFindings) {
     let shared = SharedTurnLint::new(doc);
     let done = std::thread::scope(|s| {
@@ -338,12 +337,6 @@ pub fn lint_turns_while<R>(doc: &Document, work: impl FnOnce() -> R) -> (R, Turn
     (done, shared.finish())
 }
 
-pub fn lint_turns(doc: &Document) -> TurnFindings {
-    let shared = SharedTurnLint::new(doc);
-    shared.help();
-    shared.finish()
-}
-
 /// The coverage [`derive_attempt`](super::derive::derive_attempt) gives a
 /// turn, worked out without the derivation.
 fn agent_coverage(doc: &Document, ai: usize, addr: super::derive::TurnAddr) -> Option<super::coverage::Coverage> {
@@ -351,7 +344,7 @@ fn agent_coverage(doc: &Document, ai: usize, addr: super::derive::TurnAddr) -> O
     Some(super::coverage::Coverage::complete().downgrade(record.turn.evidence_coverage.as_ref()))
 }
 
-/// The per-turn lint of [`lint_turns`], its turns handed out one at a time
+/// The per-turn lint of [`lint_turns_while`], its turns handed out one at a time
 /// to whichever thread [`SharedTurnLint::help`]s.
 struct SharedTurnLint<'d> {
     doc: &'d Document,
@@ -391,7 +384,7 @@ impl<'d> SharedTurnLint<'d> {
     }
 }
 
-/// Findings of [`lint_turns`]: per attempt, the notice findings and, per
+/// Findings of [`lint_turns_while`]: per attempt, the notice findings and, per
 /// session, its turns' findings, in the order [`lint_document`] reports them.
 #[derive(Debug, Default)]
 pub struct TurnFindings {
@@ -411,7 +404,7 @@ fn lint_turns_with(
     turn_findings_with(doc, |ai, si, ti, statuses| lint_turn(doc, (ai, si, ti), statuses, &coverage_of))
 }
 
-/// The findings of [`lint_turns`], each turn's from `turn` (given the
+/// The findings of [`lint_turns_while`], each turn's from `turn` (given the
 /// attempt, session and turn, and whether the attempt records statuses).
 fn turn_findings_with(doc: &Document, mut turn: impl FnMut(usize, usize, usize, bool) -> Vec<Finding>) -> TurnFindings {
     let mut out = TurnFindings::default();

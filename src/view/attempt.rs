@@ -37,8 +37,8 @@ pub fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> 
 /// (`NICEEVAL_TIMING`, before the terminal is taken over).
 ///
 /// Two threads: the per-turn lint rules run while the document is derived
-/// (and on both once it is); then the pairing rules run while the HITL requests, timelines and badges
-/// are built. The findings are merged in the order a sequential lint gives.
+/// (and on both once it is); then the pairing rules run while the HITL
+/// requests, timelines and badges are built. The findings are merged in the order a sequential lint gives.
 pub fn build_views_timed(
     doc: &Document,
     model: Option<&str>,

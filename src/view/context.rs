@@ -123,12 +123,12 @@ impl<'a> Ctx<'a> {
         super::address::turn_title(self.attempt, self.derived, addr)
     }
 
-    /// `N:i` of an event of the turn at `addr` (`None`: the input).
     /// The attempt's events as its occurrences' refs address them.
     pub fn events(&self) -> crate::model::derive::AttemptEvents<'a> {
         self.derived.events(self.attempt)
     }
 
+    /// `N:i` of an event of the turn at `addr` (`None`: the input).
     pub fn at(&self, addr: TurnAddr, event: Option<usize>) -> String {
         super::address::event_at(self.derived, addr, event)
     }

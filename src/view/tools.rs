@@ -9,7 +9,7 @@ use super::text::{Text, Tone, clean};
 use super::timeline::{tool_input_words, tool_name};
 use crate::model::command::describe;
 use crate::model::event::Event;
-use crate::model::occurrence::{Evidence, Lifecycle, Occurrence, OpaqueReason, OrphanFinish};
+use crate::model::occurrence::{EventAt, Evidence, Lifecycle, Occurrence, OpaqueReason, OrphanFinish};
 
 const W: usize = 10;
 
@@ -139,7 +139,7 @@ pub fn occurrence_row(ctx: &Ctx, o: &Occurrence) -> Vec<Text> {
         (Lifecycle::Finished { finish, .. }, Some(_)) => format!("{}:{}", finish.turn_ordinal, finish.event_ordinal),
         _ => "—".into(),
     };
-    let input = start_event(ctx, o).map(tool_input_words).unwrap_or_default();
+    let input = ctx.events().event_at(o.start_ref).map(tool_input_words).unwrap_or_default();
     vec![
         lifecycle_text(o),
         Text::plain(tool_name(o)),
@@ -162,11 +162,6 @@ pub fn orphan_row(o: &OrphanFinish) -> Vec<Text> {
 /// The columns of the tool list.
 pub fn list_columns() -> Vec<Column> {
     vec![Column::fixed("status"), Column::cut("tool"), Column::fixed("start → finish"), Column::cut("input")]
-}
-
-fn start_event<'a>(ctx: &Ctx<'a>, o: &Occurrence) -> Option<&'a Event> {
-    let addr = ctx.derived.turns.get(o.start_ref.scope_turn())?.addr;
-    ctx.attempt.sessions.get(addr.session)?.turns.get(addr.turn)?.turn.events.get(o.start_ref.event())
 }
 
 /// What `--grep` looks in for an occurrence.
