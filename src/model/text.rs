@@ -154,13 +154,13 @@ pub fn width(s: &str) -> usize {
         if i == b.len() {
             return width + (i - run);
         }
-        // One common symbol between printable ASCII characters (`→`, `✓`,
-        // `…`, `·`, box lines) is a cluster of its own: no segmenter.
-        if let Some(c) = s[i..].chars().next().filter(|&c| stands_alone(c))
-            && b.get(i + c.len_utf8()).is_none_or(|&n| printable(n))
-        {
-            width += (i - run) + cluster_width(&s[i..i + c.len_utf8()]);
-            i += c.len_utf8();
+        // Common symbols between printable ASCII characters (`→`, `✓`,
+        // `…`, `·`, box lines; `→…` where a summary is cut) are clusters of
+        // their own: no segmenter.
+        let (symbols_end, symbols_width) = stand_alone_run(s, i);
+        if symbols_end > i && b.get(symbols_end).is_none_or(|&n| printable(n)) {
+            width += (i - run) + symbols_width;
+            i = symbols_end;
             continue;
         }
         let from = if i > run { i - 1 } else { i };
@@ -191,6 +191,20 @@ fn stands_alone(c: char) -> bool {
     matches!(c, '\u{b7}' | '\u{2010}'..='\u{2027}' | '\u{2030}'..='\u{205e}' | '\u{2190}'..='\u{2bff}')
 }
 
+/// Where the run of [`stands_alone`] symbols at byte `from` of `s` ends, and
+/// its width. Two such symbols never join, so each is a cluster of its own
+/// when the character before the run is printable ASCII and the one after it
+/// is too (a combining mark after the run would join its last symbol).
+fn stand_alone_run(s: &str, from: usize) -> (usize, usize) {
+    let mut end = from;
+    let mut width = 0;
+    while let Some(c) = s[end..].chars().next().filter(|&c| stands_alone(c)) {
+        width += cluster_width(&s[end..end + c.len_utf8()]);
+        end += c.len_utf8();
+    }
+    (end, width)
+}
+
 /// The grapheme cluster `s` starts with (`s` starts on a cluster boundary).
 pub fn first_cluster(s: &str) -> &str {
     let b = s.as_bytes();
@@ -203,9 +217,21 @@ pub fn first_cluster(s: &str) -> &str {
 
 /// The longest run of whole clusters of `s` at most `width` columns wide, and its width.
 pub fn head_within(s: &str, width: usize) -> (&str, usize) {
+    let printable = |b: u8| (b' '..=b'~').contains(&b);
+    let b = s.as_bytes();
     let mut used = 0;
     let mut end = 0;
     while end < s.len() {
+        // A printable ASCII character before another one (or the end) is a
+        // cluster of one column: no segmenter.
+        if printable(b[end]) && b.get(end + 1).is_none_or(|&n| printable(n)) {
+            if used + 1 > width {
+                break;
+            }
+            used += 1;
+            end += 1;
+            continue;
+        }
         let g = first_cluster(&s[end..]);
         let w = cluster_width(g);
         if used + w > width {
@@ -287,6 +313,11 @@ pub fn continues_cluster(prev: &str, next: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
         return a == '\r' && b == '\n';
     }
+    // Printable ASCII and the symbols that stand alone join nothing on either side.
+    let joins_nothing = |c: char| (' '..='~').contains(&c) || stands_alone(c);
+    if joins_nothing(a) && joins_nothing(b) {
+        return false;
+    }
     let last = prev.graphemes(true).next_back().unwrap_or_default();
     let mut joined = String::with_capacity(last.len() + 4);
     joined.push_str(last);
@@ -352,23 +383,45 @@ mod tests {
             '❤',
             '🔥',
             '→',
+            '…',
+            '✓',
             '日',
             '\u{1f1e6}',
             '\u{1f3fb}',
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..20_000 {
-            let mut s = String::new();
-            for _ in 0..(seed % 9) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
-            }
+        let mut random = || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let s: String = (0..random() % 9).map(|_| alphabet[(random() % alphabet.len() as u64) as usize]).collect();
             assert_eq!(width(&s), slow(&s), "{s:?}");
+            // The cut by whole clusters, and whether one text continues another's last cluster.
+            let slow_head = |w: usize| {
+                let mut used = 0;
+                let end: usize = s
+                    .graphemes(true)
+                    .take_while(|g| {
+                        used += cluster_width(g);
+                        used <= w
+                    })
+                    .map(str::len)
+                    .sum();
+                &s[..end]
+            };
+            for w in 0..6 {
+                assert_eq!(head_within(&s, w).0, slow_head(w), "{s:?} within {w}");
+            }
+            let (prev, next) = s.split_at(s.char_indices().nth(s.chars().count() / 2).map_or(0, |(i, _)| i));
+            // What the segmenter says of the last cluster of `prev` and the first character of `next`.
+            let slow_continues = match (prev.graphemes(true).next_back(), next.chars().next()) {
+                (Some(last), Some(b)) => format!("{last}{b}").graphemes(true).nth(1).is_none(),
+                _ => false,
+            };
+            assert_eq!(continues_cluster(prev, next), slow_continues, "{prev:?} + {next:?}");
         }
     }
 
