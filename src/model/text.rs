@@ -43,6 +43,14 @@ fn placeholder(c: char) -> Option<Cow<'static, str>> {
     })
 }
 
+/// Whether [`placeholder`] replaces `c` (the test without making the placeholder).
+fn unsafe_char(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{00ad}' | '\u{061c}'
+        | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}'
+        | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
+}
+
 fn needs_work(s: &str, lines: Lines) -> bool {
     // Printable ASCII never needs work; this test is cheap enough to run on
     // every span of every line (plain output sanitizes each one it draws).
@@ -52,7 +60,7 @@ fn needs_work(s: &str, lines: Lines) -> bool {
     s.chars().any(|c| match c {
         '\n' => lines == Lines::Single,
         '\t' => true,
-        _ => placeholder(c).is_some(),
+        _ => unsafe_char(c),
     })
 }
 
@@ -99,7 +107,7 @@ pub fn sanitize(s: &str, lines: Lines) -> Cow<'_, str> {
 /// overrides and isolates, and zero-width characters as `\uXXXX`. Those can
 /// only occur inside JSON strings, where the escape means the same character.
 pub fn json_terminal_safe(json: &str) -> Cow<'_, str> {
-    let escape = |c: char| c > '\u{1f}' && placeholder(c).is_some();
+    let escape = |c: char| c > '\u{1f}' && unsafe_char(c);
     if !json.chars().any(escape) {
         return Cow::Borrowed(json);
     }
@@ -422,6 +430,13 @@ mod tests {
                 _ => false,
             };
             assert_eq!(continues_cluster(prev, next), slow_continues, "{prev:?} + {next:?}");
+        }
+    }
+
+    #[test]
+    fn the_unsafe_test_is_the_placeholders_own() {
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            assert_eq!(unsafe_char(c), placeholder(c).is_some(), "U+{:04X}", c as u32);
         }
     }
 

@@ -59,13 +59,21 @@ pub fn render_text(line: &Text, color: bool) -> String {
     out
 }
 
-/// Column widths after shrinking; `None` entries are dropped columns.
-fn fit_columns(table: &Table, avail: usize, gap: usize) -> (Vec<usize>, usize) {
+/// The width of every cell, a row after another, `table.columns.len()` a
+/// row (0 for a missing cell): each cell is measured once for its table.
+fn cell_widths(table: &Table) -> Vec<usize> {
+    let n = table.columns.len();
+    table.rows.iter().flat_map(|row| (0..n).map(|i| row.get(i).map_or(0, Text::width))).collect()
+}
+
+/// Column widths after shrinking, and how many columns are dropped.
+/// `cells` are the table's [`cell_widths`].
+fn fit_columns(table: &Table, cells: &[usize], avail: usize, gap: usize) -> (Vec<usize>, usize) {
     let n = table.columns.len();
     let mut natural: Vec<usize> = table.columns.iter().map(|c| text::width(&c.header)).collect();
-    for row in &table.rows {
-        for (i, cell) in row.iter().enumerate().take(n) {
-            natural[i] = natural[i].max(cell.width());
+    for row in cells.chunks(n.max(1)) {
+        for (i, w) in row.iter().enumerate() {
+            natural[i] = natural[i].max(*w);
         }
     }
     for (i, f) in table.floor.iter().enumerate().take(n) {

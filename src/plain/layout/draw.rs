@@ -2,7 +2,7 @@
 //! with nested dividers) and tables. Lines go to a sink as they are made, so
 //! a table cell of many megabytes is never held as a list of all its lines.
 
-use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, fit_columns, render_text};
+use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, cell_widths, fit_columns, render_text};
 use crate::model::text;
 use crate::view::blocks::TurnRows;
 
@@ -238,13 +238,14 @@ fn table_lines(table: &Table, avail: usize, boxed: bool, out: &mut dyn FnMut(Tex
 /// note of dropped columns.
 fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bool, bool), out: &mut dyn FnMut(Text)) {
     let sep = if boxed { " │ " } else { "   " };
-    let (widths, dropped) = fit_columns(table, avail, 3);
+    let cells = cell_widths(table);
+    let (widths, dropped) = fit_columns(table, &cells, avail, 3);
     let shown = widths.len();
     if first {
         header_lines(table, &widths, boxed, sep, out);
     }
-    for row in &table.rows {
-        if let Some(line) = one_line_row(row, table, &widths, sep) {
+    for (row, cell_w) in table.rows.iter().zip(cells.chunks(table.columns.len().max(1))) {
+        if let Some(line) = one_line_row(row, cell_w, table, &widths, sep) {
             out(line);
             continue;
         }
@@ -267,8 +268,8 @@ fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bo
 }
 
 /// A row whose cells each fit on one line (or are cut to one), drawn as
-/// [`row_lines`] draws it, each cell measured once; `None` when a cell wraps.
-fn one_line_row(row: &[Text], table: &Table, widths: &[usize], sep: &str) -> Option<Text> {
+/// [`row_lines`] draws it; `cell_w` are its cells' widths. `None` when a cell wraps.
+fn one_line_row(row: &[Text], cell_w: &[usize], table: &Table, widths: &[usize], sep: &str) -> Option<Text> {
     let mut line = Text::new();
     for (i, w) in widths.iter().copied().enumerate() {
         if i > 0 {
@@ -276,7 +277,7 @@ fn one_line_row(row: &[Text], table: &Table, widths: &[usize], sep: &str) -> Opt
         }
         let (cell, cell_w) = match row.get(i) {
             None => (Text::new(), 0),
-            Some(cell) => match (cell.width(), table.columns[i].overflow) {
+            Some(cell) => match (cell_w[i], table.columns[i].overflow) {
                 (cw, _) if cw <= w => (cell.clone(), cw),
                 (_, Overflow::Cut) => {
                     let cut = cell.truncate(w);
