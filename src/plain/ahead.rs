@@ -89,11 +89,13 @@ pub fn with_tables_ahead<R>(
             let i = lent.get();
             if wanted.get(i).is_some_and(|w| std::ptr::eq(*w, rows)) {
                 let early = waiting.borrow_mut().remove(&i);
-                let ready = early.or_else(|| loop {
-                    match made_rx.recv() {
-                        Ok((j, maker, table)) if j == i => break Some((maker, table)),
-                        Ok((j, maker, table)) => drop(waiting.borrow_mut().insert(j, (maker, table))),
-                        Err(_) => break None, // every maker has ended
+                let ready = early.or_else(|| {
+                    loop {
+                        match made_rx.recv() {
+                            Ok((j, maker, table)) if j == i => break Some((maker, table)),
+                            Ok((j, maker, table)) => drop(waiting.borrow_mut().insert(j, (maker, table))),
+                            Err(_) => break None, // every maker has ended
+                        }
                     }
                 });
                 if let Some((maker, table)) = ready {
