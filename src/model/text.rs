@@ -23,6 +23,9 @@ pub enum Lines {
 
 /// Placeholder for a character that must not reach the terminal, or `None` if it may.
 fn placeholder(c: char) -> Option<Cow<'static, str>> {
+    if !unsafe_char(c) {
+        return None;
+    }
     let code = c as u32;
     Some(match c {
         '\u{1b}' => Cow::Borrowed("␛"),
@@ -31,30 +34,32 @@ fn placeholder(c: char) -> Option<Cow<'static, str>> {
         '\0'..='\u{1f}' => Cow::Owned(char::from_u32(0x2400 + code).unwrap_or('?').to_string()),
         // C1 controls (0x9b is a one-byte CSI on some terminals).
         '\u{80}'..='\u{9f}' => Cow::Owned(format!("‹C1:{code:02X}›")),
-        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}' => {
-            Cow::Owned(format!("‹U+{code:04X}›"))
-        }
-        '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{00ad}' => {
-            Cow::Owned(format!("‹U+{code:04X}›"))
-        }
-        '\u{2028}' | '\u{2029}' => Cow::Owned(format!("‹U+{code:04X}›")),
-        '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}' => Cow::Owned(format!("‹U+{code:04X}›")),
-        _ => return None,
+        _ => Cow::Owned(format!("‹U+{code:04X}›")),
     })
 }
 
-/// Whether [`placeholder`] replaces `c` (the test without making the placeholder).
+/// The characters that must not reach the terminal: C0 and C1 controls and
+/// DEL; bidi marks, overrides and isolates; zero-width characters, the soft
+/// hyphen and the BOM; line and paragraph separators; interlinear
+/// annotation characters and tags.
 fn unsafe_char(c: char) -> bool {
     matches!(c,
-        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{00ad}' | '\u{061c}'
-        | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}'
-        | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
+        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{00ad}'
+        | '\u{2028}' | '\u{2029}'
+        | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
+}
+
+/// Printable ASCII: one column a character, safe as it is.
+fn printable_ascii(b: u8) -> bool {
+    (b' '..=b'~').contains(&b)
 }
 
 fn needs_work(s: &str, lines: Lines) -> bool {
     // Printable ASCII never needs work; this test is cheap enough to run on
     // every span of every line (plain output sanitizes each one it draws).
-    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+    if s.bytes().all(printable_ascii) {
         return false;
     }
     s.chars().any(|c| match c {
@@ -150,7 +155,7 @@ pub fn width(s: &str) -> usize {
     // So the segmenter sees only each stretch of other characters, from the
     // ASCII character before it to the first ASCII character followed by
     // another one (or the end): a cluster boundary on both sides.
-    let printable = |b: u8| (b' '..=b'~').contains(&b);
+    let printable = printable_ascii;
     let b = s.as_bytes();
     let mut width = 0;
     let mut i = 0;
@@ -225,7 +230,7 @@ pub fn first_cluster(s: &str) -> &str {
 
 /// The longest run of whole clusters of `s` at most `width` columns wide, and its width.
 pub fn head_within(s: &str, width: usize) -> (&str, usize) {
-    let printable = |b: u8| (b' '..=b'~').contains(&b);
+    let printable = printable_ascii;
     let b = s.as_bytes();
     let mut used = 0;
     let mut end = 0;
@@ -322,7 +327,7 @@ pub fn continues_cluster(prev: &str, next: &str) -> bool {
         return a == '\r' && b == '\n';
     }
     // Printable ASCII and the symbols that stand alone join nothing on either side.
-    let joins_nothing = |c: char| (' '..='~').contains(&c) || stands_alone(c);
+    let joins_nothing = |c: char| u8::try_from(c).is_ok_and(printable_ascii) || stands_alone(c);
     if joins_nothing(a) && joins_nothing(b) {
         return false;
     }
@@ -433,11 +438,18 @@ mod tests {
         }
     }
 
+    /// Every character the test calls unsafe leaves a one-line text as a visible placeholder.
     #[test]
-    fn the_unsafe_test_is_the_placeholders_own() {
-        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
-            assert_eq!(unsafe_char(c), placeholder(c).is_some(), "U+{:04X}", c as u32);
+    fn every_unsafe_character_is_replaced() {
+        let mut replaced = 0;
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32).filter(|&c| unsafe_char(c)) {
+            let text = format!("a{c}b");
+            let s = sanitize(&text, Lines::Single);
+            assert!(!s.contains(c) && s.chars().count() > 2, "U+{:04X}: {s:?}", c as u32);
+            replaced += 1;
         }
+        // C0, DEL and C1; bidi; zero-width, BOM and soft hyphen; separators; annotations; tags.
+        assert_eq!(replaced, 32 + 33 + 12 + 10 + 2 + 3 + 128);
     }
 
     #[test]

@@ -244,8 +244,9 @@ fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bo
     if first {
         header_lines(table, &widths, boxed, sep, out);
     }
-    for (row, cell_w) in table.rows.iter().zip(cells.chunks(table.columns.len().max(1))) {
-        if let Some(line) = one_line_row(row, cell_w, table, &widths, sep) {
+    let n = table.columns.len();
+    for (r, row) in table.rows.iter().enumerate() {
+        if let Some(line) = one_line_row(row, &cells[r * n..(r + 1) * n], table, &widths, sep) {
             out(line);
             continue;
         }
