@@ -198,8 +198,22 @@ const FATAL_SIGNALS: [libc::c_int; 5] = [libc::SIGTERM, libc::SIGINT, libc::SIGQ
 #[cfg(unix)]
 const EXIT_INPUT_CHANGED: i32 = 74;
 
+/// Set by the first fatal signal handled. The signals are masked on the
+/// thread that takes one, but not on the others: two loader threads reading
+/// a truncated mapping each take a SIGBUS, and the second must not exit
+/// while the first is still putting the terminal back.
+#[cfg(unix)]
+static FATAL_TAKEN: AtomicBool = AtomicBool::new(false);
+
 #[cfg(unix)]
 extern "C" fn on_fatal_signal(signal: libc::c_int) {
+    if FATAL_TAKEN.swap(true, Ordering::SeqCst) {
+        // The first handler ends the process; wait for it.
+        loop {
+            // SAFETY: pause(2) is async-signal-safe.
+            unsafe { libc::pause() };
+        }
+    }
     // Not `restore()`: crossterm and std's stdout take locks (and a RefCell)
     // that the interrupted thread may hold. This writes the reset sequences
     // and the saved tty mode with write(2) and tcsetattr(3) only.
