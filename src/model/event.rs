@@ -16,7 +16,8 @@ mod classify;
 
 pub use super::json_node::Node;
 use super::json_node::Object;
-use classify::classify;
+pub use classify::{COMMON_KEYS, operation_keys, variant_keys};
+use classify::{classify, lint_plain};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -610,12 +611,16 @@ pub const FIELD_MISFIT: u8 = 32;
 /// A tool start's `operation.tool` is written as `null` (a misfit NiceEval
 /// keeps as `canonical: null` on the occurrence).
 pub const FIELD_TOOL_NULL: u8 = 64;
+/// Not a field: the per-event lint has nothing to read beyond the kind and
+/// the bits above (see `classify::lint_plain`).
+pub const FIELD_LINT_PLAIN: u8 = 128;
 
 /// The kind, the `FIELD_` bits and where the payload begins (see `Event::payload_at`).
 fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8, (u16, u32)) {
     let operation = operation_of(object);
     let classified = classify(object, operation.as_ref(), intern);
     let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
+    let plain = if lint_plain(object, operation.as_ref(), &classified.kind) { FIELD_LINT_PLAIN } else { 0 };
     let payload = match classified.kind {
         EventKind::ToolStarted { .. } => operation.as_ref().and_then(|op| op.get("input")),
         EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } => object.get("output"),
@@ -628,7 +633,7 @@ fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8, (
         }
         _ => (0, 0),
     };
-    (classified.kind, fields_of(object, operation.as_ref()) | misfit, payload_at)
+    (classified.kind, fields_of(object, operation.as_ref()) | misfit | plain, payload_at)
 }
 
 /// The members of the event's `operation` when it is an object, found once

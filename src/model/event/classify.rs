@@ -179,3 +179,51 @@ fn finished(raw: &Object<'_>, intern: Intern<'_>) -> Result<Classified, String> 
         }
     })
 }
+
+/// Keys every variant may carry (spec §1.2).
+pub const COMMON_KEYS: [&str; 3] = ["type", "truncated", "redacted"];
+
+/// The keys a variant has besides [`COMMON_KEYS`] (by `type`).
+pub fn variant_keys(ty: &str) -> &'static [&'static str] {
+    match ty {
+        "message" => &["role", "text", "loc", "sourceOrder"],
+        "operation.started" => &["operationId", "operation"],
+        "operation.finished" => &["operationId", "kind", "output", "status"],
+        "skill.loaded" => &["skill", "operationId"],
+        "input.requested" => &["request"],
+        "thinking" => &["text"],
+        "context.injected" => &["text", "source"],
+        "compaction" => &["reason"],
+        "error" => &["message"],
+        _ => &[],
+    }
+}
+
+/// The keys of a start's `operation`: a tool's, or a subagent's.
+pub fn operation_keys(kind: &EventKind) -> &'static [&'static str] {
+    match kind {
+        EventKind::ToolStarted { .. } => &["kind", "name", "input", "tool", "command"],
+        _ => &["kind", "name", "remoteUrl"],
+    }
+}
+
+/// Whether the per-event lint has nothing to read in the event beyond its
+/// kind and field bits: every key is the contract's, and there is no
+/// `loc`, `sourceOrder` or `request`, whose shapes it checks. Found here,
+/// where the members are at hand, so the lint need not walk them again.
+pub(super) fn lint_plain(raw: &Object<'_>, operation: Option<&Object<'_>>, kind: &EventKind) -> bool {
+    let keys: &[&str] = match kind {
+        EventKind::Message { .. } => &["role", "text"],
+        EventKind::ToolStarted { .. } | EventKind::SubagentStarted { .. } => variant_keys("operation.started"),
+        EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } => variant_keys("operation.finished"),
+        EventKind::SkillLoaded { .. } => variant_keys("skill.loaded"),
+        EventKind::Thinking => variant_keys("thinking"),
+        EventKind::ContextInjected => variant_keys("context.injected"),
+        EventKind::Compaction => variant_keys("compaction"),
+        EventKind::Error => variant_keys("error"),
+        EventKind::InputRequested | EventKind::Unrecognized { .. } => return false,
+    };
+    raw.node().is_object()
+        && raw.keys_outside(&COMMON_KEYS, keys).is_empty()
+        && operation.is_none_or(|op| op.keys_outside(&[], operation_keys(kind)).is_empty())
+}

@@ -89,3 +89,29 @@ fn an_event_is_64_bytes() {
     assert_eq!(std::mem::size_of::<super::Name>(), 8);
     assert_eq!(std::mem::size_of::<super::Event>(), 64);
 }
+
+#[test]
+fn lint_plain_only_when_the_lint_has_nothing_to_walk() {
+    let plain = [
+        json!({"type":"message","role":"assistant","text":"hi","truncated":[]}),
+        json!({"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":{},"tool":"shell","command":null}}),
+        json!({"type":"operation.started","operationId":"a","operation":{"kind":"subagent","name":"r","remoteUrl":"u"}}),
+        json!({"type":"operation.finished","operationId":"a","kind":"tool","status":"done","output":1}),
+        json!({"type":"message","role":"system"}),
+    ];
+    for raw in plain {
+        assert!(Event::from_value(raw.clone()).has(FIELD_LINT_PLAIN), "{raw} is plain");
+    }
+    let walked = [
+        json!({"type":"message","role":"assistant","text":"hi","loc":{}}),
+        json!({"type":"message","role":"assistant","text":"hi","sourceOrder":1}),
+        json!({"type":"message","role":"assistant","text":"hi","extra":1}),
+        json!({"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":{},"remoteUrl":"u"}}),
+        json!({"type":"operation.finished","operationId":"a","kind":"tool","status":"completed","operation":{}}),
+        json!({"type":"input.requested","request":{}}),
+        json!({"type":"tool.progress"}),
+    ];
+    for raw in walked {
+        assert!(!Event::from_value(raw.clone()).has(FIELD_LINT_PLAIN), "{raw} is walked by the lint");
+    }
+}

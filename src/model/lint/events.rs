@@ -5,7 +5,10 @@ use super::{Sink, q};
 use crate::model::command::{CommandState, command_state, normalize_logical_command};
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
-use crate::model::event::{Event, EventKind, Node, Role, SUBAGENT_FINISH_STATUSES, TOOL_FINISH_STATUSES, json_type};
+use crate::model::event::{
+    COMMON_KEYS, Event, EventKind, FIELD_LINT_PLAIN, Node, Role, SUBAGENT_FINISH_STATUSES, TOOL_FINISH_STATUSES,
+    json_type, operation_keys, variant_keys,
+};
 use crate::model::json_node::Object;
 use crate::model::occurrence::path_to_pointer;
 use serde_json::Value;
@@ -42,8 +45,9 @@ pub fn check_turn_events(sink: &mut Sink, here: Location, record: &TurnRecord) {
 }
 
 fn check_event(sink: &mut Sink, at: Location, event: &Event) {
-    // The event's members and its operation's, found once for every check.
-    let (obj, op) = event.members();
+    // The event's members and its operation's, found once for every check;
+    // not walked at all when the loader found nothing in them to check.
+    let members = (!event.has(FIELD_LINT_PLAIN)).then(|| event.members());
     if let Some(misfit) = event.misfit() {
         let code = if misfit.contains("missing required field") { "missing-field" } else { "invalid-field" };
         sink.push(code, at, misfit);
@@ -51,7 +55,10 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
     match &event.kind {
         EventKind::Unrecognized { reason } => unrecognized(sink, at, event, reason),
         EventKind::ToolStarted { operation_id, tool, .. } => {
-            let input = op.as_ref().and_then(|o| o.get("input"));
+            let input = match &members {
+                Some((_, op)) => op.as_ref().and_then(|o| o.get("input")),
+                None => event.tool_input_head(),
+            };
             if let Some(text) = input.and_then(Node::as_str)
                 && matches!(text.trim_start().chars().next(), Some('{' | '['))
                 && serde_json::from_str::<Value>(&text).is_ok_and(|v| v.is_object() || v.is_array())
@@ -82,7 +89,10 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                 );
             }
             // Most starts have a small projection: it is read whole here.
-            let command = op.as_ref().and_then(|o| o.get("command"));
+            let command = match &members {
+                Some((_, op)) => op.as_ref().and_then(|o| o.get("command")),
+                None => event.command(),
+            };
             check_command(sink, at, operation_id, command.map(Node::to_value).as_deref());
         }
         EventKind::ToolFinished { operation_id, status } if !TOOL_FINISH_STATUSES.contains(&&**status) => {
@@ -107,8 +117,12 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
                 );
             }
         }
-        EventKind::InputRequested => check_request(sink, at, obj.get("request").map(Node::to_value).as_deref()),
+        EventKind::InputRequested => {
+            let request = members.as_ref().and_then(|(obj, _)| obj.get("request"));
+            check_request(sink, at, request.map(Node::to_value).as_deref())
+        }
         EventKind::Message { .. } => {
+            let Some((obj, _)) = &members else { return check_limits(sink, at, event) };
             if let Some(loc) = obj.get("loc")
                 && !(loc.get("file").is_some_and(Node::is_string) && loc.get("line").is_some_and(Node::is_number))
             {
@@ -127,25 +141,8 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
         _ => {}
     }
     check_limits(sink, at, event);
-    check_unknown_keys(sink, at, event, &obj, op.as_ref());
-}
-
-/// Keys every variant may carry (spec §1.2).
-const COMMON_KEYS: [&str; 3] = ["type", "truncated", "redacted"];
-
-/// The keys a variant has besides [`COMMON_KEYS`] (by `type`).
-fn variant_keys(ty: &str) -> &'static [&'static str] {
-    match ty {
-        "message" => &["role", "text", "loc", "sourceOrder"],
-        "operation.started" => &["operationId", "operation"],
-        "operation.finished" => &["operationId", "kind", "output", "status"],
-        "skill.loaded" => &["skill", "operationId"],
-        "input.requested" => &["request"],
-        "thinking" => &["text"],
-        "context.injected" => &["text", "source"],
-        "compaction" => &["reason"],
-        "error" => &["message"],
-        _ => &[],
+    if let Some((obj, op)) = &members {
+        check_unknown_keys(sink, at, event, obj, op.as_ref());
     }
 }
 
@@ -159,11 +156,7 @@ fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event, obj: &Object
     let known = variant_keys(&ty);
     let mut unknown: Vec<String> =
         obj.keys_outside(&COMMON_KEYS, known).into_iter().map(std::borrow::Cow::into_owned).collect();
-    let op_keys: &[&str] = match &event.kind {
-        EventKind::ToolStarted { .. } => &["kind", "name", "input", "tool", "command"],
-        _ => &["kind", "name", "remoteUrl"],
-    };
-    for k in op.map(|op| op.keys_outside(&[], op_keys)).unwrap_or_default() {
+    for k in op.map(|op| op.keys_outside(&[], operation_keys(&event.kind))).unwrap_or_default() {
         unknown.push(format!("operation.{k}"));
     }
     let request = obj.get("request").filter(|_| event.kind == EventKind::InputRequested);
