@@ -9,7 +9,7 @@
 
 mod draw;
 
-use crate::model::text::{self, Lines};
+use crate::model::text;
 use crate::model::timeline::RowKind;
 pub use crate::view::blocks::{Align, Block, Column, Overflow, Section, Table, kv, kv_lines};
 pub use crate::view::text::{Text, Tone, clean};
@@ -42,9 +42,9 @@ fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
 /// A line as terminal text. Every span is sanitized again here as a
 /// safety net, so no input byte can reach the terminal raw.
 pub fn render_text(line: &Text, color: bool) -> String {
-    let mut out = String::with_capacity(line.spans.iter().map(|(s, _)| s.len()).sum::<usize>() + 16);
-    for (s, tone) in &line.spans {
-        let s = &text::sanitize(s, Lines::Single);
+    // The spans are drawable already (sanitised when the view made them).
+    let mut out = String::with_capacity(line.spans().iter().map(|(s, _)| s.len()).sum::<usize>() + 16);
+    for (s, tone) in line.spans() {
         match (color, sgr(*tone)) {
             (true, Some(code)) => {
                 out.push_str("\u{1b}[");

@@ -170,7 +170,7 @@ impl Theme {
 
     /// A view text as styled spans.
     pub fn spans(&self, text: &Text) -> Vec<Span<'static>> {
-        text.spans.iter().map(|(s, tone)| Span::styled(s.clone(), self.tone(*tone))).collect()
+        text.spans().iter().map(|(s, tone)| Span::styled(s.clone(), self.tone(*tone))).collect()
     }
 }
 

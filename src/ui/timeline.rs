@@ -85,7 +85,7 @@ pub fn row_line(
     match &row.status {
         Some(s) => {
             let mark = s.as_plain().chars().next().unwrap_or(' ');
-            let tone = s.spans.first().map(|(_, t)| *t).unwrap_or_default();
+            let tone = s.first_tone();
             spans.push(Span::styled(format!("{mark} "), theme.tone(tone)));
         }
         None => spans.push(Span::raw("  ")),

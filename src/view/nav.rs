@@ -58,7 +58,7 @@ pub fn turn_line(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> Text 
     };
     let status = turn_status_text(record.turn.status.as_deref());
     let mark = status.as_plain().split(' ').next().unwrap_or("").to_string();
-    let tone = status.spans.first().map(|(_, t)| *t).unwrap_or_default();
+    let tone = status.first_tone();
     let mut t = Text::toned(format!("{mark} "), tone);
     t.push(super::address::turn_title(attempt, &view.derived, addr), Tone::Plain);
     let tools = view.derived.turn(addr).map(|d| d.tool_calls).unwrap_or(0);

@@ -79,7 +79,9 @@ fn drawable(s: String) -> String {
 /// every span boundary is a cluster boundary (see [`Text::push`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Text {
-    pub spans: Vec<(String, Tone)>,
+    /// Drawable by construction (see [`drawable`]): only the view layer
+    /// makes spans, so renderers write them as they are.
+    pub(super) spans: Vec<(String, Tone)>,
 }
 
 impl Text {
@@ -116,7 +118,7 @@ impl Text {
     }
 
     /// [`Text::push`] of a span already made [`drawable`].
-    fn push_drawable(&mut self, s: String, tone: Tone) {
+    pub(super) fn push_drawable(&mut self, s: String, tone: Tone) {
         if s.is_empty() {
             return;
         }
@@ -124,6 +126,16 @@ impl Text {
             Some((last, _)) if crate::model::text::continues_cluster(last, &s) => last.push_str(&s),
             _ => self.spans.push((s, tone)),
         }
+    }
+
+    /// The spans, each already drawable: a renderer writes them as they are.
+    pub fn spans(&self) -> &[(String, Tone)] {
+        &self.spans
+    }
+
+    /// The tone of the first span (plain for an empty text).
+    pub fn first_tone(&self) -> Tone {
+        self.spans.first().map(|(_, tone)| *tone).unwrap_or_default()
     }
 
     pub fn width(&self) -> usize {

@@ -13,12 +13,19 @@ impl Text {
     }
 
     pub fn truncate(&self, width: usize) -> Text {
-        if self.width() <= width {
-            return self.clone();
+        self.cut_measured(width, self.width()).0
+    }
+
+    /// [`Text::truncate`] of a text `own` columns wide (measured already),
+    /// and the width of the result. The spans are drawable, and so is every
+    /// head of one: nothing is sanitised again.
+    pub fn cut_measured(&self, width: usize, own: usize) -> (Text, usize) {
+        if own <= width {
+            return (self.clone(), own);
         }
         let mut out = Text::new();
         if width == 0 {
-            return out;
+            return (out, 0);
         }
         let mut left = width - 1;
         let mut last_tone = Tone::Plain;
@@ -26,15 +33,17 @@ impl Text {
             last_tone = *tone;
             let w = text::width(s);
             if w <= left {
-                out.push(s.clone(), *tone);
+                out.push_drawable(s.clone(), *tone);
                 left -= w;
                 continue;
             }
-            out.push(text::head_within(s, left).0.to_string(), *tone);
+            out.push_drawable(text::head_within(s, left).0.to_string(), *tone);
             break;
         }
-        out.push("…", last_tone);
-        out
+        out.push_drawable("…".to_string(), last_tone);
+        // Measured, not summed: `…` may join the cluster before it (after a Prepend character).
+        let w = out.width();
+        (out, w)
     }
 
     /// Wrap at spaces to `width` columns; overlong words break between clusters.

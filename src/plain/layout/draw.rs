@@ -280,11 +280,7 @@ fn one_line_row(row: &[Text], cell_w: &[usize], table: &Table, widths: &[usize],
             None => (Text::new(), 0),
             Some(cell) => match (cell_w[i], table.columns[i].overflow) {
                 (cw, _) if cw <= w => (cell.clone(), cw),
-                (_, Overflow::Cut) => {
-                    let cut = cell.truncate(w);
-                    let cw = cut.width();
-                    (cut, cw)
-                }
+                (cw, Overflow::Cut) => cell.cut_measured(w, cw),
                 (_, Overflow::Wrap) => return None,
             },
         };

@@ -155,7 +155,7 @@ pub fn assertion_cell(c: &Cv, split: &Split, line: usize, side: usize) -> Text {
 /// The change of an assertion as a word padded to one width ("=" when the same).
 fn change_tag(change: AssertionChange) -> Text {
     let word = if change == AssertionChange::Same { "=" } else { change.word() };
-    let tone = change.text().spans.first().map(|(_, tone)| *tone).unwrap_or_default();
+    let tone = change.text().first_tone();
     Text::toned(format!("{word:<12}"), tone)
 }
 

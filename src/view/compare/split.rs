@@ -327,7 +327,7 @@ pub fn tool_cell(c: &Cv, split: &Split, line: usize, side: usize) -> Text {
         return t;
     };
     let mark = mine[0].as_plain().chars().next().unwrap_or(' ').to_string();
-    t.push(mark, mine[0].spans.first().map(|(_, tone)| *tone).unwrap_or_default());
+    t.push(mark, mine[0].first_tone());
     t.push(format!(" {} ", mine[1].as_plain()), Tone::Plain);
     let input = mine[3].as_plain();
     let shown = match (row.change, cells(1 - side)) {

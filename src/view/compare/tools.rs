@@ -50,7 +50,7 @@ impl ToolChange {
     /// The one-character mark alone.
     pub fn mark(self) -> Text {
         let t = self.text();
-        let tone = t.spans.first().map(|(_, tone)| *tone).unwrap_or_default();
+        let tone = t.first_tone();
         Text::toned(t.as_plain().chars().next().unwrap_or(' ').to_string(), tone)
     }
 }
