@@ -57,16 +57,33 @@ fn printable_ascii(b: u8) -> bool {
 }
 
 fn needs_work(s: &str, lines: Lines) -> bool {
-    // Printable ASCII never needs work; this test is cheap enough to run on
-    // every span of every line (plain output sanitizes each one it draws).
-    if s.bytes().all(printable_ascii) {
-        return false;
+    // Runs on every span the view makes: printable ASCII is passed over a
+    // byte at a time, and only the other characters are decoded (a symbol
+    // such as `→` or `✓` in a span does not send the whole span through
+    // the char decoder).
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let x = b[i];
+        if printable_ascii(x) {
+            i += 1;
+            continue;
+        }
+        if x.is_ascii() {
+            // A C0 control or DEL: all need work but a newline kept on its own line.
+            if x == b'\n' && lines == Lines::Multi {
+                i += 1;
+                continue;
+            }
+            return true;
+        }
+        let Some(c) = s[i..].chars().next() else { return false };
+        if unsafe_char(c) {
+            return true;
+        }
+        i += c.len_utf8();
     }
-    s.chars().any(|c| match c {
-        '\n' => lines == Lines::Single,
-        '\t' => true,
-        _ => unsafe_char(c),
-    })
+    false
 }
 
 /// Make `s` safe to draw. Every unsafe character becomes a visible placeholder.
@@ -435,6 +452,29 @@ mod tests {
                 _ => false,
             };
             assert_eq!(continues_cluster(prev, next), slow_continues, "{prev:?} + {next:?}");
+        }
+    }
+
+    /// The fast test of whether a text needs sanitising says what its
+    /// definition says, for every character, between ASCII and a symbol.
+    #[test]
+    fn needs_work_is_its_definition() {
+        let by_definition = |s: &str, lines: Lines| {
+            s.chars().any(|c| match c {
+                '\n' => lines == Lines::Single,
+                '\t' => true,
+                _ => unsafe_char(c),
+            })
+        };
+        let mut s = String::new();
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            s.clear();
+            s.push('a');
+            s.push(c);
+            s.push_str("→b");
+            for lines in [Lines::Single, Lines::Multi] {
+                assert_eq!(needs_work(&s, lines), by_definition(&s, lines), "U+{:04X} {lines:?}", c as u32);
+            }
         }
     }
 

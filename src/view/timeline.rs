@@ -18,6 +18,7 @@ use crate::model::occurrence::{Lifecycle, Occurrence};
 use crate::model::parallel::parallel_map;
 use crate::model::timeline::{Row, RowKind, finish_status};
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// How much of a long string a summary reads (a lazy event's string is read
 /// from the file only this far).
@@ -109,7 +110,11 @@ pub fn kind_text(kind: RowKind) -> Text {
 pub fn position(row: &Row) -> String {
     match (row.kind, row.merged_finish()) {
         (RowKind::TurnHeader, _) => format!("turn {}", row.turn_ordinal),
-        (_, Some(f)) => format!("{}→{}", event_address(row.turn_ordinal, row.event()), f + 1),
+        (_, Some(f)) => {
+            let mut pos = event_address(row.turn_ordinal, row.event());
+            let _ = write!(pos, "→{}", f + 1);
+            pos
+        }
         (_, None) => event_address(row.turn_ordinal, row.event()),
     }
 }
