@@ -8,7 +8,7 @@ use super::attempt::AttemptView;
 use super::blocks::Block;
 use super::format::number;
 use super::preview::value_preview;
-use super::text::{Text, Tone, clean};
+use super::text::{Text, Tone, clean, clean_owned};
 use super::verdict::row_status_text;
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
@@ -158,7 +158,7 @@ impl<'a> Ctx<'a> {
 pub fn one_line_value(v: &Value) -> String {
     match v {
         Value::String(s) if s.is_empty() => "\"\" (empty string)".into(),
-        other => clean(&value_preview(other)),
+        other => clean_owned(value_preview(other)),
     }
 }
 

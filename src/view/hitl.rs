@@ -6,7 +6,7 @@ use super::blocks::{Block, Section, kv};
 use super::context::{Ctx, lifecycle_text, status_text};
 use super::format::count;
 use super::preview::preview_head;
-use super::text::{Text, Tone, clean};
+use super::text::{Text, Tone, clean, clean_owned};
 use super::verdict::{row_status_mark, row_status_tone};
 use crate::model::hitl::{Answer, HitlRequest, HitlState};
 use crate::model::occurrence::{Lifecycle, Occurrence};
@@ -39,7 +39,7 @@ pub fn answer_words(answer: &Answer) -> String {
         Answer::Option { id, label: Some(l) } => format!("option {} ({})", clean(id), clean(l)),
         Answer::Option { id, label: None } => format!("option {}", clean(id)),
         Answer::Text(t) if t.is_empty() => "an empty answer (no optionId, no text)".into(),
-        Answer::Text(t) => format!("text \"{}\"", clean(&preview_head(t))),
+        Answer::Text(t) => format!("text \"{}\"", clean_owned(preview_head(t))),
     }
 }
 
@@ -48,7 +48,7 @@ pub fn answer_text(response: &Value) -> String {
     let id = response.get("requestId").and_then(Value::as_str).map(clean).unwrap_or_else(|| "?".into());
     match (response.get("optionId").and_then(Value::as_str), response.get("text").and_then(Value::as_str)) {
         (Some(o), _) => format!("{id} → {}", clean(o)),
-        (None, Some(t)) => format!("{id} → \"{}\"", clean(&preview_head(t))),
+        (None, Some(t)) => format!("{id} → \"{}\"", clean_owned(preview_head(t))),
         _ => format!("{id} → ?"),
     }
 }
@@ -61,7 +61,7 @@ pub fn request_line(r: &HitlRequest) -> Text {
     }
     let ask = r.display.as_deref().or(r.prompt.as_deref()).or(r.action.as_deref());
     match ask {
-        Some(a) => s.push(clean(&preview_head(a)), Tone::Plain),
+        Some(a) => s.push(clean_owned(preview_head(a)), Tone::Plain),
         None => s.push("(no prompt)", Tone::Soft),
     };
     if !r.options.is_empty() {
@@ -228,7 +228,7 @@ pub fn request_row(ctx: &Ctx, r: &HitlRequest) -> Vec<Text> {
     let id = r.id.as_deref().map(clean).unwrap_or_else(|| "(no id)".into());
     let mut line = Text::new();
     let ask = r.display.as_deref().or(r.prompt.as_deref()).or(r.action.as_deref());
-    line.push(ask.map(|a| clean(&preview_head(a))).unwrap_or_else(|| "(no prompt)".into()), Tone::Plain);
+    line.push(ask.map(|a| clean_owned(preview_head(a))).unwrap_or_else(|| "(no prompt)".into()), Tone::Plain);
     match &r.state {
         HitlState::Answered { answer, .. } => line.push(format!(" → {}", answer_words(answer)), Tone::Good),
         HitlState::Waiting => line.push(" → waiting for an answer", Tone::Hitl),

@@ -18,6 +18,10 @@ const PREVIEW_READS_CHARS: usize = PREVIEW_MAX_CHARS * 4 + 1;
 
 /// The first [`PREVIEW_MAX_CHARS`] characters of `s`, with `…` when cut.
 pub fn preview_head(s: &str) -> String {
+    // A string of no more bytes than the limit has no more characters.
+    if s.len() <= PREVIEW_MAX_CHARS {
+        return s.to_string();
+    }
     match s.char_indices().nth(PREVIEW_MAX_CHARS) {
         Some((at, _)) => format!("{}…", &s[..at]),
         None => s.to_string(),
@@ -66,6 +70,9 @@ pub fn value_preview(v: &Value) -> String {
 
 /// What a tool input says in a few words: the command, the path, the URL, or compact JSON.
 pub fn tool_input_preview(event: &Event) -> String {
+    if let Some(path) = tool_input_path(event) {
+        return path;
+    }
     let input = tool_input_read(event);
     let input = input.as_deref();
     match shell_command_text(input.map(crate::model::event::Node::from)) {
@@ -79,11 +86,28 @@ pub fn tool_input_read(event: &Event) -> Option<std::borrow::Cow<'_, Value>> {
     event.tool_input_prefix(PREVIEW_READS_CHARS)
 }
 
+/// The keys whose string value says what a tool input is about, in the order they are looked for.
+const INPUT_WORD_KEYS: [&str; 8] = ["file_path", "path", "file", "filename", "url", "uri", "pattern", "query"];
+
+/// [`tool_input_preview`] in the common case, read from the input as written
+/// instead of building it as a `Value`: an object that is no shell command and
+/// has one of [`INPUT_WORD_KEYS`] as a string too short for the read to cut.
+/// `None` when the input is anything else.
+pub fn tool_input_path(event: &Event) -> Option<String> {
+    let input = event.tool_input_head().filter(|i| i.is_object())?;
+    if shell_command_text(Some(input)).is_some() {
+        return None;
+    }
+    let value = INPUT_WORD_KEYS.iter().find_map(|key| input.get(key).filter(|v| v.is_string()))?;
+    // No more bytes than the read keeps characters: the read would not cut it.
+    value.as_str().filter(|s| s.len() <= PREVIEW_READS_CHARS).map(std::borrow::Cow::into_owned)
+}
+
 /// [`tool_input_preview`] of an input that is not a shell command: its path,
 /// URL, pattern or query, else its compact JSON.
 pub fn input_preview(input: Option<&Value>) -> String {
     if let Some(obj) = input.and_then(Value::as_object) {
-        for key in ["file_path", "path", "file", "filename", "url", "uri", "pattern", "query"] {
+        for key in INPUT_WORD_KEYS {
             if let Some(s) = obj.get(key).and_then(Value::as_str) {
                 return s.to_string();
             }
@@ -98,6 +122,49 @@ pub fn input_preview(input: Option<&Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The path read from the input as written is the one the `Value` gives.
+    #[test]
+    fn the_path_read_as_written_is_the_path_of_the_value() {
+        let long = "p".repeat(PREVIEW_READS_CHARS + 10);
+        let inputs = [
+            r#"{"path":"src/a.rs"}"#.to_string(),
+            r#"{"path":"src/\u00e9\n.rs","query":"q"}"#.to_string(),
+            r#"{"path":3,"url":"https://x"}"#.to_string(),
+            r#"{"command":"ls","path":"a"}"#.to_string(),
+            r#"{"command":null,"cmd":["ls"],"path":"a"}"#.to_string(),
+            r#"{"command":"","path":"a"}"#.to_string(),
+            r#"{"program":"ls","args":[],"path":"a"}"#.to_string(),
+            r#"{"other":1}"#.to_string(),
+            r#"["path"]"#.to_string(),
+            format!(r#"{{"path":"{long}"}}"#),
+        ];
+        for input in inputs {
+            let text = format!(
+                r#"{{"type":"operation.started","operationId":"a","operation":{{"kind":"tool","name":"R","input":{input}}}}}"#
+            );
+            let source = crate::model::event::Source::shared(std::sync::Arc::new(text.clone().into_bytes()));
+            let raw = Event::from_raw(source, 0, text.len() as u32, &mut |s: &str| s.into());
+            let parsed = Event::from_value(serde_json::from_str(&text).unwrap());
+            let by_value = |ev: &Event| {
+                let input = tool_input_read(ev);
+                let input = input.as_deref();
+                shell_command_text(input.map(crate::model::event::Node::from)).unwrap_or_else(|| input_preview(input))
+            };
+            for ev in [&raw, &parsed] {
+                if let Some(path) = tool_input_path(ev) {
+                    assert!(path == by_value(ev), "{}", &input[..input.len().min(80)]);
+                }
+                assert!(tool_input_preview(ev) == by_value(ev), "{}", &input[..input.len().min(80)]);
+            }
+        }
+        let path_of = |input: &str| {
+            let v = serde_json::json!({"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":serde_json::from_str::<Value>(input).unwrap()}});
+            tool_input_path(&Event::from_value(v))
+        };
+        assert_eq!(path_of(r#"{"path":"a"}"#).as_deref(), Some("a"));
+        assert_eq!(path_of(r#"{"command":"ls","path":"a"}"#), None);
+    }
 
     #[test]
     fn previews_of_huge_values_are_cut_cheaply() {

@@ -65,14 +65,19 @@ pub fn clean(s: &str) -> String {
     text::sanitize(s, Lines::Single).into_owned()
 }
 
-/// `s` as it will be drawn: a span is measured as what a renderer writes,
-/// so a control or zero-width character that reached a span unsanitized
-/// cannot make the drawn line wider than the measured one.
-fn drawable(s: String) -> String {
+/// [`clean`] of a string made for the purpose: kept, not copied, when it is safe.
+pub fn clean_owned(s: String) -> String {
     match text::sanitize(&s, Lines::Single) {
         std::borrow::Cow::Borrowed(_) => s,
         std::borrow::Cow::Owned(safe) => safe,
     }
+}
+
+/// `s` as it will be drawn: a span is measured as what a renderer writes,
+/// so a control or zero-width character that reached a span unsanitized
+/// cannot make the drawn line wider than the measured one.
+fn drawable(s: String) -> String {
+    clean_owned(s)
 }
 
 /// A line of styled spans. Widths are display widths, per grapheme cluster;

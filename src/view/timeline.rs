@@ -8,8 +8,8 @@ use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows, natural_w
 use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
-use super::preview::{PREVIEW_MAX_CHARS, input_preview, preview_head, tool_input_read, value_preview};
-use super::text::{Text, Tone, clean};
+use super::preview::{PREVIEW_MAX_CHARS, input_preview, preview_head, tool_input_path, tool_input_read, value_preview};
+use super::text::{Text, Tone, clean, clean_owned};
 use super::verdict::{row_status_text, turn_status_text};
 use crate::model::derive::TurnAddr;
 use crate::model::document::{Attempt, TurnRecord};
@@ -193,7 +193,7 @@ fn cut(summary: Text) -> Text {
 /// The eval's input (the runner's user message, `N:0`) and any HITL answers it carries.
 fn input_summary(record: &TurnRecord) -> Text {
     let mut summary = match record.input_text() {
-        Some(t) => Text::plain(clean(&preview_head(t))),
+        Some(t) => Text::plain(clean_owned(preview_head(t))),
         None => Text::toned("— (input text not recorded)", Tone::Soft),
     };
     let answers: Vec<String> = record.responses().iter().map(answer_text).collect();
@@ -204,13 +204,13 @@ fn input_summary(record: &TurnRecord) -> Text {
 }
 
 fn text_of(ev: &Event) -> String {
-    clean(&preview_head(&ev.text_prefix(READS_CHARS).unwrap_or_default()))
+    clean_owned(preview_head(&ev.text_prefix(READS_CHARS).unwrap_or_default()))
 }
 
 fn output_of(ev: &Event) -> String {
     match ev.output_prefix(READS_CHARS) {
         None => "(no output)".into(),
-        Some(v) => clean(&value_preview(&v)),
+        Some(v) => clean_owned(value_preview(&v)),
     }
 }
 
@@ -225,12 +225,15 @@ pub fn tool_name(o: &Occurrence) -> String {
 
 /// What a tool input says in a few words: `$ command`, the path or URL, or compact JSON.
 pub fn tool_input_words(ev: &Event) -> String {
+    if let Some(path) = tool_input_path(ev) {
+        return clean_owned(path);
+    }
     // The input is read once for both: as a command, else as a preview.
     let input = tool_input_read(ev);
     let input = input.as_deref();
     match crate::model::facts::shell_command_text(input.map(crate::model::event::Node::from)) {
-        Some(cmd) => format!("$ {}", clean(&preview_head(&cmd))),
-        None => clean(&input_preview(input)),
+        Some(cmd) => format!("$ {}", clean_owned(preview_head(&cmd))),
+        None => clean_owned(input_preview(input)),
     }
 }
 
@@ -264,13 +267,13 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
         EventKind::ContextInjected => {
             let mut s = Text::new();
             if let Some(src) = ev.source() {
-                s.push(format!("[{}] ", clean(&preview_head(&src))), Tone::Soft);
+                s.push(format!("[{}] ", clean_owned(preview_head(&src))), Tone::Soft);
             }
             s.push(text_of(ev), Tone::Plain);
             s
         }
         EventKind::Compaction => match ev.reason() {
-            Some(r) => Text::plain(clean(&preview_head(&r))),
+            Some(r) => Text::plain(clean_owned(preview_head(&r))),
             None => Text::toned("(no reason given)", Tone::Soft),
         },
         EventKind::SkillLoaded { skill, operation_id } => {
@@ -345,7 +348,7 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
         EventKind::Unrecognized { reason } => {
             let ty = ev.type_name().map(|t| clean(&t)).unwrap_or_else(|| "?".into());
             Text::toned(format!("{ty}: {}", clean(reason)), Tone::Warn)
-                .with(format!(" · {}", clean(&value_preview(&ev.head().to_value_prefix(READS_CHARS)))), Tone::Soft)
+                .with(format!(" · {}", clean_owned(value_preview(&ev.head().to_value_prefix(READS_CHARS)))), Tone::Soft)
         }
     };
     let status = match (status, row.kind) {
@@ -520,5 +523,5 @@ pub fn row_turn(view: &AttemptView, row: &Row) -> u64 {
 
 /// A JSON value as one short line (strings as they are), sanitized.
 pub fn one_line(v: &Value) -> String {
-    clean(&value_preview(v))
+    clean_owned(value_preview(v))
 }
