@@ -379,6 +379,16 @@ impl Event {
         Some((source, start + (self.payload_at != 0).then_some(self.payload_at as usize)?))
     }
 
+    /// The member `key` of the object that holds the payload, when it is the
+    /// member right after the payload (see `json_node::member_after`).
+    fn member_after_payload(&self, key: &str) -> Option<Node<'_>> {
+        let EventJson::Raw { source, start, len } = &self.json else { return None };
+        let (_, at) = self.payload_start()?;
+        let event = source.bytes().get(*start..start + *len as usize)?;
+        let payload_end = at - start + self.payload_len as usize;
+        super::json_node::member_after(event, payload_end, key).map(Node::Raw)
+    }
+
     /// True when this raw event's JSON has been parsed whole (for tests:
     /// the derivations must not need it).
     pub fn parsed_whole(&self) -> bool {
@@ -481,6 +491,11 @@ impl Event {
     pub fn command(&self) -> Option<Node<'_>> {
         match self.kind {
             EventKind::ToolStarted { .. } if self.has(FIELD_COMMAND) => {
+                // Adapters mostly write `command` right after `input`, whose
+                // extent is known: read there without walking the event.
+                if let Some(command) = self.member_after_payload("command") {
+                    return Some(command);
+                }
                 // Found by walking only as far as the keys, the input passed over.
                 let known = self.known_payload();
                 self.head().get_knowing("operation", known)?.get_knowing("command", known)

@@ -78,6 +78,32 @@ fn key_is(text: &[u8], key: &str) -> bool {
     decode_into(text, 0, text.len(), &mut out).is_some() && out == key
 }
 
+/// The value of member `key` of an object's text `b` when it is the member
+/// right after a value that ends at `from` (`None` when the next member is
+/// another, or there is none). A member is found from one whose extent is
+/// known without walking the members before it.
+pub fn member_after<'a>(b: &'a [u8], from: usize, key: &str) -> Option<&'a [u8]> {
+    let comma = skip_ws(b, from);
+    if b.get(comma) != Some(&b',') {
+        return None;
+    }
+    let k = skip_ws(b, comma + 1);
+    if b.get(k) != Some(&b'"') {
+        return None;
+    }
+    let ke = string_end(b, k)?;
+    if !key_is(&b[k + 1..ke - 1], key) {
+        return None;
+    }
+    let colon = skip_ws(b, ke);
+    if b.get(colon) != Some(&b':') {
+        return None;
+    }
+    let vs = skip_ws(b, colon + 1);
+    let ve = json_scan::value_end(b, vs)?;
+    Some(&b[vs..ve])
+}
+
 /// The members of a raw object: (key text without quotes, value text).
 pub struct RawMembers<'a> {
     b: &'a [u8],

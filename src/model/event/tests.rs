@@ -115,3 +115,24 @@ fn lint_plain_only_when_the_lint_has_nothing_to_walk() {
         assert!(!Event::from_value(raw.clone()).has(FIELD_LINT_PLAIN), "{raw} is walked by the lint");
     }
 }
+
+#[test]
+fn a_command_after_the_input_is_read_where_it_is() {
+    let texts = [
+        r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":{"p":1},"command":{"kind":"not-command"}}}"#,
+        r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":"x" , "command" : {"kind":"a,b"} }}"#,
+        r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","command":{"kind":"first"},"name":"R","input":{}}}"#,
+        r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":{},"tool":"shell","command":null}}"#,
+        r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":{},"c\u006fmmand":{"kind":"escaped"}}}"#,
+    ];
+    for (i, text) in texts.into_iter().enumerate() {
+        let source = Source::shared(Arc::new(text.as_bytes().to_vec()));
+        let raw = Event::from_raw(source, 0, text.len() as u32, &mut |s: &str| Name::from(s));
+        let parsed = Event::from_value(serde_json::from_str(text).unwrap());
+        let walked = parsed.command().map(|n| n.to_value().into_owned());
+        assert!(walked.is_some(), "{text}");
+        assert_eq!(raw.command().map(|n| n.to_value().into_owned()), walked, "{text}");
+        // Read after the input unless another member or none follows it (an escaped key reads as written).
+        assert_eq!(raw.member_after_payload("command").is_some(), i != 2 && i != 3, "{text}");
+    }
+}
