@@ -16,8 +16,9 @@ mod classify;
 
 pub use super::json_node::Node;
 use super::json_node::Object;
+pub use classify::operation_of;
 pub use classify::{COMMON_KEYS, operation_keys, variant_keys};
-use classify::{classify, lint_plain};
+use classify::{classify, kind_and_fields};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -629,56 +630,6 @@ pub const FIELD_TOOL_NULL: u8 = 64;
 /// Not a field: the per-event lint has nothing to read beyond the kind and
 /// the bits above (see `classify::lint_plain`).
 pub const FIELD_LINT_PLAIN: u8 = 128;
-
-/// The kind, the `FIELD_` bits and where the payload begins (see `Event::payload_at`).
-fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8, (u16, u32)) {
-    let operation = operation_of(object);
-    let classified = classify(object, operation.as_ref(), intern);
-    let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
-    let plain = if lint_plain(object, operation.as_ref(), &classified.kind) { FIELD_LINT_PLAIN } else { 0 };
-    let payload = match classified.kind {
-        EventKind::ToolStarted { .. } => operation.as_ref().and_then(|op| op.get("input")),
-        EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } => object.get("output"),
-        _ => None,
-    };
-    let payload_at = match (object.node().raw_text(), payload.and_then(Node::raw_text)) {
-        (Some(event), Some(payload)) => {
-            let at = u16::try_from(payload.as_ptr() as usize - event.as_ptr() as usize);
-            at.ok().zip(u32::try_from(payload.len()).ok()).unwrap_or((0, 0))
-        }
-        _ => (0, 0),
-    };
-    (classified.kind, fields_of(object, operation.as_ref()) | misfit | plain, payload_at)
-}
-
-/// The members of the event's `operation` when it is an object, found once
-/// for both the classification and the fields.
-pub fn operation_of<'a>(event: &Object<'a>) -> Option<Object<'a>> {
-    event.object_at("operation")
-}
-
-fn fields_of(head: &Object<'_>, operation: Option<&Object<'_>>) -> u8 {
-    // Looked up rather than walked: a lookup compares the few keys by length
-    // and bytes, where a walk decodes every key of every event.
-    let mut fields = 0;
-    for (key, field) in [("output", FIELD_OUTPUT), ("redacted", FIELD_REDACTED), ("truncated", FIELD_TRUNCATED)] {
-        if head.get(key).is_some() {
-            fields |= field;
-        }
-    }
-    if let Some(operation) = operation {
-        if operation.get("input").is_some() {
-            fields |= FIELD_INPUT;
-        }
-        if operation.get("command").is_some() {
-            fields |= FIELD_COMMAND;
-        }
-        if operation.get("tool").is_some_and(Node::is_null) {
-            fields |= FIELD_TOOL_NULL;
-        }
-    }
-    fields
-}
 
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,10 @@
 //! *misfit*: why it breaks the contract, which `check` reports. Only what
 //! NiceEval cannot fold as a variant at all is [`EventKind::Unrecognized`].
 
-use super::{EventKind, Intern, Node, Role};
+use super::{
+    EventKind, FIELD_COMMAND, FIELD_INPUT, FIELD_LINT_PLAIN, FIELD_MISFIT, FIELD_OUTPUT, FIELD_REDACTED,
+    FIELD_TOOL_NULL, FIELD_TRUNCATED, Intern, Node, Role,
+};
 use crate::model::json_node::{JsonType, Object};
 
 /// An event's kind, and why it breaks the contract when it does.
@@ -226,4 +229,54 @@ pub(super) fn lint_plain(raw: &Object<'_>, operation: Option<&Object<'_>>, kind:
     raw.node().is_object()
         && raw.keys_outside(&COMMON_KEYS, keys).is_empty()
         && operation.is_none_or(|op| op.keys_outside(&[], operation_keys(kind)).is_empty())
+}
+
+/// The kind, the `FIELD_` bits and where the payload begins (see `Event::payload_at`).
+pub(super) fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (EventKind, u8, (u16, u32)) {
+    let operation = operation_of(object);
+    let classified = classify(object, operation.as_ref(), intern);
+    let misfit = if classified.misfit.is_some() { FIELD_MISFIT } else { 0 };
+    let plain = if lint_plain(object, operation.as_ref(), &classified.kind) { FIELD_LINT_PLAIN } else { 0 };
+    let payload = match classified.kind {
+        EventKind::ToolStarted { .. } => operation.as_ref().and_then(|op| op.get("input")),
+        EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } => object.get("output"),
+        _ => None,
+    };
+    let payload_at = match (object.node().raw_text(), payload.and_then(Node::raw_text)) {
+        (Some(event), Some(payload)) => {
+            let at = u16::try_from(payload.as_ptr() as usize - event.as_ptr() as usize);
+            at.ok().zip(u32::try_from(payload.len()).ok()).unwrap_or((0, 0))
+        }
+        _ => (0, 0),
+    };
+    (classified.kind, fields_of(object, operation.as_ref()) | misfit | plain, payload_at)
+}
+
+/// The members of the event's `operation` when it is an object, found once
+/// for both the classification and the fields.
+pub fn operation_of<'a>(event: &Object<'a>) -> Option<Object<'a>> {
+    event.object_at("operation")
+}
+
+fn fields_of(head: &Object<'_>, operation: Option<&Object<'_>>) -> u8 {
+    // Looked up rather than walked: a lookup compares the few keys by length
+    // and bytes, where a walk decodes every key of every event.
+    let mut fields = 0;
+    for (key, field) in [("output", FIELD_OUTPUT), ("redacted", FIELD_REDACTED), ("truncated", FIELD_TRUNCATED)] {
+        if head.get(key).is_some() {
+            fields |= field;
+        }
+    }
+    if let Some(operation) = operation {
+        if operation.get("input").is_some() {
+            fields |= FIELD_INPUT;
+        }
+        if operation.get("command").is_some() {
+            fields |= FIELD_COMMAND;
+        }
+        if operation.get("tool").is_some_and(Node::is_null) {
+            fields |= FIELD_TOOL_NULL;
+        }
+    }
+    fields
 }
