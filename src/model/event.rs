@@ -384,9 +384,11 @@ impl Event {
     /// member right after the payload (see `json_node::member_after`).
     fn member_after_payload(&self, key: &str) -> Option<Node<'_>> {
         let EventJson::Raw { source, start, len } = &self.json else { return None };
-        let (_, at) = self.payload_start()?;
+        if self.payload_at == 0 {
+            return None;
+        }
         let event = source.bytes().get(*start..start + *len as usize)?;
-        let payload_end = at - start + self.payload_len as usize;
+        let payload_end = self.payload_at as usize + self.payload_len as usize;
         super::json_node::member_after(event, payload_end, key).map(Node::Raw)
     }
 

@@ -172,13 +172,12 @@ pub fn width(s: &str) -> usize {
     // So the segmenter sees only each stretch of other characters, from the
     // ASCII character before it to the first ASCII character followed by
     // another one (or the end): a cluster boundary on both sides.
-    let printable = printable_ascii;
     let b = s.as_bytes();
     let mut width = 0;
     let mut i = 0;
     while i < b.len() {
         let run = i;
-        while i < b.len() && printable(b[i]) {
+        while i < b.len() && printable_ascii(b[i]) {
             i += 1;
         }
         if i == b.len() {
@@ -188,7 +187,7 @@ pub fn width(s: &str) -> usize {
         // `…`, `·`, box lines; `→…` where a summary is cut) are clusters of
         // their own: no segmenter.
         let (symbols_end, symbols_width) = stand_alone_run(s, i);
-        if symbols_end > i && b.get(symbols_end).is_none_or(|&n| printable(n)) {
+        if symbols_end > i && b.get(symbols_end).is_none_or(|&n| printable_ascii(n)) {
             width += (i - run) + symbols_width;
             i = symbols_end;
             continue;
@@ -197,14 +196,14 @@ pub fn width(s: &str) -> usize {
         width += from - run;
         let mut to = i;
         loop {
-            while to < b.len() && !printable(b[to]) {
+            while to < b.len() && !printable_ascii(b[to]) {
                 to += 1;
             }
             if to == b.len() {
                 break;
             }
             to += 1;
-            if to == b.len() || printable(b[to]) {
+            if to == b.len() || printable_ascii(b[to]) {
                 break;
             }
         }
@@ -247,14 +246,13 @@ pub fn first_cluster(s: &str) -> &str {
 
 /// The longest run of whole clusters of `s` at most `width` columns wide, and its width.
 pub fn head_within(s: &str, width: usize) -> (&str, usize) {
-    let printable = printable_ascii;
     let b = s.as_bytes();
     let mut used = 0;
     let mut end = 0;
     while end < s.len() {
         // A printable ASCII character before another one (or the end) is a
         // cluster of one column: no segmenter.
-        if printable(b[end]) && b.get(end + 1).is_none_or(|&n| printable(n)) {
+        if printable_ascii(b[end]) && b.get(end + 1).is_none_or(|&n| printable_ascii(n)) {
             if used + 1 > width {
                 break;
             }

@@ -39,10 +39,9 @@ fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
     code.map(Into::into)
 }
 
-/// A line as terminal text. Every span is sanitized again here as a
-/// safety net, so no input byte can reach the terminal raw.
+/// A line as terminal text. The spans are written as they are: a [`Text`]
+/// is sanitised when the view makes it, and only the view can make one.
 pub fn render_text(line: &Text, color: bool) -> String {
-    // The spans are drawable already (sanitised when the view made them).
     let mut out = String::with_capacity(line.spans().iter().map(|(s, _)| s.len()).sum::<usize>() + 16);
     for (s, tone) in line.spans() {
         match (color, sgr(*tone)) {

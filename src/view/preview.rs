@@ -68,32 +68,34 @@ pub fn value_preview(v: &Value) -> String {
     }
 }
 
-/// What a tool input says in a few words: the command, the path, the URL, or compact JSON.
-pub fn tool_input_preview(event: &Event) -> String {
-    if let Some(path) = tool_input_path(event) {
-        return path;
-    }
-    let input = tool_input_read(event);
-    let input = input.as_deref();
-    match shell_command_text(input.map(crate::model::event::Node::from)) {
-        Some(cmd) => cmd,
-        None => input_preview(input),
-    }
+/// What a tool start's input says: its shell command, or else its path,
+/// URL, pattern or query, or its compact JSON ([`input_preview`]).
+pub enum InputWords {
+    Command(String),
+    Other(String),
 }
 
-/// As much of a tool start's input as a preview reads (see [`PREVIEW_READS_CHARS`]).
-pub fn tool_input_read(event: &Event) -> Option<std::borrow::Cow<'_, Value>> {
-    event.tool_input_prefix(PREVIEW_READS_CHARS)
+/// [`InputWords`] of a tool start, read as far as a preview reads (see [`PREVIEW_READS_CHARS`]).
+pub fn read_tool_input(event: &Event) -> InputWords {
+    if let Some(path) = path_as_written(event) {
+        return InputWords::Other(path);
+    }
+    let input = event.tool_input_prefix(PREVIEW_READS_CHARS);
+    let input = input.as_deref();
+    match shell_command_text(input.map(crate::model::event::Node::from)) {
+        Some(cmd) => InputWords::Command(cmd),
+        None => InputWords::Other(input_preview(input)),
+    }
 }
 
 /// The keys whose string value says what a tool input is about, in the order they are looked for.
 const INPUT_WORD_KEYS: [&str; 8] = ["file_path", "path", "file", "filename", "url", "uri", "pattern", "query"];
 
-/// [`tool_input_preview`] in the common case, read from the input as written
+/// [`read_tool_input`] in the common case, read from the input as written
 /// instead of building it as a `Value`: an object that is no shell command and
 /// has one of [`INPUT_WORD_KEYS`] as a string too short for the read to cut.
 /// `None` when the input is anything else.
-pub fn tool_input_path(event: &Event) -> Option<String> {
+fn path_as_written(event: &Event) -> Option<String> {
     let input = event.tool_input_head().filter(|i| i.is_object())?;
     if shell_command_text(Some(input)).is_some() {
         return None;
@@ -103,7 +105,7 @@ pub fn tool_input_path(event: &Event) -> Option<String> {
     value.as_str().filter(|s| s.len() <= PREVIEW_READS_CHARS).map(std::borrow::Cow::into_owned)
 }
 
-/// [`tool_input_preview`] of an input that is not a shell command: its path,
+/// [`InputWords::Other`] of an input that is not a shell command: its path,
 /// URL, pattern or query, else its compact JSON.
 pub fn input_preview(input: Option<&Value>) -> String {
     if let Some(obj) = input.and_then(Value::as_object) {
@@ -147,20 +149,27 @@ mod tests {
             let raw = Event::from_raw(source, 0, text.len() as u32, &mut |s: &str| s.into());
             let parsed = Event::from_value(serde_json::from_str(&text).unwrap());
             let by_value = |ev: &Event| {
-                let input = tool_input_read(ev);
+                let input = ev.tool_input_prefix(PREVIEW_READS_CHARS);
                 let input = input.as_deref();
-                shell_command_text(input.map(crate::model::event::Node::from)).unwrap_or_else(|| input_preview(input))
+                match shell_command_text(input.map(crate::model::event::Node::from)) {
+                    Some(cmd) => format!("command {cmd}"),
+                    None => format!("other {}", input_preview(input)),
+                }
+            };
+            let words = |ev: &Event| match read_tool_input(ev) {
+                InputWords::Command(cmd) => format!("command {cmd}"),
+                InputWords::Other(s) => format!("other {s}"),
             };
             for ev in [&raw, &parsed] {
-                if let Some(path) = tool_input_path(ev) {
-                    assert!(path == by_value(ev), "{}", &input[..input.len().min(80)]);
+                if let Some(path) = path_as_written(ev) {
+                    assert!(format!("other {path}") == by_value(ev), "{}", &input[..input.len().min(80)]);
                 }
-                assert!(tool_input_preview(ev) == by_value(ev), "{}", &input[..input.len().min(80)]);
+                assert!(words(ev) == by_value(ev), "{}", &input[..input.len().min(80)]);
             }
         }
         let path_of = |input: &str| {
             let v = serde_json::json!({"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"R","input":serde_json::from_str::<Value>(input).unwrap()}});
-            tool_input_path(&Event::from_value(v))
+            path_as_written(&Event::from_value(v))
         };
         assert_eq!(path_of(r#"{"path":"a"}"#).as_deref(), Some("a"));
         assert_eq!(path_of(r#"{"command":"ls","path":"a"}"#), None);

@@ -65,7 +65,10 @@ pub fn clean(s: &str) -> String {
     text::sanitize(s, Lines::Single).into_owned()
 }
 
-/// [`clean`] of a string made for the purpose: kept, not copied, when it is safe.
+/// [`clean`] of a string made for the purpose: kept, not copied, when it is
+/// safe. Every span of a [`Text`] goes through it, so a span is measured as
+/// what a renderer writes: a control or zero-width character cannot make the
+/// drawn line wider than the measured one.
 pub fn clean_owned(s: String) -> String {
     match text::sanitize(&s, Lines::Single) {
         std::borrow::Cow::Borrowed(_) => s,
@@ -73,18 +76,11 @@ pub fn clean_owned(s: String) -> String {
     }
 }
 
-/// `s` as it will be drawn: a span is measured as what a renderer writes,
-/// so a control or zero-width character that reached a span unsanitized
-/// cannot make the drawn line wider than the measured one.
-fn drawable(s: String) -> String {
-    clean_owned(s)
-}
-
 /// A line of styled spans. Widths are display widths, per grapheme cluster;
 /// every span boundary is a cluster boundary (see [`Text::push`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Text {
-    /// Drawable by construction (see [`drawable`]): only the view layer
+    /// Drawable by construction (see [`clean_owned`]): only the view layer
     /// makes spans, so renderers write them as they are.
     pub(super) spans: Vec<(String, Tone)>,
 }
@@ -100,13 +96,13 @@ impl Text {
     }
 
     pub fn toned(s: impl Into<String>, tone: Tone) -> Text {
-        Text { spans: vec![(drawable(s.into()), tone)] }
+        Text { spans: vec![(clean_owned(s.into()), tone)] }
     }
 
     /// Add a span; one that would continue the last span's final cluster
     /// (a skin tone, a combining mark) joins that span instead.
     pub fn push(&mut self, s: impl Into<String>, tone: Tone) -> &mut Self {
-        self.push_drawable(drawable(s.into()), tone);
+        self.push_drawable(clean_owned(s.into()), tone);
         self
     }
 
@@ -122,7 +118,7 @@ impl Text {
         }
     }
 
-    /// [`Text::push`] of a span already made [`drawable`].
+    /// [`Text::push`] of a span already made by [`clean_owned`].
     pub(super) fn push_drawable(&mut self, s: String, tone: Tone) {
         if s.is_empty() {
             return;

@@ -8,7 +8,7 @@ use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows, natural_w
 use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
-use super::preview::{PREVIEW_MAX_CHARS, input_preview, preview_head, tool_input_path, tool_input_read, value_preview};
+use super::preview::{InputWords, PREVIEW_MAX_CHARS, preview_head, read_tool_input, value_preview};
 use super::text::{Text, Tone, clean, clean_owned};
 use super::verdict::{row_status_text, turn_status_text};
 use crate::model::derive::TurnAddr;
@@ -225,15 +225,9 @@ pub fn tool_name(o: &Occurrence) -> String {
 
 /// What a tool input says in a few words: `$ command`, the path or URL, or compact JSON.
 pub fn tool_input_words(ev: &Event) -> String {
-    if let Some(path) = tool_input_path(ev) {
-        return clean_owned(path);
-    }
-    // The input is read once for both: as a command, else as a preview.
-    let input = tool_input_read(ev);
-    let input = input.as_deref();
-    match crate::model::facts::shell_command_text(input.map(crate::model::event::Node::from)) {
-        Some(cmd) => format!("$ {}", clean_owned(preview_head(&cmd))),
-        None => clean_owned(input_preview(input)),
+    match read_tool_input(ev) {
+        InputWords::Command(cmd) => format!("$ {}", clean_owned(preview_head(&cmd))),
+        InputWords::Other(words) => clean_owned(words),
     }
 }
 

@@ -9,7 +9,8 @@ impl Text {
     /// Cut to `width` columns with `…` when anything was cut.
     /// [`Text::truncate`] of an owned text: one that fits is kept, not copied.
     pub fn truncate_into(self, width: usize) -> Text {
-        if self.width() <= width { self } else { self.truncate(width) }
+        let own = self.width();
+        if own <= width { self } else { self.cut_measured(width, own).0 }
     }
 
     pub fn truncate(&self, width: usize) -> Text {
