@@ -8,6 +8,7 @@
 //! through `text::sanitize`; the helpers here ([`clean`]) do that.
 
 mod draw;
+mod row;
 
 use crate::model::text;
 use crate::model::timeline::RowKind;

@@ -2,14 +2,17 @@
 //! with nested dividers) and tables. Lines go to a sink as they are made, so
 //! a table cell of many megabytes is never held as a list of all its lines.
 
+use super::row::RowLine;
 use super::{Align, Block, Column, Overflow, Section, Table, Text, Tone, cell_widths, fit_columns, render_text};
 use crate::model::text;
 use crate::view::blocks::TurnRows;
 
 /// A line of rendered output before it goes into a box.
-enum Out {
+enum Out<'t> {
     Body(Text),
     Divider(String, Text),
+    /// A table row of one line, made into a line only at the top ([`RowLine`]).
+    Row(RowLine<'t>),
 }
 
 /// Lends the rows of a [`Block::TurnRows`] to `draw` when it is drawn (the
@@ -53,11 +56,14 @@ pub fn render_to(
             result = out.write_all(line.trim_end().as_bytes()).and_then(|()| out.write_all(b"\n"));
         }
     };
+    let mut row_buf = String::new();
     for block in blocks {
         match (block, d.boxed) {
             (Block::Section(s), true) => render_box(s, width, color, &d, &mut line_out),
             (b, _) => emit_block(b, width, &d, &mut |o| match o {
                 Out::Body(t) => line_out(&render_text(&t.truncate_into(width), color)),
+                Out::Row(r) if r.write_into(width, color, &mut row_buf) => line_out(&row_buf),
+                Out::Row(r) => line_out(&render_text(&r.text().unwrap_or_default().truncate_into(width), color)),
                 Out::Divider(title, meta) => line_out(&render_text(&rule_line(&title, &meta, width), color)),
             }),
         }
@@ -72,6 +78,7 @@ fn render_box(s: &Section, width: usize, color: bool, d: &Draw, out: &mut dyn Fn
     for b in &s.body {
         emit_block(b, content_w, d, &mut |o| match o {
             Out::Body(t) => out(&format!("│ {} │", render_text(&exact(t, content_w), color))),
+            Out::Row(r) => out(&format!("│ {} │", render_text(&exact(r.text().unwrap_or_default(), content_w), color))),
             Out::Divider(title, meta) => out(&render_text(&border_line('├', '┤', &title, &meta, box_w), color)),
         });
     }
@@ -154,6 +161,10 @@ fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
                 emit_block(&b, width.saturating_sub(lw).max(10), d, &mut |o| match o {
                     Out::Body(t) if t.is_empty() => out(Out::Body(t)),
                     Out::Body(t) => out(Out::Body(pad.clone().with_text(t))),
+                    Out::Row(r) => match r.text().unwrap_or_default() {
+                        t if t.is_empty() => out(Out::Body(t)),
+                        t => out(Out::Body(pad.clone().with_text(t))),
+                    },
                     d => out(d),
                 });
             }
@@ -181,10 +192,10 @@ fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
         }
         Block::Blank => out(Out::Body(Text::new())),
         Block::Waterfall(w) => crate::view::waterfall::layout(w, width).into_iter().for_each(|l| out(Out::Body(l))),
-        Block::Table(t) => table_lines(t, width, d.boxed, &mut |l| out(Out::Body(l))),
-        Block::TurnRows(r) => (d.turn_rows)(r, &mut |table| {
-            table_part_lines(table, width, d.boxed, (r.first, r.last), &mut |l| out(Out::Body(l)))
-        }),
+        Block::Table(t) => table_part_lines(t, width, d.boxed, (true, true), out),
+        Block::TurnRows(r) => {
+            (d.turn_rows)(r, &mut |table| table_part_lines(table, width, d.boxed, (r.first, r.last), out))
+        }
         Block::Section(s) if d.boxed => {
             out(Out::Divider(s.title.clone(), s.meta.clone()));
             for b in &s.body {
@@ -212,6 +223,7 @@ fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
             for b in &s.body {
                 emit_block(b, inner, d, &mut |o| match o {
                     Out::Body(t) => out(Out::Body(if t.is_empty() { t } else { t.indented("  ") })),
+                    Out::Row(r) => out(Out::Row(RowLine { indent: r.indent + 2, ..r })),
                     d => out(d),
                 });
             }
@@ -222,7 +234,11 @@ fn emit_block(block: &Block, width: usize, d: &Draw, out: &mut dyn FnMut(Out)) {
 /// Render a table at most `avail` columns wide.
 pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
     let mut lines = Vec::new();
-    table_lines(table, avail, boxed, &mut |l| lines.push(l));
+    table_part_lines(table, avail, boxed, (true, true), &mut |o| match o {
+        Out::Body(t) => lines.push(t),
+        Out::Row(r) => lines.push(r.text().unwrap_or_default()),
+        Out::Divider(..) => {}
+    });
     lines
 }
 
@@ -230,24 +246,22 @@ pub fn render_table(table: &Table, avail: usize, boxed: bool) -> Vec<Text> {
 /// cell one at a time), until every cell has given all of its own.
 type CellLines<'a> = Box<dyn Iterator<Item = Text> + 'a>;
 
-fn table_lines(table: &Table, avail: usize, boxed: bool, out: &mut dyn FnMut(Text)) {
-    table_part_lines(table, avail, boxed, (true, true), out);
-}
-
 /// A table, or a part of one: the first part draws the header, the last the
 /// note of dropped columns.
-fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bool, bool), out: &mut dyn FnMut(Text)) {
+fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bool, bool), out: &mut dyn FnMut(Out)) {
     let sep = if boxed { " │ " } else { "   " };
     let cells = cell_widths(table);
     let (widths, dropped) = fit_columns(table, &cells, avail, 3);
     let shown = widths.len();
     if first {
-        header_lines(table, &widths, boxed, sep, out);
+        header_lines(table, &widths, boxed, sep, &mut |t| out(Out::Body(t)));
     }
     let n = table.columns.len();
     for (r, row) in table.rows.iter().enumerate() {
-        if let Some(line) = one_line_row(row, &cells[r * n..(r + 1) * n], table, &widths, sep) {
-            out(line);
+        let cell_w = &cells[r * n..(r + 1) * n];
+        let line = RowLine { indent: 0, cells: row, cell_w, table, widths: &widths, sep };
+        if line.is_one_line() {
+            out(Out::Row(line));
             continue;
         }
         let cells: Vec<CellLines> = (0..shown)
@@ -261,42 +275,11 @@ fn table_part_lines(table: &Table, avail: usize, boxed: bool, (first, last): (bo
                 }
             })
             .collect();
-        row_lines(cells, &widths, &table.columns, sep, out);
+        row_lines(cells, &widths, &table.columns, sep, &mut |t| out(Out::Body(t)));
     }
     if dropped > 0 && last {
-        out(Text::toned(crate::view::chrome::columns_not_shown(dropped), Tone::Soft));
+        out(Out::Body(Text::toned(crate::view::chrome::columns_not_shown(dropped), Tone::Soft)));
     }
-}
-
-/// A row whose cells each fit on one line (or are cut to one), drawn as
-/// [`row_lines`] draws it; `cell_w` are its cells' widths. `None` when a cell wraps.
-fn one_line_row(row: &[Text], cell_w: &[usize], table: &Table, widths: &[usize], sep: &str) -> Option<Text> {
-    let mut line = Text::new();
-    for (i, w) in widths.iter().copied().enumerate() {
-        if i > 0 {
-            line.push(sep, Tone::Soft);
-        }
-        let (cell, cell_w) = match row.get(i) {
-            None => (Text::new(), 0),
-            Some(cell) => match (cell_w[i], table.columns[i].overflow) {
-                (cw, _) if cw <= w => (cell.clone(), cw),
-                (cw, Overflow::Cut) => cell.cut_measured(w, cw),
-                (_, Overflow::Wrap) => return None,
-            },
-        };
-        let pad = " ".repeat(w.saturating_sub(cell_w));
-        match table.columns[i].align {
-            Align::Right => {
-                line.push(pad, Tone::Plain);
-                line.append(cell);
-            }
-            Align::Left => {
-                line.append(cell);
-                line.push(pad, Tone::Plain);
-            }
-        }
-    }
-    Some(line)
 }
 
 fn header_lines(table: &Table, widths: &[usize], boxed: bool, sep: &str, out: &mut dyn FnMut(Text)) {
