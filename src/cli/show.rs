@@ -175,7 +175,14 @@ pub fn run(args: &ShowArgs) -> i32 {
     }
     let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
     let opts = args.layout.options();
-    let sel = Selection { session: args.session, turn, locator: locators.into_iter().next(), grep, full: args.full };
+    let sel = Selection {
+        session: args.session,
+        turn,
+        locator: locators.into_iter().next(),
+        grep,
+        full: args.full,
+        widest: None,
+    };
     if args.json {
         if let Some(what) = crate::view::json::not_finite(&doc, &views, &findings, &sel) {
             let _ = writeln!(

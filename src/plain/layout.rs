@@ -14,7 +14,7 @@ use crate::model::text;
 use crate::model::timeline::RowKind;
 pub use crate::view::blocks::{Align, Block, Column, Overflow, Section, Table, kv, kv_lines};
 pub use crate::view::text::{Text, Tone, clean};
-pub use draw::{TurnRowsFn, no_turn_rows, render, render_table, render_to};
+pub use draw::{TurnRowsFn, drawn_width, no_turn_rows, render, render_table, render_to};
 
 /// The SGR code of a tone (`None`: no colour).
 fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
@@ -79,16 +79,7 @@ fn fit_columns(table: &Table, cells: &[usize], avail: usize, gap: usize) -> (Vec
     for (i, f) in table.floor.iter().enumerate().take(n) {
         natural[i] = natural[i].max(*f);
     }
-    let mins: Vec<usize> = table
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| match (c.align, c.shrink) {
-            (Align::Right, _) => natural[i],
-            (Align::Left, false) => natural[i].min(24),
-            (Align::Left, true) => natural[i].min(if i == 0 { 24 } else { 8 }),
-        })
-        .collect();
+    let mins: Vec<usize> = table.columns.iter().enumerate().map(|(i, c)| c.least_width(natural[i], i)).collect();
     let mut shown = n;
     loop {
         let total = |w: &[usize]| w.iter().sum::<usize>() + gap * w.len().saturating_sub(1);

@@ -45,6 +45,7 @@ pub fn render(
     sel: &Selection,
     opts: &PlainOptions,
 ) -> Report {
+    let sel = &drawn_at(sel, opts);
     let r = crate::view::report::build(doc, views, findings, sections, sel);
     let rows = |t: &_| crate::view::report::turn_rows_table(doc, views, findings, sel, t);
     let text = ahead::with_tables_ahead(&r.blocks, &rows, |rows| {
@@ -65,12 +66,18 @@ pub fn render_to(
     opts: &PlainOptions,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<Report> {
+    let sel = &drawn_at(sel, opts);
     let r = crate::view::report::build(doc, views, findings, sections, sel);
     let rows = |t: &_| crate::view::report::turn_rows_table(doc, views, findings, sel, t);
     ahead::with_tables_ahead(&r.blocks, &rows, |rows| {
         layout::render_to(&r.blocks, opts.width, opts.boxed, opts.color, rows, out)
     })?;
     Ok(Report { text: String::new(), failing: r.failing, shown: r.shown, notes: r.notes })
+}
+
+/// The selection, told how wide text of `opts` is drawn at most.
+fn drawn_at(sel: &Selection, opts: &PlainOptions) -> Selection {
+    Selection { widest: Some(layout::drawn_width(opts.width)), ..sel.clone() }
 }
 
 /// Everything `show --all` prints.

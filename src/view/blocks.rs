@@ -42,6 +42,36 @@ impl Column {
     pub fn fixed(h: &str) -> Column {
         Column { header: h.into(), align: Align::Left, overflow: Overflow::Cut, shrink: false }
     }
+
+    /// The narrowest a layout makes this column, the `index`th of its
+    /// table, when its cells are `natural` wide: a right-aligned one keeps
+    /// its width, a fixed one up to 24 columns of it, one that shrinks goes
+    /// down to 8 (24 for the first column, which names the row).
+    pub fn least_width(&self, natural: usize, index: usize) -> usize {
+        match (self.align, self.shrink) {
+            (Align::Right, _) => natural,
+            (Align::Left, false) => natural.min(24),
+            (Align::Left, true) => natural.min(if index == 0 { 24 } else { 8 }),
+        }
+    }
+}
+
+/// Whether a table laid out at most `widest` columns wide comes out the
+/// same for every width of column `c` from [`wide_enough`] up, the other
+/// columns being `natural` wide: so when none of them can give up width
+/// (each is at its least). Column `c` then takes what the others leave, or
+/// is dropped, whatever its cells; a table measured that far need not be
+/// measured further (`show` of a million rows measures each once).
+pub fn settled_past(columns: &[Column], natural: &[usize], c: usize) -> bool {
+    columns.iter().zip(natural).enumerate().all(|(i, (col, &w))| i == c || col.least_width(w, i) == w)
+}
+
+/// Whether column `c`, `natural[c]` wide, is wide enough that a table at
+/// most `widest` wide must shrink: the columns together are that wide, and
+/// it is at its least whatever wider (past 8, say).
+pub fn wide_enough(columns: &[Column], natural: &[usize], c: usize, widest: usize) -> bool {
+    let least = |w: usize| columns.get(c).map(|col| col.least_width(w, c));
+    natural.iter().sum::<usize>() >= widest && natural.get(c).is_some_and(|&w| least(w) == least(usize::MAX))
 }
 
 #[derive(Debug, Clone)]

@@ -27,6 +27,10 @@ pub struct Selection {
     pub grep: Option<regex::Regex>,
     /// Whole payloads (pretty JSON) instead of cut one-line previews.
     pub full: bool,
+    /// No table is drawn wider than this, when the renderer knows it (text
+    /// is; a screen is resized). Rows are then measured only as far as
+    /// their widths can change the layout.
+    pub widest: Option<usize>,
 }
 
 impl Selection {

@@ -4,7 +4,7 @@
 
 use super::address::{event_address, turn_number, turn_title};
 use super::attempt::AttemptView;
-use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows, natural_widths};
+use super::blocks::{Block, Column, Overflow, Section, Table, TurnRows};
 use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
@@ -15,10 +15,11 @@ use crate::model::derive::TurnAddr;
 use crate::model::document::{Attempt, TurnRecord};
 use crate::model::event::{Event, EventKind};
 use crate::model::occurrence::{Lifecycle, Occurrence};
-use crate::model::parallel::parallel_map;
 use crate::model::timeline::{Row, RowKind, finish_status};
 use serde_json::Value;
 use std::fmt::Write as _;
+
+mod measure;
 
 /// How much of a long string a summary reads (a lazy event's string is read
 /// from the file only this far).
@@ -145,25 +146,30 @@ pub fn turn_header(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> (St
     (title, meta)
 }
 
+/// Timeline row `ri` of an attempt and the turn it is in.
+fn row_and_record<'a>(attempt: &'a Attempt, view: &'a AttemptView, ri: usize) -> Option<(&'a Row, &'a TurnRecord)> {
+    let row = view.timeline.rows.get(ri)?;
+    Some((row, attempt.sessions.get(row.addr().session)?.turns.get(row.addr().turn)?))
+}
+
 /// The view of timeline row `ri` of an attempt.
 pub fn row_view(attempt: &Attempt, view: &AttemptView, ri: usize) -> Option<RowView> {
-    let row = view.timeline.rows.get(ri)?;
-    let record = attempt.sessions.get(row.addr().session)?.turns.get(row.addr().turn)?;
+    let (row, record) = row_and_record(attempt, view, ri)?;
     let event = row.event().and_then(|e| record.turn.events.get(e));
     let key = (row.addr(), row.event());
-    let (summary, status) = match (row.kind, event) {
+    let summary = match (row.kind, event) {
         (RowKind::TurnHeader, _) => {
             let (title, meta) = turn_header(attempt, view, row.addr());
-            (Text::toned(title, Tone::Bold).with("  ", Tone::Plain).with_text(meta), None)
+            Text::toned(title, Tone::Bold).with("  ", Tone::Plain).with_text(meta)
         }
-        (RowKind::Input, _) => (input_summary(record), None),
+        (RowKind::Input, _) => input_summary(record),
         (_, Some(ev)) => event_summary(view, row, record, ev),
-        (_, None) => (Text::new(), None),
+        (_, None) => Text::new(),
     };
     Some(RowView {
         pos: position(row),
         kind: row.kind,
-        status,
+        status: row_status(view, row, record),
         summary: cut(summary),
         flagged: view.flagged.contains(&key),
         asserted: view.badges.get(&key).map(Vec::len).unwrap_or(0),
@@ -249,14 +255,36 @@ fn raw_finish_status(view: &AttemptView, events: &[Event], row: &Row) -> Option<
     }
 }
 
-/// Summary and status of an event row.
-fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event) -> (Text, Option<Text>) {
+/// The status of a row of `record`'s turn, `None` where a row has none.
+fn row_status(view: &AttemptView, row: &Row, record: &TurnRecord) -> Option<Text> {
+    let events = &record.turn.events;
+    let ev = row
+        .event()
+        .and_then(|e| events.get(e))
+        .filter(|_| !matches!(row.kind, RowKind::TurnHeader | RowKind::Input))?;
+    let status = row.status.map(|s| row_status_text(s, raw_finish_status(view, events, row).as_deref()));
+    if let EventKind::InputRequested = ev.kind {
+        return match row.request().and_then(|i| view.requests.get(i)) {
+            Some(r) => Some(request_state_text(&r.state)),
+            None => status,
+        };
+    }
+    match (status, row.kind) {
+        (Some(s), _) => Some(s),
+        (None, RowKind::Error) => Some(Text::toned("✗ error", Tone::Bad)),
+        (None, RowKind::Unrecognized) => Some(Text::toned("? kept as written", Tone::Warn)),
+        (None, RowKind::ToolStart | RowKind::ToolFinish) => Some(row_status_text(finish_status("?"), Some("?"))),
+        (None, _) => None,
+    }
+}
+
+/// The summary of an event row.
+fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event) -> Text {
     let events = &record.turn.events;
     let occurrences = &view.derived.occurrences;
     let occ = row.occurrence().and_then(|i| occurrences.occurrences.get(i));
     let merged = row.merged_finish().and_then(|f| events.get(f));
-    let status = row.status.map(|s| row_status_text(s, raw_finish_status(view, events, row).as_deref()));
-    let summary = match &ev.kind {
+    match &ev.kind {
         EventKind::Message { .. } | EventKind::Thinking | EventKind::Error => Text::plain(text_of(ev)),
         EventKind::ContextInjected => {
             let mut s = Text::new();
@@ -277,11 +305,10 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
             }
             s
         }
-        EventKind::InputRequested => {
-            let req = row.request().and_then(|i| view.requests.get(i));
-            let Some(r) = req else { return (Text::toned("(request not read)", Tone::Soft), status) };
-            return (super::hitl::request_line(r), Some(request_state_text(&r.state)));
-        }
+        EventKind::InputRequested => match row.request().and_then(|i| view.requests.get(i)) {
+            Some(r) => super::hitl::request_line(r),
+            None => Text::toned("(request not read)", Tone::Soft),
+        },
         EventKind::ToolStarted { .. } => match occ {
             Some(o) => {
                 let mut s = Text::plain(tool_name(o));
@@ -344,15 +371,7 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
             Text::toned(format!("{ty}: {}", clean(reason)), Tone::Warn)
                 .with(format!(" · {}", clean_owned(value_preview(&ev.head().to_value_prefix(READS_CHARS)))), Tone::Soft)
         }
-    };
-    let status = match (status, row.kind) {
-        (Some(s), _) => Some(s),
-        (None, RowKind::Error) => Some(Text::toned("✗ error", Tone::Bad)),
-        (None, RowKind::Unrecognized) => Some(Text::toned("? kept as written", Tone::Warn)),
-        (None, RowKind::ToolStart | RowKind::ToolFinish) => Some(row_status_text(finish_status("?"), Some("?"))),
-        (None, _) => None,
-    };
-    (summary, status)
+    }
 }
 
 /// Adapter event index of an event ordinal (ordinal 0 is the input).
@@ -393,19 +412,22 @@ pub fn table(rows: Vec<RowView>, full: bool) -> Table {
     }
     Table {
         columns: vec![Column::fixed("pos"), Column::fixed("kind"), summary, Column::fixed("status")],
-        rows: rows
-            .into_iter()
-            .map(|r| {
-                let badges = r.badges();
-                let mut summary = r.summary;
-                if !badges.is_empty() {
-                    summary = Text::toned(format!("{badges} "), Tone::Warn).with_text(summary);
-                }
-                vec![Text::plain(r.pos), kind_text(r.kind), summary, r.status.unwrap_or_default()]
-            })
-            .collect(),
+        rows: rows.into_iter().map(cells).collect(),
         floor: vec![],
     }
+}
+
+/// The column of [`table`] a row's summary is in (the one that takes the width left).
+const SUMMARY: usize = 2;
+
+/// A row's cells in [`table`]: pos, kind, summary (after its badges), status.
+fn cells(r: RowView) -> Vec<Text> {
+    let badges = r.badges();
+    let mut summary = r.summary;
+    if !badges.is_empty() {
+        summary = Text::toned(format!("{badges} "), Tone::Warn).with_text(summary);
+    }
+    vec![Text::plain(r.pos), kind_text(r.kind), summary, r.status.unwrap_or_default()]
 }
 
 /// The table of the rows among timeline rows `span` that the selection keeps (`--grep`).
@@ -434,10 +456,8 @@ fn release_rows(attempt: &Attempt, view: &AttemptView, span: std::ops::Range<usi
 /// A turn's table is drawn in parts of this many timeline rows, made one at a time.
 const ROWS_AT_ONCE: usize = 4096;
 
-/// `--timeline`: every row of every selected turn. The rows are made twice:
-/// here a part at a time, to count them and to measure the column widths
-/// the turn tables share, and again when each part is drawn. The parts are
-/// measured on every core: each is independent of the others.
+/// `--timeline`: every row of every selected turn. The rows are measured
+/// here a part at a time (`measure`) and made when each part is drawn.
 pub fn section(ctx: &Ctx) -> Section {
     let turns: Vec<(usize, TurnAddr, std::ops::Range<usize>)> = ctx
         .addrs()
@@ -445,24 +465,16 @@ pub fn section(ctx: &Ctx) -> Section {
         .map(|(st, addr)| (st, addr, turn_row_span(ctx.view, st).unwrap_or(0..0)))
         .collect();
     let parts: Vec<std::ops::Range<usize>> = turns.iter().flat_map(|(_, _, span)| part_ranges(span.clone())).collect();
-    let measured = parallel_map(&parts, |range| {
-        let part = rows_table(ctx, range.clone());
-        (part.rows.len(), natural_widths(&part))
-    });
+    let (measured, floor) = measure::measure(ctx, &parts);
     let mut measured = parts.iter().cloned().zip(measured);
     let mut body = Vec::new();
     let mut shown_rows = 0usize;
     let mut shown_turns = 0usize;
-    // Sibling turn tables share their column widths, so rows line up across turns.
-    let mut floor = vec![0usize; 4];
     for (_, addr, span) in &turns {
         let mut parts = Vec::new();
         let mut turn_rows = 0usize;
-        for (range, (rows, widths)) in measured.by_ref().take(part_ranges(span.clone()).count()) {
+        for (range, rows) in measured.by_ref().take(part_ranges(span.clone()).count()) {
             turn_rows += rows;
-            for (i, w) in widths.into_iter().enumerate().take(floor.len()) {
-                floor[i] = floor[i].max(w);
-            }
             let (first, last) = (parts.is_empty(), range.end == span.end);
             parts.push(TurnRows { attempt: ctx.index, rows: range, first, last, floor: Vec::new() });
         }

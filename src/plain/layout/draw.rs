@@ -39,6 +39,11 @@ pub fn render(blocks: &[Block], width: usize, boxed: bool, color: bool, turn_row
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The width text asked to be `width` wide is drawn at: never under 20.
+pub fn drawn_width(width: usize) -> usize {
+    width.max(20)
+}
+
 /// [`render`], each line written to `out` as soon as it is made.
 pub fn render_to(
     blocks: &[Block],
@@ -48,7 +53,7 @@ pub fn render_to(
     turn_rows: TurnRowsFn,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let width = width.max(20);
+    let width = drawn_width(width);
     let d = Draw { boxed: boxed && width >= 60, turn_rows };
     let mut result = Ok(());
     let mut line_out = |line: &str| {
