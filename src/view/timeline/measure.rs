@@ -22,7 +22,7 @@ pub(super) fn measure(ctx: &Ctx, parts: &[std::ops::Range<usize>]) -> (Vec<usize
     measure_until(ctx, parts, ctx.sel.widest.filter(|_| ctx.sel.grep.is_none()))
 }
 
-/// [`measure`], summaries measured until one is `widest` wide (`None`: all of them).
+/// [`measure`], summaries measured until a row is `widest` wide (`None`: all of them).
 fn measure_until(ctx: &Ctx, parts: &[std::ops::Range<usize>], widest: Option<usize>) -> (Vec<usize>, Vec<usize>) {
     let columns = table(Vec::new(), ctx.sel.full).columns;
     let past = AtomicBool::new(false);
