@@ -203,14 +203,15 @@ impl TextDigest {
     }
 }
 
-/// A hash of a text by its length and at most 256 bytes of its ends (a tool
-/// output can be megabytes); equal texts hash equal.
+/// A hash of a text by at most 256 bytes of its ends (a tool output can be
+/// megabytes, and the length of an escaped one is known only by reading
+/// it all); equal texts hash equal. The two ends are written as a stream,
+/// so a text of 256 bytes hashes the same whole or as ends.
 pub fn text_hash(text: &str) -> u64 {
     use std::hash::Hasher;
     let b = text.as_bytes();
     const END: usize = 128;
     let mut h = std::hash::DefaultHasher::new();
-    h.write_usize(b.len());
     if b.len() <= 2 * END {
         h.write(b);
     } else {

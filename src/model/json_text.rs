@@ -96,44 +96,20 @@ pub fn decode_prefix(inner: &[u8], max_chars: usize) -> Option<String> {
 }
 
 /// The [`TextDigest`] of a string's text that has escapes, without decoding
-/// it all: one pass over the escapes (checking each as the parse would, and
-/// counting the decoded length), then only the two ends are decoded. A short
-/// or mostly blank text is decoded whole. `None` for an escape the parse
-/// would reject.
+/// it all: only its two ends are decoded, the end from a point between
+/// escapes found by looking back from it ([`token_start_at_or_before`]). A
+/// short or mostly blank text is decoded whole. The string was checked by
+/// the load; `None` for an escape the parse would reject in what is decoded.
 pub fn escaped_digest(inner: &[u8]) -> Option<TextDigest> {
     const END: usize = 128;
     // Raw bytes enough for END decoded bytes past any trailing blanks.
     const TAIL_RAW: usize = 12 * (END + 64);
-    let mut tail_from = inner.len().saturating_sub(TAIL_RAW);
-    // Not inside a character (continuation bytes are never a backslash).
-    while tail_from > 0 && inner[tail_from] & 0xC0 == 0x80 {
-        tail_from -= 1;
-    }
-    let mut boundary = tail_from;
-    let mut decoded_len = inner.len();
-    let mut escaped_to = 0;
-    for at in escape_starts(inner, 0) {
-        if at < escaped_to {
-            continue;
-        }
-        // A text has an escape every line: the two-byte ones are told from
-        // their second byte alone, only `\u` escapes are decoded.
-        let (len, c_len) = match inner.get(at + 1) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => (2, 1),
-            _ => escape_at(inner, at).map(|(len, c)| (len, c.len_utf8()))?,
-        };
-        decoded_len = decoded_len - len + c_len;
-        if at < tail_from && tail_from < at + len {
-            boundary = at;
-        }
-        escaped_to = at + len;
-    }
     let whole = || -> Option<TextDigest> {
-        let mut text = String::with_capacity(decoded_len);
+        let mut text = String::with_capacity(inner.len());
         decode_into(inner, 0, inner.len(), &mut text)?;
         Some(TextDigest::of(&text))
     };
-    if decoded_len <= 8 * END || tail_from == 0 {
+    if inner.len() <= 8 * END || inner.len() <= TAIL_RAW {
         return whole();
     }
     // The start: blanks, then at least END bytes of text.
@@ -161,24 +137,57 @@ pub fn escaped_digest(inner: &[u8]) -> Option<TextDigest> {
         raw += step;
     }
     // The end, from a point between escapes.
+    let boundary = token_start_at_or_before(inner, inner.len() - TAIL_RAW);
     let mut tail = String::new();
     decode_into(inner, boundary, inner.len(), &mut tail)?;
     let kept = tail.trim_end().len();
-    let trailing = tail.len() - kept;
-    // Blanks that reach past either decoded end, or a short text: decode it all.
-    if kept < END || head.len() < leading + END {
+    // Blanks that reach past either decoded end, or ends that meet: decode it all.
+    if kept < END || head.len() < leading + END || raw > boundary {
         return whole();
     }
-    let trimmed_len = decoded_len - leading - trailing;
-    if trimmed_len <= 2 * END {
-        return whole();
-    }
+    // The trimmed text is at least the two ends, 2 × END bytes, apart: its
+    // hash is of them ([`text_hash`](super::event::text_hash)).
     use std::hash::Hasher;
     let mut h = std::hash::DefaultHasher::new();
-    h.write_usize(trimmed_len);
     h.write(&head.as_bytes()[leading..leading + END]);
     h.write(&tail.as_bytes()[kept - END..kept]);
     Some(TextDigest { hash: h.finish(), blank: false, at_least_8_chars: true })
+}
+
+/// A point at or before `at` (`< inner.len()`) where a character or an
+/// escape starts. An escape starts with a backslash and is at most 12
+/// bytes (a surrogate pair); in a run of backslashes escapes start at every
+/// other one from the run's first, so the run before `at` tells whether an
+/// escape covers it.
+fn token_start_at_or_before(inner: &[u8], mut at: usize) -> usize {
+    // Not inside a character (continuation bytes are never a backslash).
+    while at > 0 && inner[at] & 0xC0 == 0x80 {
+        at -= 1;
+    }
+    let run_start = |mut i: usize| {
+        while i > 0 && inner[i - 1] == b'\\' {
+            i -= 1;
+        }
+        i
+    };
+    let starts_escape = |i: usize| inner[i] == b'\\' && (i - run_start(i)).is_multiple_of(2);
+    // The escape starting at `i`, or the pair it is the low half of.
+    let whole_escape = |i: usize| {
+        let pair = i >= 6 && starts_escape(i - 6) && escape_at(inner, i - 6).is_some_and(|(len, _)| len == 12);
+        if pair { i - 6 } else { i }
+    };
+    if inner[at] == b'\\' {
+        // In a run: an escape starts at `at`, or at the backslash before it.
+        return if starts_escape(at) { whole_escape(at) } else { at - 1 };
+    }
+    let Some(last) = (at.saturating_sub(12)..at).rev().find(|&i| inner[i] == b'\\') else { return at };
+    if !starts_escape(last) {
+        // The second of a pair of backslashes: nothing after it is escaped.
+        return at;
+    }
+    let start = whole_escape(last);
+    let len = escape_at(inner, start).map_or(2, |(len, _)| len);
+    if start + len > at { start } else { at }
 }
 
 #[cfg(test)]
@@ -267,6 +276,36 @@ mod tests {
                 continue;
             }
             assert_eq!(escaped_digest(body.as_bytes()), Some(TextDigest::of(&text)), "case {case}: {body:?}");
+        }
+    }
+
+    /// Where each character or escape of a string body starts, read from its start.
+    fn token_starts(body: &[u8]) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            starts.push(i);
+            i += match body[i] {
+                b'\\' => super::escape_at(body, i).unwrap().0,
+                b => [1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 3, 4][usize::from(b >> 4)].max(1),
+            };
+        }
+        starts
+    }
+
+    #[test]
+    fn the_token_start_before_a_point_is_the_last_one_read_from_the_start() {
+        let texts = ["a\\\\\\b\n\"x", "😀 é 日本 \\ / \u{1}", &"\\\\\n😀\u{1f}x".repeat(9)];
+        let mut seed = 3u64;
+        for text in texts {
+            for _ in 0..40 {
+                let body = encode(text, &mut seed);
+                let starts = token_starts(body.as_bytes());
+                for at in 0..body.len() {
+                    let want = *starts.iter().rev().find(|&&s| s <= at).unwrap();
+                    assert_eq!(super::token_start_at_or_before(body.as_bytes(), at), want, "{at} in {body:?}");
+                }
+            }
         }
     }
 
