@@ -87,21 +87,8 @@ pub fn member_after<'a>(b: &'a [u8], from: usize, key: &str) -> Option<&'a [u8]>
     if b.get(comma) != Some(&b',') {
         return None;
     }
-    let k = skip_ws(b, comma + 1);
-    if b.get(k) != Some(&b'"') {
-        return None;
-    }
-    let ke = string_end(b, k)?;
-    if !key_is(&b[k + 1..ke - 1], key) {
-        return None;
-    }
-    let colon = skip_ws(b, ke);
-    if b.get(colon) != Some(&b':') {
-        return None;
-    }
-    let vs = skip_ws(b, colon + 1);
-    let ve = json_scan::value_end(b, vs)?;
-    Some(&b[vs..ve])
+    let mut next = RawMembers { b, i: comma + 1, known: &[], closed: 0 };
+    next.next().filter(|(k, _)| key_is(k, key)).map(|(_, v)| v)
 }
 
 /// The members of a raw object: (key text without quotes, value text).

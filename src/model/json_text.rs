@@ -109,7 +109,7 @@ pub fn escaped_digest(inner: &[u8]) -> Option<TextDigest> {
         decode_into(inner, 0, inner.len(), &mut text)?;
         Some(TextDigest::of(&text))
     };
-    if inner.len() <= 8 * END || inner.len() <= TAIL_RAW {
+    if inner.len() <= TAIL_RAW {
         return whole();
     }
     // The start: blanks, then at least END bytes of text.

@@ -45,18 +45,24 @@ fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
 pub fn render_text(line: &Text, color: bool) -> String {
     let mut out = String::with_capacity(line.spans().iter().map(|(s, _)| s.len()).sum::<usize>() + 16);
     for (s, tone) in line.spans() {
-        match (color, sgr(*tone)) {
-            (true, Some(code)) => {
-                out.push_str("\u{1b}[");
-                out.push_str(&code);
-                out.push('m');
-                out.push_str(s);
-                out.push_str("\u{1b}[0m");
-            }
-            _ => out.push_str(s),
-        }
+        write_span(&mut out, s, *tone, color);
     }
     out
+}
+
+/// A span as terminal text, at the end of `out`: in its tone's SGR code
+/// when there is colour and the tone has one.
+fn write_span(out: &mut String, s: &str, tone: Tone, color: bool) {
+    match sgr(tone).filter(|_| color) {
+        Some(code) => {
+            out.push_str("\u{1b}[");
+            out.push_str(&code);
+            out.push('m');
+            out.push_str(s);
+            out.push_str("\u{1b}[0m");
+        }
+        None => out.push_str(s),
+    }
 }
 
 /// The width of every cell, a row after another, `table.columns.len()` a

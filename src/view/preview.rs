@@ -100,7 +100,8 @@ fn path_as_written(event: &Event) -> Option<String> {
     if shell_command_text(Some(input)).is_some() {
         return None;
     }
-    let value = INPUT_WORD_KEYS.iter().find_map(|key| input.get(key).filter(|v| v.is_string()))?;
+    let members = input.object();
+    let value = INPUT_WORD_KEYS.iter().find_map(|key| members.get(key).filter(|v| v.is_string()))?;
     // No more bytes than the read keeps characters: the read would not cut it.
     value.as_str().filter(|s| s.len() <= PREVIEW_READS_CHARS).map(std::borrow::Cow::into_owned)
 }

@@ -6,7 +6,7 @@
 //! give the same characters: a row of a million-event timeline is drawn
 //! without a `Text` of a dozen spans made, indented twice and measured again.
 
-use super::{Align, Overflow, Table, Text, Tone, sgr};
+use super::{Align, Overflow, Table, Text, Tone, write_span};
 use crate::model::text;
 
 /// One row of `table`, at the column `widths` the table was fitted to.
@@ -81,25 +81,22 @@ impl RowLine<'_> {
             if i > 0 && !pen.put(self.sep, Tone::Soft) {
                 return false;
             }
-            let cell = self.cells.get(i);
-            let cw = cell.map_or(0, |_| self.cell_w[i]);
-            let overflow = self.table.columns[i].overflow;
-            if cw > w && overflow == Overflow::Wrap {
-                return false;
-            }
-            let drawn_w = if cw > w { cut_width(cell, w) } else { Some(cw) };
-            let Some(drawn_w) = drawn_w else { return false };
-            let pad = w.saturating_sub(drawn_w);
             let right = self.table.columns[i].align == Align::Right;
-            if right && !pen.spaces(pad) {
-                return false;
-            }
-            let fits = match cell {
-                None => true,
-                Some(cell) if cw <= w => cell.spans().iter().all(|(s, tone)| pen.put(s, *tone)),
+            let drawn_w = match self.cells.get(i) {
+                // No cell: its column of spaces.
+                None => Some(0),
+                Some(cell) if self.cell_w[i] <= w => {
+                    let drawn = self.cell_w[i];
+                    let padded = !right || pen.spaces(w - drawn);
+                    (padded && cell.spans().iter().all(|(s, tone)| pen.put(s, *tone))).then_some(drawn)
+                }
+                // A cut cell's width is known once it is written: right-aligned, it goes the old way.
+                Some(_) if right || self.table.columns[i].overflow == Overflow::Wrap => None,
                 Some(cell) => put_cut(&mut pen, cell, w),
             };
-            if !fits || (!right && !pen.spaces(pad)) {
+            let Some(drawn_w) = drawn_w else { return false };
+            let padded_before = right && self.cells.get(i).is_some();
+            if !padded_before && !pen.spaces(w.saturating_sub(drawn_w)) {
                 return false;
             }
         }
@@ -107,31 +104,13 @@ impl RowLine<'_> {
     }
 }
 
-/// The width of `cell` cut to `w` columns, as [`Text::cut_measured`] gives
-/// it when no piece joins another (checked as the pieces are written).
-fn cut_width(cell: Option<&Text>, w: usize) -> Option<usize> {
-    let cell = cell?;
+/// The pieces of [`Text::cut_measured`]: the spans that fit, the head of
+/// the one that does not, and `…` in that span's tone; and the width they
+/// make (what `cut_measured` measures when no piece joins another, which
+/// the pen refuses). `None` when a piece would join.
+fn put_cut(pen: &mut Pen, cell: &Text, w: usize) -> Option<usize> {
     if w == 0 {
         return Some(0);
-    }
-    let mut left = w - 1;
-    for (s, _) in cell.spans() {
-        let sw = text::width(s);
-        if sw <= left {
-            left -= sw;
-            continue;
-        }
-        left -= text::head_within(s, left).1;
-        break;
-    }
-    Some(w - 1 - left + text::width("…"))
-}
-
-/// The pieces of [`Text::cut_measured`]: the spans that fit, the head of
-/// the one that does not, and `…` in that span's tone.
-fn put_cut(pen: &mut Pen, cell: &Text, w: usize) -> bool {
-    if w == 0 {
-        return true;
     }
     let mut left = w - 1;
     let mut last_tone = Tone::Plain;
@@ -139,19 +118,16 @@ fn put_cut(pen: &mut Pen, cell: &Text, w: usize) -> bool {
         last_tone = *tone;
         let sw = text::width(s);
         if sw <= left {
-            if !pen.put(s, *tone) {
-                return false;
-            }
+            pen.put(s, *tone).then_some(())?;
             left -= sw;
             continue;
         }
-        let (head, _) = text::head_within(s, left);
-        if !pen.put(head, *tone) {
-            return false;
-        }
+        let (head, head_w) = text::head_within(s, left);
+        pen.put(head, *tone).then_some(())?;
+        left -= head_w;
         break;
     }
-    pen.put("…", last_tone)
+    pen.put("…", last_tone).then_some(w - 1 - left + text::width("…"))
 }
 
 /// Writes pieces as `render_text` writes spans, refusing one that would
@@ -175,18 +151,12 @@ impl Pen<'_> {
         if self.joins_last(s) {
             return false;
         }
-        let code = if self.color { sgr(tone) } else { None };
-        if let Some(code) = &code {
-            self.buf.push_str("\u{1b}[");
-            self.buf.push_str(code);
-            self.buf.push('m');
-        }
-        let from = self.buf.len();
-        self.buf.push_str(s);
-        self.last = Some(from..self.buf.len());
-        if code.is_some() {
-            self.buf.push_str("\u{1b}[0m");
-        }
+        write_span(self.buf, s, tone, self.color);
+        // The piece's text ends where its reset code, if any, begins (a
+        // span holds no escape character: it is sanitised).
+        const RESET: &str = "\u{1b}[0m";
+        let end = self.buf.len() - if self.buf.ends_with(RESET) { RESET.len() } else { 0 };
+        self.last = Some(end - s.len()..end);
         true
     }
 

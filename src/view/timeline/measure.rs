@@ -3,7 +3,7 @@
 //! share their column widths.
 
 use super::{
-    SUMMARY, cells, kind_text, position, release_rows, row_and_record, row_status, row_view, rows_table, table,
+    SUMMARY, cells, kind_word, position, release_rows, row_and_record, row_status, row_view, rows_table, table,
 };
 use crate::model::parallel::parallel_map;
 use crate::model::text::width;
@@ -73,7 +73,7 @@ fn measure_part(
             }
         } else {
             let Some((row, record)) = row_and_record(attempt, view, ri) else { continue };
-            let measured = [width(&position(row)), kind_text(row.kind).width()];
+            let measured = [width(&position(row)), width(kind_word(row.kind))];
             for (w, m) in widths.iter_mut().zip(measured) {
                 *w = (*w).max(m);
             }
