@@ -7,6 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
+/// The folders a layer's code lives in: the core's layers are in the
+/// `niceeval-core` crate, the rest in this one.
+const SOURCE_ROOTS: [&str; 2] = ["src", "crates/niceeval-core/src"];
+
 fn sources(dir: &str) -> Vec<PathBuf> {
     fn walk(d: &Path, out: &mut Vec<PathBuf>) {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(d).unwrap().flatten().map(|e| e.path()).collect();
@@ -19,16 +23,20 @@ fn sources(dir: &str) -> Vec<PathBuf> {
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut out = Vec::new();
-    let p = root.join(dir);
-    if p.is_dir() {
-        walk(&p, &mut out);
+    for root in SOURCE_ROOTS {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
+        let p = root.join(dir);
+        if p.is_dir() {
+            walk(&p, &mut out);
+        }
+        let file = root.join(format!("{dir}.rs"));
+        if file.is_file() {
+            out.push(file);
+        }
     }
-    let file = root.join(format!("{dir}.rs"));
-    if file.is_file() {
-        out.push(file);
-    }
+    // A layer that moved and was not found would pass every check here.
+    assert!(!out.is_empty(), "no source files for the layer `{dir}` under {SOURCE_ROOTS:?}");
     out
 }
 
@@ -198,4 +206,26 @@ fn the_literal_scanner_sees_words_marks_and_formats() {
     .filter_map(|(_, s)| decision(&s).map(|w| format!("{w}: {s}")))
     .collect();
     assert_eq!(found, ["a word: {n} more lines", "a status mark: ✓", "a number format: {:.2}"]);
+}
+
+/// The core crates are built without the terminal and CLI crates: the
+/// compiler then keeps `ratatui`, `crossterm`, `clap` and `notify` out of them.
+#[test]
+fn the_core_crates_do_not_depend_on_the_terminal_or_the_cli() {
+    for krate in ["niceeval-core", "niceeval-json", "niceeval-text"] {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates").join(krate).join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let deps: Vec<&str> = text
+            .lines()
+            .skip_while(|l| l.trim() != "[dependencies]")
+            .skip(1)
+            .take_while(|l| !l.starts_with('['))
+            .filter_map(|l| l.split(['=', '.']).next().map(str::trim))
+            .filter(|name| !name.is_empty())
+            .collect();
+        assert!(!deps.is_empty(), "{krate}: dependencies not read: {deps:?}");
+        for banned in ["ratatui", "crossterm", "clap", "notify", "syntect"] {
+            assert!(!deps.contains(&banned), "{krate} depends on {banned}");
+        }
+    }
 }

@@ -14,22 +14,23 @@ pub mod evidence;
 pub mod facts;
 pub mod hitl;
 pub mod indices;
-pub mod json_node;
-pub mod json_scan;
-pub mod json_text;
 pub mod lint;
 pub mod occurrence;
 pub mod parallel;
 pub mod payload;
-#[cfg(test)]
-pub(crate) mod random_json;
 pub mod review;
-pub mod sgr;
-pub mod text;
 pub mod timeline;
 pub mod timing;
 pub mod usage;
 pub mod verdict;
+
+// The JSON engine and terminal text are crates of their own; their old
+// places here stay as names so the core reads them as before.
+#[cfg(test)]
+pub(crate) use niceeval_json::random as random_json;
+pub use niceeval_json::{node as json_node, scan as json_scan, string as json_text};
+pub use niceeval_text as text;
+pub use niceeval_text::sgr;
 
 pub use derive::{DerivedAttempt, TurnAddr, derive_attempt, derive_document};
 pub use document::{Attempt, Document, Session, Turn, TurnRecord};

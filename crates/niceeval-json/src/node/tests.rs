@@ -69,7 +69,7 @@ fn objects_of_many_members_are_walked() {
 
 #[test]
 fn random_documents_read_the_same_both_ways() {
-    let mut random = crate::model::random_json::RandomJson::distinct_keys(0x9e37_79b9_7f4a_7c15);
+    let mut random = crate::random::RandomJson::distinct_keys(0x9e37_79b9_7f4a_7c15);
     for _ in 0..2000 {
         let text = random.document();
         let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -94,7 +94,7 @@ fn values_of(node: Node<'_>, out: &mut Vec<std::ops::Range<usize>>, base: *const
 
 #[test]
 fn a_known_value_is_passed_over_and_changes_no_member() {
-    let mut random = crate::model::random_json::RandomJson::distinct_keys(0x5851_f42d_4c95_7f2d);
+    let mut random = crate::random::RandomJson::distinct_keys(0x5851_f42d_4c95_7f2d);
     for _ in 0..1500 {
         let text = format!("{{\"type\":\"x\",\"operation\":{{\"input\":{},\"k\":1}},\"z\":[]}}", random.document());
         let b = text.as_bytes();

@@ -11,8 +11,8 @@
 //! and no serde_json marker keys (the loader checks this before it keeps an
 //! event as text; anything else is parsed into a `Value`).
 
-use super::json_scan::{self, skip_ws, string_end};
-use super::json_text::{decode_into, decode_prefix};
+use crate::scan::{self as json_scan, skip_ws, string_end};
+use crate::string::{decode_into, decode_prefix};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -283,7 +283,7 @@ impl<'a> Node<'a> {
     /// An object's member `key` (`None` for a missing key or a non-object).
     pub fn get(self, key: &str) -> Option<Node<'a>> {
         match self {
-            Node::Value(v) => super::event::Field::field(v, key).map(Node::Value),
+            Node::Value(v) => crate::Field::field(v, key).map(Node::Value),
             Node::Raw(b) => raw_members(b).find(|(k, _)| key_is(k, key)).map(|(_, v)| Node::Raw(v)),
         }
     }

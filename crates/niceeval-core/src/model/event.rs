@@ -15,10 +15,12 @@
 mod classify;
 
 pub use super::json_node::Node;
+// The JSON engine's types the contract is read through.
 use super::json_node::Object;
 pub use classify::operation_of;
 pub use classify::{COMMON_KEYS, operation_keys, variant_keys};
 use classify::{classify, kind_and_fields};
+pub use niceeval_json::{Bytes, Field, Source, TextDigest, text_hash};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -61,47 +63,6 @@ impl Clone for Event {
 impl PartialEq for Event {
     fn eq(&self, other: &Event) -> bool {
         self.kind == other.kind && self.json.whole() == other.json.whole()
-    }
-}
-
-/// The bytes raw events are read from (a mapped file or a buffer). One
-/// pointer wide: every raw event and payload holds one.
-#[derive(Clone)]
-pub struct Source(Arc<Box<dyn Bytes>>);
-
-/// What a [`Source`] reads from.
-pub trait Bytes: Send + Sync {
-    fn bytes(&self) -> &[u8];
-    /// Whoever has read `start..end` will not need it again soon: a mapped
-    /// file may drop those pages from memory (they are read again from the
-    /// file when asked for). Nothing to do for bytes in memory.
-    fn release(&self, _start: usize, _end: usize) {}
-}
-
-impl Source {
-    pub fn new(bytes: impl Bytes + 'static) -> Source {
-        Source(Arc::new(Box::new(bytes)))
-    }
-
-    /// The bytes behind `shared`, which the source keeps alive.
-    pub fn shared<T: AsRef<[u8]> + Send + Sync + 'static>(shared: Arc<T>) -> Source {
-        Source::new(Shared(shared))
-    }
-
-    pub fn bytes(&self) -> &[u8] {
-        self.0.bytes()
-    }
-
-    pub fn release(&self, start: usize, end: usize) {
-        self.0.release(start, end)
-    }
-}
-
-struct Shared<T>(Arc<T>);
-
-impl<T: AsRef<[u8]> + Send + Sync> Bytes for Shared<T> {
-    fn bytes(&self) -> &[u8] {
-        (*self.0).as_ref()
     }
 }
 
@@ -174,51 +135,6 @@ pub fn release_pages(events: &[Event]) {
     if let Some((source, start, end)) = span {
         source.release(start, end);
     }
-}
-
-/// What the text checks need of a string without holding it: the length of
-/// its trimmed text, a hash of that length and its ends (see [`text_hash`]),
-/// whether it is blank, and whether it has at least eight characters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TextDigest {
-    pub hash: u64,
-    pub blank: bool,
-    pub at_least_8_chars: bool,
-}
-
-impl TextDigest {
-    pub fn of(text: &str) -> TextDigest {
-        let t = text.trim();
-        TextDigest { hash: text_hash(t), blank: t.is_empty(), at_least_8_chars: t.chars().nth(7).is_some() }
-    }
-
-    /// The digest of a string node, without decoding a long raw string whole.
-    pub fn of_node(node: Node<'_>) -> Option<TextDigest> {
-        if let Some(inner) = node.raw_string_text()
-            && memchr::memchr(b'\\', inner).is_some()
-        {
-            return super::json_text::escaped_digest(inner).or_else(|| node.as_str().map(|t| TextDigest::of(&t)));
-        }
-        node.as_str().map(|t| TextDigest::of(&t))
-    }
-}
-
-/// A hash of a text by at most 256 bytes of its ends (a tool output can be
-/// megabytes, and the length of an escaped one is known only by reading
-/// it all); equal texts hash equal. The two ends are written as a stream,
-/// so a text of 256 bytes hashes the same whole or as ends.
-pub fn text_hash(text: &str) -> u64 {
-    use std::hash::Hasher;
-    let b = text.as_bytes();
-    const END: usize = 128;
-    let mut h = std::hash::DefaultHasher::new();
-    if b.len() <= 2 * END {
-        h.write(b);
-    } else {
-        h.write(&b[..END]);
-        h.write(&b[b.len() - END..]);
-    }
-    h.finish()
 }
 
 /// A name many events share (a tool, a status, an operation id): one
@@ -594,27 +510,6 @@ impl Event {
     /// True when the producer withheld or cut anything in this event.
     pub fn has_evidence_limits(&self) -> bool {
         self.redacted().next().is_some() || self.truncated().next().is_some()
-    }
-}
-
-/// A field of a JSON object by its key. The objects the derivations read
-/// (events, operations, payloads) have a handful of keys, and comparing them
-/// in order is faster than hashing the key, which `Map::get` does.
-pub trait Field {
-    fn field(&self, key: &str) -> Option<&Value>;
-}
-
-impl Field for serde_json::Map<String, Value> {
-    #[inline]
-    fn field(&self, key: &str) -> Option<&Value> {
-        if self.len() <= 12 { self.iter().find_map(|(k, v)| (k == key).then_some(v)) } else { self.get(key) }
-    }
-}
-
-impl Field for Value {
-    #[inline]
-    fn field(&self, key: &str) -> Option<&Value> {
-        self.as_object()?.field(key)
     }
 }
 

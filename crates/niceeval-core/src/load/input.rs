@@ -149,7 +149,7 @@ fn binary_start(bytes: &[u8]) -> Option<bool> {
 /// Not a text file, from its start: a NUL byte on the first line, or
 /// anywhere in a file that does not open like JSON (a JSONL file with a NUL
 /// further down is text with a bad line), or mostly invalid UTF-8.
-pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
+pub fn looks_binary(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(HEAD)];
     let first_line = &head[..memchr::memchr(b'\n', head).unwrap_or(head.len())];
     if first_line.contains(&0) {

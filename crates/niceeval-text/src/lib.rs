@@ -8,6 +8,8 @@
 //! accents is one picture, so measuring, cutting, padding and wrapping all
 //! count and cut whole clusters, the way ratatui and terminals draw them.
 
+pub mod sgr;
+
 use std::borrow::Cow;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};

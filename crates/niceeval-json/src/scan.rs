@@ -375,7 +375,7 @@ mod tests {
     /// serde_json's value ends.
     #[test]
     fn containers_end_where_the_parse_says() {
-        let mut random = crate::model::random_json::RandomJson::new(5);
+        let mut random = crate::random::RandomJson::new(5);
         let mut checked = 0;
         for case in 0..3000 {
             let doc = random.document();

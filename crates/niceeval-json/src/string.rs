@@ -1,9 +1,9 @@
 //! JSON string text without a `Value`: the escapes JSON allows, decoding a
 //! part of a string's text, and the [`TextDigest`] of a long string read
-//! from its ends (for lazy events, see `event::LazyJson`).
+//! from its ends (for lazy events, see `node::Node`).
 
-use super::event::TextDigest;
-use super::json_scan::escape_starts;
+use crate::digest::TextDigest;
+use crate::scan::escape_starts;
 
 /// What one escape of a string's text is: how many bytes it takes there and
 /// the character it stands for. `None` for an escape JSON does not allow or
@@ -146,7 +146,7 @@ pub fn escaped_digest(inner: &[u8]) -> Option<TextDigest> {
         return whole();
     }
     // The trimmed text is at least the two ends, 2 × END bytes, apart: its
-    // hash is of them ([`text_hash`](super::event::text_hash)).
+    // hash is of them ([`text_hash`](crate::digest::text_hash)).
     use std::hash::Hasher;
     let mut h = std::hash::DefaultHasher::new();
     h.write(&head.as_bytes()[leading..leading + END]);
@@ -211,7 +211,7 @@ mod prefix_tests {
 #[cfg(test)]
 mod tests {
     use super::escaped_digest;
-    use crate::model::event::TextDigest;
+    use crate::digest::TextDigest;
 
     /// A JSON string body for `text`, escaping with every form JSON allows
     /// (chosen by `seed`), so the digest sees all of them.

@@ -284,7 +284,7 @@ pub fn utc_date(epoch_ms: f64) -> Option<String> {
 /// without `--prices`, an estimate is the one NiceEval computes.
 pub fn builtin_prices() -> PriceTable {
     let v: Value =
-        serde_json::from_str(include_str!("../../../assets/prices/niceeval-prices.json")).unwrap_or(Value::Null);
+        serde_json::from_str(include_str!("../../../../../assets/prices/niceeval-prices.json")).unwrap_or(Value::Null);
     let mut table = PriceTable::from_value(&v, "built-in table").unwrap_or_default();
     let (source, as_of_ms) = catalog_meta(&v);
     table.source = format!("NiceEval's built-in table{}", described_origin(source.as_deref(), as_of_ms));

@@ -18,7 +18,7 @@ pub mod progress;
 pub use error::LoadError;
 use format::document::merge;
 use format::{Format, jsonl, legacy, record};
-pub(crate) use input::looks_binary;
+pub use input::looks_binary;
 use input::{Input, Mapped, strip_bom};
 pub use input::{display_name, io_message, mapped_inputs, read_input};
 // One JSON document of a side file (a price table, a Record member).
