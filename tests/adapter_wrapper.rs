@@ -84,10 +84,7 @@ if (turn.status !== "completed") throw new Error("the wrapper must return the ad
 fn docs_wrapper_runs_under_node_and_check_reads_its_file() {
     let node = Command::new("node").arg("--version").output().ok();
     let Some(version) = node.filter(|o| o.status.success()) else {
-        {
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "adapter wrapper: skipped (node is not installed)");
-        }
+        common::skip("node (for the adapter wrapper)");
         return;
     };
     println!("adapter wrapper: node {}", String::from_utf8_lossy(&version.stdout).trim());

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{bin, report, shared_dir};
+use common::{bin, report, shared_path};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -96,13 +96,8 @@ fn assert_cells_equal(name: &str, ours: &BTreeMap<(String, String), (String, Str
 }
 
 fn samples() -> Option<PathBuf> {
-    let dir = shared_dir()?.join("samples/niceeval");
-    if dir.join("realrun-report").is_dir() {
-        Some(dir)
-    } else {
-        report("compare: skipped (../shared/samples/niceeval not found)");
-        None
-    }
+    shared_path("samples/niceeval/realrun-report")?;
+    shared_path("samples/niceeval")
 }
 
 #[test]

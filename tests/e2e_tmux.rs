@@ -8,6 +8,14 @@ fn eprintln_uncaptured(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
+/// Without tmux the terminal tests cannot run: they say so, or fail where
+/// `.ci/run` requires them (`NICEEVAL_REQUIRE_SHARED=1`).
+fn tmux_missing(what: &str) {
+    let required = std::env::var_os("NICEEVAL_REQUIRE_SHARED").is_some_and(|v| v == "1");
+    assert!(!required, "e2e {what}: tmux is missing, and NICEEVAL_REQUIRE_SHARED=1 requires it");
+    eprintln_uncaptured(&format!("e2e {what}: skipped (tmux not installed)"));
+}
+
 fn tmux_available() -> bool {
     Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
 }
@@ -18,7 +26,7 @@ static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 fn run_script(name: &str) {
     let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     if !tmux_available() {
-        eprintln_uncaptured(&format!("e2e {name}: skipped (tmux not installed)"));
+        tmux_missing(name);
         return;
     }
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e").join(name);
@@ -67,7 +75,7 @@ fn a_fifo_is_followed_and_a_failed_load_ends_the_loading_line() {
 #[test]
 fn a_panic_leaves_a_sane_terminal() {
     if !tmux_available() {
-        eprintln_uncaptured("e2e panic: skipped (tmux not installed)");
+        tmux_missing("panic");
         return;
     }
     let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -75,7 +83,7 @@ fn a_panic_leaves_a_sane_terminal() {
     let out = Command::new("bash").arg(&script).arg(env!("CARGO_BIN_EXE_niceeval")).output().expect("run bash");
     let stdout = String::from_utf8_lossy(&out.stdout);
     match out.status.code() {
-        Some(77) => eprintln_uncaptured("e2e panic: skipped"),
+        Some(77) => tmux_missing("panic (the script found no tmux)"),
         _ => assert!(out.status.success(), "panic e2e failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr)),
     }
 }

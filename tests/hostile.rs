@@ -162,9 +162,23 @@ fn a_hostile_file_name_is_drawn_as_placeholders() {
 }
 
 #[test]
-fn tiny_terminals_do_not_panic() {
-    for (w, h) in [(1, 1), (2, 3), (10, 4), (20, 5), (30, 8), (300, 2)] {
-        let _ = render_everything(load("hostile-session.json"), w, h);
+fn tiny_terminals_show_the_size_notice_and_nothing_else() {
+    for (w, h) in [(1, 1), (2, 3), (10, 4), (20, 5), (30, 8), (300, 2), (59, 40), (200, 14)] {
+        let seen = render_everything(load("hostile-session.json"), w, h);
+        // Every screen of every tab and row is the notice on its first line, cut to the width, and blank below.
+        let notice: String = niceeval::view::chrome::too_small(w, h).chars().take(usize::from(w)).collect();
+        let first = format!("{notice:<width$}", width = usize::from(w));
+        let blank = " ".repeat(usize::from(w));
+        let screen: Vec<String> =
+            std::iter::once(first).chain(std::iter::repeat_n(blank, usize::from(h) - 1)).collect();
+        let screen = screen.join("\n");
+        let screens = seen.len() / screen.len();
+        assert!(screens > Tab::ALL.len(), "{w}×{h}: only {screens} screens drawn");
+        assert!(
+            seen == screen.repeat(screens),
+            "{w}×{h}: a screen other than the notice:\n{}",
+            &seen[..seen.len().min(2000)]
+        );
     }
 }
 

@@ -34,10 +34,20 @@ fn every_screenshot_the_readme_names_exists() {
 }
 
 #[test]
-fn the_two_commands_are_in_the_readme() {
+fn the_two_commands_are_in_the_readme_and_do_what_it_says() {
     let text = readme();
-    assert!(text.contains("cargo run --release -- view --demo"), "demo command");
-    assert!(text.contains("\ncargo test\n"), "test command");
+    assert!(
+        text.contains("```sh\ncargo run --release -- view --demo\ncargo test\n```"),
+        "the two commands, as one block"
+    );
+    // The demo opens (off a terminal the viewer prints what `show --all` prints) on the bundled session.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_niceeval")).args(["view", "--demo"]).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "view --demo: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(shown.contains("assets/demo/session.json") && shown.contains("WAITING FOR INPUT"), "{shown:.600}");
+    // CI runs the README's test command as it is written.
+    let ci = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
+    assert!(ci.lines().any(|l| l.trim() == "cargo test"), ".ci/run does not run `cargo test`");
 }
 
 #[test]

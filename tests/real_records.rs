@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{bin, shared_dir};
+use common::{bin, shared_dir, shared_path};
 use niceeval::model::derive_attempt;
 use niceeval::model::document::{Attempt, Document};
 use niceeval::model::hitl::{HitlState, hitl_requests};
@@ -22,13 +22,7 @@ const HITL_RUN: &str = "3bdafb35-d668-4299-8644-67ec4df96b4b";
 const HITL_ATTEMPT: &str = "414ef3cd-606a-422e-837b-056c1c40c800";
 
 fn realrun_record() -> Option<PathBuf> {
-    let dir = shared_dir()?.join("samples/niceeval/realrun-sdk/record");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("real records: skipped (../shared/samples/niceeval/realrun-sdk not found)");
-        None
-    }
+    shared_path("samples/niceeval/realrun-sdk/record")
 }
 
 fn open(path: &std::path::Path) -> Document {

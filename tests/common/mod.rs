@@ -4,10 +4,38 @@
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// `../shared` next to the project, when it exists.
+/// Whether a test that needs `../shared`, tmux or node must fail without it
+/// instead of skipping: `.ci/run` sets `NICEEVAL_REQUIRE_SHARED=1`, so a CI
+/// that lost one of them cannot pass by checking nothing.
+pub fn prerequisites_required() -> bool {
+    std::env::var_os("NICEEVAL_REQUIRE_SHARED").is_some_and(|v| v == "1")
+}
+
+/// A test cannot run for want of `what`: say so, or fail where it is required.
+pub fn skip(what: &str) {
+    assert!(!prerequisites_required(), "{what} is missing, and NICEEVAL_REQUIRE_SHARED=1 requires it");
+    report(&format!("skipped: {what} is missing"));
+}
+
+/// `../shared` next to the project, when it exists (when it does not and
+/// [`prerequisites_required`], the test fails here).
 pub fn shared_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared");
-    dir.is_dir().then_some(dir)
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    skip("../shared");
+    None
+}
+
+/// A folder under `../shared`, when it exists (required as `shared_dir` is).
+pub fn shared_path(relative: &str) -> Option<PathBuf> {
+    let dir = shared_dir()?.join(relative);
+    if dir.exists() {
+        return Some(dir);
+    }
+    skip(&format!("../shared/{relative}"));
+    None
 }
 
 pub fn fixture(name: &str) -> PathBuf {
