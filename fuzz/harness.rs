@@ -61,7 +61,7 @@ pub fn derive(data: &[u8]) {
 /// Plain output on whatever loads, at several widths.
 pub fn plain(data: &[u8]) {
     let Ok(doc) = niceeval::load::load_bytes("fuzz.json", data) else { return };
-    let (views, findings) = niceeval::view::build_views(&doc, None, prices());
+    let (views, findings) = niceeval::analysis::build_views(&doc, None, prices());
     let all = SectionKind::ALL;
     for (opts, full) in [
         (PlainOptions::default(), false),
@@ -172,9 +172,11 @@ pub fn tui(data: &[u8]) {
 /// `compare` and `view --compare` of the file against itself: the text and
 /// JSON, the matrix, and (heavy) the split view's tabs, inspector and sides.
 fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
-    use niceeval::view::compare::{Built, Compared, json, report};
+    use niceeval::view::compare::{Compared, json, report};
     let prices = niceeval::model::usage::builtin_prices();
-    let load = || niceeval::load::load_bytes("fuzz.json", file).ok().map(|d| Built::new(d, None, &prices));
+    let load = || {
+        niceeval::load::load_bytes("fuzz.json", file).ok().map(|d| niceeval::analysis::build_source(d, None, &prices))
+    };
     let (Some(before), Some(after)) = (load(), load()) else { return };
     let Ok(compared) = Compared::two(before, after, &[]) else { return };
     let text = niceeval::plain::layout::render(
@@ -381,7 +383,7 @@ pub fn layout(data: &[u8]) {
         }}]}],
     });
     let Ok(doc) = niceeval::load::load_bytes("fuzz.json", turn.to_string().as_bytes()) else { return };
-    let (views, findings) = niceeval::view::build_views(&doc, None, prices());
+    let (views, findings) = niceeval::analysis::build_views(&doc, None, prices());
     for full in [false, true] {
         let opts = PlainOptions { width, boxed: width >= 60, color: false };
         let sel = Selection { full, ..Default::default() };

@@ -5,12 +5,13 @@
 //! drives it: `plain` and `ui` render the view, `app` is the UI state, the
 //! terminal loop (term, background, live) and `cli` sit on top.
 
-pub use niceeval_core::{load, model, view};
+pub use niceeval_core::{analysis, load, model, view};
 
 pub mod app;
 pub mod background;
 pub mod cli;
 pub mod live;
+pub mod loading;
 pub mod plain;
 pub mod term;
 pub mod timings;

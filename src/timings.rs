@@ -24,3 +24,11 @@ pub fn installed(took: Duration) {
 pub fn started(at: Instant) {
     let _ = PROGRAM_STARTED.set(at);
 }
+
+/// The phases of one analysis, on stderr (`NICEEVAL_TIMING`, before the
+/// terminal is taken over).
+pub fn print_phases(phases: &[(crate::analysis::Phase, Duration)]) {
+    for (phase, took) in phases {
+        eprintln!("niceeval: build_views {} {:.1} ms", phase.name(), took.as_secs_f64() * 1e3);
+    }
+}

@@ -179,9 +179,10 @@ fn imports(dir: &str) -> Vec<(String, String)> {
 #[test]
 fn dependencies_point_one_way() {
     for (layer, forbidden) in [
-        ("model", &["load", "view", "ui", "plain", "app", "cli", "term", "live"][..]),
+        ("model", &["load", "view", "analysis", "ui", "plain", "app", "cli", "term", "live"][..]),
         ("load", &["view", "ui", "plain", "app", "cli", "term", "live"][..]),
-        ("view", &["load", "ui", "plain", "app", "cli", "term", "live"][..]),
+        ("view", &["load", "analysis", "ui", "plain", "app", "cli", "term", "live"][..]),
+        ("analysis", &["load", "ui", "plain", "app", "cli", "term", "live"][..]),
         ("plain", &["load", "ui", "app", "cli", "term", "live"][..]),
         ("ui", &["load", "plain", "cli", "term", "live"][..]),
         ("app", &["ui", "plain", "cli", "term", "live"][..]),
@@ -228,4 +229,37 @@ fn the_core_crates_do_not_depend_on_the_terminal_or_the_cli() {
             assert!(!deps.contains(&banned), "{krate} depends on {banned}");
         }
     }
+}
+
+/// Derivation is the core's one place with threads and a clock, and the
+/// core writes nothing to stderr: `load` takes its threads from
+/// `analysis::parallel` and nothing else of `analysis`.
+#[test]
+fn threads_and_the_clock_live_in_the_analysis_module_only() {
+    let mut found = Vec::new();
+    let mut files = 0;
+    for layer in ["model", "load", "view"] {
+        for path in sources(layer) {
+            files += 1;
+            let code = code(&path);
+            for banned in ["std::thread", "thread::scope", "thread::spawn", "Instant", "eprintln!", "SystemTime::now"] {
+                if code.contains(banned) {
+                    found.push(format!("{}: {banned}", path.display()));
+                }
+            }
+            if layer == "load" {
+                for (at, _) in code.match_indices("crate::analysis::") {
+                    if !code[at..].starts_with("crate::analysis::parallel::") {
+                        found.push(format!("{}: uses analysis beyond its parallel module", path.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(files > 100, "only {files} core files read");
+    assert!(
+        found.is_empty(),
+        "threads, clock or stderr outside crates/niceeval-core/src/analysis:\n{}",
+        found.join("\n")
+    );
 }

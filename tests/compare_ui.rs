@@ -14,8 +14,8 @@ use niceeval::model::document::{Assertion, Attempt, Document, Session, Turn, Tur
 use niceeval::model::usage::builtin_prices;
 use niceeval::model::verdict::Verdict;
 use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::view::compare::Compared;
 use niceeval::view::compare::split::{AssertionChange, Slot, ToolChange};
-use niceeval::view::compare::{Built, Compared};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
@@ -119,7 +119,12 @@ fn pair() -> Compared {
         vec![assertion("tests pass", false), assertion("no new files", false), assertion("lint clean", true)],
     );
     let prices = builtin_prices();
-    Compared::two(Built::new(before, None, &prices), Built::new(after, None, &prices), &[]).unwrap()
+    Compared::two(
+        niceeval::analysis::build_source(before, None, &prices),
+        niceeval::analysis::build_source(after, None, &prices),
+        &[],
+    )
+    .unwrap()
 }
 
 fn app_of(c: Compared) -> App {
@@ -331,7 +336,12 @@ fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
         let before = one("@1BEFORE000001", Verdict::Passed);
         let mut after = one("@1AFTER0000001", Verdict::Failed);
         after.attempts[0].eval_id = Some("coding/fix-add".into());
-        Compared::two(Built::new(before, None, &prices), Built::new(after, None, &prices), &[]).unwrap()
+        Compared::two(
+            niceeval::analysis::build_source(before, None, &prices),
+            niceeval::analysis::build_source(after, None, &prices),
+            &[],
+        )
+        .unwrap()
     };
     for row in 0..2 {
         let mut app = app_of(compared());
@@ -359,8 +369,8 @@ fn an_observed_cost_of_only_some_turns_says_so_as_the_viewer_header_does() {
     };
     let prices = builtin_prices();
     let compared = Compared::two(
-        Built::new(costed("@1BEFORE000001", Verdict::Passed), None, &prices),
-        Built::new(costed("@1AFTER0000001", Verdict::Failed), None, &prices),
+        niceeval::analysis::build_source(costed("@1BEFORE000001", Verdict::Passed), None, &prices),
+        niceeval::analysis::build_source(costed("@1AFTER0000001", Verdict::Failed), None, &prices),
         &[],
     )
     .unwrap();

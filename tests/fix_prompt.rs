@@ -34,7 +34,7 @@ fn prompt(verdict: Option<Verdict>, assertions: Vec<Assertion>) -> Result<String
     };
     attempt.review.assertions = Some(assertions);
     let doc = Document { attempts: vec![attempt], ..Default::default() };
-    let (views, _) = niceeval::view::build_views(&doc, None, &builtin_prices());
+    let (views, _) = niceeval::analysis::build_views(&doc, None, &builtin_prices());
     compose(&doc.attempts[0], &views[0].summary)
 }
 

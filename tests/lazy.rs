@@ -71,8 +71,8 @@ fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
     let opts = PlainOptions { width: 120, ..Default::default() };
     let full = niceeval::plain::Selection { full: true, ..Default::default() };
     let all = niceeval::plain::SectionKind::ALL;
-    let (pv, pf) = niceeval::view::build_views(plain, None, &prices);
-    let (lv, lf) = niceeval::view::build_views(lazy, None, &prices);
+    let (pv, pf) = niceeval::analysis::build_views(plain, None, &prices);
+    let (lv, lf) = niceeval::analysis::build_views(lazy, None, &prices);
     let report =
         |doc, views: &[_], findings: &[_]| niceeval::plain::render(doc, views, findings, &all, &full, &opts).text;
     assert_eq!(report(plain, &pv, &pf), report(lazy, &lv, &lf), "{name}: plain report");

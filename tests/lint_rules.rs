@@ -252,7 +252,7 @@ fn derive_and_lint_finds_what_lint_document_finds() {
     for path in &files {
         let Ok(doc) = niceeval::load::load_path(path) else { continue };
         let derived = derive_document(&doc, None, &prices);
-        let (parallel_derived, parallel) = niceeval::model::lint::derive_and_lint(&doc, None, &prices);
+        let (parallel_derived, parallel) = niceeval::analysis::derive_and_lint(&doc, None, &prices);
         assert_eq!(format!("{:?}", lint_document(&doc, &derived)), format!("{parallel:?}"), "{}", path.display());
         assert_eq!(derived, parallel_derived);
         compared += 1;

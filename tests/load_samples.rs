@@ -65,7 +65,7 @@ fn every_sample_opens() {
 
 /// Every event's row is where `row_of_event` says, and every turn's header where `by_turn` says.
 fn every_event_row_is_found(doc: &niceeval::model::document::Document, rel: &str) {
-    let (views, _) = niceeval::view::build_views(doc, None, &niceeval::model::usage::builtin_prices());
+    let (views, _) = niceeval::analysis::build_views(doc, None, &niceeval::model::usage::builtin_prices());
     for view in &views {
         for (ri, row) in view.timeline.rows.iter().enumerate() {
             match row.event() {

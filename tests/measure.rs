@@ -72,7 +72,7 @@ fn measuring_summaries_part_way_draws_what_measuring_all_draws() {
     let mut compared = 0;
     for path in &files {
         let Ok(doc) = niceeval::load::load_path(path) else { continue };
-        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
         for full in [false, true] {
             // Every summary measured: the selection does not say how wide text is drawn.
             let sel = Selection { full, widest: None, ..Selection::default() };

@@ -92,7 +92,7 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             continue;
         }
         files += 1;
-        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
         let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
         let plain = niceeval::plain::render_all(
             &doc,
@@ -298,7 +298,7 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
         if doc.attempts.is_empty() {
             continue;
         }
-        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
         let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
         let sections = [niceeval::plain::SectionKind::Timing];
         let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
@@ -354,7 +354,7 @@ fn check_show_and_the_viewer_print_the_same_address() {
     for path in samples() {
         let p = path.display().to_string();
         let Ok(doc) = niceeval::load::load_path(&p) else { continue };
-        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
         if findings.is_empty() {
             continue;
         }
@@ -396,7 +396,7 @@ fn the_viewer_and_show_draw_the_same_diffs() {
     use niceeval::app::{Tab, update::update};
     let prices = builtin_prices();
     let doc = niceeval::load::load_path("assets/demo/record").unwrap();
-    let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+    let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
     let opts = niceeval::plain::PlainOptions { width: 120, ..Default::default() };
     let sel = niceeval::plain::Selection::default();
     let sections = [niceeval::plain::SectionKind::Changes, niceeval::plain::SectionKind::Assertions];
@@ -437,7 +437,7 @@ fn the_viewer_and_show_draw_the_same_diffs() {
 /// matrix's mark is the mark of that page's headline.
 #[test]
 fn compare_cells_state_what_show_json_says_of_their_attempts() {
-    use niceeval::view::compare::{Built, Compared, json, matrix_rows};
+    use niceeval::view::compare::{Compared, json, matrix_rows};
     let prices = builtin_prices();
     let (mut files, mut cells, mut attempts) = (0, 0, 0);
     for path in samples() {
@@ -446,10 +446,10 @@ fn compare_cells_state_what_show_json_says_of_their_attempts() {
             continue;
         }
         files += 1;
-        let (views, findings) = niceeval::view::build_views(&doc, None, &prices);
+        let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
         let show = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
         let pages = show["attempts"].as_array().unwrap();
-        let compared = Compared::one(Built::new(doc, None, &prices), &[]).unwrap();
+        let compared = Compared::one(niceeval::analysis::build_source(doc, None, &prices), &[]).unwrap();
         let c = compared.view();
         let doc_json = json::document(&c);
         let rows_json = doc_json["rows"].as_array().unwrap();

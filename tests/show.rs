@@ -19,7 +19,7 @@ fn load(path: &str) -> (Document, Vec<AttemptView>) {
 }
 
 fn derive(doc: &Document) -> Vec<AttemptView> {
-    niceeval::view::build_views(doc, None, &niceeval::model::usage::builtin_prices()).0
+    niceeval::analysis::build_views(doc, None, &niceeval::model::usage::builtin_prices()).0
 }
 
 fn opts(width: usize, boxed: bool) -> PlainOptions {

@@ -49,7 +49,7 @@ fn shared(rel: &str) -> Option<PathBuf> {
 
 fn open(path: &Path) -> (Document, Vec<AttemptView>, Value) {
     let doc = niceeval::load::load_path(path).expect("loads");
-    let (views, findings) = niceeval::view::build_views(&doc, None, &builtin_prices());
+    let (views, findings) = niceeval::analysis::build_views(&doc, None, &builtin_prices());
     let json = niceeval::view::json::document(&doc, &views, &findings, &Selection::default());
     (doc, views, json)
 }
@@ -247,7 +247,7 @@ fn older_results_name_the_phase_tree_timings() {
 #[test]
 fn turn_headers_say_their_duration_or_that_timing_is_unavailable() {
     let capture = niceeval::load::load_path("assets/demo/session.json").unwrap();
-    let (views, _) = niceeval::view::build_views(&capture, None, &builtin_prices());
+    let (views, _) = niceeval::analysis::build_views(&capture, None, &builtin_prices());
     let text = niceeval::plain::render(
         &capture,
         &views,

@@ -25,11 +25,12 @@ pub use search::{InspectorSearch, Search, Seek};
 pub use timing::AssertionRow;
 pub use update::update;
 
+use crate::analysis::build_views;
 use crate::model::derive::TurnAddr;
 use crate::model::diagnostics::Finding;
 use crate::model::document::Document;
 use crate::model::usage::PriceTable;
-use crate::view::attempt::{AttemptView, build_views, build_views_timed};
+use crate::view::attempt::AttemptView;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -305,7 +306,11 @@ impl App {
         // Phase times go to stderr before the terminal is taken (never from
         // a background load, which runs while the viewer draws).
         let timing = std::env::var_os("NICEEVAL_TIMING").is_some();
-        let (views, findings) = build_views_timed(&doc, model.as_deref(), &prices, timing);
+        let analysis = crate::analysis::analyse(&doc, model.as_deref(), &prices);
+        if timing {
+            crate::timings::print_phases(&analysis.phases);
+        }
+        let (views, findings) = (analysis.views, analysis.findings);
         App::from_prepared(Prepared::from_views(doc, views, findings), model, prices)
     }
 

@@ -3,9 +3,10 @@
 //! Exit status: 0 clean, 1 findings at the failing severity (errors, or
 //! warnings too with `--deny-warnings`), 2 input errors.
 
+use crate::analysis::derive_and_lint;
 use crate::model::diagnostics::{Finding, Severity};
 use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
-use crate::model::lint::{RULES, attempt_is_checkable, derive_and_lint, notice_is_finding};
+use crate::model::lint::{RULES, attempt_is_checkable, notice_is_finding};
 use crate::model::text::{Lines, sanitize};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;

@@ -38,7 +38,7 @@ pub fn load(paths: &[PathBuf], args: &SourceArgs, opts: &super::DeriveOpts) -> R
     let prices = super::price_table(opts).map_err(|e| e.to_string())?;
     let build = |paths: &[PathBuf]| -> Result<Built, String> {
         let doc = crate::load::load_paths(paths).map_err(|e| e.to_string())?;
-        Ok(Built::new(doc, opts.model.as_deref(), &prices))
+        Ok(crate::analysis::build_source(doc, opts.model.as_deref(), &prices))
     };
     let compared = match (paths, args.one_source) {
         ([], _) => return Err("no input given".into()),

@@ -173,7 +173,7 @@ pub fn run(args: &ShowArgs) -> i32 {
     for line in crate::view::summary::notice_lines(&doc) {
         let _ = writeln!(std::io::stderr(), "niceeval: {line}");
     }
-    let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
+    let (views, findings) = crate::analysis::build_views(&doc, args.opts.model.as_deref(), &prices);
     let opts = args.layout.options();
     let sel = Selection {
         session: args.session,
@@ -182,6 +182,7 @@ pub fn run(args: &ShowArgs) -> i32 {
         grep,
         full: args.full,
         widest: None,
+        spread: crate::analysis::parallel::SPREAD,
     };
     if args.json {
         if let Some(what) = crate::view::json::not_finite(&doc, &views, &findings, &sel) {

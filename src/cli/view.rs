@@ -63,7 +63,7 @@ pub fn run(args: &ViewArgs) -> i32 {
     }
     let total = args.paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum::<u64>();
     let names: Vec<String> = args.paths.iter().map(|p| crate::load::display_name(p)).collect();
-    let progress = crate::load::progress::Reporter::start(&names.join(", "), Some(total).filter(|t| *t > 0));
+    let progress = crate::loading::Reporter::start(&names.join(", "), Some(total).filter(|t| *t > 0));
     let doc = if args.demo {
         match crate::load::load_bytes("assets/demo/session.json", DEMO_SESSION.as_bytes()) {
             Ok(d) => d,
@@ -95,12 +95,12 @@ pub fn run(args: &ViewArgs) -> i32 {
         Err(e) => return report_error(&e),
     };
     if !interactive {
-        let (views, findings) = crate::view::build_views(&doc, args.opts.model.as_deref(), &prices);
+        let (views, findings) = crate::analysis::build_views(&doc, args.opts.model.as_deref(), &prices);
         let text = crate::plain::render_all(&doc, &views, &findings, &crate::plain::PlainOptions::default());
         return super::print_stdout(&text);
     }
     let theme = theme(args);
-    let progress = crate::load::progress::Reporter::start(&names.join(", "), None);
+    let progress = crate::loading::Reporter::start(&names.join(", "), None);
     crate::load::progress::deriving();
     let mut app = App::new(doc, args.opts.model.clone(), prices);
     drop(progress);

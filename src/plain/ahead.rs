@@ -6,7 +6,7 @@
 //! small strings contends for its allocator's lock on every one.
 
 use super::layout::TurnRowsFn;
-use crate::model::parallel::threads_for;
+use crate::analysis::parallel::threads_for;
 use crate::view::blocks::{Block, Table, TurnRows};
 use std::cell::Cell;
 use std::sync::mpsc::{channel, sync_channel};

@@ -77,7 +77,12 @@ pub fn render_to(
 
 /// The selection, told how wide text of `opts` is drawn at most.
 fn drawn_at(sel: &Selection, opts: &PlainOptions) -> Selection {
-    Selection { widest: Some(layout::drawn_width(opts.width)), ..sel.clone() }
+    // Text output has the cores to itself: the timeline's parts are measured on all of them.
+    Selection {
+        widest: Some(layout::drawn_width(opts.width)),
+        spread: crate::analysis::parallel::SPREAD,
+        ..sel.clone()
+    }
 }
 
 /// Everything `show --all` prints.

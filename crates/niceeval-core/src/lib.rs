@@ -3,6 +3,7 @@
 //! number, mark and tone a surface shows (`view`). Dependencies point one
 //! way: model ← load, model ← view.
 
+pub mod analysis;
 pub mod load;
 pub mod model;
 pub mod view;

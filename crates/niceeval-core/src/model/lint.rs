@@ -9,6 +9,8 @@
 
 mod events;
 mod input;
+
+pub use input::findings as input_findings;
 mod pairing;
 mod sums;
 mod turn;
@@ -16,6 +18,7 @@ mod turn;
 use super::derive::DerivedAttempt;
 use super::diagnostics::{Finding, Location, Severity};
 use super::document::Document;
+use super::spread::Spread;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -301,40 +304,15 @@ pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding>
     findings
 }
 
-/// Derive the document and lint it: the per-turn lint (which needs no
-/// derivation) runs on a second thread while the document is derived, and
-/// the turns it has not reached when the derivation ends are shared with
-/// this thread. The findings are those of [`lint_document`].
-pub fn derive_and_lint(
-    doc: &Document,
-    model: Option<&str>,
-    prices: &crate::model::usage::PriceTable,
-) -> (Vec<DerivedAttempt>, Vec<Finding>) {
-    let (derived, turns) = lint_turns_while(doc, || super::derive::derive_document(doc, model, prices));
-    let sessions = lint_sessions(doc, &derived);
-    let mut findings = input::findings(doc);
-    findings.extend(merge(turns, sessions));
-    (derived, findings)
-}
-
 /// The per-turn half of [`lint_document`] (notices, event, status, usage,
-/// coverage and content rules), on another thread while `work` (the
-/// derivation) runs on this one, which then takes the turns not yet linted:
-/// the two end together, where a lint on its own thread ended last. It
-/// needs no derivation: each turn's coverage is the one [`derive_attempt`]
-/// computes (the agent default downgraded by the turn's declaration).
-///
-/// [`derive_attempt`]: super::derive::derive_attempt
-pub fn lint_turns_while<R>(doc: &Document, work: impl FnOnce() -> R) -> (R, TurnFindings) {
-    let shared = SharedTurnLint::new(doc);
-    let done = std::thread::scope(|s| {
-        let lint = s.spawn(|| shared.help());
-        let done = work();
-        shared.help();
-        lint.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        done
-    });
-    (done, shared.finish())
+/// coverage and content rules), shared out a turn at a time to whichever
+/// thread [`help`](SharedTurnLint::help)s (`analysis::lint_turns_while`
+/// runs it beside the derivation). It needs no derivation: each turn's
+/// coverage is the one `derive_attempt` computes (the agent default
+/// downgraded by the turn's declaration). A long turn's texts are digested
+/// over `spread`.
+pub fn shared_turn_lint(doc: &Document, spread: Spread) -> SharedTurnLint<'_> {
+    SharedTurnLint::new(doc, spread)
 }
 
 /// The coverage [`derive_attempt`](super::derive::derive_attempt) gives a
@@ -344,19 +322,20 @@ fn agent_coverage(doc: &Document, ai: usize, addr: super::derive::TurnAddr) -> O
     Some(super::coverage::Coverage::complete().downgrade(record.turn.evidence_coverage.as_ref()))
 }
 
-/// The per-turn lint of [`lint_turns_while`], its turns handed out one at a time
+/// The per-turn lint of [`shared_turn_lint`], its turns handed out one at a time
 /// to whichever thread [`SharedTurnLint::help`]s.
-struct SharedTurnLint<'d> {
+pub struct SharedTurnLint<'d> {
     doc: &'d Document,
     /// (attempt, session, turn, whether the attempt records statuses), in
     /// the order [`turn_findings_with`] visits them.
     turns: Vec<(usize, usize, usize, bool)>,
     next: AtomicUsize,
     done: Mutex<Vec<Option<Vec<Finding>>>>,
+    spread: Spread,
 }
 
 impl<'d> SharedTurnLint<'d> {
-    fn new(doc: &'d Document) -> Self {
+    fn new(doc: &'d Document, spread: Spread) -> Self {
         let mut turns = Vec::new();
         // A dry run of the assembly lists the turns in its own order.
         turn_findings_with(doc, |ai, si, ti, statuses| {
@@ -364,27 +343,28 @@ impl<'d> SharedTurnLint<'d> {
             Vec::new()
         });
         let done = Mutex::new(turns.iter().map(|_| None).collect());
-        SharedTurnLint { doc, turns, next: AtomicUsize::new(0), done }
+        SharedTurnLint { doc, turns, next: AtomicUsize::new(0), done, spread }
     }
 
     /// Lint turns until none is left.
-    fn help(&self) {
+    pub fn help(&self) {
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             let Some(&(ai, si, ti, statuses)) = self.turns.get(i) else { return };
             let coverage = |ai, addr| agent_coverage(self.doc, ai, addr);
-            let findings = lint_turn(self.doc, (ai, si, ti), statuses, coverage);
+            let findings = lint_turn(self.doc, (ai, si, ti), statuses, coverage, self.spread);
             self.done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(findings);
         }
     }
 
-    fn finish(self) -> TurnFindings {
+    /// The findings, once every helper has returned.
+    pub fn finish(self) -> TurnFindings {
         let mut done = self.done.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter();
         turn_findings_with(self.doc, |_, _, _, _| done.next().flatten().unwrap_or_default())
     }
 }
 
-/// Findings of [`lint_turns_while`]: per attempt, the notice findings and, per
+/// Findings of [`shared_turn_lint`]: per attempt, the notice findings and, per
 /// session, its turns' findings, in the order [`lint_document`] reports them.
 #[derive(Debug, Default)]
 pub struct TurnFindings {
@@ -401,10 +381,12 @@ fn lint_turns_with(
     doc: &Document,
     coverage_of: impl Fn(usize, super::derive::TurnAddr) -> Option<super::coverage::Coverage>,
 ) -> TurnFindings {
-    turn_findings_with(doc, |ai, si, ti, statuses| lint_turn(doc, (ai, si, ti), statuses, &coverage_of))
+    turn_findings_with(doc, |ai, si, ti, statuses| {
+        lint_turn(doc, (ai, si, ti), statuses, &coverage_of, Spread::SEQUENTIAL)
+    })
 }
 
-/// The findings of [`lint_turns_while`], each turn's from `turn` (given the
+/// The findings of [`shared_turn_lint`], each turn's from `turn` (given the
 /// attempt, session and turn, and whether the attempt records statuses).
 fn turn_findings_with(doc: &Document, mut turn: impl FnMut(usize, usize, usize, bool) -> Vec<Finding>) -> TurnFindings {
     let mut out = TurnFindings::default();
@@ -445,6 +427,7 @@ fn lint_turn(
     (ai, si, ti): (usize, usize, usize),
     statuses: bool,
     coverage_of: impl Fn(usize, super::derive::TurnAddr) -> Option<super::coverage::Coverage>,
+    spread: Spread,
 ) -> Vec<Finding> {
     let attempt = &doc.attempts[ai];
     let record = &attempt.sessions[si].turns[ti];
@@ -454,7 +437,7 @@ fn lint_turn(
     let coverage = coverage_of(ai, super::derive::TurnAddr { session: si, turn: ti });
     events::check_turn_events(&mut sink, here, record);
     let recorded = attempt.recorded_coverage.as_ref().and_then(|c| c.get("actions"));
-    turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses);
+    turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses, spread);
     // Nothing reads this turn's text again in the lint.
     record.turn.release_pages();
     sink.findings

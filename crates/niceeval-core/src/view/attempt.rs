@@ -1,11 +1,12 @@
-//! The view of one attempt, built once at load (off the UI thread for large
-//! inputs) and read by every surface: derived facts, HITL requests, timeline
-//! rows, which rows assertions point at, and which rows findings flag.
+//! The view of one attempt, built once at load (by `analysis`, off the UI
+//! thread for large inputs) and read by every surface: derived facts, HITL
+//! requests, timeline rows, which rows assertions point at, and which rows
+//! findings flag.
 
 use super::summary::Summary;
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
-use crate::model::document::Document;
+use crate::model::document::{Attempt, Document};
 use crate::model::hitl::{HitlRequest, hitl_requests};
 use crate::model::timeline::{Timeline, build_timeline};
 use crate::model::usage::PriceTable;
@@ -28,83 +29,53 @@ pub struct AttemptView {
     pub timing: crate::model::timing::Tree,
 }
 
-/// Derive every attempt once: facts, HITL requests, timeline rows, assertion badges, findings.
-pub fn build_views(doc: &Document, model: Option<&str>, prices: &PriceTable) -> (Vec<AttemptView>, Vec<Finding>) {
-    build_views_timed(doc, model, prices, false)
+/// What is built for one attempt from its derived facts, before the
+/// findings are known: HITL requests, timeline rows, assertion badges and
+/// the timing tree.
+pub struct AttemptParts {
+    pub requests: Vec<HitlRequest>,
+    pub timeline: Timeline,
+    pub badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>>,
+    pub timing: crate::model::timing::Tree,
 }
 
-/// [`build_views`], printing the time of each phase on stderr when `timing`
-/// (`NICEEVAL_TIMING`, before the terminal is taken over).
-///
-/// Two threads: the per-turn lint rules run while the document is derived
-/// (and on both once it is); then the pairing rules run while the HITL
-/// requests, timelines and badges are built. The findings are merged in the order a sequential lint gives.
-pub fn build_views_timed(
-    doc: &Document,
-    model: Option<&str>,
-    prices: &PriceTable,
-    timing: bool,
-) -> (Vec<AttemptView>, Vec<Finding>) {
-    use std::time::{Duration, Instant};
-    let started = Instant::now();
-    let report = |name: &str, d: Duration| {
-        if timing {
-            eprintln!("niceeval: build_views {name} {:.1} ms", d.as_secs_f64() * 1e3);
-        }
-    };
-    fn join<T>(h: std::thread::ScopedJoinHandle<'_, (T, Duration)>) -> (T, Duration) {
-        h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
-    }
-    let t = Instant::now();
-    let ((derived, derive_time), turn_findings) = crate::model::lint::lint_turns_while(doc, || {
-        let t = Instant::now();
-        (crate::model::derive_document(doc, model, prices), t.elapsed())
-    });
-    report("derive", derive_time);
-    report("derive and lint turns (this thread helps the lint once derived)", t.elapsed());
-    let ((parts, parts_time), (session_findings, pairing_time)) = std::thread::scope(|s| {
-        let lint = s.spawn(|| {
-            let t = Instant::now();
-            (crate::model::lint::lint_sessions(doc, &derived), t.elapsed())
-        });
-        let t = Instant::now();
-        let parts: Vec<_> = doc
-            .attempts
-            .iter()
-            .zip(&derived)
-            .map(|(attempt, derived)| {
-                let requests = hitl_requests(attempt, derived);
-                let timeline = build_timeline(attempt, derived, &requests);
-                let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
-                for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
-                    for r in crate::model::evidence::evidence_refs(a) {
-                        if let Some(t) = crate::model::evidence::resolve(attempt, derived, &r) {
-                            let list = badges.entry((t.addr, t.event)).or_default();
-                            if !list.contains(&i) {
-                                list.push(i);
-                            }
-                        }
-                    }
+/// The parts of one attempt's view (sequential; `analysis` runs them beside the pairing lint).
+pub fn attempt_parts(attempt: &Attempt, derived: &DerivedAttempt) -> AttemptParts {
+    let requests = hitl_requests(attempt, derived);
+    let timeline = build_timeline(attempt, derived, &requests);
+    let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
+    for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
+        for r in crate::model::evidence::evidence_refs(a) {
+            if let Some(t) = crate::model::evidence::resolve(attempt, derived, &r) {
+                let list = badges.entry((t.addr, t.event)).or_default();
+                if !list.contains(&i) {
+                    list.push(i);
                 }
-                let timing = crate::model::timing::tree(&attempt.review.timing, attempt.review.trace.as_ref());
-                (requests, timeline, badges, timing)
-            })
-            .collect();
-        ((parts, t.elapsed()), join(lint))
-    });
-    report("lint pairing", pairing_time);
-    report("hitl+timeline+badges+timing (in parallel with pairing)", parts_time);
-    let t = Instant::now();
-    let findings = crate::model::lint::merge(turn_findings, session_findings);
+            }
+        }
+    }
+    let timing = crate::model::timing::tree(&attempt.review.timing, attempt.review.trace.as_ref());
+    AttemptParts { requests, timeline, badges, timing }
+}
+
+/// Every attempt's view from its derived facts, its parts and the
+/// document's findings (which rows they flag, and the counts the header shows).
+pub fn assemble_views(
+    doc: &Document,
+    derived: Vec<DerivedAttempt>,
+    parts: Vec<AttemptParts>,
+    findings: &[Finding],
+    prices: &PriceTable,
+) -> Vec<AttemptView> {
     let mut flagged: Vec<HashSet<(TurnAddr, Option<usize>)>> = vec![HashSet::new(); doc.attempts.len()];
-    for f in &findings {
+    for f in findings {
         if let (Some(set), Some(turn)) = (flagged.get_mut(f.location.attempt), f.location.turn) {
             set.insert((TurnAddr { session: f.location.session, turn }, f.location.event));
         }
     }
     let numbers = attempt_numbers(doc);
     let mut counts = vec![(0usize, 0usize); doc.attempts.len()];
-    for f in &findings {
+    for f in findings {
         if let Some(c) = counts.get_mut(f.location.attempt) {
             match f.severity {
                 crate::model::diagnostics::Severity::Error => c.0 += 1,
@@ -112,21 +83,16 @@ pub fn build_views_timed(
             }
         }
     }
-    let views = derived
+    derived
         .into_iter()
         .zip(parts)
         .zip(flagged)
         .enumerate()
-        .map(|(i, ((derived, (requests, timeline, badges, timing)), flagged))| {
+        .map(|(i, ((derived, AttemptParts { requests, timeline, badges, timing }), flagged))| {
             let summary = Summary::new(&doc.attempts[i], &derived, &requests, numbers[i], counts[i], &prices.source);
             AttemptView { derived, requests, timeline, badges, flagged, summary, timing }
         })
-        .collect();
-    report("merge findings+views", t.elapsed());
-    if timing {
-        eprintln!("niceeval: build_views total {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
-    }
-    (views, findings)
+        .collect()
 }
 
 /// Each attempt's number among the attempts of its eval (and experiment),

@@ -130,6 +130,24 @@ pub fn loading_text(l: &LoadProgress) -> String {
     format!("⟳ preview of the first {} · {step} · {:.1} s", megabytes(l.preview_bytes), l.elapsed_ms as f64 / 1000.0)
 }
 
+/// The line on stderr while a file loads before the viewer draws (or a
+/// command prints): `niceeval: loading big.jsonl: 31.2 MB of 100.0 MB, 53210 events (1.4 s)`.
+/// `total` is the file's size when known; `label` is already drawable.
+pub fn stderr_loading_line(label: &str, l: &LoadProgress, total: Option<u64>) -> String {
+    let (bytes, lines) = (l.parsed_bytes, l.parsed_lines);
+    let what = match (l.building, total) {
+        (true, _) if lines > 0 => format!("{lines} lines parsed, building the views"),
+        (true, _) => "building the views".to_string(),
+        (false, Some(t)) if bytes > 0 && lines > 0 => {
+            format!("{} of {}, {lines} events", megabytes(bytes), megabytes(t))
+        }
+        (false, Some(t)) if bytes > 0 => format!("{} of {}", megabytes(bytes), megabytes(t)),
+        (false, Some(t)) => format!("parsing {}", megabytes(t)),
+        (false, None) => "reading".to_string(),
+    };
+    format!("niceeval: loading {label}: {what} ({:.1} s)", l.elapsed_ms as f64 / 1000.0)
+}
+
 /// "loaded all 48.0 MB: 120,001 events in 3.2 s".
 pub fn loaded_text(total_bytes: u64, events: usize, seconds: f64) -> String {
     format!("loaded all {}: {} in {seconds:.1} s", megabytes(total_bytes), count(events, "event", "events"))

@@ -31,6 +31,9 @@ pub struct Selection {
     /// is; a screen is resized). Rows are then measured only as far as
     /// their widths can change the layout.
     pub widest: Option<usize>,
+    /// How independent parts are spread over threads (the renderer that
+    /// has cores to spare gives `analysis::parallel::SPREAD`).
+    pub spread: crate::model::spread::Spread,
 }
 
 impl Selection {

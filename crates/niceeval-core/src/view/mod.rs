@@ -34,6 +34,6 @@ pub mod verdict;
 pub mod waterfall;
 pub mod wrap;
 
-pub use attempt::{AttemptView, build_views};
+pub use attempt::AttemptView;
 pub use blocks::{Align, Block, Column, Overflow, Section, Table};
 pub use text::{Text, Tone, clean};

@@ -227,7 +227,7 @@ fn parse_complete_lines_parallel_from(bytes: &[u8], first_line_no: usize) -> Chu
 }
 
 fn parse_lines_parallel(bytes: &[u8], first_line_no: usize, lazy: Option<&LazyLoad>) -> ChunkParse {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    let threads = crate::analysis::parallel::cores(16);
     parse_in_chunks(bytes, if bytes.len() < PARALLEL_AT_LEAST { 1 } else { threads }, first_line_no, lazy)
 }
 
@@ -249,23 +249,15 @@ fn parse_in_chunks(bytes: &[u8], threads: usize, first_line_no: usize, lazy: Opt
         starts.iter().enumerate().map(|(i, &a)| (a, starts.get(i + 1).copied().unwrap_or(bytes.len()))).collect();
     // Chunks after the first start at a placeholder line 2 (only line 1 may
     // carry a BOM); their numbers are shifted once the earlier counts are known.
-    let parts: Vec<ChunkParse> = std::thread::scope(|s| {
-        let handles: Vec<_> = ranges
-            .iter()
-            .map(|&(a, b)| {
-                s.spawn(move || parse_complete_lines_with(&bytes[a..b], if a == 0 { first_line_no } else { 2 }, lazy))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .zip(&ranges)
-            .map(|(h, &(a, b))| {
-                h.join().unwrap_or_else(|_| {
-                    parse_complete_lines_with(&bytes[a..b], if a == 0 { first_line_no } else { 2 }, lazy)
-                })
-            })
-            .collect()
-    });
+    let parse = |&(a, b): &(usize, usize)| {
+        parse_complete_lines_with(&bytes[a..b], if a == 0 { first_line_no } else { 2 }, lazy)
+    };
+    // A chunk whose thread panicked is parsed again here (and panics here if it must).
+    let parts: Vec<ChunkParse> = crate::analysis::parallel::each_on_its_own_thread(&ranges, parse)
+        .into_iter()
+        .zip(&ranges)
+        .map(|(done, range)| done.unwrap_or_else(|| parse(range)))
+        .collect();
     merge_parts(first_line_no, &ranges, parts)
 }
 
@@ -465,7 +457,7 @@ pub fn parse_raw_lines(bytes: &[u8], load: &LazyLoad, searched: &(dyn Fn(usize, 
     // block, joined before the next block, spent about as long being made
     // and waiting for the slower half as parsing.
     let ranges = line_pieces(bytes, PIECE);
-    let parts = crate::model::parallel::parallel_map(&ranges, |&(a, b)| {
+    let parts = crate::analysis::parallel::parallel_map(&ranges, |&(a, b)| {
         let part = parse_complete_lines_with(&bytes[a..b], if a == 0 { 1 } else { 2 }, Some(load));
         searched(a, b);
         part

@@ -216,7 +216,7 @@ pub fn parse(
     release: &(dyn Fn(usize, usize) + Sync),
     lazy: Option<&LazyLoad>,
 ) -> Option<Value> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let threads = crate::analysis::parallel::cores(8);
     parse_on(bytes, split_at_least, threads, scanned, release, lazy)
 }
 
@@ -243,26 +243,27 @@ fn parse_on(
     };
     // The stretches of `events` arrays are parsed on the threads while the
     // scan goes on; the rest of the pieces once it has ended.
-    let root = std::thread::scope(|s| {
-        let workers: Vec<_> = match (&early, lazy) {
-            (Some(early), Some(load)) => (0..threads).map(|_| s.spawn(|| early.work(bytes, load, release))).collect(),
-            _ => Vec::new(),
-        };
+    let helpers = if early.is_some() && lazy.is_some() { threads } else { 0 };
+    let helper = || {
+        if let (Some(early), Some(load)) = (&early, lazy) {
+            early.work(bytes, load, release);
+        }
+    };
+    let (root, panicked) = crate::analysis::parallel::alongside(helpers, helper, || {
         let closing = early.as_ref().map(Closing);
         let start = scan.skip_ws(0);
         let root = scan.value(start, None, 0, lazy.map_or(Place::Plain, LazyLoad::root));
         drop(closing);
-        if let Some(early) = &early {
-            for worker in workers {
-                // A thread that panicked leaves its batch missing: a doubt
-                // like any other (the caller parses whole).
-                if worker.join().is_err() {
-                    early.fail();
-                }
-            }
-        }
         root
-    })?;
+    });
+    // A thread that panicked leaves its batch missing: a doubt like any
+    // other (the caller parses whole).
+    if let Some(early) = &early
+        && panicked > 0
+    {
+        early.fail();
+    }
+    let root = root?;
     if scan.skip_ws(root.end) != bytes.len() || root.children.is_none() {
         return None;
     }
@@ -370,32 +371,13 @@ fn parse_pieces(
     }
     cuts.push(pieces.len());
     cuts.dedup();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (parse_run, cuts, next) = (&parse_run, &cuts, &next);
-    let mut runs: Vec<Option<Vec<Value>>> = vec![None; cuts.len() - 1];
-    let done: Vec<Vec<(usize, Option<Vec<Value>>)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.min(cuts.len() - 1))
-            .map(|_| {
-                s.spawn(move || {
-                    let mut mine = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if k + 1 >= cuts.len() {
-                            return mine;
-                        }
-                        mine.push((k, parse_run(&pieces[cuts[k]..cuts[k + 1]])));
-                    }
-                })
-            })
+    // A panicked thread leaves its runs missing: a doubt like any other
+    // (the caller parses whole).
+    let runs: Vec<Option<Vec<Value>>> =
+        crate::analysis::parallel::map_settled(threads, cuts.len() - 1, |k| parse_run(&pieces[cuts[k]..cuts[k + 1]]))
+            .into_iter()
+            .map(Option::flatten)
             .collect();
-        // Every thread is joined (a panicked one leaves its runs missing: a
-        // doubt like any other, the caller parses whole), so the scope
-        // itself never panics.
-        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-    });
-    for (k, run) in done.into_iter().flatten() {
-        runs[k] = run;
-    }
     let mut all = Vec::with_capacity(pieces.len());
     for run in runs {
         all.extend(run?);

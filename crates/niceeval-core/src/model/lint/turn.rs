@@ -7,6 +7,7 @@ use crate::model::coverage::{CHANNELS, Coverage, CoverageEntry, CoverageStatus};
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
 use crate::model::event::{EventKind, Role, TextDigest, json_type};
+use crate::model::spread::Spread;
 use crate::model::usage::{MAX_EXACT, USAGE_FIELDS};
 use serde_json::Value;
 
@@ -17,6 +18,7 @@ pub fn check_turn(
     coverage: Option<&Coverage>,
     attempt_actions: Option<&CoverageEntry>,
     statuses_recorded: bool,
+    spread: Spread,
 ) {
     if statuses_recorded {
         check_status(sink, here, record);
@@ -29,7 +31,7 @@ pub fn check_turn(
         check_coverage(sink, here, decl);
     }
     check_unclassified(sink, here, record, coverage, attempt_actions);
-    check_content(sink, here, record);
+    check_content(sink, here, record, spread);
 }
 
 fn check_status(sink: &mut Sink, here: Location, record: &TurnRecord) {
@@ -259,10 +261,14 @@ fn check_unclassified(
 
 /// The digest of each tool finish's string output and each assistant
 /// message's text, in event order. A long turn is digested a stretch at a
-/// time on every core: its outputs are most of what its lint reads.
-fn digests_of(events: &[crate::model::event::Event]) -> Vec<(usize, TextDigest)> {
-    let stretches = crate::model::parallel::stretches(events.len(), super::EVENTS_AT_ONCE);
-    let digested = crate::model::parallel::parallel_map(&stretches, |stretch| {
+/// time, spread over the cores when `spread` has them: its outputs are most
+/// of what its lint reads.
+fn digests_of(events: &[crate::model::event::Event], spread: Spread) -> Vec<(usize, TextDigest)> {
+    let stretches: Vec<std::ops::Range<usize>> = (0..events.len())
+        .step_by(super::EVENTS_AT_ONCE)
+        .map(|from| from..(from + super::EVENTS_AT_ONCE).min(events.len()))
+        .collect();
+    let digested = spread.map(&stretches, |stretch| {
         let digest = |i: usize| match events[i].kind {
             EventKind::ToolFinished { .. } => events[i].output_digest(),
             EventKind::Message { role: Role::Assistant } => events[i].text_digest(),
@@ -273,12 +279,12 @@ fn digests_of(events: &[crate::model::event::Event]) -> Vec<(usize, TextDigest)>
     digested.into_iter().flatten().collect()
 }
 
-fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord) {
+fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord, spread: Spread) {
     let events = &record.turn.events;
     // Outputs by the hash of their trimmed text (a long turn has many messages
     // and many outputs, and a lazy event's texts are not held); texts are
     // compared whole only when the hashes agree.
-    let digests = digests_of(events);
+    let digests = digests_of(events, spread);
     let mut outputs: rustc_hash::FxHashMap<u64, Vec<usize>> = rustc_hash::FxHashMap::default();
     for &(i, d) in &digests {
         // Short outputs ("ok", "done") say too little to tell a wrapped output from a reply.

@@ -23,18 +23,11 @@ pub use crate::model::compare::UnknownExperiment;
 pub use stats::{ColumnStats, Sum, column_stats, partial_note};
 
 /// One source as loaded: its document and the views built from it alone
-/// (so attempt numbers and findings are the source's own).
+/// (so attempt numbers and findings are the source's own; `analysis::build_source` makes one).
 pub struct Built {
     pub doc: Document,
     pub views: Vec<AttemptView>,
     pub findings: Vec<Finding>,
-}
-
-impl Built {
-    pub fn new(doc: Document, model: Option<&str>, prices: &crate::model::usage::PriceTable) -> Built {
-        let (views, findings) = super::attempt::build_views(&doc, model, prices);
-        Built { doc, views, findings }
-    }
 }
 
 /// Where the attempts of one source sit in the merged document.

@@ -5,15 +5,14 @@
 use super::{
     SUMMARY, cells, kind_word, position, release_rows, row_and_record, row_status, row_view, rows_table, table,
 };
-use crate::model::parallel::parallel_map;
 use crate::model::text::width;
 use crate::view::blocks::{natural_widths, settled_past, wide_enough};
 use crate::view::context::Ctx;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many rows each part shows, and the column widths the turn tables
-/// share (so rows line up across turns). The parts are measured on every
-/// core, each independent of the others. Summaries are measured only until
+/// share (so rows line up across turns). The parts are measured over the
+/// selection's spread (every core, for `show`), each independent of the others. Summaries are measured only until
 /// a row is as wide as anything drawn ([`Selection::widest`](crate::view::context::Selection),
 /// [`wide_enough`]): past that the layout is the same whatever the rest
 /// measure, when the other columns cannot give up width ([`settled_past`]);
@@ -26,7 +25,7 @@ pub(super) fn measure(ctx: &Ctx, parts: &[std::ops::Range<usize>]) -> (Vec<usize
 fn measure_until(ctx: &Ctx, parts: &[std::ops::Range<usize>], widest: Option<usize>) -> (Vec<usize>, Vec<usize>) {
     let columns = table(Vec::new(), ctx.sel.full).columns;
     let past = AtomicBool::new(false);
-    let measured = parallel_map(parts, |range| measure_part(ctx, range.clone(), widest.map(|w| (w, &past))));
+    let measured = ctx.sel.spread.map(parts, |range| measure_part(ctx, range.clone(), widest.map(|w| (w, &past))));
     let mut floor = vec![0usize; columns.len()];
     for (_, widths) in &measured {
         for (f, w) in floor.iter_mut().zip(widths) {
