@@ -263,3 +263,149 @@ fn threads_and_the_clock_live_in_the_analysis_module_only() {
         found.join("\n")
     );
 }
+
+/// The module a source file is, as a path from its crate root
+/// (`crates/niceeval-core/src/view/compare/split.rs` is `view::compare::split`).
+fn module_of(root: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(root).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The modules a file's code names (`crate::a::b`, `super::c`, `use super::{d, e::f}`), as absolute paths
+/// (`super` is the module above this one's, whether it is a file or a `mod.rs`).
+fn named_modules(code: &str, here: &[String]) -> Vec<Vec<String>> {
+    let path_of = |s: &str| -> Vec<String> {
+        let text: String = s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':').collect();
+        text.split("::").take_while(|seg| !seg.is_empty()).map(str::to_string).collect()
+    };
+    let mut out = Vec::new();
+    for (prefix, up) in [("crate::", None), ("super::super::", Some(2)), ("super::", Some(1))] {
+        for (at, _) in code.match_indices(prefix) {
+            if up == Some(1) && (code[..at].ends_with("super::") || code[at + 7..].starts_with("super::")) {
+                continue;
+            }
+            let start = match up {
+                None => Vec::new(),
+                Some(n) => here[..here.len().saturating_sub(n)].to_vec(),
+            };
+            let rest = &code[at + prefix.len()..];
+            let heads: Vec<&str> = match rest.strip_prefix('{') {
+                Some(group) => group[..group.find('}').unwrap_or(group.len())].split(',').map(str::trim).collect(),
+                None => vec![rest],
+            };
+            for head in heads {
+                let mut path = start.clone();
+                path.extend(path_of(head));
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// No two files reach each other through imports, directly or round a
+/// longer circle (a file may use its own parent module, which declares it).
+#[test]
+fn no_import_circles() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let roots = ["src", "crates/niceeval-core/src", "crates/niceeval-json/src", "crates/niceeval-text/src"];
+    let (mut cycles, mut imports_read) = (Vec::new(), 0);
+    for root in roots {
+        let root = manifest.join(root);
+        let mut files = Vec::new();
+        fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") && !p.to_string_lossy().ends_with("_tests.rs") {
+                    out.push(p);
+                }
+            }
+        }
+        walk(&root, &mut files);
+        let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(&root, f)).collect();
+        let index: std::collections::HashMap<&[String], usize> =
+            modules.iter().enumerate().map(|(i, m)| (m.as_slice(), i)).collect();
+        let mut edges: Vec<std::collections::BTreeSet<usize>> = vec![Default::default(); files.len()];
+        for (i, file) in files.iter().enumerate() {
+            for named in named_modules(&code(file), &modules[i]) {
+                // The longest prefix that is a file of this crate.
+                let target = (1..=named.len()).rev().find_map(|n| index.get(&named[..n]).copied());
+                if let Some(t) = target
+                    && t != i
+                    && !modules[i].starts_with(&modules[t])
+                {
+                    edges[i].insert(t);
+                }
+            }
+        }
+        // Strongly connected components (Tarjan, iterative enough for a few hundred files).
+        let n = files.len();
+        let (mut index_of, mut low, mut on_stack) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
+        let (mut stack, mut next) = (Vec::new(), 0);
+        fn connect(
+            v: usize,
+            edges: &[std::collections::BTreeSet<usize>],
+            state: (&mut Vec<usize>, &mut Vec<usize>, &mut Vec<bool>, &mut Vec<usize>, &mut usize),
+            out: &mut Vec<Vec<usize>>,
+        ) {
+            let (index_of, low, on_stack, stack, next) = state;
+            index_of[v] = *next;
+            low[v] = *next;
+            *next += 1;
+            stack.push(v);
+            on_stack[v] = true;
+            for &w in &edges[v] {
+                if index_of[w] == usize::MAX {
+                    connect(w, edges, (index_of, low, on_stack, stack, next), out);
+                    low[v] = low[v].min(low[w]);
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index_of[w]);
+                }
+            }
+            if low[v] == index_of[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    out.push(component);
+                }
+            }
+        }
+        let mut components = Vec::new();
+        for v in 0..n {
+            if index_of[v] == usize::MAX {
+                connect(v, &edges, (&mut index_of, &mut low, &mut on_stack, &mut stack, &mut next), &mut components);
+            }
+        }
+        for c in components {
+            let names: Vec<String> =
+                c.iter().map(|&i| files[i].strip_prefix(manifest).unwrap().display().to_string()).collect();
+            cycles.push(names.join(" ↔ "));
+        }
+        imports_read += edges.iter().map(|e| e.len()).sum::<usize>();
+    }
+    assert!(imports_read > 500, "only {imports_read} imports between files read");
+    assert!(cycles.is_empty(), "import circles:\n{}", cycles.join("\n"));
+}
+
+#[test]
+fn the_import_reader_resolves_crate_and_super_paths() {
+    let here = ["view".to_string(), "compare".to_string(), "split".to_string()];
+    let named = named_modules(
+        "use super::{tools::diff, Cv};\nuse crate::model::text::width;\nsuper::super::chrome::x()",
+        &here,
+    );
+    let named: Vec<String> = named.iter().map(|p| p.join("::")).collect();
+    assert_eq!(named, ["model::text::width", "view::chrome::x", "view::compare::tools::diff", "view::compare::Cv"]);
+}

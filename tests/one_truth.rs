@@ -8,7 +8,7 @@
 
 mod common;
 
-use niceeval::app::{App, Focus, Scope, update::set_scope};
+use niceeval::app::{App, Focus, Scope, scope::set_scope};
 use niceeval::model::usage::builtin_prices;
 use niceeval::ui::{self, RenderCache, ThemeName};
 use niceeval::view::format::{count, number, usd};

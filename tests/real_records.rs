@@ -178,7 +178,7 @@ fn show_json(path: &std::path::Path) -> Value {
 fn a_records_notes_stay_with_their_attempt_and_failed_turns_read_failed() {
     let dirs = attempt_dirs();
     if dirs.is_empty() {
-        println!("real records: skipped (../shared/samples not found)");
+        common::skip("the Records under ../shared/samples");
         return;
     }
     let mut wholes: std::collections::HashMap<PathBuf, Value> = std::collections::HashMap::new();
@@ -243,7 +243,7 @@ fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
         for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate() {
             for (k, x) in a["assertions"].as_array().unwrap().iter().enumerate() {
                 let Some(first) = x["evidence"].as_array().unwrap().first() else { continue };
-                niceeval::app::update::set_scope(
+                niceeval::app::scope::set_scope(
                     &mut app,
                     niceeval::app::Scope { attempt: i, session: None, turn: None },
                 );

@@ -38,13 +38,7 @@ fn records() -> Vec<PathBuf> {
 }
 
 fn shared(rel: &str) -> Option<PathBuf> {
-    let p = common::shared_dir()?.join("samples/niceeval").join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        common::report(&format!("timing: skipped ({rel} not found)"));
-        None
-    }
+    common::shared_path(&format!("samples/niceeval/{rel}"))
 }
 
 fn open(path: &Path) -> (Document, Vec<AttemptView>, Value) {
@@ -297,7 +291,7 @@ fn kitchen_app() -> Option<App> {
     let doc = niceeval::load::load_path("../shared/samples/niceeval/generated/record-kitchen/record").unwrap();
     let mut app = App::new(doc, None, builtin_prices());
     let i = app.doc.attempts.iter().position(|a| a.locator.as_deref() == Some(KITCHEN_CODING)).unwrap();
-    niceeval::app::update::set_scope(&mut app, niceeval::app::Scope { attempt: i, session: None, turn: None });
+    niceeval::app::scope::set_scope(&mut app, niceeval::app::Scope { attempt: i, session: None, turn: None });
     app.focus = niceeval::app::Focus::List;
     update(&mut app, Action::ShowTab(Tab::Timing));
     Some(app)

@@ -3,7 +3,7 @@
 //! Enter opens the side's inspector, r y o act on its selection as in the
 //! viewer, v opens the side in the viewer, Esc goes back.
 
-use super::compare::{Screen, SplitState, open_in_viewer};
+use super::compare_state::{Screen, SplitState, open_in_viewer};
 use super::{Action, App, Tab};
 use crate::model::timeline::RowKind;
 use crate::view::compare::split::{AssertionChange, Slot, SplitTab};

@@ -54,7 +54,7 @@ impl App {
 
     fn go(&mut self, p: Place) {
         if self.scope != p.scope {
-            super::update::set_scope(self, p.scope);
+            super::scope::set_scope(self, p.scope);
         }
         self.tab = p.tab;
         self.focus = p.focus;

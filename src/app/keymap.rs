@@ -1,5 +1,7 @@
-//! The key table: the one place keys become actions. The help overlay, the
-//! footer hints and the README key table are all generated from it.
+//! The key table: the one place keys become actions. The help overlay and
+//! the README key table are generated from it (a test keeps the README
+//! equal); the footer hints and the keys named in other texts are still
+//! written by hand in `view::chrome`.
 
 use super::action::{Action, Tab};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

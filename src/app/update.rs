@@ -1,5 +1,9 @@
-//! `update(&mut App, Action)`: the only place UI state changes.
+//! `update(&mut App, Action)`: where keys and most other events change UI
+//! state. Not yet the only place: the terminal loop also sets the viewport
+//! on resize and the search step, the CLI sets `debug_keys` and `follow`,
+//! and the background load sets `loading`.
 
+use super::scope::set_scope;
 use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab};
 
 pub fn update(app: &mut App, action: Action) {
@@ -225,28 +229,6 @@ fn move_by(app: &mut App, delta: isize) {
             app.inspector_scroll = (from.saturating_add(delta).max(0) as usize).min(max);
         }
     }
-}
-
-/// Change the scope of the other panels, keeping the selected row when it is still in scope.
-pub fn set_scope(app: &mut App, scope: Scope) {
-    if app.scope == scope {
-        return;
-    }
-    let keep = app.selected_row();
-    let attempt_changed = app.scope.attempt != scope.attempt;
-    app.scope = scope;
-    app.rebuild_visible();
-    // Every other tab's list starts over; the timeline keeps its row when it can.
-    let timeline = app.lists.timeline;
-    app.lists = crate::app::Lists { timeline, ..Default::default() };
-    if attempt_changed {
-        app.lists.timeline = ListState::default();
-    }
-    match keep.filter(|_| !attempt_changed) {
-        Some(row) if app.visible.binary_search(&row).is_ok() => app.select_row(row),
-        _ => app.lists.timeline = ListState::default(),
-    }
-    app.inspector_scroll = 0;
 }
 
 fn jump_turn(app: &mut App, forward: bool) {

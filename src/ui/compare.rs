@@ -3,7 +3,7 @@
 //! cell, and the legend. Every word and mark is the view's
 //! (`view::compare`); here they are laid out and scrolled.
 
-use super::{RenderCache, Theme, hint_spans};
+use super::{RenderCache, Theme};
 use crate::app::App;
 use crate::app::compare::Screen;
 use crate::model::text::width;
@@ -59,19 +59,7 @@ fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
     let y = (areas.matrix.y + drawn as u16 + 1).min(areas.legend.y);
     let at = Rect::new(areas.legend.x, y, areas.legend.width, areas.legend.y + areas.legend.height - y);
     frame.render_widget(Paragraph::new(legend), at);
-    footer(frame, areas.footer, app, HintsFor::Matrix, theme);
-}
-
-/// The footer: a flash message, else the hints for the screen.
-pub fn footer(frame: &mut Frame, area: Rect, app: &App, at: HintsFor, theme: &Theme) {
-    let line = match &app.flash {
-        Some(f) => Line::from(Span::styled(
-            super::cell(&f.text, area.width as usize),
-            if f.error { theme.err } else { theme.accent },
-        )),
-        None => Line::from(hint_spans(at, 0, area.width as usize, theme)),
-    };
-    frame.render_widget(Paragraph::new(line), area);
+    super::footer::render(frame, areas.footer, app, HintsFor::Matrix, theme);
 }
 
 /// The matrix rows on screen (how many lines were drawn). Columns that do

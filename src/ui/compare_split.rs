@@ -44,7 +44,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, cache: &mut Ren
         inspector(frame, r, app, cv, s, cache);
     }
     let at = if s.inspector { HintsFor::SplitInspector } else { HintsFor::Split };
-    super::compare::footer(frame, areas.footer, app, at, &theme);
+    super::footer::render(frame, areas.footer, app, at, &theme);
 }
 
 fn tabs(frame: &mut Frame, area: Rect, s: &SplitState, theme: &Theme) {

@@ -3,6 +3,7 @@
 pub mod blocks;
 pub mod compare;
 mod compare_split;
+mod footer;
 pub mod header;
 pub mod highlight;
 pub mod inspector;

@@ -3,7 +3,6 @@
 //! pair is fixed, broken, changed or the same, or on one side only.
 
 use super::Cv;
-use super::split::Split;
 use crate::model::verdict::{AssertionOutcome, assertion_outcome};
 use crate::view::text::{Text, Tone, clean};
 
@@ -129,38 +128,18 @@ pub(super) fn pair_assertions(c: &Cv, before: usize, after: usize) -> Vec<Assert
     out
 }
 
-/// One side of an assertions line: the outcome and where the assertion is.
-pub fn assertion_cell(c: &Cv, split: &Split, line: usize, side: usize) -> Text {
-    let Some(pair) = split.assertions.get(line) else { return Text::new() };
-    let attempt = &c.doc.attempts[split.attempts[side]];
-    let Some(a) = pair.sides[side].and_then(|i| attempt.review.assertions.as_ref()?.get(i)) else {
-        let why = if attempt.review.assertions.is_none() {
-            "(this side's file records no assertions)"
-        } else {
-            "(not on this side)"
-        };
-        return change_tag(pair.change).with(why, Tone::Soft);
-    };
-    let o = assertion_outcome(a);
-    let mut t = change_tag(pair.change);
-    t.append(crate::view::verdict::outcome_text(o));
-    t.push(" ", Tone::Plain);
-    t.push(assertion_place(attempt, a), Tone::Plain);
-    if let Some(m) = crate::view::assertions::message(a) {
-        t.push(format!(" — {m}"), Tone::Soft);
-    }
-    t
-}
-
 /// The change of an assertion as a word padded to one width ("=" when the same).
-fn change_tag(change: AssertionChange) -> Text {
+pub(super) fn change_tag(change: AssertionChange) -> Text {
     let word = if change == AssertionChange::Same { "=" } else { change.word() };
     let tone = change.text().first_tone();
     Text::toned(format!("{word:<12}"), tone)
 }
 
 /// Where an assertion is declared, "classic.eval.ts:35 turn.calledTool(…)", or its title.
-fn assertion_place(attempt: &crate::model::document::Attempt, a: &crate::model::document::Assertion) -> String {
+pub(super) fn assertion_place(
+    attempt: &crate::model::document::Attempt,
+    a: &crate::model::document::Assertion,
+) -> String {
     let review = &attempt.review;
     let site = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id);
     let Some(site) = site else { return crate::view::assertions::title(a) };

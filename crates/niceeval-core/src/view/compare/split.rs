@@ -15,7 +15,8 @@ use crate::view::text::{Text, Tone, clean};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::assertions::pair_assertions;
-pub use super::assertions::{AssertionChange, AssertionPair, assertion_cell};
+pub use super::assertions::{AssertionChange, AssertionPair};
+use super::assertions::{assertion_place, change_tag};
 pub use super::tools::ToolChange;
 
 /// What one side shows on one aligned timeline line.
@@ -507,4 +508,27 @@ pub fn more_below(lines: usize) -> Text {
 /// The inspector's mode in its title.
 pub fn mode_text(raw: bool) -> Text {
     Text::toned(if raw { " Preview │ [Raw] (r) " } else { " [Preview] │ Raw (r) " }, Tone::Soft)
+}
+
+/// One side of an assertions line: the outcome and where the assertion is.
+pub fn assertion_cell(c: &Cv, split: &Split, line: usize, side: usize) -> Text {
+    let Some(pair) = split.assertions.get(line) else { return Text::new() };
+    let attempt = &c.doc.attempts[split.attempts[side]];
+    let Some(a) = pair.sides[side].and_then(|i| attempt.review.assertions.as_ref()?.get(i)) else {
+        let why = if attempt.review.assertions.is_none() {
+            "(this side's file records no assertions)"
+        } else {
+            "(not on this side)"
+        };
+        return change_tag(pair.change).with(why, Tone::Soft);
+    };
+    let o = crate::model::verdict::assertion_outcome(a);
+    let mut t = change_tag(pair.change);
+    t.append(crate::view::verdict::outcome_text(o));
+    t.push(" ", Tone::Plain);
+    t.push(assertion_place(attempt, a), Tone::Plain);
+    if let Some(m) = crate::view::assertions::message(a) {
+        t.push(format!(" — {m}"), Tone::Soft);
+    }
+    t
 }
