@@ -101,7 +101,7 @@ fn app_with(n: usize) -> (App, Duration) {
     let doc = niceeval::load::load_bytes("bench.jsonl", &bytes).expect("load");
     let mut app = App::new(doc, None, PriceTable::default());
     let built = t.elapsed();
-    niceeval::term::set_viewport(&mut app, 200, 60);
+    niceeval::runtime::term::set_viewport(&mut app, 200, 60);
     (app, built)
 }
 

@@ -3,7 +3,7 @@ use clap::Parser;
 fn main() {
     return_freed_memory();
     let cli = niceeval::cli::Cli::parse();
-    niceeval::term::install_signal_handlers();
+    niceeval::runtime::term::install_signal_handlers();
     std::process::exit(niceeval::cli::run(cli));
 }
 

@@ -179,15 +179,14 @@ fn imports(dir: &str) -> Vec<(String, String)> {
 #[test]
 fn dependencies_point_one_way() {
     for (layer, forbidden) in [
-        ("model", &["load", "view", "analysis", "ui", "plain", "app", "cli", "term", "live"][..]),
-        ("load", &["view", "ui", "plain", "app", "cli", "term", "live"][..]),
-        ("view", &["load", "analysis", "ui", "plain", "app", "cli", "term", "live"][..]),
-        ("analysis", &["load", "ui", "plain", "app", "cli", "term", "live"][..]),
-        ("plain", &["load", "ui", "app", "cli", "term", "live"][..]),
-        ("ui", &["load", "plain", "cli", "term", "live"][..]),
-        ("app", &["ui", "plain", "cli", "term", "live"][..]),
-        ("live", &["cli"][..]),
-        ("term", &["cli"][..]),
+        ("model", &["load", "view", "analysis", "ui", "plain", "app", "cli", "runtime"][..]),
+        ("load", &["view", "ui", "plain", "app", "cli", "runtime"][..]),
+        ("view", &["load", "analysis", "ui", "plain", "app", "cli", "runtime"][..]),
+        ("analysis", &["load", "ui", "plain", "app", "cli", "runtime"][..]),
+        ("plain", &["load", "ui", "app", "cli", "runtime"][..]),
+        ("ui", &["load", "plain", "cli", "runtime"][..]),
+        ("app", &["ui", "plain", "cli", "runtime"][..]),
+        ("runtime", &["cli"][..]),
     ] {
         let bad: Vec<String> = imports(layer)
             .into_iter()

@@ -5,7 +5,7 @@ use niceeval::app::App;
 use niceeval::load::parse::prefix::close_prefix;
 use niceeval::load::preview::load_preview;
 use niceeval::model::usage::PriceTable;
-use niceeval::term::Source;
+use niceeval::runtime::term::Source;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -120,8 +120,14 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     let generation = app.generation;
     app.lists.timeline.selected = 7;
     let before = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event()));
-    let mut source =
-        niceeval::background::start(&mut app, (bytes, total), path, None, PriceTable::default(), Instant::now());
+    let mut source = niceeval::runtime::background::start(
+        &mut app,
+        (bytes, total),
+        path,
+        None,
+        PriceTable::default(),
+        Instant::now(),
+    );
     assert!(app.loading.is_some(), "the header says the file is still loading");
     poll_until_loaded(&mut app, &mut source);
     assert_eq!(app.doc.event_count(), 5000);
@@ -144,8 +150,14 @@ fn a_failed_whole_load_keeps_the_preview_and_says_so() {
     let events = preview.doc.event_count();
     let mut app = App::new(preview.doc, None, PriceTable::default());
     std::fs::remove_file(&path).unwrap();
-    let mut source =
-        niceeval::background::start(&mut app, (bytes, total), path, None, PriceTable::default(), Instant::now());
+    let mut source = niceeval::runtime::background::start(
+        &mut app,
+        (bytes, total),
+        path,
+        None,
+        PriceTable::default(),
+        Instant::now(),
+    );
     poll_until_loaded(&mut app, &mut source);
     assert_eq!(app.doc.event_count(), events, "the preview stays");
     assert!(app.flash.as_ref().is_some_and(|f| f.error && f.text.contains("preview only")));

@@ -215,7 +215,7 @@ impl Prepared {
         Prepared::from_views(doc, views, findings)
     }
 
-    fn from_views(doc: Document, views: Vec<AttemptView>, findings: Vec<Finding>) -> Prepared {
+    pub fn from_views(doc: Document, views: Vec<AttemptView>, findings: Vec<Finding>) -> Prepared {
         let index = index::index_attempts(&doc, &views, &findings);
         Prepared { doc, views, findings, index }
     }
@@ -305,14 +305,7 @@ pub struct App {
 
 impl App {
     pub fn new(doc: Document, model: Option<String>, prices: PriceTable) -> App {
-        // Phase times go to stderr before the terminal is taken (never from
-        // a background load, which runs while the viewer draws).
-        let timing = std::env::var_os("NICEEVAL_TIMING").is_some();
-        let analysis = crate::analysis::analyse(&doc, model.as_deref(), &prices);
-        if timing {
-            crate::timings::print_phases(&analysis.phases);
-        }
-        let (views, findings) = (analysis.views, analysis.findings);
+        let (views, findings) = build_views(&doc, model.as_deref(), &prices);
         App::from_prepared(Prepared::from_views(doc, views, findings), model, prices)
     }
 

@@ -63,21 +63,21 @@ pub fn run(args: &ViewArgs) -> i32 {
     }
     let total = args.paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum::<u64>();
     let names: Vec<String> = args.paths.iter().map(|p| crate::load::display_name(p)).collect();
-    let progress = crate::loading::Reporter::start(&names.join(", "), Some(total).filter(|t| *t > 0));
+    let progress = crate::runtime::loading::Reporter::start(&names.join(", "), Some(total).filter(|t| *t > 0));
     let doc = if args.demo {
         match crate::load::load_bytes("assets/demo/session.json", DEMO_SESSION.as_bytes()) {
             Ok(d) => d,
             Err(e) => return report_error(&e),
         }
-    } else if interactive && args.follow && args.paths.len() == 1 && crate::live::is_stream(&args.paths[0]) {
+    } else if interactive && args.follow && args.paths.len() == 1 && crate::runtime::live::is_stream(&args.paths[0]) {
         // Read by the follower as it comes, not here to its end.
-        crate::live::waiting_document(&names[0], "following a stream; waiting for its first lines")
+        crate::runtime::live::waiting_document(&names[0], "following a stream; waiting for its first lines")
     } else if interactive
         && args.follow
         && args.paths.len() == 1
-        && let Some(why) = crate::live::not_ready(&args.paths[0])
+        && let Some(why) = crate::runtime::live::not_ready(&args.paths[0])
     {
-        crate::live::waiting_document(&names[0], &why)
+        crate::runtime::live::waiting_document(&names[0], &why)
     } else {
         match crate::load::load_paths(&args.paths) {
             Ok(d) => d,
@@ -100,13 +100,13 @@ pub fn run(args: &ViewArgs) -> i32 {
         return super::print_stdout(&text);
     }
     let theme = theme(args);
-    let progress = crate::loading::Reporter::start(&names.join(", "), None);
+    let progress = crate::runtime::loading::Reporter::start(&names.join(", "), None);
     crate::load::progress::deriving();
-    let mut app = App::new(doc, args.opts.model.clone(), prices);
+    let mut app = analysed_app(doc, args.opts.model.clone(), prices);
     drop(progress);
     app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
-    let source: Option<Box<dyn crate::term::Source>> = if args.watch || args.follow {
-        match crate::live::source_for(&args.paths, args.follow) {
+    let source: Option<Box<dyn crate::runtime::term::Source>> = if args.watch || args.follow {
+        match crate::runtime::live::source_for(&args.paths, args.follow) {
             Ok(s) => Some(s),
             Err(e) => return report_error(&e),
         }
@@ -155,10 +155,11 @@ fn run_preview(args: &ViewArgs, preview: crate::load::preview::Preview, started:
         Err(e) => return report_error(&e),
     };
     let crate::load::preview::Preview { doc, bytes, total } = preview;
-    let mut app = App::new(doc, args.opts.model.clone(), prices.clone());
+    let mut app = analysed_app(doc, args.opts.model.clone(), prices.clone());
     app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
     let path = args.paths[0].clone();
-    let source = crate::background::start(&mut app, (bytes, total), path, args.opts.model.clone(), prices, started);
+    let source =
+        crate::runtime::background::start(&mut app, (bytes, total), path, args.opts.model.clone(), prices, started);
     run_terminal(app, theme(args), started, Some(Box::new(source)))
 }
 
@@ -166,20 +167,20 @@ fn run_terminal(
     app: App,
     theme: ThemeName,
     started: std::time::Instant,
-    source: Option<Box<dyn crate::term::Source>>,
+    source: Option<Box<dyn crate::runtime::term::Source>>,
 ) -> i32 {
     let timing_var = std::env::var_os("NICEEVAL_TIMING");
     let timing = timing_var.is_some().then_some(started);
     let exit_after_first_frame = timing_var.as_ref().is_some_and(|v| v == "exit");
     let exit_when_loaded = timing_var.as_ref().is_some_and(|v| v == "loaded");
-    crate::term::install_panic_hook();
-    let options = crate::term::RunOptions { theme, started: timing, exit_after_first_frame, exit_when_loaded };
-    let result = crate::term::run(app, options, source);
+    crate::runtime::term::install_panic_hook();
+    let options = crate::runtime::term::RunOptions { theme, started: timing, exit_after_first_frame, exit_when_loaded };
+    let result = crate::runtime::term::run(app, options, source);
     if timing.is_some()
-        && let Some(t) = crate::timings::LOADED_AFTER.get()
+        && let Some(t) = crate::runtime::timings::LOADED_AFTER.get()
     {
         eprintln!("niceeval: whole file loaded and shown after {:.1} ms", t.as_secs_f64() * 1000.0);
-        if let Some(i) = crate::timings::INSTALL_TOOK.get() {
+        if let Some(i) = crate::runtime::timings::INSTALL_TOOK.get() {
             eprintln!("niceeval: installing the whole file held the UI for {:.1} ms", i.as_secs_f64() * 1000.0);
         }
     }
@@ -187,4 +188,16 @@ fn run_terminal(
         Ok(()) => 0,
         Err(e) => report_error(&e),
     }
+}
+
+/// The viewer's App over `doc`; with `NICEEVAL_TIMING` the analysis's phase
+/// times go to stderr before the terminal is taken (never from a background
+/// load, which runs while the viewer draws).
+fn analysed_app(doc: crate::model::Document, model: Option<String>, prices: crate::model::usage::PriceTable) -> App {
+    let analysis = crate::analysis::analyse(&doc, model.as_deref(), &prices);
+    if std::env::var_os("NICEEVAL_TIMING").is_some() {
+        crate::runtime::timings::print_phases(&analysis.phases);
+    }
+    let prepared = crate::app::Prepared::from_views(doc, analysis.views, analysis.findings);
+    App::from_prepared(prepared, model, prices)
 }

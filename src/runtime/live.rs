@@ -10,7 +10,7 @@ use crate::app::Action;
 use crate::app::sources::{ReloadNote, reloaded};
 use crate::load::{LoadError, display_name};
 use crate::model::document::{Document, Notice, NoticeLevel};
-use crate::term::Source;
+use crate::runtime::term::Source;
 use notify::Watcher;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};

@@ -6,7 +6,7 @@
 use crate::app::{Action, App, Loading, Prepared};
 use crate::load::LoadError;
 use crate::model::usage::PriceTable;
-use crate::term::Source;
+use crate::runtime::term::Source;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
@@ -26,13 +26,13 @@ pub fn start(
     program_started: Instant,
 ) -> BackgroundLoad {
     crate::load::progress::reset();
-    crate::timings::started(program_started);
+    crate::runtime::timings::started(program_started);
     let path = path.into();
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         // A panic here must not restore the terminal the UI is drawing on:
         // it is caught and reported like a failed load.
-        crate::term::mark_worker_thread();
+        crate::runtime::term::mark_worker_thread();
         let load = || {
             crate::load::load_path(&path).map(|doc| {
                 crate::load::progress::deriving();

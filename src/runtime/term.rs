@@ -434,7 +434,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
                 let installing = Instant::now();
                 crate::app::update(&mut app, action);
                 if loaded {
-                    crate::timings::installed(installing.elapsed());
+                    crate::runtime::timings::installed(installing.elapsed());
                 }
                 dirty = true;
             }
