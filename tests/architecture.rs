@@ -408,3 +408,15 @@ fn the_import_reader_resolves_crate_and_super_paths() {
     let named: Vec<String> = named.iter().map(|p| p.join("::")).collect();
     assert_eq!(named, ["model::text::width", "view::chrome::x", "view::compare::tools::diff", "view::compare::Cv"]);
 }
+
+/// `app` is UI state and its update: its keys and rectangles are its own,
+/// and the terminal libraries stay in `ui` and `runtime`.
+#[test]
+fn app_imports_no_terminal_library() {
+    let found: Vec<String> = sources("app")
+        .iter()
+        .filter(|p| ["ratatui", "crossterm"].iter().any(|lib| code(p).contains(&format!("{lib}::"))))
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(found.is_empty(), "app uses ratatui or crossterm:\n{}", found.join("\n"));
+}

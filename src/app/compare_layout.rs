@@ -3,7 +3,7 @@
 //! pages and clamps with the same heights.
 
 use super::App;
-use ratatui::layout::Rect;
+use super::layout::Rect;
 
 /// The matrix screen: a header, the experiments table, the matrix, its
 /// legend, and the footer.

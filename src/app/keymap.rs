@@ -4,7 +4,7 @@
 //! written by hand in `view::chrome`.
 
 use super::action::{Action, Tab};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use super::key::{KeyCode, KeyPress, Mods};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -16,17 +16,17 @@ pub enum Mode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Key {
     pub code: KeyCode,
-    pub mods: KeyModifiers,
+    pub mods: Mods,
 }
 
 const fn k(c: char) -> Key {
-    Key { code: KeyCode::Char(c), mods: KeyModifiers::NONE }
+    Key { code: KeyCode::Char(c), mods: Mods::NONE }
 }
 const fn code(code: KeyCode) -> Key {
-    Key { code, mods: KeyModifiers::NONE }
+    Key { code, mods: Mods::NONE }
 }
 const fn ctrl(c: char) -> Key {
-    Key { code: KeyCode::Char(c), mods: KeyModifiers::CONTROL }
+    Key { code: KeyCode::Char(c), mods: Mods::CONTROL }
 }
 
 /// (mode, key, action). Order is the order of the help overlay.
@@ -48,7 +48,7 @@ pub const BINDINGS: &[(Mode, Key, Action)] = &[
     (Mode::Normal, k('['), Action::PrevTurn),
     (Mode::Normal, k(']'), Action::NextTurn),
     (Mode::Normal, code(KeyCode::Tab), Action::FocusNext),
-    (Mode::Normal, Key { code: KeyCode::BackTab, mods: KeyModifiers::SHIFT }, Action::FocusPrev),
+    (Mode::Normal, Key { code: KeyCode::BackTab, mods: Mods::SHIFT }, Action::FocusPrev),
     (Mode::Normal, k('1'), Action::ShowTab(Tab::Timeline)),
     (Mode::Normal, k('2'), Action::ShowTab(Tab::Tools)),
     (Mode::Normal, k('3'), Action::ShowTab(Tab::Hitl)),
@@ -174,19 +174,19 @@ pub const REACHABLE: &[Action] = &[
     Action::SearchToggleRegex,
 ];
 
-fn normalize(key: KeyEvent) -> Key {
+fn normalize(key: KeyPress) -> Key {
     // Terminals report Shift with upper-case letters inconsistently; the
     // character itself carries the case.
     let mods = match key.code {
-        KeyCode::Char(_) => key.modifiers & KeyModifiers::CONTROL,
-        KeyCode::BackTab => KeyModifiers::SHIFT,
-        _ => key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT),
+        KeyCode::Char(_) => key.modifiers & Mods::CONTROL,
+        KeyCode::BackTab => Mods::SHIFT,
+        _ => key.modifiers & (Mods::CONTROL | Mods::ALT),
     };
     Key { code: key.code, mods }
 }
 
 /// The action for a key in a mode. In Search mode, plain characters type.
-pub fn lookup(mode: Mode, key: KeyEvent) -> Option<Action> {
+pub fn lookup(mode: Mode, key: KeyPress) -> Option<Action> {
     let key = normalize(key);
     if let Some((_, _, action)) = BINDINGS.iter().find(|(m, k, _)| *m == mode && *k == key) {
         return Some(action.clone());
@@ -218,9 +218,9 @@ pub fn key_name(key: Key) -> String {
         KeyCode::PageDown => "PgDn".into(),
         KeyCode::Home => "Home".into(),
         KeyCode::End => "End".into(),
-        other => format!("{other:?}"),
+        KeyCode::F(n) => format!("F{n}"),
     };
-    if key.mods.contains(KeyModifiers::CONTROL) { format!("Ctrl-{base}") } else { base }
+    if key.mods.contains(Mods::CONTROL) { format!("Ctrl-{base}") } else { base }
 }
 
 /// (keys, description) rows for a mode, keys of the same action joined.
@@ -272,10 +272,10 @@ mod tests {
 
     #[test]
     fn search_mode_types_characters() {
-        let ev = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
+        let ev = KeyPress::new(KeyCode::Char('q'), Mods::NONE);
         assert_eq!(lookup(Mode::Search, ev), Some(Action::SearchChar('q')));
         assert_eq!(lookup(Mode::Normal, ev), Some(Action::Quit));
-        let shifted = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        let shifted = KeyPress::new(KeyCode::Char('G'), Mods::SHIFT);
         assert_eq!(lookup(Mode::Normal, shifted), Some(Action::Bottom));
     }
 }

@@ -3,7 +3,22 @@
 //! clicks to panels with the same function, so the two never disagree.
 
 use super::{App, Focus, Tab};
-use ratatui::layout::Rect;
+
+/// A rectangle of terminal cells: the app's own, so the layout needs no
+/// terminal library (`ui` hands it to ratatui).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Rect {
+    pub x: u16,
+    pub y: u16,
+    pub width: u16,
+    pub height: u16,
+}
+
+impl Rect {
+    pub const fn new(x: u16, y: u16, width: u16, height: u16) -> Rect {
+        Rect { x, y, width, height }
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Areas {

@@ -10,6 +10,7 @@ mod compare_state;
 mod fold;
 mod index;
 mod jumps;
+pub mod key;
 pub mod keymap;
 pub mod layout;
 mod navigator;

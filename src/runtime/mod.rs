@@ -6,6 +6,7 @@
 //! for `app`.
 
 pub mod background;
+mod keys;
 pub mod live;
 pub mod loading;
 pub mod term;

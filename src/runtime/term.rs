@@ -476,6 +476,7 @@ fn handle(app: &mut App, ev: Event, cache: &mut RenderCache) -> bool {
             if app.debug_keys && key.code == KeyCode::F(12) {
                 crate::app::update(app, Action::DebugPanic);
             }
+            let Some(key) = super::keys::key_press(key) else { return false };
             match keymap::lookup(app.mode, key) {
                 Some(action) => {
                     let focus = app.focus;

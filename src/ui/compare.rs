@@ -37,7 +37,7 @@ fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
     if let Some(at) = state.mark {
         second.append(marked_text(cv, at));
     }
-    frame.render_widget(Paragraph::new(vec![top, Line::from(theme.spans(&second.truncate(w)))]), areas.header);
+    frame.render_widget(Paragraph::new(vec![top, Line::from(theme.spans(&second.truncate(w)))]), areas.header.into());
 
     let mut table = vec![Block::Table(report::experiments_table(cv))];
     if let Some(note) = partial_note(&column_stats(cv)) {
@@ -51,15 +51,15 @@ fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
         lines.truncate(room - 1);
         lines.push(Line::from(theme.spans(&more_experiments(hidden))));
     }
-    frame.render_widget(Paragraph::new(lines), areas.experiments);
+    frame.render_widget(Paragraph::new(lines), areas.experiments.into());
 
-    let drawn = draw_matrix(frame, areas.matrix, app, cv, theme);
+    let drawn = draw_matrix(frame, areas.matrix.into(), app, cv, theme);
     // The legend right under the rows (at the bottom when they fill the screen).
     let legend: Vec<Line> = legend(cv).wrap(w).iter().map(|t| Line::from(theme.spans(t))).collect();
     let y = (areas.matrix.y + drawn as u16 + 1).min(areas.legend.y);
     let at = Rect::new(areas.legend.x, y, areas.legend.width, areas.legend.y + areas.legend.height - y);
     frame.render_widget(Paragraph::new(legend), at);
-    super::footer::render(frame, areas.footer, app, HintsFor::Matrix, theme);
+    super::footer::render(frame, areas.footer.into(), app, HintsFor::Matrix, theme);
 }
 
 /// The matrix rows on screen (how many lines were drawn). Columns that do

@@ -27,24 +27,24 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, cache: &mut Ren
     let head = title(cv, &s.split);
     let lines =
         vec![Line::from(theme.spans(&head.truncate(w))), Line::from(theme.spans(&deltas(cv, &s.split).truncate(w)))];
-    frame.render_widget(Paragraph::new(lines), areas.header);
-    tabs(frame, areas.tabs, s, &theme);
+    frame.render_widget(Paragraph::new(lines), areas.header.into());
+    tabs(frame, areas.tabs.into(), s, &theme);
     if s.tab == SplitTab::Usage {
         let block = panel(Line::styled(USAGE_TITLE, theme.title), true, &theme);
-        let inner = block.inner(areas.body);
-        frame.render_widget(block, areas.body);
+        let inner = block.inner(areas.body.into());
+        frame.render_widget(block, areas.body.into());
         let lines = super::blocks::lines(&[Block::Table(usage_table(cv, &s.split))], inner.width as usize, &theme);
         frame.render_widget(Paragraph::new(lines), inner);
     } else {
         for side in 0..2 {
-            side_panel(frame, if side == 0 { areas.left } else { areas.right }, cv, s, side, &theme);
+            side_panel(frame, if side == 0 { areas.left.into() } else { areas.right.into() }, cv, s, side, &theme);
         }
     }
     if let Some(r) = areas.inspector {
-        inspector(frame, r, app, cv, s, cache);
+        inspector(frame, r.into(), app, cv, s, cache);
     }
     let at = if s.inspector { HintsFor::SplitInspector } else { HintsFor::Split };
-    super::footer::render(frame, areas.footer, app, at, &theme);
+    super::footer::render(frame, areas.footer.into(), app, at, &theme);
 }
 
 fn tabs(frame: &mut Frame, area: Rect, s: &SplitState, theme: &Theme) {

@@ -98,19 +98,19 @@ pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
         return;
     }
     let areas = crate::app::layout::areas(area.width, area.height, app);
-    header::render(frame, areas.header, app, &cache.theme);
-    render_tabs(frame, areas.tabs, app, &cache.theme);
+    header::render(frame, areas.header.into(), app, &cache.theme);
+    render_tabs(frame, areas.tabs.into(), app, &cache.theme);
     if let Some(nav_area) = areas.nav {
-        nav::render(frame, nav_area, app, &cache.theme);
+        nav::render(frame, nav_area.into(), app, &cache.theme);
     }
     match app.tab {
-        crate::app::Tab::Timeline => timeline::render(frame, areas.list, app, &cache.theme),
-        _ => lists::render(frame, areas.list, app, &cache.theme),
+        crate::app::Tab::Timeline => timeline::render(frame, areas.list.into(), app, &cache.theme),
+        _ => lists::render(frame, areas.list.into(), app, &cache.theme),
     }
     if let Some(inspector_area) = areas.inspector {
-        inspector::render(frame, inspector_area, app, cache);
+        inspector::render(frame, inspector_area.into(), app, cache);
     }
-    render_footer(frame, areas.footer, app, &cache.theme);
+    render_footer(frame, areas.footer.into(), app, &cache.theme);
     if app.mode == Mode::Help {
         cache.help_extent = render_help(frame, area, app, &cache.theme);
     }
@@ -263,4 +263,10 @@ pub(crate) fn render_help(frame: &mut Frame, area: Rect, app: &App, theme: &Them
     let block = panel(Line::styled(crate::view::chrome::HELP_TITLE, theme.title), true, theme);
     frame.render_widget(Paragraph::new(shown).block(block), popup);
     max
+}
+
+impl From<crate::app::layout::Rect> for Rect {
+    fn from(r: crate::app::layout::Rect) -> Rect {
+        Rect::new(r.x, r.y, r.width, r.height)
+    }
 }
