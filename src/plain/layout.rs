@@ -11,8 +11,8 @@ mod draw;
 mod row;
 
 use crate::model::text;
-use crate::model::timeline::RowKind;
 pub use crate::view::blocks::{Align, Block, Column, Overflow, Section, Table, kv, kv_lines};
+use crate::view::text::Lane;
 pub use crate::view::text::{Text, Tone, clean};
 pub use draw::{TurnRowsFn, drawn_width, no_turn_rows, render, render_table, render_to};
 
@@ -29,13 +29,18 @@ fn sgr(tone: Tone) -> Option<std::borrow::Cow<'static, str>> {
         Tone::Bold => Some("1"),
         Tone::Hitl => Some("35"),
         Tone::Series(slot) => Some(["34", "36", "33", "32", "35"][usize::from(slot) % 5]),
-        Tone::Kind(kind) => match kind {
-            RowKind::InputRequest => Some("35"),
-            RowKind::Thinking => Some("90"),
-            RowKind::Error => Some("31"),
-            RowKind::Unrecognized => Some("33"),
-            _ => None,
-        },
+        // The viewer's palette in the 16 colours every terminal has.
+        Tone::Lane(lane) => Some(match lane {
+            Lane::User => "1;34",
+            Lane::Assistant => "32",
+            Lane::Tool | Lane::Context => "36",
+            Lane::Subagent => "34",
+            Lane::Hitl => "1;35",
+            Lane::Thinking => "3;90",
+            Lane::Compaction => "33",
+            Lane::Error => "1;31",
+            Lane::Unrecognized => "3;31",
+        }),
     };
     code.map(Into::into)
 }

@@ -1,7 +1,7 @@
 //! Semantic styles. Widgets never name raw colours; they ask the theme.
 //! Status uses the 16 named ANSI colours so the user's palette applies.
 
-use crate::model::timeline::RowKind;
+use crate::view::text::Lane;
 use crate::view::{Text, Tone};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
@@ -85,28 +85,26 @@ impl Theme {
     }
 
     /// The lane colour of a timeline row kind.
-    pub fn kind(&self, k: RowKind) -> Style {
+    pub fn lane(&self, lane: Lane) -> Style {
         if self.name == ThemeName::Mono {
-            return match k {
-                RowKind::Error | RowKind::Unrecognized => self.err,
-                RowKind::TurnHeader => self.title,
+            return match lane {
+                Lane::Error | Lane::Unrecognized => self.err,
                 _ => self.text,
             };
         }
         let p = Palette::of(self.name);
         let fg = |c: Color| Style::default().fg(c);
-        match k {
-            RowKind::TurnHeader => self.title,
-            RowKind::Input | RowKind::UserMessage => fg(p.user).add_modifier(Modifier::BOLD),
-            RowKind::AssistantMessage => fg(p.ok),
-            RowKind::ToolStart | RowKind::ToolFinish | RowKind::Skill => fg(p.tool),
-            RowKind::SubagentStart | RowKind::SubagentFinish => fg(p.user),
-            RowKind::InputRequest => self.hitl,
-            RowKind::Thinking => self.dim.add_modifier(Modifier::ITALIC),
-            RowKind::Context => fg(p.hitl),
-            RowKind::Compaction => fg(p.warn),
-            RowKind::Error => self.err,
-            RowKind::Unrecognized => fg(p.err).add_modifier(Modifier::ITALIC),
+        match lane {
+            Lane::User => fg(p.user).add_modifier(Modifier::BOLD),
+            Lane::Assistant => fg(p.ok),
+            Lane::Tool => fg(p.tool),
+            Lane::Subagent => fg(p.user),
+            Lane::Hitl => self.hitl,
+            Lane::Thinking => self.dim.add_modifier(Modifier::ITALIC),
+            Lane::Context => fg(p.hitl),
+            Lane::Compaction => fg(p.warn),
+            Lane::Error => self.err,
+            Lane::Unrecognized => fg(p.err).add_modifier(Modifier::ITALIC),
         }
     }
 
@@ -124,7 +122,7 @@ impl Theme {
             Tone::Pending => self.pending,
             Tone::Removed => self.err.add_modifier(ratatui::style::Modifier::CROSSED_OUT),
             Tone::Added => self.ok.add_modifier(ratatui::style::Modifier::UNDERLINED),
-            Tone::Kind(kind) => self.kind(kind),
+            Tone::Lane(lane) => self.lane(lane),
             Tone::Series(slot) => self.series(slot),
             Tone::Ansi(sgr) => self.ansi(sgr),
         }
@@ -232,6 +230,7 @@ mod tests {
 
     #[test]
     fn the_light_theme_reads_on_white() {
+        use crate::model::timeline::RowKind;
         let theme = Theme::new(ThemeName::Light);
         let mut styles =
             vec![theme.dim, theme.border, theme.ok, theme.err, theme.warn, theme.hitl, theme.accent, theme.key];
@@ -246,7 +245,7 @@ mod tests {
                 RowKind::Compaction,
                 RowKind::Unrecognized,
             ]
-            .map(|k| theme.kind(k)),
+            .map(|k| theme.tone(crate::view::timeline::kind_tone(k))),
         );
         for style in styles {
             match style.fg {

@@ -6,7 +6,7 @@ use super::theme::Theme;
 use crate::app::{App, Focus};
 use crate::model::text::{fit, truncate, width};
 use crate::model::timeline::RowKind;
-use crate::view::timeline::{kind_marker, kind_word, row_view};
+use crate::view::timeline::{kind_marker, kind_tone, kind_word, row_view, summary_tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -96,15 +96,12 @@ pub fn row_line(
         format!("{} {:<10} ", kind_marker(row.kind), kind_word(row.kind))
     };
     let kind_w = width(&kind);
-    spans.push(Span::styled(kind, theme.kind(row.kind)));
+    spans.push(Span::styled(kind, theme.tone(kind_tone(row.kind))));
     let badges = row.badges();
     let used = pos_w + 2 + kind_w + if badges.is_empty() { 0 } else { width(&badges) + 1 };
     let budget = w.saturating_sub(used);
     let summary = truncate(&row.summary.as_plain(), budget);
-    let style = match row.kind {
-        RowKind::Error | RowKind::Unrecognized | RowKind::Thinking | RowKind::InputRequest => theme.kind(row.kind),
-        _ => theme.text,
-    };
+    let style = theme.tone(summary_tone(row.kind));
     spans.extend(highlight_matches(&summary, query, style, theme.matched));
     if !badges.is_empty() {
         let pad = budget.saturating_sub(width(&summary));

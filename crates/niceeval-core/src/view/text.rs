@@ -6,7 +6,6 @@
 //! through [`clean`] (or `model::text::sanitize`).
 
 use crate::model::text::{self, Lines};
-use crate::model::timeline::RowKind;
 
 /// Semantic tone of a span. Colour is only a second channel: every tone is
 /// always accompanied by a word or mark that carries the meaning.
@@ -36,10 +35,32 @@ pub enum Tone {
     Added,
     /// The colours a file's own SGR codes gave the text (tool output).
     Ansi(crate::model::sgr::Sgr),
-    /// The lane of a timeline row kind (a categorical colour).
-    Kind(RowKind),
+    /// The colour lane of a timeline row kind ([`Lane`]).
+    Lane(Lane),
     /// One of five categorical colours (a waterfall bar's kind); none is red.
     Series(u8),
+}
+
+/// The colour lane of a timeline row kind: which kinds share a colour and
+/// which stand out, decided once (`view::timeline::kind_lane`) for every
+/// surface; each renderer's palette gives a lane its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lane {
+    /// The runner's input and the user's messages (bold).
+    User,
+    Assistant,
+    /// Tool calls and skills.
+    Tool,
+    Subagent,
+    /// An input request: waiting for a human.
+    Hitl,
+    /// Thinking: secondary and slanted.
+    Thinking,
+    Context,
+    Compaction,
+    Error,
+    /// An event kept as written: the error colour, slanted.
+    Unrecognized,
 }
 
 /// Text from a file, line by line, each line as a [`Text`] in `tone`; SGR

@@ -9,7 +9,7 @@ use super::context::Ctx;
 use super::format::{compact, count};
 use super::hitl::{answer_text, request_state_text};
 use super::preview::{InputWords, PREVIEW_MAX_CHARS, preview_head, read_tool_input, value_preview};
-use super::text::{Text, Tone, clean, clean_owned};
+use super::text::{Lane, Text, Tone, clean, clean_owned};
 use super::verdict::{row_status_text, turn_status_text};
 use crate::model::derive::TurnAddr;
 use crate::model::document::{Attempt, TurnRecord};
@@ -102,9 +102,42 @@ pub fn kind_marker(kind: RowKind) -> &'static str {
     }
 }
 
+/// The colour lane of a row kind, for every surface (`None`: a turn header,
+/// which is drawn as a title).
+pub fn kind_lane(kind: RowKind) -> Option<Lane> {
+    Some(match kind {
+        RowKind::TurnHeader => return None,
+        RowKind::Input | RowKind::UserMessage => Lane::User,
+        RowKind::AssistantMessage => Lane::Assistant,
+        RowKind::ToolStart | RowKind::ToolFinish | RowKind::Skill => Lane::Tool,
+        RowKind::SubagentStart | RowKind::SubagentFinish => Lane::Subagent,
+        RowKind::InputRequest => Lane::Hitl,
+        RowKind::Thinking => Lane::Thinking,
+        RowKind::Context => Lane::Context,
+        RowKind::Compaction => Lane::Compaction,
+        RowKind::Error => Lane::Error,
+        RowKind::Unrecognized => Lane::Unrecognized,
+    })
+}
+
+/// The tone of a row kind's word (and mark): its lane, or a title.
+pub fn kind_tone(kind: RowKind) -> Tone {
+    kind_lane(kind).map_or(Tone::Bold, Tone::Lane)
+}
+
+/// The tone a row's one-line summary is drawn in where a renderer draws it in
+/// one tone: the lane of the kinds whose text is itself the signal (errors,
+/// unrecognised events, thinking, input requests), else plain.
+pub fn summary_tone(kind: RowKind) -> Tone {
+    match kind {
+        RowKind::Error | RowKind::Unrecognized | RowKind::Thinking | RowKind::InputRequest => kind_tone(kind),
+        _ => Tone::Plain,
+    }
+}
+
 /// The kind word in its lane's tone.
 pub fn kind_text(kind: RowKind) -> Text {
-    Text::toned(kind_word(kind), Tone::Kind(kind))
+    Text::toned(kind_word(kind), kind_tone(kind))
 }
 
 /// `N:i` of a row; `N:i→j` when a finish is merged into it; `turn N` for a header.
