@@ -3,6 +3,8 @@ use clap::Parser;
 fn main() {
     return_freed_memory();
     let cli = niceeval::cli::Cli::parse();
+    // The environment is read once, here; the core is told what it needs.
+    niceeval::load::input::set_max_stream(niceeval::runtime::settings::Settings::get().max_stream);
     niceeval::runtime::term::install_signal_handlers();
     std::process::exit(niceeval::cli::run(cli));
 }

@@ -420,3 +420,21 @@ fn app_imports_no_terminal_library() {
         .collect();
     assert!(found.is_empty(), "app uses ratatui or crossterm:\n{}", found.join("\n"));
 }
+
+/// The environment is read in one place (`runtime/settings.rs`), once.
+#[test]
+fn the_environment_is_read_in_one_place() {
+    let mut found = Vec::new();
+    for layer in ["model", "load", "view", "analysis", "app", "ui", "plain", "cli", "runtime"] {
+        for path in sources(layer) {
+            if path.ends_with("runtime/settings.rs") {
+                continue;
+            }
+            let code = code(&path);
+            if ["env::var(", "env::var_os(", "env::vars("].iter().any(|read| code.contains(read)) {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(found.is_empty(), "environment read outside runtime/settings.rs:\n{}", found.join("\n"));
+}

@@ -258,7 +258,7 @@ pub fn plain_options(width: Option<usize>, boxed: bool, plain: bool, color: Colo
     let width = width.unwrap_or_else(|| {
         if tty { crossterm::terminal::size().map(|(w, _)| w as usize).unwrap_or(80).min(MAX_WIDTH) } else { 80 }
     });
-    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let no_color_env = crate::runtime::settings::Settings::get().no_color;
     let color = match color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,

@@ -104,7 +104,7 @@ pub fn run(args: &ViewArgs) -> i32 {
     crate::load::progress::deriving();
     let mut app = analysed_app(doc, args.opts.model.clone(), prices);
     drop(progress);
-    app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
+    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
     let source: Option<Box<dyn crate::runtime::term::Source>> = if args.watch || args.follow {
         match crate::runtime::live::source_for(&args.paths, args.follow) {
             Ok(s) => Some(s),
@@ -135,12 +135,12 @@ fn run_compare(args: &ViewArgs, started: std::time::Instant, interactive: bool) 
         Err(e) => return report_error(&e),
     };
     let mut app = App::for_compare(compared, args.opts.model.clone(), prices);
-    app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
+    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
     run_terminal(app, theme(args), started, None)
 }
 
 fn theme(args: &ViewArgs) -> ThemeName {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let no_color = crate::runtime::settings::Settings::get().no_color;
     match (args.theme, no_color) {
         (Some(ThemeArg::Light), false) => ThemeName::Light,
         (Some(ThemeArg::None), _) | (_, true) => ThemeName::Mono,
@@ -156,7 +156,7 @@ fn run_preview(args: &ViewArgs, preview: crate::load::preview::Preview, started:
     };
     let crate::load::preview::Preview { doc, bytes, total } = preview;
     let mut app = analysed_app(doc, args.opts.model.clone(), prices.clone());
-    app.debug_keys = std::env::var_os("NICEEVAL_DEBUG_PANIC_KEY").is_some();
+    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
     let path = args.paths[0].clone();
     let source =
         crate::runtime::background::start(&mut app, (bytes, total), path, args.opts.model.clone(), prices, started);
@@ -169,10 +169,11 @@ fn run_terminal(
     started: std::time::Instant,
     source: Option<Box<dyn crate::runtime::term::Source>>,
 ) -> i32 {
-    let timing_var = std::env::var_os("NICEEVAL_TIMING");
-    let timing = timing_var.is_some().then_some(started);
-    let exit_after_first_frame = timing_var.as_ref().is_some_and(|v| v == "exit");
-    let exit_when_loaded = timing_var.as_ref().is_some_and(|v| v == "loaded");
+    use crate::runtime::settings::{Settings, Timing};
+    let timing_asked = Settings::get().timing;
+    let timing = timing_asked.is_some().then_some(started);
+    let exit_after_first_frame = timing_asked == Some(Timing::ExitAfterFirstFrame);
+    let exit_when_loaded = timing_asked == Some(Timing::ExitWhenLoaded);
     crate::runtime::term::install_panic_hook();
     let options = crate::runtime::term::RunOptions { theme, started: timing, exit_after_first_frame, exit_when_loaded };
     let result = crate::runtime::term::run(app, options, source);
@@ -195,7 +196,7 @@ fn run_terminal(
 /// load, which runs while the viewer draws).
 fn analysed_app(doc: crate::model::Document, model: Option<String>, prices: crate::model::usage::PriceTable) -> App {
     let analysis = crate::analysis::analyse(&doc, model.as_deref(), &prices);
-    if std::env::var_os("NICEEVAL_TIMING").is_some() {
+    if crate::runtime::settings::Settings::get().timing.is_some() {
         crate::runtime::timings::print_phases(&analysis.phases);
     }
     let prepared = crate::app::Prepared::from_views(doc, analysis.views, analysis.findings);

@@ -9,5 +9,6 @@ pub mod background;
 mod keys;
 pub mod live;
 pub mod loading;
+pub mod settings;
 pub mod term;
 pub mod timings;

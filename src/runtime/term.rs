@@ -535,7 +535,7 @@ fn copy_osc52(text: &str) -> io::Result<()> {
 fn page(text: &str) -> io::Result<()> {
     let safe = crate::model::text::sanitize(text, crate::model::text::Lines::Multi).into_owned();
     restore();
-    let pager = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty()).unwrap_or_else(|| "less".into());
+    let pager = &super::settings::Settings::get().pager;
     let mut parts = pager.split_whitespace();
     let program = parts.next().unwrap_or("less");
     let result = std::process::Command::new(program).args(parts).stdin(std::process::Stdio::piped()).spawn().and_then(

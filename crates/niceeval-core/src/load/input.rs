@@ -29,12 +29,20 @@ pub fn display_name(path: &Path) -> String {
 /// Files at least this large are memory-mapped instead of read.
 pub(crate) const MAP_AT_LEAST: u64 = 4 << 20;
 
-/// Streams longer than this are refused unless `NICEEVAL_MAX_STREAM` says otherwise.
+/// Streams longer than this are refused unless the program says otherwise
+/// ([`set_max_stream`]; the binary takes `NICEEVAL_MAX_STREAM`).
 pub const DEFAULT_MAX_STREAM: u64 = 1_000_000_000;
 
-/// The most bytes kept from a stream: `NICEEVAL_MAX_STREAM` (bytes) or [`DEFAULT_MAX_STREAM`].
+static MAX_STREAM: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_MAX_STREAM);
+
+/// The most bytes kept from a stream.
 pub fn max_stream() -> u64 {
-    std::env::var("NICEEVAL_MAX_STREAM").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(DEFAULT_MAX_STREAM)
+    MAX_STREAM.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Set once by the program at its start (the core reads no environment).
+pub fn set_max_stream(bytes: u64) {
+    MAX_STREAM.store(bytes, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Open `path` once and read it (see the module docs).
