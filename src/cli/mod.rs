@@ -110,6 +110,18 @@ pub fn report_error(err: &dyn std::fmt::Display) -> i32 {
     EXIT_INPUT
 }
 
+/// A JSON document pretty-printed for stdout, with every character a terminal
+/// would act on escaped as `\uXXXX` (`text::json_terminal_safe`): the one
+/// way `show --json`, `compare --json`, `check --format json` and `derive` print JSON.
+pub fn terminal_safe_json(value: &impl serde::Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    match crate::model::text::json_terminal_safe(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(safe) => safe,
+    }
+}
+
 /// Write to stdout; a closed pipe (`| head`) is a normal exit.
 pub fn print_stdout(text: &str) -> i32 {
     use std::io::Write;

@@ -198,9 +198,7 @@ pub fn run(args: &ShowArgs) -> i32 {
             let _ = writeln!(std::io::stderr(), "niceeval show: no attempt with that locator");
             return super::EXIT_INPUT;
         }
-        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        text.push('\n');
-        return super::print_stdout(&text);
+        return super::print_stdout(&super::terminal_safe_json(&value));
     }
     if args.fix_prompt {
         return print_fix_prompts(&doc, &views, &sel);
