@@ -81,3 +81,37 @@ fn every_json_output_escapes_c1_bidi_and_format_characters() {
         }
     }
 }
+
+/// Every Unicode format (Cf) character, not only the bidi and zero-width ones,
+/// reaches the screen as a placeholder and JSON as an escape.
+#[test]
+fn every_format_character_is_a_placeholder_on_screen_and_an_escape_in_json() {
+    let path = hostile("hostile-format-chars.json");
+    let path = path.to_str().unwrap();
+    let codes = [
+        0x180e, 0x2065, 0x206a, 0x206f, 0x0600, 0x06dd, 0x070f, 0x08e2, 0xfeff, 0x00ad, 0xe0001, 0x1d173, 0x110bd,
+        0x13430, 0x1bca0, 0xfff9,
+    ];
+    for args in [vec!["show", path], vec!["show", "--all", "--full", path]] {
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        assert_terminal_safe(&args.join(" "), &stdout);
+        let text = String::from_utf8_lossy(&stdout);
+        if !args.contains(&"--full") {
+            continue; // one-line summaries, cut: safe is all they must be
+        }
+        for c in codes {
+            let placeholder = format!("<‹U+{c:04X}›>");
+            assert!(text.contains(&placeholder), "{args:?}: no {placeholder}");
+        }
+    }
+    let (_, stdout, _) = run(&["show", "--json", path]);
+    assert_terminal_safe("show --json", &stdout);
+    let text = String::from_utf8(stdout).unwrap();
+    for c in [0x180e, 0x2065, 0x206a, 0x0600, 0x110bd] {
+        let ch = char::from_u32(c).unwrap();
+        let mut units = [0u16; 2];
+        let escaped: String = ch.encode_utf16(&mut units).iter().map(|u| format!("\\u{u:04x}")).collect();
+        assert!(text.contains(&escaped), "show --json: {escaped} missing");
+    }
+}

@@ -28,6 +28,7 @@ pub mod sgr;
 pub mod text;
 pub mod timeline;
 pub mod timing;
+pub mod unicode_cf;
 pub mod usage;
 pub mod verdict;
 
