@@ -115,3 +115,59 @@ fn every_format_character_is_a_placeholder_on_screen_and_an_escape_in_json() {
         assert!(text.contains(&escaped), "show --json: {escaped} missing");
     }
 }
+
+// ---- copy (`y`, OSC 52) and the pager (`o`) -----------------------------------
+
+/// A message that would, pasted into a shell inside a bracketed paste, end the
+/// paste early and run its second line.
+const PASTE_BREAKOUT: &str =
+    "Run the tests with: pnpm test\u{1b}[201~\nid > pwned.txt\n\u{1b}[200~ \u{9b}2J\u{202e}\u{180e}\ttab";
+
+fn app_with_message(text: &str) -> niceeval::app::App {
+    let turn =
+        serde_json::json!({"status": "completed", "events": [{"type": "message", "role": "assistant", "text": text}]});
+    let doc = niceeval::load::load_bytes("paste.json", turn.to_string().as_bytes()).unwrap();
+    niceeval::app::App::new(doc, None, niceeval::model::usage::builtin_prices())
+}
+
+#[test]
+fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
+    use niceeval::app::{Action, Effect, Tab, update};
+    let mut app = app_with_message(PASTE_BREAKOUT);
+    update(&mut app, Action::ShowTab(Tab::Timeline));
+    // The message row: the first row whose value is the message's text.
+    update(&mut app, Action::Top);
+    let mut copied = None;
+    for _ in 0..app.list_len() {
+        update(&mut app, Action::Copy);
+        if let Some(Effect::Copy(text)) = app.effects.last()
+            && text.contains("pnpm test")
+        {
+            copied = Some(text.clone());
+            break;
+        }
+        update(&mut app, Action::Down);
+    }
+    let copied = copied.expect("the message row copies its text");
+    assert!(!copied.contains('\u{1b}'), "ESC byte in the copied text: {copied:?}");
+    assert!(!copied.chars().any(|c| is_unsafe(c) && c != '\n' && c != '\t'), "unsafe character copied: {copied:?}");
+    // Newlines and tabs are the text's own and stay as they are.
+    assert!(copied.contains("␛[201~\nid > pwned.txt\n␛[200~"), "{copied:?}");
+    assert!(copied.contains("‹C1:9B›2J‹U+202E›‹U+180E›\ttab"), "{copied:?}");
+    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("5 control characters replaced"), "flash: {flash}");
+    update(&mut app, Action::OpenPager);
+    match app.effects.last() {
+        Some(Effect::Page(text)) => assert_eq!(text, &copied, "the pager gets what the copy got"),
+        other => panic!("o gave {other:?}"),
+    }
+    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("5 control characters replaced"), "pager flash: {flash}");
+    // Clean text says nothing of replacing.
+    let mut clean = app_with_message("all fine\n\tindented");
+    update(&mut clean, Action::ShowTab(Tab::Timeline));
+    update(&mut clean, Action::Bottom);
+    update(&mut clean, Action::Copy);
+    let flash = clean.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.starts_with("copied") && !flash.contains("replaced"), "{flash}");
+}

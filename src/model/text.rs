@@ -22,7 +22,7 @@ pub enum Lines {
 }
 
 /// Placeholder for a character that must not reach the terminal, or `None` if it may.
-fn placeholder(c: char) -> Option<Cow<'static, str>> {
+pub fn placeholder(c: char) -> Option<Cow<'static, str>> {
     if !unsafe_char(c) {
         return None;
     }
