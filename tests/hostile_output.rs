@@ -171,3 +171,59 @@ fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
     let flash = clean.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.starts_with("copied") && !flash.contains("replaced"), "{flash}");
 }
+
+// ---- a closed pipe -------------------------------------------------------------
+
+/// A Turn of `n` tool calls with long inputs and outputs: megabytes of output from every command.
+fn big_turn(n: usize) -> PathBuf {
+    let mut events = Vec::new();
+    for i in 0..n {
+        let input = serde_json::json!({"command": format!("echo {}", "x".repeat(200))});
+        events.push(serde_json::json!({"type": "operation.started", "operationId": format!("op{i}"),
+            "operation": {"kind": "tool", "name": "Bash", "input": input}}));
+        events.push(serde_json::json!({"type": "operation.finished", "operationId": format!("op{i}"), "kind": "tool",
+            "status": "completed", "output": {"stdout": "y".repeat(200)}}));
+    }
+    let path = std::env::temp_dir().join(format!("niceeval-epipe-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::json!({"status": "completed", "events": events}).to_string()).unwrap();
+    path
+}
+
+/// `niceeval … | head -c 10`: the reader goes away after 10 bytes; the
+/// command ends as it would have (exit 0; check's own code) and says nothing of it.
+#[test]
+fn a_pipe_closed_early_is_a_clean_exit() {
+    use std::io::Read;
+    let path = big_turn(3000);
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["derive", p],
+        vec!["check", p],
+        vec!["check", "--format", "json", p],
+        vec!["show", p],
+        vec!["show", "--all", p],
+        vec!["show", "--json", p],
+        vec!["compare", p, p],
+        vec!["compare", "--json", p, p],
+        vec!["view", p],
+    ] {
+        let mut child = Command::new(bin())
+            .args(&args)
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 10];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        // The read end is closed here (the ChildStdout was dropped).
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // The exit code is the one of a run read to its end (check's says whether it found something).
+        let (whole, _, _) = run(&args);
+        assert!(matches!(whole, 0 | 1), "{args:?} read whole: exit {whole}");
+        assert_eq!(out.status.code(), Some(whole), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe") && !stderr.contains("os error"), "{args:?}: {stderr}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
