@@ -45,6 +45,15 @@ pub fn notes(timing: &Timing, tree: &Tree) -> Vec<Text> {
         out.push(Text::toned(format!("timing is partial: {}", why.join("; ")), Tone::Warn));
     }
     out.extend(placement(tree));
+    if tree.loops_cut > 0 {
+        out.push(Text::toned(
+            format!(
+                "{} cut: a node there was its own ancestor, so one parent link of each loop is not followed",
+                count(tree.loops_cut, "timing parent loop", "timing parent loops")
+            ),
+            Tone::Warn,
+        ));
+    }
     if tree.unreadable_spans > 0 {
         out.push(Text::toned(
             format!("{} of the OTel trace are not readable spans", count(tree.unreadable_spans, "entry", "entries")),
