@@ -227,3 +227,33 @@ fn a_pipe_closed_early_is_a_clean_exit() {
     }
     std::fs::remove_file(&path).unwrap();
 }
+
+// ---- show --full ------------------------------------------------------------------
+
+/// `show --full` prints a message's, thinking's and error's whole text, past
+/// the 4,096 characters a one-line summary keeps.
+#[test]
+fn show_full_does_not_cut_long_texts() {
+    let long =
+        |tag: &str| format!("{tag} {} END-{tag}", (0..1500).map(|i| format!("w{i:05}")).collect::<Vec<_>>().join(" "));
+    let turn = serde_json::json!({"status": "completed", "events": [
+        {"type": "message", "role": "assistant", "text": long("MSG")},
+        {"type": "thinking", "text": long("THINK")},
+        {"type": "error", "message": long("ERR")},
+    ]});
+    let path = std::env::temp_dir().join(format!("niceeval-long-{}.json", std::process::id()));
+    std::fs::write(&path, turn.to_string()).unwrap();
+    let p = path.to_str().unwrap();
+    for args in [vec!["show", "--full", p], vec!["show", "--all", "--full", p]] {
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        let text = String::from_utf8_lossy(&stdout);
+        for tag in ["END-MSG", "END-THINK", "END-ERR"] {
+            assert!(text.contains(tag), "{args:?}: {tag} cut off");
+        }
+    }
+    // Without --full the summaries stay cut.
+    let (_, stdout, _) = run(&["show", p]);
+    assert!(!String::from_utf8_lossy(&stdout).contains("END-MSG"), "show without --full printed the whole text");
+    std::fs::remove_file(&path).unwrap();
+}
