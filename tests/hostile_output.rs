@@ -257,3 +257,54 @@ fn show_full_does_not_cut_long_texts() {
     assert!(!String::from_utf8_lossy(&stdout).contains("END-MSG"), "show without --full printed the whole text");
     std::fs::remove_file(&path).unwrap();
 }
+
+// ---- TERM=dumb --------------------------------------------------------------------
+
+/// Run `niceeval args` on a pseudo-terminal (`script`) with `TERM=dumb`; its screen output.
+fn on_dumb_terminal(args: &[&str]) -> Option<Vec<u8>> {
+    let Ok(found) = Command::new("script").arg("--version").output() else {
+        println!("script(1) not found: TERM=dumb on a terminal not checked");
+        return None;
+    };
+    assert!(found.status.success(), "script --version failed");
+    let command = std::iter::once(bin().display().to_string())
+        .chain(args.iter().map(|a| a.to_string()))
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = Command::new("timeout")
+        .args(["10", "script", "-qec", &command, "/dev/null"])
+        .env("TERM", "dumb")
+        .env_remove("NO_COLOR")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script");
+    assert_eq!(out.status.code(), Some(0), "{args:?} on a dumb terminal: {:?}", out.status);
+    Some(out.stdout)
+}
+
+/// A dumb terminal understands no escape sequences: `view` prints the plain
+/// report (no alternate screen, no raw mode) and `show` no colour, so no
+/// 256-colour SGR from a tool's coloured output either.
+#[test]
+fn term_dumb_gets_no_alternate_screen_and_no_colour() {
+    let turn = serde_json::json!({"status": "completed", "events": [
+        {"type": "operation.started", "operationId": "c", "operation": {"kind": "tool", "name": "Bash", "input": {"command": "ls"}}},
+        {"type": "operation.finished", "operationId": "c", "kind": "tool", "status": "completed",
+         "output": {"stdout": "\u{1b}[38;5;208morange\u{1b}[0m plain"}},
+    ]});
+    let path = std::env::temp_dir().join(format!("niceeval-dumb-{}.json", std::process::id()));
+    std::fs::write(&path, turn.to_string()).unwrap();
+    let p = path.to_str().unwrap();
+    for args in
+        [vec!["view", p], vec!["show", "--all", "--width", "120", p], vec!["show", "--full", "--width", "120", p]]
+    {
+        let Some(screen) = on_dumb_terminal(&args) else { return };
+        let text = String::from_utf8_lossy(&screen);
+        assert!(!text.contains("\u{1b}[?1049h"), "{args:?}: alternate screen on a dumb terminal");
+        assert!(!text.contains("\u{1b}[38;5;"), "{args:?}: 256-colour SGR on a dumb terminal");
+        assert!(!screen.contains(&0x1b), "{args:?}: an escape sequence on a dumb terminal: {text:?}");
+        assert!(text.contains("Bash"), "{args:?}: the report is not there: {text:?}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}

@@ -249,7 +249,7 @@ fn print_fix_prompts(
 
 /// How text goes out: the width asked for, else the terminal's (80 off a
 /// terminal); boxes on a terminal unless `--plain`; colour as `--color` and
-/// `NO_COLOR` say.
+/// `NO_COLOR` say (none on a `TERM=dumb` terminal unless `--color always`).
 pub fn plain_options(width: Option<usize>, boxed: bool, plain: bool, color: ColorChoice) -> PlainOptions {
     let tty = std::io::stdout().is_terminal();
     let width = width.unwrap_or_else(|| {
@@ -259,7 +259,7 @@ pub fn plain_options(width: Option<usize>, boxed: bool, plain: bool, color: Colo
     let color = match color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => tty && !no_color_env,
+        ColorChoice::Auto => tty && !no_color_env && !crate::load::progress::terminal_is_dumb(),
     };
     let boxed = if plain { false } else { boxed || tty };
     PlainOptions { width, boxed: boxed && width >= 60, color }

@@ -50,12 +50,19 @@ fn mb(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
+/// `TERM=dumb`: a terminal that acts on no escape sequence (no cursor
+/// moves, no alternate screen, no colour). The viewer then prints its plain
+/// report, `show` prints no colour, and no loading line is drawn.
+pub fn terminal_is_dumb() -> bool {
+    std::env::var_os("TERM").is_some_and(|t| t == "dumb")
+}
+
 impl Reporter {
     /// Start reporting on the load of `label` (`total` bytes when known).
     pub fn start(label: &str, total: Option<u64>) -> Reporter {
         reset();
         let stop = Arc::new(AtomicBool::new(false));
-        if !std::io::stderr().is_terminal() {
+        if !std::io::stderr().is_terminal() || terminal_is_dumb() {
             return Reporter { stop, handle: None };
         }
         let label = crate::model::text::sanitize(label, crate::model::text::Lines::Single).into_owned();
