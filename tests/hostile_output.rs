@@ -308,3 +308,43 @@ fn term_dumb_gets_no_alternate_screen_and_no_colour() {
     }
     std::fs::remove_file(&path).unwrap();
 }
+
+// ---- price catalogs -----------------------------------------------------------------
+
+/// A catalog price written as a string (`"in": "3.00"`) is not a price: the
+/// entry is left out and a warning says which one and why, on every command
+/// that takes `--prices`.
+#[test]
+fn string_prices_in_a_catalog_give_a_notice() {
+    let dir = std::env::temp_dir().join(format!("niceeval-prices-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prices = dir.join("prices.json");
+    let catalog = serde_json::json!({"prices": {
+        "m-string": {"in": "3.00", "out": 15},
+        "m-cache": {"in": 1, "out": 2, "cacheRead": "0.1"},
+        "m-fine": {"in": 1, "out": 2, "cacheRead": null},
+    }});
+    std::fs::write(&prices, catalog.to_string()).unwrap();
+    let turn =
+        serde_json::json!({"status": "completed", "events": [], "usage": {"inputTokens": 1000, "outputTokens": 10}});
+    let input = dir.join("turn.json");
+    std::fs::write(&input, turn.to_string()).unwrap();
+    let (prices, input) = (prices.to_str().unwrap(), input.to_str().unwrap());
+    for command in [vec!["derive"], vec!["show"], vec!["show", "--json"], vec!["compare", input], vec!["view"]] {
+        let mut args = command.clone();
+        args.extend(["--prices", prices, "--model", "m-string", input]);
+        let (code, _, stderr) = run(&args);
+        assert!(matches!(code, 0 | 1), "{command:?}: exit {code}: {stderr}");
+        assert!(
+            stderr.contains(r#"price "m-string": "in" is the string "3.00", not a number; the entry is left out"#),
+            "{command:?}: no notice for the string price:\n{stderr}"
+        );
+        assert!(stderr.contains(r#"price "m-cache": "cacheRead" is the string "0.1""#), "{command:?}:\n{stderr}");
+        assert!(!stderr.contains("m-fine"), "{command:?}: a null price is absent, not wrong:\n{stderr}");
+    }
+    // The entry is left out: no estimate from it.
+    let (_, stdout, _) = run(&["derive", "--prices", prices, "--model", "m-string", input]);
+    let v: serde_json::Value = serde_json::from_slice(&stdout).unwrap();
+    assert_eq!(v["attempt"]["estimatedCostUSD"], serde_json::Value::Null, "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -98,8 +98,17 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
             let bytes = crate::load::read_input(path)?;
             let name = crate::load::display_name(path);
             let value = crate::load::parse_json(&name, &bytes)?;
-            crate::model::usage::PriceTable::from_file(&value, &name, crate::model::usage::builtin_prices())
-                .map_err(|m| crate::load::LoadError::new(&name, m))
+            let table =
+                crate::model::usage::PriceTable::from_file(&value, &name, crate::model::usage::builtin_prices())
+                    .map_err(|m| crate::load::LoadError::new(&name, m))?;
+            for warning in &table.warnings {
+                let line = format!("{name}: {warning}");
+                eprintln!(
+                    "niceeval: warning: {}",
+                    crate::model::text::sanitize(&line, crate::model::text::Lines::Single)
+                );
+            }
+            Ok(table)
         }
     }
 }
