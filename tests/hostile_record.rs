@@ -166,3 +166,31 @@ fn a_huge_or_non_json_payload_is_refused_with_its_size_or_first_byte() {
     assert!(rss < 100.0, "RSS {rss:.1} MB");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a Record says that the viewer cannot read is quoted as the Record
+/// wrote it (JSON), never as the viewer's own Rust Debug (`Some(String("1,5"))`).
+#[test]
+fn record_warnings_quote_values_as_json_not_rust_debug() {
+    let dir = record_copy("debug");
+    let record = dir.join("project/.niceeval/record");
+    let mut payloads = Vec::new();
+    files_under(&record, &mut payloads);
+    let payload = payloads
+        .into_iter()
+        .find(|f| f.ends_with("niceeval.observability/payload.json") && f.to_string_lossy().contains("000000000001"))
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&payload).unwrap()).unwrap();
+    let obs = v["usage-data"]["observations"].as_array_mut().unwrap();
+    obs.push(serde_json::json!({"kind": "provider-cost", "amount": "1,5", "currency": "USD"}));
+    obs.push(serde_json::json!({"kind": "provider-cost", "currency": "USD"}));
+    std::fs::write(&payload, v.to_string()).unwrap();
+    let project = dir.join("project");
+    let ran = run_within(&["show", "--all", project.to_str().unwrap()], Duration::from_secs(20));
+    assert!(matches!(ran.code, Some(0 | 1)), "{}", ran.output);
+    assert!(ran.output.contains(r#"unreadable provider-cost amount "1,5""#), "{}", ran.output);
+    assert!(ran.output.contains("provider-cost without an amount"), "{}", ran.output);
+    for debug in ["Some(", "String(", "None"] {
+        assert!(!ran.output.contains(debug), "Rust Debug {debug:?} in:\n{}", ran.output);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
