@@ -173,6 +173,15 @@ fn timing_parent_loops_are_cut_with_a_notice() {
     for i in 0..4 {
         assert!(r.stdout.contains(&format!("span{i}")), "span{i} lost:\n{}", r.stdout);
     }
+    // The Timing tab says so in its title.
+    let doc = niceeval::load::load_path(path.to_str().unwrap()).unwrap();
+    let mut app = niceeval::app::App::new(doc, None, niceeval::model::usage::builtin_prices());
+    harness::set_viewport(&mut app, 120, 30);
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
+    let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Dark);
+    niceeval::app::update(&mut app, niceeval::app::Action::ShowTab(niceeval::app::Tab::Timing));
+    let screen = harness::draw(&mut terminal, &app, &mut cache);
+    assert!(screen.contains("1 parent loop cut"), "the Timing tab does not say a loop was cut:\n{screen}");
     let mut intervals = chained_intervals(3);
     intervals[0]["parentIntervalId"] = "iv2".into();
     let project = record_with_intervals(&dir, intervals);

@@ -18,13 +18,18 @@ pub const TITLE: &str = "Execution timeline";
 /// What a turn or an attempt without recorded timing says.
 pub const UNAVAILABLE: &str = "timing unavailable";
 
-/// "9.0s · 10 nodes · ✗ 1 failed": the axis total, the nodes, the failed ones.
+/// "9.0s · 10 nodes · ✗ 1 failed": the axis total, the nodes, the failed ones
+/// (and the parent loops cut, when any were).
 pub fn meta(tree: &Tree) -> Text {
     let total = tree.axis.map(|(_, d)| duration_ms(d)).unwrap_or_else(|| MISSING.into());
     let mut t = Text::plain(format!("{total} · {}", count(tree.nodes.len(), "node", "nodes")));
     let failed = tree.failed();
     if failed > 0 {
         t.push(format!(" · ✗ {failed} failed"), Tone::Bad);
+    }
+    // In the title too: the Timing tab shows the notes only when it is empty.
+    if tree.loops_cut > 0 {
+        t.push(format!(" · {}", count(tree.loops_cut, "parent loop cut", "parent loops cut")), Tone::Warn);
     }
     t
 }
