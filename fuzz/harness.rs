@@ -23,6 +23,7 @@ pub fn is_unsafe(c: char) -> bool {
             '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200b}'..='\u{200f}' | '\u{061c}'
             | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{00ad}'
             | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
+        || niceeval::model::text::unicode_cf::is_format(c)
 }
 
 /// Format detection and parsing.

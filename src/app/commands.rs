@@ -16,12 +16,15 @@ impl App {
         self.copy_text(text);
     }
 
-    /// Copy `text` over OSC 52, cut at [`COPY_AT_MOST`] bytes (the flash says so).
-    pub(super) fn copy_text(&mut self, mut text: String) {
+    /// Copy `text` over OSC 52, sanitised (see [`handed_out`]) and cut at
+    /// [`COPY_AT_MOST`] bytes (the flash says both).
+    pub(super) fn copy_text(&mut self, text: String) {
+        let (mut text, replaced) = handed_out(&text);
+        let replaced = replaced_note(replaced);
         let n = text.chars().count();
         if text.len() <= COPY_AT_MOST {
             self.effects.push(Effect::Copy(text));
-            return self.flash(format!("copied {n} characters (OSC 52)"));
+            return self.flash(format!("copied {n} characters (OSC 52){replaced}"));
         }
         let mut cut = COPY_AT_MOST;
         while !text.is_char_boundary(cut) {
@@ -31,15 +34,24 @@ impl App {
         let copied = text.chars().count();
         self.effects.push(Effect::Copy(text));
         self.flash_error(format!(
-            "copied the first {copied} of {n} characters (OSC 52 takes at most 100 KB); o opens the whole value in $PAGER"
+            "copied the first {copied} of {n} characters (OSC 52 takes at most 100 KB){replaced}; o opens the whole value in $PAGER"
         ));
     }
 
     /// `o`: the selected value in $PAGER.
     pub(super) fn page_selected(&mut self) {
         match super::selection::selected_value(self) {
-            Some((_, text)) => self.effects.push(Effect::Page(text)),
+            Some((_, text)) => self.page_text(&text),
             None => self.flash("nothing selected to open"),
+        }
+    }
+
+    /// Show `text` in $PAGER, sanitised as a copy is (the flash says what was replaced).
+    pub(super) fn page_text(&mut self, text: &str) {
+        let (text, replaced) = handed_out(text);
+        self.effects.push(Effect::Page(text));
+        if replaced > 0 {
+            self.flash(format!("opened in $PAGER{}", replaced_note(replaced)));
         }
     }
 
@@ -89,5 +101,39 @@ impl App {
         self.tool_sort_by_name = !self.tool_sort_by_name;
         self.rebuild_tool_rows();
         self.flash(if self.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
+    }
+}
+
+/// Text as it leaves the viewer for the clipboard or the pager: every
+/// character the screen replaces (C0 and C1 controls, so every escape
+/// sequence's ESC, DEL, bidi and other format characters) replaced by the
+/// screen's placeholder; newlines and tabs kept, a CR before a newline
+/// dropped. Also how many characters were replaced.
+pub fn handed_out(text: &str) -> (String, usize) {
+    let mut out = String::with_capacity(text.len());
+    let mut replaced = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            _ => match crate::model::text::placeholder(c) {
+                Some(p) => {
+                    replaced += 1;
+                    out.push_str(&p);
+                }
+                None => out.push(c),
+            },
+        }
+    }
+    (out, replaced)
+}
+
+/// " · 3 control characters replaced", or nothing when none was.
+fn replaced_note(replaced: usize) -> String {
+    match replaced {
+        0 => String::new(),
+        1 => " · 1 control character replaced".into(),
+        n => format!(" · {n} control characters replaced"),
     }
 }

@@ -83,7 +83,7 @@ pub fn split_key(app: &mut App, action: Action) {
         }
         Action::Copy | Action::OpenPager => match selected_json(app) {
             Some(text) if action == Action::Copy => app.copy_text(text),
-            Some(text) => app.effects.push(super::Effect::Page(text)),
+            Some(text) => app.page_text(&text),
             None => app.flash("nothing selected on this side"),
         },
         Action::ViewAttempt => {

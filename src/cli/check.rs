@@ -81,9 +81,7 @@ fn emit(text: &str, code: i32) -> i32 {
 }
 
 fn pretty(v: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
-    s.push('\n');
-    s
+    super::terminal_safe_json(v)
 }
 
 fn clean(s: &str) -> String {

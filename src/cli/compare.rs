@@ -73,10 +73,9 @@ pub fn run(args: &CompareArgs) -> i32 {
         let _ = writeln!(std::io::stderr(), "niceeval: {line}");
     }
     if args.json {
-        let mut text =
-            serde_json::to_string_pretty(&crate::view::compare::json::document(&compared.view())).unwrap_or_default();
-        text.push('\n');
-        return super::print_stdout(&text);
+        return super::print_stdout(&super::terminal_safe_json(&crate::view::compare::json::document(
+            &compared.view(),
+        )));
     }
     let opts = args.layout.options();
     super::print_stdout(&text(&compared, &opts))

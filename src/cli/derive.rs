@@ -66,7 +66,8 @@ pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
 }
 
 fn write_pretty(mut out: impl Write, value: &impl serde::Serialize) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::other)?;
+    // `io::Error::from` gives back the writer's own error (a closed pipe stays `BrokenPipe`).
+    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from)?;
     writeln!(out)?;
     out.flush()
 }

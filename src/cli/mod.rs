@@ -98,8 +98,17 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
             let bytes = crate::load::read_input(path)?;
             let name = crate::load::display_name(path);
             let value = crate::load::parse_json(&name, &bytes)?;
-            crate::model::usage::PriceTable::from_file(&value, &name, crate::model::usage::builtin_prices())
-                .map_err(|m| crate::load::LoadError::new(&name, m))
+            let table =
+                crate::model::usage::PriceTable::from_file(&value, &name, crate::model::usage::builtin_prices())
+                    .map_err(|m| crate::load::LoadError::new(&name, m))?;
+            for warning in &table.warnings {
+                let line = format!("{name}: {warning}");
+                eprintln!(
+                    "niceeval: warning: {}",
+                    crate::model::text::sanitize(&line, crate::model::text::Lines::Single)
+                );
+            }
+            Ok(table)
         }
     }
 }
@@ -108,6 +117,18 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
 pub fn report_error(err: &dyn std::fmt::Display) -> i32 {
     eprintln!("niceeval: {err}");
     EXIT_INPUT
+}
+
+/// A JSON document pretty-printed for stdout, with every character a terminal
+/// would act on escaped as `\uXXXX` (`text::json_terminal_safe`): the one
+/// way `show --json`, `compare --json`, `check --format json` and `derive` print JSON.
+pub fn terminal_safe_json(value: &impl serde::Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    match crate::model::text::json_terminal_safe(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(safe) => safe,
+    }
 }
 
 /// Write to stdout; a closed pipe (`| head`) is a normal exit.

@@ -199,9 +199,7 @@ pub fn run(args: &ShowArgs) -> i32 {
             let _ = writeln!(std::io::stderr(), "niceeval show: no attempt with that locator");
             return super::EXIT_INPUT;
         }
-        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        text.push('\n');
-        return super::print_stdout(&text);
+        return super::print_stdout(&super::terminal_safe_json(&value));
     }
     if args.fix_prompt {
         return print_fix_prompts(&doc, &views, &sel);
@@ -252,7 +250,7 @@ fn print_fix_prompts(
 
 /// How text goes out: the width asked for, else the terminal's (80 off a
 /// terminal); boxes on a terminal unless `--plain`; colour as `--color` and
-/// `NO_COLOR` say.
+/// `NO_COLOR` say (none on a `TERM=dumb` terminal unless `--color always`).
 pub fn plain_options(width: Option<usize>, boxed: bool, plain: bool, color: ColorChoice) -> PlainOptions {
     let tty = std::io::stdout().is_terminal();
     let width = width.unwrap_or_else(|| {
@@ -262,7 +260,7 @@ pub fn plain_options(width: Option<usize>, boxed: bool, plain: bool, color: Colo
     let color = match color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => tty && !no_color_env,
+        ColorChoice::Auto => tty && !no_color_env && !crate::runtime::settings::Settings::get().dumb_terminal,
     };
     let boxed = if plain { false } else { boxed || tty };
     PlainOptions { width, boxed: boxed && width >= 60, color }

@@ -43,7 +43,8 @@ pub const DEMO_SESSION: &str = include_str!("../../assets/demo/session.json");
 
 pub fn run(args: &ViewArgs) -> i32 {
     let started = std::time::Instant::now();
-    let interactive = std::io::stdout().is_terminal();
+    // A dumb terminal cannot draw the viewer: it gets what a pipe gets.
+    let interactive = std::io::stdout().is_terminal() && !crate::runtime::settings::Settings::get().dumb_terminal;
     if args.compare {
         return run_compare(args, started, interactive);
     }

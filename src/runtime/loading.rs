@@ -24,7 +24,7 @@ impl Reporter {
     pub fn start(label: &str, total: Option<u64>) -> Reporter {
         progress::reset();
         let stop = Arc::new(AtomicBool::new(false));
-        if !std::io::stderr().is_terminal() {
+        if !std::io::stderr().is_terminal() || super::settings::Settings::get().dumb_terminal {
             return Reporter { stop, handle: None };
         }
         let label = crate::model::text::sanitize(label, crate::model::text::Lines::Single).into_owned();

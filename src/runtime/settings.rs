@@ -26,6 +26,10 @@ pub struct Settings {
     pub debug_panic_key: bool,
     /// `NICEEVAL_MAX_STREAM`: the most bytes kept from a stream.
     pub max_stream: u64,
+    /// `TERM=dumb`: a terminal that acts on no escape sequence (no cursor
+    /// moves, no alternate screen, no colour). The viewer then prints its
+    /// plain report, `show` prints no colour, and no loading line is drawn.
+    pub dumb_terminal: bool,
 }
 
 impl Settings {
@@ -50,6 +54,7 @@ impl Settings {
             max_stream: text("NICEEVAL_MAX_STREAM")
                 .and_then(|v| v.trim().parse().ok())
                 .unwrap_or(crate::load::input::DEFAULT_MAX_STREAM),
+            dumb_terminal: var("TERM").is_some_and(|t| t == "dumb"),
         }
     }
 }
@@ -80,6 +85,9 @@ mod tests {
             ("most -s", true, Some(Timing::ExitAfterFirstFrame), 2000)
         );
         assert!(!set(&[("NO_COLOR", "")]).no_color, "an empty NO_COLOR is unset");
+        assert!(
+            set(&[("TERM", "dumb")]).dumb_terminal && !set(&[("TERM", "xterm")]).dumb_terminal && !none.dumb_terminal
+        );
         assert_eq!(set(&[("PAGER", "  ")]).pager, "less");
         assert_eq!(set(&[("NICEEVAL_TIMING", "1")]).timing, Some(Timing::Report));
         assert_eq!(set(&[("NICEEVAL_TIMING", "loaded")]).timing, Some(Timing::ExitWhenLoaded));

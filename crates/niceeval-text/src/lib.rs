@@ -9,6 +9,7 @@
 //! count and cut whole clusters, the way ratatui and terminals draw them.
 
 pub mod sgr;
+pub mod unicode_cf;
 
 use std::borrow::Cow;
 use unicode_segmentation::UnicodeSegmentation;
@@ -24,7 +25,7 @@ pub enum Lines {
 }
 
 /// Placeholder for a character that must not reach the terminal, or `None` if it may.
-fn placeholder(c: char) -> Option<Cow<'static, str>> {
+pub fn placeholder(c: char) -> Option<Cow<'static, str>> {
     if !unsafe_char(c) {
         return None;
     }
@@ -43,7 +44,11 @@ fn placeholder(c: char) -> Option<Cow<'static, str>> {
 /// The characters that must not reach the terminal: C0 and C1 controls and
 /// DEL; bidi marks, overrides and isolates; zero-width characters, the soft
 /// hyphen and the BOM; line and paragraph separators; interlinear
-/// annotation characters and tags.
+/// annotation characters and tags; and every other Unicode format (Cf)
+/// character (`unicode_cf`: U+180E, U+206A–U+206F, the Arabic number signs, …).
+/// The zero-width joiner is one of them even inside an emoji sequence: the
+/// sequence draws as its parts around a visible `‹U+200D›`, each measured
+/// as it draws.
 fn unsafe_char(c: char) -> bool {
     matches!(c,
         '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}'
@@ -51,6 +56,7 @@ fn unsafe_char(c: char) -> bool {
         | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{00ad}'
         | '\u{2028}' | '\u{2029}'
         | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
+        || crate::unicode_cf::is_format(c)
 }
 
 /// Printable ASCII: one column a character, safe as it is.
@@ -488,8 +494,15 @@ mod tests {
             assert!(!s.contains(c) && s.chars().count() > 2, "U+{:04X}: {s:?}", c as u32);
             replaced += 1;
         }
-        // C0, DEL and C1; bidi; zero-width, BOM and soft hyphen; separators; annotations; tags.
-        assert_eq!(replaced, 32 + 33 + 12 + 10 + 2 + 3 + 128);
+        // C0, DEL and C1; bidi; zero-width, BOM and soft hyphen; separators; annotations; tags;
+        // the other Cf characters (every one of them, the tags' range counted above).
+        let other_format = (0..=0x10ffffu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| crate::unicode_cf::is_format(c))
+            .filter(|&c| !matches!(c, '\u{ad}' | '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}'))
+            .count();
+        assert!(other_format >= 40, "{other_format}");
+        assert_eq!(replaced, 32 + 33 + 12 + 10 + 2 + 3 + 128 + other_format);
     }
 
     #[test]

@@ -198,6 +198,9 @@ pub struct Tree {
     pub placement: Option<SpanPlacement>,
     /// Trace entries that are not readable spans.
     pub unreadable_spans: usize,
+    /// Parent links cut because they closed a loop (each such node is
+    /// a root, or under what its span parent or send says).
+    pub loops_cut: usize,
 }
 
 impl Tree {
@@ -237,7 +240,7 @@ pub fn tree(timing: &Timing, trace: Option<&Value>) -> Tree {
         .enumerate()
         .map(|(i, x)| x.parent_index.or_else(|| by_id.get(x.parent_id.as_deref()?).copied()).filter(|p| *p != i))
         .collect();
-    break_cycles(&mut parent);
+    t.loops_cut = break_cycles(&mut parent);
     for (i, x) in iv.iter().enumerate() {
         let kind = x.phase.clone().unwrap_or_else(|| x.label.clone());
         t.nodes.push(Node {
@@ -289,20 +292,37 @@ pub fn tree(timing: &Timing, trace: Option<&Value>) -> Tree {
     t
 }
 
-/// Cut the parent link of any node whose ancestors loop.
-fn break_cycles(parent: &mut [Option<usize>]) {
-    for i in 0..parent.len() {
-        let mut at = parent[i];
-        let mut steps = 0;
-        while let Some(p) = at {
-            steps += 1;
-            if p == i || steps > parent.len() {
-                parent[i] = None;
-                break;
-            }
-            at = parent[p];
+/// Cut the links that close parent loops, one per loop (the link from the
+/// node where the walk up met its own path); returns how many were cut.
+/// Linear: each node is walked up once.
+fn break_cycles(parent: &mut [Option<usize>]) -> usize {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Seen {
+        No,
+        OnPath,
+        Done,
+    }
+    let mut seen = vec![Seen::No; parent.len()];
+    let mut path = Vec::new();
+    let mut cut = 0;
+    for start in 0..parent.len() {
+        let mut at = Some(start);
+        while let Some(n) = at.filter(|&n| seen[n] == Seen::No) {
+            seen[n] = Seen::OnPath;
+            path.push(n);
+            at = parent[n];
+        }
+        if let (Some(n), Some(&last)) = (at, path.last())
+            && seen[n] == Seen::OnPath
+        {
+            parent[last] = None;
+            cut += 1;
+        }
+        for n in path.drain(..) {
+            seen[n] = Seen::Done;
         }
     }
+    cut
 }
 
 /// Put the spans on the attempt's axis and under the interval each falls in.
@@ -341,6 +361,7 @@ fn place_spans(t: &mut Tree, timing: &Timing, spans: Vec<Span>) {
     };
     t.placement = Some(placement);
     let intervals = t.nodes.len();
+    let depths = interval_depths(t);
     let by_span: HashMap<(&str, &str), usize> =
         spans.iter().enumerate().map(|(i, s)| ((s.trace_id.as_str(), s.span_id.as_str()), intervals + i)).collect();
     let mut placed = Vec::with_capacity(spans.len());
@@ -349,7 +370,7 @@ fn place_spans(t: &mut Tree, timing: &Timing, spans: Vec<Span>) {
         let (shift, send) = shifts.get(ti).copied().unwrap_or((0.0, None));
         let begin = s.start_epoch_ms + shift;
         let up = s.parent_span_id.as_deref().and_then(|p| by_span.get(&(s.trace_id.as_str(), p)).copied());
-        let parent = up.filter(|p| *p != intervals + si).or(send).or_else(|| containing(t, begin));
+        let parent = up.filter(|p| *p != intervals + si).or(send).or_else(|| containing(t, &depths, begin));
         let kind = s.kind.clone().unwrap_or_else(|| "span".into());
         placed.push(Node {
             key: format!("s{si}"),
@@ -367,32 +388,41 @@ fn place_spans(t: &mut Tree, timing: &Timing, spans: Vec<Span>) {
     }
     t.nodes.extend(placed);
     let mut parent: Vec<Option<usize>> = t.nodes.iter().map(|n| n.parent).collect();
-    break_cycles(&mut parent);
+    t.loops_cut += break_cycles(&mut parent);
     for (n, p) in t.nodes.iter_mut().zip(parent) {
         n.parent = p;
     }
     t.spans = spans;
 }
 
-/// The deepest interval whose time holds `at` (the shortest, at equal depth).
-fn containing(t: &Tree, at: f64) -> Option<usize> {
-    let depth = |mut n: usize| {
-        let mut d = 0;
-        while let Some(p) = t.nodes[n].parent {
-            d += 1;
-            n = p;
-            if d > t.nodes.len() {
-                break;
-            }
+/// Each interval node's depth (its ancestors' count), walked up once each.
+/// The parent links are free of loops (`break_cycles` ran).
+fn interval_depths(t: &Tree) -> Vec<usize> {
+    let mut depth: Vec<Option<usize>> = vec![None; t.nodes.len()];
+    let mut path = Vec::new();
+    for start in 0..t.nodes.len() {
+        let mut at = Some(start);
+        while let Some(n) = at.filter(|&n| depth[n].is_none()) {
+            path.push(n);
+            at = t.nodes[n].parent;
         }
-        d
-    };
+        let mut d = at.and_then(|n| depth[n]).map_or(0, |d| d + 1);
+        while let Some(n) = path.pop() {
+            depth[n] = Some(d);
+            d += 1;
+        }
+    }
+    depth.into_iter().map(|d| d.unwrap_or(0)).collect()
+}
+
+/// The deepest interval whose time holds `at` (the shortest, at equal depth).
+fn containing(t: &Tree, depths: &[usize], at: f64) -> Option<usize> {
     (0..t.nodes.len())
         .filter(|&n| matches!(t.nodes[n].source, Source::Interval(_)))
         .filter(|&n| t.nodes[n].start_ms.zip(t.nodes[n].end_ms()).is_some_and(|(s, e)| s <= at && at <= e))
         .max_by(|&a, &b| {
             let dur = |n: usize| t.nodes[n].duration_ms.unwrap_or(0.0);
-            depth(a).cmp(&depth(b)).then_with(|| dur(b).total_cmp(&dur(a)))
+            depths[a].cmp(&depths[b]).then_with(|| dur(b).total_cmp(&dur(a)))
         })
 }
 
@@ -444,6 +474,26 @@ mod tests {
         let t = tree(&timing, None);
         assert_eq!(t.nodes.len(), 4);
         assert!(!t.roots.is_empty());
+        assert_eq!(t.loops_cut, 1);
+    }
+
+    #[test]
+    fn one_link_is_cut_per_loop_and_paths_into_a_loop_are_kept() {
+        // 0 → 1 → 2 → 0 is a loop and 3 → 2 leads into it; 5 ⇄ 6 is another, 7 → 5 leads into it.
+        let mut parent = vec![Some(1), Some(2), Some(0), Some(2), None, Some(6), Some(5), Some(5)];
+        assert_eq!(break_cycles(&mut parent), 2);
+        assert_eq!(parent.iter().filter(|p| p.is_none()).count(), 3, "{parent:?}");
+        assert_eq!(parent[3], Some(2));
+        // What is left has no loop: every walk up ends.
+        for i in 0..parent.len() {
+            let mut at = parent[i];
+            let mut steps = 0;
+            while let Some(p) = at {
+                steps += 1;
+                assert!(steps <= parent.len(), "{parent:?} loops from {i}");
+                at = parent[p];
+            }
+        }
     }
 
     #[test]

@@ -467,10 +467,25 @@ fn cells(r: RowView) -> Vec<Text> {
 /// Made a part at a time, each part's events are handed back to their file
 /// once its rows are made: a long turn is not all resident at once.
 pub fn rows_table(ctx: &Ctx, span: std::ops::Range<usize>) -> Table {
-    let rows = rows_in(ctx.attempt, ctx.view, span.clone()).map(|(_, r)| r).filter(|r| ctx.grep(|| r.plain()));
+    let rows = rows_in(ctx.attempt, ctx.view, span.clone())
+        .map(|(i, r)| if ctx.sel.full { whole_text(ctx, i, r) } else { r })
+        .filter(|r| ctx.grep(|| r.plain()));
     let table = table(rows.collect(), ctx.sel.full);
     release_rows(ctx.attempt, ctx.view, span);
     table
+}
+
+/// `--full`: a message's, thinking's or error's row says its whole text, not
+/// the first [`PREVIEW_MAX_CHARS`] characters (the column wraps).
+fn whole_text(ctx: &Ctx, ri: usize, mut r: RowView) -> RowView {
+    let Some((row, record)) = row_and_record(ctx.attempt, ctx.view, ri) else { return r };
+    let Some(ev) = row.event().and_then(|e| record.turn.events.get(e)) else { return r };
+    if matches!(ev.kind, EventKind::Message { .. } | EventKind::Thinking | EventKind::Error)
+        && let Some(text) = ev.text()
+    {
+        r.summary = Text::plain(clean_owned(text.into_owned()));
+    }
+    r
 }
 
 /// Hand back the pages of the events of timeline rows `span` (one turn's).

@@ -18,13 +18,18 @@ pub const TITLE: &str = "Execution timeline";
 /// What a turn or an attempt without recorded timing says.
 pub const UNAVAILABLE: &str = "timing unavailable";
 
-/// "9.0s · 10 nodes · ✗ 1 failed": the axis total, the nodes, the failed ones.
+/// "9.0s · 10 nodes · ✗ 1 failed": the axis total, the nodes, the failed ones
+/// (and the parent loops cut, when any were).
 pub fn meta(tree: &Tree) -> Text {
     let total = tree.axis.map(|(_, d)| duration_ms(d)).unwrap_or_else(|| MISSING.into());
     let mut t = Text::plain(format!("{total} · {}", count(tree.nodes.len(), "node", "nodes")));
     let failed = tree.failed();
     if failed > 0 {
         t.push(format!(" · ✗ {failed} failed"), Tone::Bad);
+    }
+    // In the title too: the Timing tab shows the notes only when it is empty.
+    if tree.loops_cut > 0 {
+        t.push(format!(" · {}", count(tree.loops_cut, "parent loop cut", "parent loops cut")), Tone::Warn);
     }
     t
 }
@@ -45,6 +50,15 @@ pub fn notes(timing: &Timing, tree: &Tree) -> Vec<Text> {
         out.push(Text::toned(format!("timing is partial: {}", why.join("; ")), Tone::Warn));
     }
     out.extend(placement(tree));
+    if tree.loops_cut > 0 {
+        out.push(Text::toned(
+            format!(
+                "{} cut: a node there was its own ancestor, so one parent link of each loop is not followed",
+                count(tree.loops_cut, "timing parent loop", "timing parent loops")
+            ),
+            Tone::Warn,
+        ));
+    }
     if tree.unreadable_spans > 0 {
         out.push(Text::toned(
             format!("{} of the OTel trace are not readable spans", count(tree.unreadable_spans, "entry", "entries")),

@@ -8,7 +8,7 @@
 //! The bar geometry is decided here, for a width ([`Layout`]), so `show`
 //! and the viewer draw the same cells.
 
-use super::format::{MISSING, duration_ms};
+use super::format::{MISSING, count, duration_ms};
 use super::text::{Text, Tone, clean};
 use crate::model::timing::{Node, Source, Tree};
 use std::collections::HashSet;
@@ -19,6 +19,11 @@ const SHORT_SHARE: f64 = 0.01;
 const SHORT_MIN: usize = 2;
 /// Fewest same-named siblings worth a summary row.
 const REPEAT_MIN: usize = 3;
+/// Levels of the tree drawn (36 columns of rails at most); a node at the
+/// last level has one row under it that counts all below it (input may nest
+/// spans thousands deep). That row starts at the left edge, where the rails
+/// would leave it no room to be read.
+pub const DEPTH_DRAWN: usize = 12;
 
 /// A bar on the axis: fractions of the axis, in a tone.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -143,11 +148,13 @@ pub fn fold_siblings(tree: &Tree, siblings: &[usize]) -> Vec<Target> {
 /// Every row to show, depth first, honouring what is open.
 pub fn rows(tree: &Tree, expand: Expand) -> Vec<Row> {
     let mut out = Vec::new();
-    walk(tree, &tree.roots, "", expand, &mut out);
+    walk(tree, &tree.roots, "", 0, expand, &mut out);
     out
 }
 
-fn walk(tree: &Tree, siblings: &[usize], prefix: &str, expand: Expand, out: &mut Vec<Row>) {
+/// The rows of `siblings` (at `depth`) and below. Recursion stops at
+/// [`DEPTH_DRAWN`]: what is deeper is one counted row.
+fn walk(tree: &Tree, siblings: &[usize], prefix: &str, depth: usize, expand: Expand, out: &mut Vec<Row>) {
     let items = fold_siblings(tree, siblings);
     let last = items.len().saturating_sub(1);
     for (i, item) in items.into_iter().enumerate() {
@@ -159,7 +166,7 @@ fn walk(tree: &Tree, siblings: &[usize], prefix: &str, expand: Expand, out: &mut
         match item {
             Target::Node(n) => {
                 if push_node(tree, n, format!("{prefix}{rail}"), expand, out) {
-                    walk(tree, &tree.nodes[n].children, &below, expand, out);
+                    below_node(tree, n, &below, depth, expand, out);
                 }
             }
             Target::Fold { nodes, short } => {
@@ -179,7 +186,7 @@ fn walk(tree: &Tree, siblings: &[usize], prefix: &str, expand: Expand, out: &mut
                 if expanded {
                     // The members, one by one (their own subtrees included).
                     for &n in &members {
-                        member(tree, n, &below, expand, out);
+                        member(tree, n, &below, depth, expand, out);
                     }
                 }
             }
@@ -188,10 +195,37 @@ fn walk(tree: &Tree, siblings: &[usize], prefix: &str, expand: Expand, out: &mut
 }
 
 /// A folded member listed under its open fold: itself and its subtree.
-fn member(tree: &Tree, n: usize, prefix: &str, expand: Expand, out: &mut Vec<Row>) {
+fn member(tree: &Tree, n: usize, prefix: &str, depth: usize, expand: Expand, out: &mut Vec<Row>) {
     if push_node(tree, n, format!("{prefix}· "), expand, out) {
-        walk(tree, &tree.nodes[n].children, &format!("{prefix}  "), expand, out);
+        below_node(tree, n, &format!("{prefix}  "), depth, expand, out);
     }
+}
+
+/// The rows under open node `n` (at `depth`): its children's, or past
+/// [`DEPTH_DRAWN`] one row counting every node below it.
+fn below_node(tree: &Tree, n: usize, prefix: &str, depth: usize, expand: Expand, out: &mut Vec<Row>) {
+    if depth + 1 < DEPTH_DRAWN {
+        return walk(tree, &tree.nodes[n].children, prefix, depth + 1, expand, out);
+    }
+    let mut below = 0;
+    let mut stack: Vec<usize> = tree.nodes[n].children.clone();
+    while let Some(m) = stack.pop() {
+        below += 1;
+        stack.extend(&tree.nodes[m].children);
+    }
+    let first = tree.nodes[n].children[0];
+    let mut label = Text::new();
+    label.push(
+        format!("… {} folded ({DEPTH_DRAWN} levels drawn)", count(below, "deeper node", "deeper nodes")),
+        Tone::Warn,
+    );
+    out.push(Row {
+        key: format!("deeper:{}", tree.nodes[n].key),
+        target: Target::Node(first),
+        expandable: false,
+        expanded: false,
+        line: Line { label, duration: Text::new(), bars: Vec::new() },
+    });
 }
 
 /// One node's row after `lead` (its rail); says whether it is open.

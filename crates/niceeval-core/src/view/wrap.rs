@@ -207,8 +207,9 @@ mod tests {
             }
             assert_eq!(lines.last().unwrap().spans.last().unwrap().1, Tone::Soft);
         }
-        // One cluster wider than the line (prepended marks join what follows), then ASCII.
-        let wide = format!("{}x", "\u{600}".repeat(9));
+        // One cluster wider than the line (leading Hangul jamo join each other), then ASCII.
+        // (Prepended concatenation marks such as U+0600 are format characters: placeholders.)
+        let wide = "\u{1100}".repeat(3);
         let lines = Text::plain(format!("{wide}abcdef")).wrap(4);
         assert_eq!(
             lines.iter().map(Text::as_plain).collect::<Vec<_>>(),

@@ -40,6 +40,8 @@ pub struct PriceTable {
     pub provenance: TableSource,
     /// `catalog` by key (the built-in table has ~2.6k keys).
     index: HashMap<String, usize>,
+    /// Prices of the file that are not numbers (`"in": "3.00"`), left out; said as warnings.
+    pub warnings: Vec<String>,
 }
 
 /// Which step of NiceEval's lookup (spec §4.2) found a price.
@@ -134,6 +136,31 @@ fn check_prices(models: &Map<String, Value>, fields: &[&str]) -> Result<(), Stri
     Ok(())
 }
 
+/// A warning for every price field that is there but not a JSON number
+/// (null is absent): such a price is left out, and with it the whole entry
+/// when it is one of `required`.
+fn non_numbers(models: &Map<String, Value>, fields: &[&str], required: &[&str], out: &mut Vec<String>) {
+    for (model, p) in models {
+        for field in fields {
+            let what = match p.get(*field) {
+                None | Some(Value::Null | Value::Number(_)) => continue,
+                Some(Value::String(s)) => {
+                    let s: String = s.chars().take(40).collect();
+                    format!("the string {}", serde_json::to_string(&s).unwrap_or_default())
+                }
+                Some(Value::Bool(b)) => format!("{b}"),
+                Some(Value::Array(_)) => "an array".into(),
+                Some(Value::Object(_)) => "an object".into(),
+            };
+            let left_out = if required.contains(field) { "the entry" } else { "that price" };
+            out.push(format!(
+                "price {}: \"{field}\" is {what}, not a number; {left_out} is left out (prices are JSON numbers, USD per million tokens)",
+                serde_json::to_string(model).unwrap_or_default()
+            ));
+        }
+    }
+}
+
 /// `$source` and `$asOf` of a catalog file.
 fn catalog_meta(v: &Value) -> (Option<String>, Option<f64>) {
     (v.get("$source").and_then(Value::as_str).map(str::to_string), num(v, "$asOf"))
@@ -147,6 +174,7 @@ impl PriceTable {
         let prices = v.get("prices").and_then(Value::as_object);
         check_prices(prices.unwrap_or(&Map::new()), &["in", "out", "cacheRead", "cacheWrite"])?;
         if let Some(prices) = prices {
+            non_numbers(prices, &["in", "out", "cacheRead", "cacheWrite"], &["in", "out"], &mut table.warnings);
             for (model, p) in prices {
                 if let (Some(input), Some(output)) = (num(p, "in"), num(p, "out")) {
                     let price =
@@ -162,6 +190,8 @@ impl PriceTable {
         };
         let map = v.get("pricing").and_then(Value::as_object).unwrap_or(map);
         check_prices(map, &["inputPerMTok", "outputPerMTok", "cacheReadPerMTok", "cacheWritePerMTok"])?;
+        // A string in/out price is refused below; a string cache price would be dropped unsaid.
+        non_numbers(map, &["cacheReadPerMTok", "cacheWritePerMTok"], &[], &mut table.warnings);
         for (model, p) in map {
             match (num(p, "inputPerMTok"), num(p, "outputPerMTok")) {
                 (Some(input), Some(output)) => table.overrides.push((

@@ -46,14 +46,18 @@ impl Blobs {
             notices.push(warn(why));
             return None;
         }
-        let bytes = match std::fs::read(&path) {
+        let bytes = match super::regular_file::read(&path, super::regular_file::RecordFile::Blob) {
             Ok(b) => b,
-            Err(e) => {
+            Err(super::regular_file::NotRead::Missing(e)) => {
                 notices.push(warn(format!(
                     "blob {} is missing or unreadable ({})",
                     path.display(),
                     crate::load::input::io_message(&e)
                 )));
+                return None;
+            }
+            Err(super::regular_file::NotRead::Refused(why)) => {
+                notices.push(warn(why));
                 return None;
             }
         };

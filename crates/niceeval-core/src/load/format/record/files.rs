@@ -115,8 +115,12 @@ fn endpoint(
             notes.push(format!("{side}: unavailable ({reason})"));
             None
         }
-        other => {
-            notes.push(format!("{side}: revision kind {other:?} not understood"));
+        Some(other) => {
+            notes.push(format!("{side}: revision kind \"{other}\" not understood"));
+            None
+        }
+        None => {
+            notes.push(format!("{side}: revision without a kind"));
             None
         }
     }

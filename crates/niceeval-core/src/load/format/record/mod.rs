@@ -23,12 +23,14 @@ pub mod blob;
 mod confine;
 pub mod files;
 pub mod observability;
+mod regular_file;
 mod runs;
 pub mod scope;
 
 use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
 use blob::Blobs;
+use regular_file::{NotRead, RecordFile};
 use runs::{Run, is_complete_marker, read_runs};
 pub use scope::Scope;
 use serde_json::Value;
@@ -53,8 +55,14 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
         .find(|candidate| is_record_root(candidate))
 }
 
+/// A `record.json` that is there but refused (a FIFO, too large, not JSON)
+/// makes `dir` a Record root too, so that opening it names the refusal.
 fn is_record_root(dir: &Path) -> bool {
-    let Ok(bytes) = std::fs::read(dir.join("record.json")) else { return false };
+    let bytes = match regular_file::read(&dir.join("record.json"), RecordFile::Document) {
+        Ok(bytes) => bytes,
+        Err(NotRead::Refused(_)) => return true,
+        Err(NotRead::Missing(_)) => return false,
+    };
     crate::load::parse::compact::from_slice(crate::load::input::strip_bom(&bytes))
         .ok()
         .is_some_and(|v| v.get("format").and_then(Value::as_str) == Some("niceeval.record"))
@@ -70,13 +78,12 @@ fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
         notices.push(notice(NoticeLevel::Warning, why));
         return None;
     }
-    let bytes = match std::fs::read(path) {
+    let kind =
+        if path.file_name().is_some_and(|n| n == "payload.json") { RecordFile::Payload } else { RecordFile::Document };
+    let bytes = match regular_file::read(path, kind) {
         Ok(b) => b,
         Err(e) => {
-            notices.push(notice(
-                NoticeLevel::Warning,
-                format!("{}: {}", path.display(), crate::load::input::io_message(&e)),
-            ));
+            notices.push(notice(NoticeLevel::Warning, e.message(path)));
             return None;
         }
     };
@@ -209,8 +216,11 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
 fn check_record_json(dir: &Path) -> Result<(), LoadError> {
     let record_json = dir.join("record.json");
     confine::inside(&record_json).map_err(|why| LoadError::new(record_json.display().to_string(), why))?;
-    let bytes = std::fs::read(&record_json)
-        .map_err(|e| LoadError::new(record_json.display().to_string(), crate::load::input::io_message(&e)))?;
+    let bytes = regular_file::read(&record_json, RecordFile::Document).map_err(|e| match e {
+        NotRead::Missing(e) => LoadError::new(record_json.display().to_string(), crate::load::input::io_message(&e)),
+        // The message names the path itself.
+        NotRead::Refused(why) => LoadError::new(dir.display().to_string(), why),
+    })?;
     let root = crate::load::parse::parse_json(&record_json.display().to_string(), &bytes)?;
     if root.get("format").and_then(Value::as_str) != Some("niceeval.record") {
         return Err(LoadError::new(

@@ -168,6 +168,15 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
     }
 }
 
+/// A value as JSON, at most 60 characters of it (then `…`).
+fn json_cut(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
 fn note_collection(attempt: &mut Attempt, what: &str, collection: Option<&Value>) {
     if let Completeness::Partial(lims) = completeness(collection)
         && !lims.is_empty()
@@ -213,9 +222,13 @@ fn usage(attempt: &mut Attempt, u: &Value) {
                     (Some(_), Some(cur)) => attempt
                         .notices
                         .push(notice(NoticeLevel::Info, format!("a provider cost in {cur} is not added to costUSD"))),
+                    // The amount as the Record wrote it (JSON), cut.
                     (None, _) => attempt.notices.push(notice(
                         NoticeLevel::Warning,
-                        format!("unreadable provider-cost amount {:?}", o.get("amount")),
+                        match o.get("amount") {
+                            Some(v) => format!("unreadable provider-cost amount {}; not added to costUSD", json_cut(v)),
+                            None => "a provider-cost without an amount; not added to costUSD".to_string(),
+                        },
                     )),
                 }
             }
@@ -547,7 +560,8 @@ fn item_event(
                     o.insert("kind".into(), "subagent".into());
                     o.insert("status".into(), state.into());
                 }
-                other => return Err(format!("subagent item with state {other:?} left out")),
+                Some(other) => return Err(format!("subagent item with state \"{other}\" left out")),
+                None => return Err("subagent item without a state left out".to_string()),
             }
         }
         "skill-load" => {
