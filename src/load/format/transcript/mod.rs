@@ -15,6 +15,7 @@ mod codex;
 mod codex_items;
 pub mod js;
 mod tool_names;
+pub mod load;
 
 use serde_json::{Map, Value};
 

@@ -1,0 +1,172 @@
+//! A native agent log as a document: one attempt, one session, one turn
+//! whose events and usage are exactly what NiceEval's parser makes of the
+//! log, and notices for every line it read nothing from.
+
+use super::{Agent, Parsed, SkipReason, Skipped};
+use crate::model::diagnostics::{InputLoss, LossKind};
+use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use serde_json::{Map, Value};
+
+/// The Turn NiceEval's adapter would make of the parse: `{events, status,
+/// usage}`. Claude Code's adapter always says `completed` (`waiting` only
+/// for a live question, which a log cannot hold); Codex's says `failed`
+/// when its turn failed, here a `turn.failed` line or a `turn.completed`
+/// whose `turn.status` is `failed`, else `completed`.
+pub fn turn_value(agent: Agent, text: &str, parsed: &Parsed) -> Value {
+    let failed = agent == Agent::Codex && codex_turn_failed(text);
+    let mut o = Map::new();
+    o.insert("events".into(), Value::Array(parsed.events.clone()));
+    o.insert("status".into(), if failed { "failed" } else { "completed" }.into());
+    o.insert("usage".into(), Value::Object(parsed.usage.clone()));
+    Value::Object(o)
+}
+
+fn codex_turn_failed(text: &str) -> bool {
+    super::lines(text).filter_map(|(_, v)| v.ok()).any(|v| match v.get("type").and_then(Value::as_str) {
+        Some("turn.failed") => true,
+        Some("turn.completed") => v.get("turn").and_then(|t| t.get("status")).and_then(Value::as_str) == Some("failed"),
+        _ => false,
+    })
+}
+
+/// `convert --json`: the parse as NiceEval returns it, with its format and agent.
+pub fn converted_value(agent: Agent, parsed: &Parsed) -> Value {
+    let mut o = Map::new();
+    o.insert("format".into(), "niceeval-viewer.transcript/1".into());
+    o.insert("agent".into(), agent.name().into());
+    if let Value::Object(p) = parsed.to_value() {
+        o.extend(p);
+    }
+    Value::Object(o)
+}
+
+/// The text of a log's bytes, as Node reads a UTF-8 file (invalid bytes
+/// become U+FFFD), and how many were replaced.
+pub fn text_of(bytes: &[u8]) -> (String, usize) {
+    let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+    (String::from_utf8_lossy(bytes).into_owned(), replaced)
+}
+
+/// Words for a reason a line gave nothing.
+fn reason_text(reason: &SkipReason) -> String {
+    match reason {
+        SkipReason::NotJson(e) => format!("not JSON ({e}); NiceEval's parser skips it and reports parseSuccess false"),
+        SkipReason::Throws => {
+            "NiceEval's parser fails on this line (a value it cannot make a string) and skips it; parseSuccess false"
+                .into()
+        }
+        SkipReason::Metadata => "session metadata or lifecycle, which NiceEval's parser does not read".into(),
+        SkipReason::Incomplete => "an intermediate item state; the completed item is what counts".into(),
+        SkipReason::Delta => "streaming text fragments; the whole text comes on another line".into(),
+        SkipReason::Unmapped(t) => format!("type {t:?}, which NiceEval's parser does not map"),
+        SkipReason::NoText => "a message or reasoning line with no text".into(),
+        SkipReason::SkillResult => "the result of a Skill tool use, already shown as skill.loaded".into(),
+        SkipReason::NoShape => "no type NiceEval's parser reads".into(),
+    }
+}
+
+/// `1, 4, 9` (at most twelve, then `… (N in all)`).
+fn line_list(lines: &[usize]) -> String {
+    let shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
+    let more = if lines.len() > 12 { format!(", … ({} in all)", lines.len()) } else { String::new() };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// Notices and losses for the skipped lines: one each for a lost line,
+/// one per reason for lines that are ignored by design.
+fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>) {
+    let mut notices = Vec::new();
+    let mut losses = Vec::new();
+    let mut ignored: Vec<(String, Vec<usize>)> = Vec::new();
+    for s in skipped {
+        let text = reason_text(&s.reason);
+        if s.reason.is_loss() {
+            notices.push(Notice { level: NoticeLevel::Error, message: format!("{path}:{}: {text}", s.line) });
+            losses.push(InputLoss {
+                kind: LossKind::LineSkipped,
+                path: path.to_string(),
+                line: s.line,
+                column: None,
+                message: text,
+            });
+        } else {
+            match ignored.iter_mut().find(|(t, _)| *t == text) {
+                Some((_, lines)) => lines.push(s.line),
+                None => ignored.push((text, vec![s.line])),
+            }
+        }
+    }
+    for (text, lines) in ignored {
+        let noun = if lines.len() == 1 { "line" } else { "lines" };
+        notices.push(Notice {
+            level: NoticeLevel::Info,
+            message: format!("{path}: {noun} {}: {text}", line_list(&lines)),
+        });
+    }
+    (notices, losses)
+}
+
+/// The document of a log `agent` wrote.
+pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
+    let (text, replaced) = text_of(bytes);
+    let parsed = super::parse(agent, &text);
+    let (turn, problems) = Turn::from_owned(turn_value(agent, &text, &parsed));
+    let mut attempt = Attempt {
+        events_exact: true,
+        events: Some(Completeness::Complete),
+        agent: Some(agent.name().to_string()),
+        ..Default::default()
+    };
+    let lines = text.split('\n').filter(|l| !super::js::trim(l).is_empty()).count();
+    attempt.notices.push(Notice {
+        level: NoticeLevel::Info,
+        message: format!(
+            "{path}: a {} read as NiceEval's {} reads it: {} event(s) from {lines} line(s), {} line(s) gave nothing",
+            agent.log_name(),
+            agent.parser(),
+            parsed.events.len(),
+            parsed.skipped.len()
+        ),
+    });
+    if replaced > 0 {
+        attempt.notices.push(Notice {
+            level: NoticeLevel::Warning,
+            message: format!("{path}: {replaced} invalid UTF-8 sequence(s) read as U+FFFD, as Node reads the file"),
+        });
+    }
+    for p in problems {
+        attempt.notices.push(Notice { level: NoticeLevel::Warning, message: format!("{path}: {p}") });
+    }
+    let (notices, losses) = skip_notices(path, &parsed.skipped);
+    let lost = losses.len();
+    attempt.notices.extend(notices);
+    if lost > 0 {
+        attempt.events = Some(Completeness::Partial(vec![format!(
+            "{lost} line(s) could not be read and were skipped (NiceEval's parseSuccess is false)"
+        )]));
+    }
+    attempt.sessions.push(Session {
+        index: 1,
+        turns: vec![TurnRecord { turn, ..Default::default() }],
+        ..Default::default()
+    });
+    let format = format!("{} ({})", agent.log_name(), agent.parser());
+    let mut doc = super::super::document::document_from_attempts(path, format, vec![attempt]);
+    doc.losses = losses;
+    doc
+}
+
+/// A log read from `path` (`-` for stdin): the agent that wrote it
+/// (`forced`, else told from its content) and its text.
+pub fn open(path: &std::path::Path, forced: Option<Agent>) -> Result<(Agent, String), crate::load::LoadError> {
+    let name = crate::load::display_name(path);
+    let bytes = crate::load::read_input(path)?;
+    let (text, _) = text_of(&bytes);
+    match forced.or_else(|| super::detect(&text)) {
+        Some(agent) => Ok((agent, text)),
+        None => Err(crate::load::LoadError::new(
+            &name,
+            "no line says which agent wrote this log (a Claude Code session log or stream-json, or `codex exec --json` output); name it with --agent claude-code or --agent codex",
+        )),
+    }
+}
