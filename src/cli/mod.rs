@@ -21,7 +21,7 @@ fn version_text() -> &'static str {
         env!("CARGO_PKG_VERSION"),
         "\nreads: niceeval-viewer.session/1, Turn/Turn lists, JSONL streams, InvocationSummary (assert-first/v2), ",
         "niceeval.record (assertions v1–v2, observability v1–v2, file-changes v1, source-navigation v1, sources v1, artifacts v1), ",
-        "niceeval.show, niceeval.exp v1, niceeval.results (legacy)"
+        "niceeval.show, niceeval.exp v1, niceeval.results (legacy), Claude Code and codex exec --json logs"
     )
 }
 

@@ -14,8 +14,8 @@ mod claude_code;
 mod codex;
 mod codex_items;
 pub mod js;
-mod tool_names;
 pub mod load;
+mod tool_names;
 
 use serde_json::{Map, Value};
 
