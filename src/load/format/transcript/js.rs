@@ -21,9 +21,11 @@ pub fn trim(s: &str) -> &str {
     s.trim_matches(ws)
 }
 
-/// A JSON number as the double `JSON.parse` makes of it.
+/// A JSON number as the double `JSON.parse` makes of it: one too large
+/// for a double is `Infinity` (serde_json's `as_f64` gives none then).
 pub fn number(v: &Value) -> Option<f64> {
-    v.as_number().and_then(serde_json::Number::as_f64)
+    let n = v.as_number()?;
+    Some(n.as_f64().unwrap_or_else(|| n.to_string().parse().unwrap_or(f64::NAN)))
 }
 
 /// `typeof v === "number" && Number.isFinite(v)`.
@@ -140,9 +142,9 @@ pub fn number_text(x: f64) -> String {
 /// the double it became (`null` when it is not finite), in JS's digits.
 pub fn as_written(v: Value) -> Value {
     match v {
-        Value::Number(n) => match n.as_f64() {
+        Value::Number(ref n) => match number(&v) {
             Some(x) if x.is_finite() => {
-                serde_json::from_str(&number_text(x)).map(Value::Number).unwrap_or(Value::Number(n))
+                serde_json::from_str(&number_text(x)).map(Value::Number).unwrap_or_else(|_| Value::Number(n.clone()))
             }
             _ => Value::Null,
         },

@@ -55,3 +55,15 @@ fn a_tool_named_like_an_object_method_has_no_canonical_name() {
     assert!(p.events[0]["operation"].get("tool").is_none());
     assert_eq!(p.events[1]["operation"]["tool"], json!({}));
 }
+
+#[test]
+fn json_parse_corners_read_as_javascript_reads_them() {
+    // Duplicate keys: the last value wins; an overflowing number is Infinity
+    // (a number, truthy, not zero), written null.
+    let text =
+        "{\"type\":\"function_call_output\",\"call_id\":\"a\",\"call_id\":\"b\",\"output\":{\"exit_code\":1e400}}\n";
+    let p = parse(Agent::Codex, text);
+    assert_eq!(p.events[0]["operationId"], "b");
+    assert_eq!(p.events[0]["status"], "failed", "typeof Infinity is number, not 0: failed");
+    assert_eq!(p.events[0]["output"], json!({"exit_code": null}));
+}
