@@ -10,9 +10,9 @@ use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 /// What one usage object adds (`readUsage`).
-struct Delta {
-    input: f64,
-    output: f64,
+pub(super) struct Delta {
+    pub(super) input: f64,
+    pub(super) output: f64,
     cache_read: f64,
     cache_creation: f64,
 }
@@ -22,7 +22,7 @@ fn first_number(o: &Value, keys: &[&str]) -> f64 {
     keys.iter().find_map(|k| js::finite(o.get(*k))).unwrap_or(0.0)
 }
 
-fn read_usage(u: Option<&Value>) -> Option<Delta> {
+pub(super) fn read_usage(u: Option<&Value>) -> Option<Delta> {
     // `!u || typeof u !== "object"`: arrays pass, and read as all zero.
     let u = u.filter(|u| u.is_object() || u.is_array())?;
     let d = Delta {

@@ -8,17 +8,42 @@ use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLeve
 use serde_json::{Map, Value};
 
 /// The Turn NiceEval's adapter would make of the parse: `{events, status,
-/// usage}`. Claude Code's adapter always says `completed` (`waiting` only
-/// for a live question, which a log cannot hold); Codex's says `failed`
-/// when its turn failed, here a `turn.failed` line or a `turn.completed`
-/// whose `turn.status` is `failed`, else `completed`.
+/// usage, evidenceCoverage?}` (status and coverage as `claude-code-native.ts`
+/// and `codex-app-server.ts` set them). Claude Code's adapter always says
+/// `completed` (`waiting` only for a live question, which a log cannot
+/// hold); Codex's says `failed` when its turn failed, here a `turn.failed`
+/// line or a `turn.completed` whose `turn.status` is `failed`.
 pub fn turn_value(agent: Agent, text: &str, parsed: &Parsed) -> Value {
     let failed = agent == Agent::Codex && codex_turn_failed(text);
     let mut o = Map::new();
     o.insert("events".into(), Value::Array(parsed.events.clone()));
     o.insert("status".into(), if failed { "failed" } else { "completed" }.into());
     o.insert("usage".into(), Value::Object(parsed.usage.clone()));
+    if let Some(coverage) = coverage(agent, text, parsed) {
+        o.insert("evidenceCoverage".into(), coverage);
+    }
     Value::Object(o)
+}
+
+/// The adapters' `evidenceCoverage`: unavailable with no log, partial when
+/// a line could not be parsed, else none (every tool start the parsers
+/// emit carries a command projection, so nothing is unclassified).
+fn coverage(agent: Agent, text: &str, parsed: &Parsed) -> Option<Value> {
+    let (what, frames) = match agent {
+        Agent::ClaudeCode => ("Claude Code stream-json output", "Claude Code stream-json frames"),
+        Agent::Codex => ("Codex app-server protocol output", "Codex app-server protocol frames"),
+    };
+    let entry = |status: &str, reason: &str| serde_json::json!({"status": status, "reason": reason});
+    if super::js::trim(text).is_empty() {
+        let reason = format!("{what} was unavailable; tool trajectory was not observed.");
+        let e = entry("unavailable", &reason);
+        return Some(serde_json::json!({"events": e, "actions": e, "usage": e}));
+    }
+    if !parsed.parse_success {
+        let e = entry("partial", &format!("Some {frames} could not be parsed."));
+        return Some(serde_json::json!({"events": e, "actions": e}));
+    }
+    None
 }
 
 fn codex_turn_failed(text: &str) -> bool {
@@ -145,6 +170,7 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
             "{lost} line(s) could not be read and were skipped (NiceEval's parseSuccess is false)"
         )]));
     }
+    attempt.log_facts = super::truth::facts(agent, &text, &parsed);
     attempt.sessions.push(Session {
         index: 1,
         turns: vec![TurnRecord { turn, ..Default::default() }],

@@ -16,6 +16,7 @@ mod codex_items;
 pub mod js;
 pub mod load;
 mod tool_names;
+mod truth;
 
 use serde_json::{Map, Value};
 
