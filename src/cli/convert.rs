@@ -2,7 +2,7 @@
 //! as NiceEval's parser reads it: a Turn, or with `--json` the parse itself.
 
 use super::report_error;
-use crate::load::format::transcript::{self, Agent, load};
+use crate::load::format::transcript::{Agent, load};
 
 /// `--agent`: which agent wrote a native log (else told from its content).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -51,8 +51,9 @@ pub fn run(args: &ConvertArgs) -> i32 {
         Ok(x) => x,
         Err(e) => return report_error(&e),
     };
-    let parsed = transcript::parse(agent, &text);
-    let value = if args.json { load::converted_value(agent, &parsed) } else { load::turn_value(agent, &text, &parsed) };
+    let mut reading = load::read(agent, &text);
+    let value = if args.json { load::converted_value(agent, &reading.parsed) } else { reading.take_turn() };
+    let parsed = &reading.parsed;
     let name = crate::load::display_name(&args.path);
     for s in parsed.skipped.iter().filter(|s| s.reason.is_loss()) {
         let line = crate::model::text::sanitize(&name, crate::model::text::Lines::Single);

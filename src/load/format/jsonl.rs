@@ -123,7 +123,22 @@ fn notice(level: NoticeLevel, message: String) -> Notice {
 
 /// Load a whole JSONL buffer.
 pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    if let Some(agent) = agent_log_in_head(&bytes[..bytes.len().min(DETECT_AT_MOST)]) {
+        return Ok(super::transcript::load::document(path, agent, bytes));
+    }
     from_parsed(path, parse_all(bytes), || Ok(std::borrow::Cow::Borrowed(bytes)))
+}
+
+/// The agent of a native log when its first lines tell, so that such a
+/// log is parsed once, by the transcript reader, and not first as JSONL.
+fn agent_log_in_head(head: &[u8]) -> Option<Agent> {
+    let firsts: Vec<(usize, Value)> =
+        first_lines(head, 50).into_iter().filter_map(|l| serde_json::from_slice(l).ok().map(|v| (0, v))).collect();
+    match detect_kind(&firsts)? {
+        Kind::ClaudeCodeTranscript => Some(Agent::ClaudeCode),
+        Kind::CodexTranscript => Some(Agent::Codex),
+        _ => None,
+    }
 }
 
 /// Load a large file that is a JSONL stream, block by block (see
@@ -156,6 +171,9 @@ fn load_in_blocks(
     let head = blocks.head();
     if looks_binary(strip_bom(head)) || single_line(head) || !looks_like_jsonl(head) {
         return None;
+    }
+    if let Some(agent) = agent_log_in_head(head) {
+        return Some(reread().map(|bytes| super::transcript::load::document(path, agent, &bytes)));
     }
     let all = match blocks.parse_all() {
         Ok(all) => all,

@@ -156,9 +156,9 @@ struct State {
     skill_calls: FxHashSet<String>,
 }
 
-pub fn parse(text: &str, out: &mut Out) {
+pub fn parse(lines: impl Iterator<Item = super::Line>, out: &mut Out, observe: &mut dyn FnMut(usize, &Value)) {
     let mut state = State::default();
-    for (line, data) in super::lines(text) {
+    for (line, data) in lines {
         out.line = line;
         let data = match data {
             Ok(data) => data,
@@ -174,6 +174,7 @@ pub fn parse(text: &str, out: &mut Out) {
             Ok(reason) if out.events.len() == before && !counted => out.skip(reason),
             Ok(_) => {}
         }
+        observe(line, &data);
     }
     out.usage = state.totals.write();
 }

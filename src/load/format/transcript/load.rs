@@ -2,56 +2,82 @@
 //! whose events and usage are exactly what NiceEval's parser makes of the
 //! log, and notices for every line it read nothing from.
 
+use super::truth::Truth;
 use super::{Agent, Parsed, SkipReason, Skipped};
-use crate::model::diagnostics::{InputLoss, LossKind};
+use crate::model::diagnostics::{InputLoss, LogFact, LossKind};
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use serde_json::{Map, Value};
 
-/// The Turn NiceEval's adapter would make of the parse: `{events, status,
-/// usage, evidenceCoverage?}` (status and coverage as `claude-code-native.ts`
-/// and `codex-app-server.ts` set them). Claude Code's adapter always says
-/// `completed` (`waiting` only for a live question, which a log cannot
-/// hold); Codex's says `failed` when its turn failed, here a `turn.failed`
-/// line or a `turn.completed` whose `turn.status` is `failed`.
-pub fn turn_value(agent: Agent, text: &str, parsed: &Parsed) -> Value {
-    let failed = agent == Agent::Codex && codex_turn_failed(text);
-    let mut o = Map::new();
-    o.insert("events".into(), Value::Array(parsed.events.clone()));
-    o.insert("status".into(), if failed { "failed" } else { "completed" }.into());
-    o.insert("usage".into(), Value::Object(parsed.usage.clone()));
-    if let Some(coverage) = coverage(agent, text, parsed) {
-        o.insert("evidenceCoverage".into(), coverage);
-    }
-    Value::Object(o)
+/// A log read once: NiceEval's parse, and beside it what the parse does
+/// not keep (the facts beyond it, a failed Codex turn, whether any line
+/// was there at all).
+pub struct Reading {
+    pub agent: Agent,
+    pub parsed: Parsed,
+    pub facts: Vec<LogFact>,
+    turn_failed: bool,
+    lines: usize,
 }
 
-/// The adapters' `evidenceCoverage`: unavailable with no log, partial when
-/// a line could not be parsed, else none (every tool start the parsers
-/// emit carries a command projection, so nothing is unclassified).
-fn coverage(agent: Agent, text: &str, parsed: &Parsed) -> Option<Value> {
-    let (what, frames) = match agent {
-        Agent::ClaudeCode => ("Claude Code stream-json output", "Claude Code stream-json frames"),
-        Agent::Codex => ("Codex app-server protocol output", "Codex app-server protocol frames"),
-    };
-    let entry = |status: &str, reason: &str| serde_json::json!({"status": status, "reason": reason});
-    if super::js::trim(text).is_empty() {
-        let reason = format!("{what} was unavailable; tool trajectory was not observed.");
-        let e = entry("unavailable", &reason);
-        return Some(serde_json::json!({"events": e, "actions": e, "usage": e}));
-    }
-    if !parsed.parse_success {
-        let e = entry("partial", &format!("Some {frames} could not be parsed."));
-        return Some(serde_json::json!({"events": e, "actions": e}));
-    }
-    None
+/// Read a log `agent` wrote: every line parsed once, seen by the parser and the watchers, and dropped.
+pub fn read(agent: Agent, text: &str) -> Reading {
+    let mut truth = Truth::new(agent);
+    let (mut turn_failed, mut lines) = (false, 0usize);
+    let parsed = super::parse_observed(agent, text, &mut |line, v| {
+        truth.see(line, v);
+        turn_failed |= agent == Agent::Codex && is_failed_turn(v);
+        lines += 1;
+    });
+    let lines = lines + parsed.skipped.iter().filter(|s| matches!(s.reason, SkipReason::NotJson(_))).count();
+    Reading { agent, facts: truth.finish(&parsed), parsed, turn_failed, lines }
 }
 
-fn codex_turn_failed(text: &str) -> bool {
-    super::lines(text).filter_map(|(_, v)| v.ok()).any(|v| match v.get("type").and_then(Value::as_str) {
+/// A `turn.failed` line, or a `turn.completed` whose `turn.status` is `failed`.
+fn is_failed_turn(v: &Value) -> bool {
+    match v.get("type").and_then(Value::as_str) {
         Some("turn.failed") => true,
         Some("turn.completed") => v.get("turn").and_then(|t| t.get("status")).and_then(Value::as_str) == Some("failed"),
         _ => false,
-    })
+    }
+}
+
+impl Reading {
+    /// The Turn NiceEval's adapter would make of the parse: `{events,
+    /// status, usage, evidenceCoverage?}`, status and coverage as
+    /// `claude-code-native.ts` and `codex-app-server.ts` set them. Claude
+    /// Code's adapter always says `completed` (`waiting` only for a live
+    /// question, which a log cannot hold); Codex's says `failed` when its
+    /// turn failed. The events are taken out of the parse.
+    pub fn take_turn(&mut self) -> Value {
+        let mut o = Map::new();
+        o.insert("events".into(), Value::Array(std::mem::take(&mut self.parsed.events)));
+        o.insert("status".into(), if self.turn_failed { "failed" } else { "completed" }.into());
+        o.insert("usage".into(), Value::Object(self.parsed.usage.clone()));
+        if let Some(coverage) = self.coverage() {
+            o.insert("evidenceCoverage".into(), coverage);
+        }
+        Value::Object(o)
+    }
+
+    /// The adapters' `evidenceCoverage`: unavailable with no log, partial
+    /// when a line could not be parsed, else none (every tool start the
+    /// parsers emit carries a command projection: nothing is unclassified).
+    fn coverage(&self) -> Option<Value> {
+        let (what, frames) = match self.agent {
+            Agent::ClaudeCode => ("Claude Code stream-json output", "Claude Code stream-json frames"),
+            Agent::Codex => ("Codex app-server protocol output", "Codex app-server protocol frames"),
+        };
+        let entry = |status: &str, reason: &str| serde_json::json!({"status": status, "reason": reason});
+        if self.lines == 0 {
+            let e = entry("unavailable", &format!("{what} was unavailable; tool trajectory was not observed."));
+            return Some(serde_json::json!({"events": e, "actions": e, "usage": e}));
+        }
+        if !self.parsed.parse_success {
+            let e = entry("partial", &format!("Some {frames} could not be parsed."));
+            return Some(serde_json::json!({"events": e, "actions": e}));
+        }
+        None
+    }
 }
 
 /// `convert --json`: the parse as NiceEval returns it, with its format and agent.
@@ -67,9 +93,9 @@ pub fn converted_value(agent: Agent, parsed: &Parsed) -> Value {
 
 /// The text of a log's bytes, as Node reads a UTF-8 file (invalid bytes
 /// become U+FFFD), and how many were replaced.
-pub fn text_of(bytes: &[u8]) -> (String, usize) {
+pub fn text_of(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, usize) {
     let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
-    (String::from_utf8_lossy(bytes).into_owned(), replaced)
+    (String::from_utf8_lossy(bytes), replaced)
 }
 
 /// Words for a reason a line gave nothing.
@@ -134,22 +160,23 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
 /// The document of a log `agent` wrote.
 pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
     let (text, replaced) = text_of(bytes);
-    let parsed = super::parse(agent, &text);
-    let (turn, problems) = Turn::from_owned(turn_value(agent, &text, &parsed));
+    let mut reading = read(agent, &text);
+    let (turn, problems) = Turn::from_owned(reading.take_turn());
+    let Reading { parsed, facts, lines: line_count, .. } = reading;
     let mut attempt = Attempt {
         events_exact: true,
         events: Some(Completeness::Complete),
         agent: Some(agent.name().to_string()),
         ..Default::default()
     };
-    let lines = text.split('\n').filter(|l| !super::js::trim(l).is_empty()).count();
     attempt.notices.push(Notice {
         level: NoticeLevel::Info,
         message: format!(
-            "{path}: a {} read as NiceEval's {} reads it: {} event(s) from {lines} line(s), {} line(s) gave nothing",
+            "{path}: a {} read as NiceEval's {} reads it: {} event(s) from {} line(s), {} line(s) gave nothing",
             agent.log_name(),
             agent.parser(),
-            parsed.events.len(),
+            turn.events.len(),
+            line_count,
             parsed.skipped.len()
         ),
     });
@@ -170,7 +197,7 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
             "{lost} line(s) could not be read and were skipped (NiceEval's parseSuccess is false)"
         )]));
     }
-    attempt.log_facts = super::truth::facts(agent, &text, &parsed);
+    attempt.log_facts = facts;
     attempt.sessions.push(Session {
         index: 1,
         turns: vec![TurnRecord { turn, ..Default::default() }],
@@ -189,7 +216,7 @@ pub fn open(path: &std::path::Path, forced: Option<Agent>) -> Result<(Agent, Str
     let bytes = crate::load::read_input(path)?;
     let (text, _) = text_of(&bytes);
     match forced.or_else(|| super::detect(&text)) {
-        Some(agent) => Ok((agent, text)),
+        Some(agent) => Ok((agent, text.into_owned())),
         None => Err(crate::load::LoadError::new(
             &name,
             "no line says which agent wrote this log (a Claude Code session log or stream-json, or `codex exec --json` output); name it with --agent claude-code or --agent codex",

@@ -16,7 +16,7 @@ mod codex_items;
 pub mod js;
 pub mod load;
 mod tool_names;
-mod truth;
+pub mod truth;
 
 use serde_json::{Map, Value};
 
@@ -132,20 +132,28 @@ impl Parsed {
 
 /// Parse `text` (the whole log) as `agent` wrote it.
 pub fn parse(agent: Agent, text: &str) -> Parsed {
+    parse_observed(agent, text, &mut |_, _| {})
+}
+
+/// [`parse`], showing `observe` each JSON line after the parser read it:
+/// each line is parsed once for every reader, and dropped after. No line
+/// (a blank log, `!raw.trim()`) is an empty, successful parse.
+pub fn parse_observed(agent: Agent, text: &str, observe: &mut dyn FnMut(usize, &Value)) -> Parsed {
     let mut out = Out::default();
-    // `!raw.trim()`: an empty log is an empty, successful parse.
-    if !js::trim(text).is_empty() {
-        match agent {
-            Agent::ClaudeCode => claude_code::parse(text, &mut out),
-            Agent::Codex => codex::parse(text, &mut out),
-        }
+    match agent {
+        Agent::ClaudeCode => claude_code::parse(lines(text), &mut out, observe),
+        Agent::Codex => codex::parse(lines(text), &mut out, observe),
     }
     out.finish()
 }
 
+/// A non-blank line of a log: its 1-based number, and its JSON value or
+/// why it is not JSON.
+type Line = (usize, Result<Value, String>);
+
 /// The lines of a log as NiceEval splits them (`raw.split("\n")`, trimmed,
-/// blank ones dropped), numbered from 1, each parsed or why not.
-fn lines(text: &str) -> impl Iterator<Item = (usize, Result<Value, String>)> + '_ {
+/// blank ones dropped), each parsed.
+fn lines(text: &str) -> impl Iterator<Item = Line> + '_ {
     text.split('\n').enumerate().filter_map(|(i, line)| {
         let trimmed = js::trim(line);
         (!trimmed.is_empty()).then(|| (i + 1, serde_json::from_str::<Value>(trimmed).map_err(|e| e.to_string())))

@@ -1,6 +1,7 @@
 //! What a native log says beyond NiceEval's reading of it: the places its
 //! parser counts, pairs or reads a line otherwise than the log means it
 //! ([`LogFact`]). The turn keeps NiceEval's reading; `check` reports these.
+//! [`Truth`] sees each line once, as the parser reads it.
 
 use super::js::{self, get, is_str};
 use super::{Agent, Parsed, claude_code};
@@ -8,35 +9,168 @@ use crate::model::diagnostics::{LogFact, LogFactKind, UsageFigures};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 
-/// The facts of a log `agent` wrote, `parsed` being NiceEval's reading of it.
-pub fn facts(agent: Agent, text: &str, parsed: &Parsed) -> Vec<LogFact> {
-    let values: Vec<(usize, Value)> = super::lines(text).filter_map(|(n, v)| v.ok().map(|v| (n, v))).collect();
-    let event_of = |line: usize| parsed.event_lines.iter().position(|l| *l == line);
-    let mut kinds: Vec<(usize, LogFactKind)> = Vec::new();
-    if agent == Agent::ClaudeCode {
-        usage_repeated(&values, &mut kinds);
-        compactions(&values, &mut kinds);
-        results(&values, &mut kinds);
-    }
-    time_backwards(&values, &mut kinds);
-    kinds.sort_by_key(|(line, _)| *line);
-    kinds.into_iter().map(|(line, kind)| LogFact { line, event: event_of(line), kind }).collect()
+/// The facts found so far, line by line.
+pub struct Truth {
+    agent: Agent,
+    /// Lines whose usage NiceEval's Claude Code parser adds, with their `message.id`.
+    counted: Vec<(usize, Option<String>, UsageFigures)>,
+    /// A `compact_boundary` line whose summary line may come next.
+    boundary: Option<usize>,
+    /// The tool_use ids seen so far.
+    uses: FxHashSet<String>,
+    /// The latest timestamp so far, its line and text.
+    latest: Option<(i128, usize, String)>,
+    kinds: Vec<(usize, LogFactKind)>,
 }
 
-/// The lines whose usage NiceEval's Claude Code parser adds: user and
-/// assistant lines (not compaction markers) with a usage it reads.
-fn counted_usage(values: &[(usize, Value)]) -> Vec<(usize, Option<String>, UsageFigures)> {
-    values
-        .iter()
-        .filter(|(_, v)| !claude_code::is_compaction_marker(v))
-        .filter(|(_, v)| ["type", "role"].iter().any(|k| is_str(v.get(*k), "user") || is_str(v.get(*k), "assistant")))
-        .filter_map(|(n, v)| {
-            let usage = js::or(get(v.get("message"), "usage"), v.get("usage"));
-            let d = claude_code::read_usage(usage)?;
-            let id = get(v.get("message"), "id").and_then(Value::as_str).map(str::to_string);
-            Some((*n, id, UsageFigures { input: d.input, output: d.output, requests: 1 }))
-        })
-        .collect()
+impl Truth {
+    pub fn new(agent: Agent) -> Truth {
+        Truth {
+            agent,
+            counted: Vec::new(),
+            boundary: None,
+            uses: FxHashSet::default(),
+            latest: None,
+            kinds: Vec::new(),
+        }
+    }
+
+    /// One parsed line.
+    pub fn see(&mut self, line: usize, v: &Value) {
+        if self.agent == Agent::ClaudeCode {
+            self.count_usage(line, v);
+            self.compaction(line, v);
+            self.results(line, v);
+        }
+        self.time(line, v);
+    }
+
+    /// The facts, each at the first event its line became (`parsed`: NiceEval's reading).
+    pub fn finish(mut self, parsed: &Parsed) -> Vec<LogFact> {
+        self.usage_repeated();
+        // The lines of events never decrease: the first event of a line by halving.
+        let event_of = |line: usize| {
+            let i = parsed.event_lines.partition_point(|l| *l < line);
+            (parsed.event_lines.get(i) == Some(&line)).then_some(i)
+        };
+        self.kinds.sort_by_key(|(line, _)| *line);
+        self.kinds.into_iter().map(|(line, kind)| LogFact { line, event: event_of(line), kind }).collect()
+    }
+
+    /// A user or assistant line (not a compaction marker) with a usage
+    /// NiceEval's parser reads: it adds it.
+    fn count_usage(&mut self, line: usize, v: &Value) {
+        let role = ["type", "role"].iter().any(|k| is_str(v.get(*k), "user") || is_str(v.get(*k), "assistant"));
+        if !role || claude_code::is_compaction_marker(v) {
+            return;
+        }
+        let Some(d) = claude_code::read_usage(js::or(get(v.get("message"), "usage"), v.get("usage"))) else { return };
+        let id = get(v.get("message"), "id").and_then(Value::as_str).map(str::to_string);
+        self.counted.push((line, id, UsageFigures { input: d.input, output: d.output, requests: 1 }));
+    }
+
+    /// The `message.id`s whose usage is on several lines: Claude Code writes
+    /// a line per content block, each with the response's whole usage.
+    fn usage_repeated(&mut self) {
+        let counted = &self.counted;
+        let mut by_id: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+        let mut niceeval = UsageFigures::default();
+        for (i, (_, id, u)) in counted.iter().enumerate() {
+            add(&mut niceeval, *u);
+            if let Some(id) = id {
+                by_id.entry(id.as_str()).or_default().push(i);
+            }
+        }
+        // Counted once: every line without an id, and each id's last line.
+        let mut once = UsageFigures::default();
+        for (i, (_, id, u)) in counted.iter().enumerate() {
+            let last = id.as_deref().and_then(|id| by_id.get(id)).and_then(|ix| ix.last().copied());
+            if last.is_none_or(|l| l == i) {
+                add(&mut once, *u);
+            }
+        }
+        let mut repeated: Vec<&Vec<usize>> = by_id.values().filter(|ix| ix.len() > 1).collect();
+        repeated.sort_by_key(|ix| ix[0]);
+        let messages: Vec<(String, Vec<usize>)> = repeated
+            .iter()
+            .map(|ix| (counted[ix[0]].1.clone().unwrap_or_default(), ix.iter().map(|i| counted[*i].0).collect()))
+            .collect();
+        // Reported where the first repetition is.
+        if let Some(line) = messages.iter().map(|(_, lines)| lines[1]).min() {
+            self.kinds.push((line, LogFactKind::UsageRepeated { messages, once, niceeval }));
+        }
+    }
+
+    /// `compact_boundary` followed by its `isCompactSummary` line, and
+    /// `summary` lines, which are session titles.
+    fn compaction(&mut self, line: usize, v: &Value) {
+        let summary_flag = v.get("isCompactSummary") == Some(&Value::Bool(true))
+            || get(v.get("message"), "isCompactSummary") == Some(&Value::Bool(true));
+        if is_str(v.get("type"), "summary") {
+            let title = v.get("summary").and_then(Value::as_str).map(str::to_string);
+            self.kinds.push((line, LogFactKind::SummaryTitle { title }));
+        } else if is_str(v.get("subtype"), "compact_boundary") {
+            self.boundary = Some(line);
+            return;
+        } else if summary_flag && let Some(b) = self.boundary.take() {
+            self.kinds.push((line, LogFactKind::CompactionTwice { boundary_line: b }));
+        }
+        // Only the summary right after a boundary continues it.
+        if !claude_code::is_compaction_marker(v) {
+            self.boundary = None;
+        }
+    }
+
+    /// Tool results with no earlier tool use of their id, and `is_error`
+    /// flags that are not booleans.
+    fn results(&mut self, line: usize, v: &Value) {
+        if claude_code::is_compaction_marker(v) {
+            return;
+        }
+        let blocks = v.get("content").or_else(|| get(v.get("message"), "content")).and_then(Value::as_array);
+        let is_assistant = is_str(v.get("type"), "assistant") || is_str(v.get("role"), "assistant");
+        let is_user = is_str(v.get("type"), "user") || is_str(v.get("role"), "user");
+        for b in blocks.into_iter().flatten() {
+            if is_assistant && is_str(b.get("type"), "tool_use") {
+                self.uses.insert(id_of(b.get("id")));
+            } else if is_user && is_str(b.get("type"), "tool_result") {
+                self.result(line, b);
+            }
+        }
+        let top_level = is_str(v.get("type"), "tool_result") || is_str(v.get("type"), "tool_response");
+        if !is_user && !is_assistant && top_level {
+            self.result(line, v);
+        }
+    }
+
+    fn result(&mut self, line: usize, r: &Value) {
+        let id = id_of(js::or(r.get("tool_use_id"), r.get("id")));
+        if !self.uses.contains(&id) {
+            self.kinds.push((line, LogFactKind::ResultWithoutUse { id }));
+        }
+        if let Some(flag) = r.get("is_error").filter(|f| !f.is_boolean() && !f.is_null()) {
+            let read_as = if js::truthy(r.get("error")) { "failed" } else { "completed" };
+            self.kinds.push((line, LogFactKind::ErrorFlagNotBoolean { value: flag.to_string(), read_as }));
+        }
+    }
+
+    /// A line's `timestamp` earlier than the latest one before it.
+    fn time(&mut self, line: usize, v: &Value) {
+        let Some(text) = v.get("timestamp").and_then(Value::as_str) else { return };
+        let Some(at) = iso_millis(text) else { return };
+        match &self.latest {
+            Some((t, prev_line, prev)) if at < *t => {
+                let kind = LogFactKind::TimeBackwards {
+                    previous_line: *prev_line,
+                    previous: prev.clone(),
+                    this: text.to_string(),
+                };
+                self.kinds.push((line, kind));
+            }
+            Some((t, ..)) if at == *t => {}
+            _ => self.latest = Some((at, line, text.to_string())),
+        }
+    }
 }
 
 fn add(a: &mut UsageFigures, b: UsageFigures) {
@@ -45,119 +179,11 @@ fn add(a: &mut UsageFigures, b: UsageFigures) {
     a.requests += b.requests;
 }
 
-/// The `message.id`s whose usage is on several lines: Claude Code writes a
-/// line per content block, each with the response's whole usage.
-fn usage_repeated(values: &[(usize, Value)], out: &mut Vec<(usize, LogFactKind)>) {
-    let counted = counted_usage(values);
-    let mut by_id: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
-    let mut niceeval = UsageFigures::default();
-    for (i, (_, id, u)) in counted.iter().enumerate() {
-        add(&mut niceeval, *u);
-        if let Some(id) = id {
-            by_id.entry(id.as_str()).or_default().push(i);
-        }
-    }
-    // Counted once: every line without an id, and each id's last line.
-    let mut once = UsageFigures::default();
-    for (i, (_, id, u)) in counted.iter().enumerate() {
-        let last = id.as_deref().and_then(|id| by_id.get(id)).and_then(|ix| ix.last().copied());
-        if last.is_none_or(|l| l == i) {
-            add(&mut once, *u);
-        }
-    }
-    let mut repeated: Vec<(&str, &Vec<usize>)> =
-        by_id.iter().filter(|(_, ix)| ix.len() > 1).map(|(k, v)| (*k, v)).collect();
-    repeated.sort_by_key(|(_, ix)| ix[0]);
-    let messages: Vec<(String, Vec<usize>)> =
-        repeated.iter().map(|(id, ix)| (id.to_string(), ix.iter().map(|i| counted[*i].0).collect())).collect();
-    // Reported where the first repetition is.
-    if let Some(line) = messages.iter().map(|(_, lines)| lines[1]).min() {
-        out.push((line, LogFactKind::UsageRepeated { messages, once, niceeval }));
-    }
-}
-
-/// `compact_boundary` followed by its `isCompactSummary` line, and
-/// `summary` lines that are session titles.
-fn compactions(values: &[(usize, Value)], out: &mut Vec<(usize, LogFactKind)>) {
-    let mut boundary: Option<usize> = None;
-    for (n, v) in values {
-        let summary_flag = v.get("isCompactSummary") == Some(&Value::Bool(true))
-            || get(v.get("message"), "isCompactSummary") == Some(&Value::Bool(true));
-        if is_str(v.get("type"), "summary") {
-            let title = v.get("summary").and_then(Value::as_str).map(str::to_string);
-            out.push((*n, LogFactKind::SummaryTitle { title }));
-        } else if is_str(v.get("subtype"), "compact_boundary") {
-            boundary = Some(*n);
-            continue;
-        } else if summary_flag && let Some(b) = boundary.take() {
-            out.push((*n, LogFactKind::CompactionTwice { boundary_line: b }));
-        }
-        // Only the summary right after a boundary continues it.
-        if !claude_code::is_compaction_marker(v) {
-            boundary = None;
-        }
-    }
-}
-
-/// Tool results with no earlier tool use of their id, and `is_error` flags
-/// that are not booleans.
-fn results(values: &[(usize, Value)], out: &mut Vec<(usize, LogFactKind)>) {
-    let mut uses: FxHashSet<String> = FxHashSet::default();
-    for (n, v) in values {
-        if claude_code::is_compaction_marker(v) {
-            continue;
-        }
-        let blocks = v.get("content").or_else(|| get(v.get("message"), "content")).and_then(Value::as_array);
-        let is_assistant = is_str(v.get("type"), "assistant") || is_str(v.get("role"), "assistant");
-        let is_user = is_str(v.get("type"), "user") || is_str(v.get("role"), "user");
-        for b in blocks.into_iter().flatten() {
-            if is_assistant && is_str(b.get("type"), "tool_use") {
-                uses.insert(id_of(b.get("id")));
-            } else if is_user && is_str(b.get("type"), "tool_result") {
-                result(*n, b, &uses, out);
-            }
-        }
-        if !is_user && !is_assistant && (is_str(v.get("type"), "tool_result") || is_str(v.get("type"), "tool_response"))
-        {
-            result(*n, v, &uses, out);
-        }
-    }
-}
-
 /// `String(id ?? "unknown")` (a value that cannot be made a string is no id).
 fn id_of(v: Option<&Value>) -> String {
     match v {
         Some(v) if !v.is_null() => js::string(Some(v)).unwrap_or_default(),
         _ => "unknown".to_string(),
-    }
-}
-
-fn result(line: usize, r: &Value, uses: &FxHashSet<String>, out: &mut Vec<(usize, LogFactKind)>) {
-    let id = id_of(js::or(r.get("tool_use_id"), r.get("id")));
-    if !uses.contains(&id) {
-        out.push((line, LogFactKind::ResultWithoutUse { id }));
-    }
-    if let Some(flag) = r.get("is_error").filter(|f| !f.is_boolean() && !f.is_null()) {
-        let failed = js::truthy(r.get("error"));
-        let read_as = if failed { "failed" } else { "completed" };
-        out.push((line, LogFactKind::ErrorFlagNotBoolean { value: flag.to_string(), read_as }));
-    }
-}
-
-/// A line's `timestamp` earlier than the latest one before it.
-fn time_backwards(values: &[(usize, Value)], out: &mut Vec<(usize, LogFactKind)>) {
-    let mut latest: Option<(i128, usize, &str)> = None;
-    for (n, v) in values {
-        let Some(text) = v.get("timestamp").and_then(Value::as_str) else { continue };
-        let Some(at) = iso_millis(text) else { continue };
-        match latest {
-            Some((t, line, prev)) if at < t => out.push((
-                *n,
-                LogFactKind::TimeBackwards { previous_line: line, previous: prev.to_string(), this: text.to_string() },
-            )),
-            Some((t, ..)) if at == t => {}
-            _ => latest = Some((at, *n, text)),
-        }
     }
 }
 
