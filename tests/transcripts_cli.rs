@@ -149,3 +149,20 @@ fn agent_forces_the_reading_where_content_cannot_tell() {
     assert_eq!(codex["agent"], "codex");
     assert_eq!(codex["events"][1], serde_json::json!({"type": "message", "role": "assistant", "text": "hi there"}));
 }
+
+#[test]
+fn invalid_utf8_reads_as_node_reads_it_and_is_reported() {
+    let src = fixture("transcripts/claude-invalid-utf8.jsonl");
+    let parse = json(&run(&["convert", "--json"], &src));
+    assert_eq!(parse["events"][0]["text"], "caf\u{fffd} ok");
+    assert_eq!(parse["parseSuccess"], true, "Node decodes the bytes; every line is JSON");
+    let check = json(&run(&["check", "--format", "json"], &src));
+    let replaced: Vec<(u64, u64)> = check["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "input-text-replaced")
+        .map(|f| (f["line"].as_u64().unwrap(), f["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(replaced, vec![(1, 67), (2, 98), (2, 99)]);
+}

@@ -92,11 +92,28 @@ pub fn converted_value(agent: Agent, parsed: &Parsed) -> Value {
 }
 
 /// The text of a log's bytes, as Node reads a UTF-8 file (invalid bytes
-/// become U+FFFD), and how many were replaced.
-pub fn text_of(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, usize) {
-    let replaced = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
-    (String::from_utf8_lossy(bytes), replaced)
+/// become U+FFFD), and where bytes were replaced (1-based line, byte column).
+pub fn text_of(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
+    let mut places = Vec::new();
+    let (mut line, mut line_start, mut at) = (1usize, 0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        for (i, b) in chunk.valid().bytes().enumerate() {
+            if b == b'\n' {
+                line += 1;
+                line_start = at + i + 1;
+            }
+        }
+        at += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            places.push((line, at - line_start + 1));
+            at += chunk.invalid().len();
+        }
+    }
+    (String::from_utf8_lossy(bytes), places)
 }
+
+/// How many replaced places are listed as input losses (the count covers them all).
+const REPLACED_LISTED: usize = 100;
 
 /// Words for a reason a line gave nothing.
 fn reason_text(reason: &SkipReason) -> String {
@@ -180,10 +197,13 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
             parsed.skipped.len()
         ),
     });
-    if replaced > 0 {
+    if !replaced.is_empty() {
         attempt.notices.push(Notice {
             level: NoticeLevel::Warning,
-            message: format!("{path}: {replaced} invalid UTF-8 sequence(s) read as U+FFFD, as Node reads the file"),
+            message: format!(
+                "{path}: {} invalid UTF-8 sequence(s) read as U+FFFD, as Node reads the file",
+                replaced.len()
+            ),
         });
     }
     for p in problems {
@@ -205,7 +225,18 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
     });
     let format = format!("{} ({})", agent.log_name(), agent.parser());
     let mut doc = super::super::document::document_from_attempts(path, format, vec![attempt]);
-    doc.losses = losses;
+    doc.losses = replaced
+        .iter()
+        .take(REPLACED_LISTED)
+        .map(|&(line, column)| InputLoss {
+            kind: LossKind::TextReplaced,
+            path: path.to_string(),
+            line,
+            column: Some(column),
+            message: "invalid UTF-8 replaced by U+FFFD (\u{fffd})".into(),
+        })
+        .chain(losses)
+        .collect();
     doc
 }
 
