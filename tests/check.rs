@@ -116,6 +116,12 @@ const RULE_FIXTURES: &[(&str, &[Want])] = &[
     ("tool-output-as-message", &[("tool-output-as-message", W, 0, "1:3")]),
     ("data-repeats-message", &[("data-repeats-message", W, 0, "1:-")]),
     ("user-message-echo", &[("user-message-echo", W, 0, "1:1")]),
+    ("log-usage-repeated", &[("log-usage-repeated", W, 0, "1:3")]),
+    ("log-compaction-counted-twice", &[("log-compaction-counted-twice", W, 0, "1:3")]),
+    ("log-summary-read-as-compaction", &[("log-summary-read-as-compaction", W, 0, "1:1")]),
+    ("log-result-without-use", &[("orphan-finish", E, 0, "1:1"), ("log-result-without-use", W, 0, "1:1")]),
+    ("log-error-flag-not-boolean", &[("log-error-flag-not-boolean", W, 0, "1:2")]),
+    ("log-time-backwards", &[("log-time-backwards", W, 0, "1:3")]),
     ("input-line-skipped", &[("input-line-skipped", E, 0, "-:-")]),
     ("input-text-replaced", &[("input-text-replaced", W, 0, "-:-")]),
 ];

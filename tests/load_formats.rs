@@ -363,8 +363,6 @@ fn non_conversation_files_open_as_info_documents() {
         ("info/show-groups.json", "niceeval show --json (groups)", "project overview page"),
         ("info/show-experiment-group.json", "niceeval show --json (experiment-group)", "an experiment's page"),
         ("info/raw-frames.json", "sdk-converter raw frames", "2 upstream protocol frames"),
-        ("info/claude-code.jsonl", "raw Claude Code stream-json transcript", "parseClaudeCodeTranscript"),
-        ("info/codex.jsonl", "raw codex exec --json transcript", "parseCodexTranscript"),
     ];
     for (rel, format, detail) in cases {
         let doc = open(rel);
@@ -374,6 +372,21 @@ fn non_conversation_files_open_as_info_documents() {
         assert_eq!(doc.notices[0].level, NoticeLevel::Info, "{rel}");
         assert!(doc.notices[0].message.contains(detail), "{rel}: {}", doc.notices[0].message);
         assert!(doc.notices[0].message.to_lowercase().contains("open"), "{rel} says how to get a viewable file");
+    }
+}
+
+#[test]
+fn native_agent_logs_open_as_one_turn_of_niceevals_parse() {
+    for (rel, format, events) in [
+        ("info/claude-code.jsonl", "Claude Code transcript (parseClaudeCodeTranscript)", 1),
+        ("info/codex.jsonl", "codex exec --json transcript (parseCodexTranscript)", 1),
+    ] {
+        let doc = open(rel);
+        assert_eq!(doc.format, format, "{rel}");
+        assert_eq!(doc.attempts.len(), 1, "{rel}");
+        let sessions = &doc.attempts[0].sessions;
+        assert_eq!((sessions.len(), sessions[0].turns.len()), (1, 1), "{rel}");
+        assert_eq!(sessions[0].turns[0].turn.events.len(), events, "{rel}");
     }
 }
 

@@ -26,6 +26,8 @@ pub struct CheckArgs {
     /// Print every rule (code, severity, spec rule, what it catches) and exit.
     #[arg(long)]
     pub list_rules: bool,
+    #[command(flatten)]
+    pub agent: super::convert::AgentOpt,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -48,7 +50,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         };
         return emit(&text, 0);
     }
-    let doc = match crate::load::load_paths(&args.paths) {
+    let doc = match crate::load::load_paths_as(&args.paths, args.agent.agent()) {
         Ok(d) => d,
         Err(e) => return super::report_error(&e),
     };

@@ -10,8 +10,12 @@ fn one_line(s: &str) -> String {
     crate::model::text::sanitize(s, crate::model::text::Lines::Single).into_owned()
 }
 
-pub fn run(paths: &[std::path::PathBuf], opts: &DeriveOpts) -> i32 {
-    let doc = match crate::load::load_paths(paths) {
+pub fn run(
+    paths: &[std::path::PathBuf],
+    opts: &DeriveOpts,
+    agent: Option<crate::load::format::transcript::Agent>,
+) -> i32 {
+    let doc = match crate::load::load_paths_as(paths, agent) {
         Ok(d) => d,
         Err(e) => return report_error(&e),
     };

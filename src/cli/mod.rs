@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod convert;
 pub mod derive;
 pub mod show;
 pub mod view;
@@ -20,7 +21,7 @@ fn version_text() -> &'static str {
         env!("CARGO_PKG_VERSION"),
         "\nreads: niceeval-viewer.session/1, Turn/Turn lists, JSONL streams, InvocationSummary (assert-first/v2), ",
         "niceeval.record (assertions v1–v2, observability v1–v2, file-changes v1, source-navigation v1, sources v1, artifacts v1), ",
-        "niceeval.show, niceeval.exp v1, niceeval.results (legacy)"
+        "niceeval.show, niceeval.exp v1, niceeval.results (legacy), Claude Code and codex exec --json logs"
     )
 }
 
@@ -45,6 +46,8 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Compare runs: evals × experiments of one source, or the attempts of BEFORE and AFTER paired.
     Compare(compare::CompareArgs),
+    /// Read a native Claude Code or Codex log as NiceEval does: print the Turn (or, with --json, the parse).
+    Convert(convert::ConvertArgs),
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
@@ -59,6 +62,8 @@ pub enum Command {
         paths: Vec<std::path::PathBuf>,
         #[command(flatten)]
         opts: DeriveOpts,
+        #[command(flatten)]
+        agent: convert::AgentOpt,
     },
 }
 
@@ -68,7 +73,8 @@ pub const EXIT_INPUT: i32 = 2;
 /// Run a parsed command and return the exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
-        Command::Derive { paths, opts } => derive::run(&paths, &opts),
+        Command::Derive { paths, opts, agent } => derive::run(&paths, &opts, agent.agent()),
+        Command::Convert(args) => convert::run(&args),
         Command::Check(args) => check::run(&args),
         Command::View(args) => view::run(&args),
         Command::Completions { shell } => {

@@ -67,6 +67,8 @@ pub struct ShowArgs {
     pub layout: LayoutArgs,
     #[command(flatten)]
     pub opts: super::DeriveOpts,
+    #[command(flatten)]
+    pub agent: super::convert::AgentOpt,
 }
 
 /// How text output is laid out: the options `show` and `compare` share.
@@ -162,7 +164,7 @@ pub fn run(args: &ShowArgs) -> i32 {
         Some(Ok(re)) => Some(re),
         Some(Err(e)) => return usage_error(&format!("--grep: invalid regular expression: {e}")),
     };
-    let doc = match crate::load::load_paths(&paths) {
+    let doc = match crate::load::load_paths_as(&paths, args.agent.agent()) {
         Ok(d) => d,
         Err(e) => return super::report_error(&e),
     };

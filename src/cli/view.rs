@@ -36,6 +36,9 @@ pub struct ViewArgs {
     pub sources: super::compare::SourceArgs,
     #[command(flatten)]
     pub opts: DeriveOpts,
+    /// Read each file as a native log of this agent (default: recognised from its content).
+    #[arg(long, value_enum, value_name = "AGENT", conflicts_with_all = ["watch", "follow", "compare", "demo"])]
+    pub agent: Option<super::convert::AgentArg>,
 }
 
 /// The demo files, embedded so `--demo` works from any directory.
@@ -53,7 +56,14 @@ pub fn run(args: &ViewArgs) -> i32 {
     }
     // A large file opens on a preview of its start while the rest loads.
     let preview = match args.paths.as_slice() {
-        [path] if interactive && !args.demo && !args.watch && !args.follow && path.as_os_str() != "-" => {
+        [path]
+            if interactive
+                && !args.demo
+                && !args.watch
+                && !args.follow
+                && args.agent.is_none()
+                && path.as_os_str() != "-" =>
+        {
             use crate::load::preview::{PREVIEW_AT_LEAST, PREVIEW_BYTES, load_preview};
             load_preview(path, PREVIEW_AT_LEAST, PREVIEW_BYTES)
         }
@@ -80,7 +90,7 @@ pub fn run(args: &ViewArgs) -> i32 {
     {
         crate::runtime::live::waiting_document(&names[0], &why)
     } else {
-        match crate::load::load_paths(&args.paths) {
+        match crate::load::load_paths_as(&args.paths, args.agent.map(super::convert::AgentArg::agent)) {
             Ok(d) => d,
             Err(e) => {
                 drop(progress);

@@ -303,6 +303,21 @@ pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Document, LoadError> {
     Ok(merge(docs))
 }
 
+/// Load several paths; with `agent` (`--agent`), each as a native log that
+/// agent wrote, whatever its content looks like.
+pub fn load_paths_as<P: AsRef<Path>>(
+    paths: &[P],
+    agent: Option<format::transcript::Agent>,
+) -> Result<Document, LoadError> {
+    let Some(agent) = agent else { return load_paths(paths) };
+    let mut docs = Vec::new();
+    for p in paths {
+        let bytes = read_input(p)?;
+        docs.push(format::transcript::load::document(&display_name(p.as_ref()), agent, &bytes));
+    }
+    Ok(merge(docs))
+}
+
 /// Severity helper for callers that only want errors.
 pub fn has_errors(doc: &Document) -> bool {
     doc.all_notices().any(|n| n.level == NoticeLevel::Error)

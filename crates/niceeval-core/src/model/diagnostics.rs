@@ -86,3 +86,44 @@ impl InputLoss {
         }
     }
 }
+
+/// Something a native agent log says that NiceEval's parser reads
+/// otherwise: where (1-based line, and the event that line became, if
+/// any) and what. NiceEval's reading is what the turn shows; these are
+/// reported beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogFact {
+    pub line: usize,
+    /// Index into the turn's events of the first event of that line.
+    pub event: Option<usize>,
+    pub kind: LogFactKind,
+}
+
+/// Token and request counts of a usage reading.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct UsageFigures {
+    pub input: f64,
+    pub output: f64,
+    pub requests: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogFactKind {
+    /// API responses whose usage is written on several lines (one per
+    /// content block) and added once per line: each `message.id` with its
+    /// lines; the whole log's sums with each message counted once (its
+    /// last line), and as NiceEval adds them.
+    UsageRepeated { messages: Vec<(String, Vec<usize>)>, once: UsageFigures, niceeval: UsageFigures },
+    /// An `isCompactSummary` line that continues the `compact_boundary` on
+    /// `boundary_line`: one compaction counted twice.
+    CompactionTwice { boundary_line: usize },
+    /// A `type: "summary"` line (a session title) read as a compaction.
+    SummaryTitle { title: Option<String> },
+    /// A tool result whose id no earlier tool use has.
+    ResultWithoutUse { id: String },
+    /// `is_error` that is not a boolean (a string `"true"`, a number), and
+    /// the status NiceEval's reading gives.
+    ErrorFlagNotBoolean { value: String, read_as: &'static str },
+    /// A timestamp earlier than one on an earlier line.
+    TimeBackwards { previous_line: usize, previous: String, this: String },
+}

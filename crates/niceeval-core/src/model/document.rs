@@ -200,6 +200,9 @@ pub struct Attempt {
     /// `(passed, attempts)` of the attempt's eval, when the file states them
     /// for attempts it does not list (an `exp --json` eval line).
     pub eval_tally: Option<(u64, u64)>,
+    /// What a native agent log says beyond NiceEval's reading of it (empty
+    /// for every other format).
+    pub log_facts: Vec<super::diagnostics::LogFact>,
 }
 
 /// Everything one or more input files became.

@@ -9,11 +9,12 @@
 
 mod events;
 mod input;
-
-pub use input::findings as input_findings;
+mod log;
 mod pairing;
 mod sums;
 mod turn;
+
+pub use input::findings as input_findings;
 
 use super::derive::DerivedAttempt;
 use super::diagnostics::{Finding, Location, Severity};
@@ -214,6 +215,25 @@ rules! {
     "user-message-echo", W, "derivation §1.4, §2.6",
         "the adapter echoed the user's input as a user message (core already adds it)",
         "do not return the sent text as a user message; NiceEval adds the user message itself";
+    // Native agent logs: what they say beyond NiceEval's reading of them.
+    "log-usage-repeated", W, "derivation §1.5, §4.1",
+        "one API response's usage written on several lines (one per content block), which NiceEval's parser adds once per line",
+        "read NiceEval's token and request sums as over-counted; count a response's usage once per message.id";
+    "log-compaction-counted-twice", W, "derivation §1.2",
+        "a `compact_boundary` line and the `isCompactSummary` line after it, which NiceEval's parser counts as two compactions",
+        "count one compaction per compact_boundary; the summary line after it is that compaction's content";
+    "log-summary-read-as-compaction", W, "derivation §1.2",
+        "a `type: \"summary\"` line (the session's title) that NiceEval's parser reads as a compaction",
+        "do not count summary lines as compactions; they title the session";
+    "log-result-without-use", W, "derivation §2.2",
+        "a tool result whose id no earlier tool_use has: the log was cut or resumed, and NiceEval emits a finish with no start",
+        "open the whole session log, or read that call as one whose start is missing";
+    "log-error-flag-not-boolean", W, "derivation §1.2, §5.4",
+        "an `is_error` that is not a boolean: NiceEval's parser tests `is_error === true`, so the string \"true\" reads as completed",
+        "read the result's status from what the flag says; NiceEval's reading (shown) ignores it";
+    "log-time-backwards", W, "derivation §1.1",
+        "a line whose timestamp is earlier than an earlier line's (a clock change, or logs merged or resumed)",
+        "order by the log's lines, as NiceEval does; durations from these timestamps are not reliable";
     // The input file itself.
     "input-line-skipped", E, "derivation §1.1, RFC 8259 §2",
         "a JSONL line that is not one JSON value in UTF-8 was skipped: whatever it held is missing",
@@ -482,7 +502,8 @@ pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindi
             }
             let mut sink = Sink { findings: Vec::new() };
             sums::check_attempt(&mut sink, ai, attempt, d);
-            // Sum findings belong to sessions (the attempt's own to the first).
+            log::check_attempt(&mut sink, ai, attempt);
+            // Sum and log findings belong to sessions (the attempt's own to the first).
             for f in sink.findings {
                 if let Some(part) = sessions.get_mut(f.location.session) {
                     part.push(f);

@@ -28,6 +28,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("§4.2", "the cost estimate from a price table"),
     ("§5.1", "turn status: completed, failed, waiting"),
     ("§5.2", "HITL: requests and responses"),
+    ("§5.4", "noFailedActions: which finishes count as failed"),
     ("§5.5", "what the framework validates and what it absorbs"),
     ("§6.25", "skill loads expressed as a tool call"),
 ];

@@ -1,5 +1,5 @@
 //! Files that are not conversations but that a user may well hand the
-//! viewer: OTel spans, OTLP requests, raw agent CLI transcripts, sdk-converter
+//! viewer: OTel spans, OTLP requests, sdk-converter
 //! raw frames, invocation status indexes, `exp list --json` catalogs,
 //! `exp --dry --json` plans and `show --json` overview pages. Each
 //! opens cleanly as a document with no attempts and an Info notice that says
@@ -240,17 +240,6 @@ fn invocation_session(path: &str, value: &Value) -> Document {
         format!(
             "this is a NiceEval invocation session record (`.niceeval/sessions/s_<uuid>.json`, status {status}, runs [{}]), not a conversation. Open the Record (`.niceeval/record`) that holds those runs",
             runs.join(", ")
-        ),
-    )
-}
-
-/// A raw agent CLI transcript (JSONL), recognised by its line shape.
-pub fn raw_transcript(path: &str, what: &str, lines: usize, parser: &str) -> Document {
-    info_doc(
-        path,
-        &format!("raw {what} transcript"),
-        format!(
-            "this is a raw {what} transcript ({lines} lines), the agent CLI's own output, not NiceEval StreamEvents. NiceEval's {parser} turns it into a Turn; open the Turn, capture, InvocationSummary or Record of the eval that ran it"
         ),
     )
 }

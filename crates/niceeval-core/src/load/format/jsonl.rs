@@ -6,13 +6,15 @@
 //! - one capture entry per line `{input, turn, sessionId?, sessionIndex?, label?}`
 //!   (what the adapter wrapper writes), grouped into sessions;
 //! - a `niceeval exp --json` NDJSON stream (dispatched to [`super::exp`]);
-//! - raw agent CLI transcripts (Claude Code stream-json, `codex exec --json`),
-//!   which open as an informational document.
+//! - native agent CLI logs (a Claude Code session log or stream-json,
+//!   `codex exec --json`), read as NiceEval's parsers read them
+//!   ([`super::transcript`]).
 //!
 //! The kind is decided by the first lines ([`detect_kind`]). A bad line
 //! becomes an Error notice naming the file and line; the good lines around
 //! it still load. The lines themselves are read by `load::parse::lines`.
 
+use super::transcript::Agent;
 use crate::load::error::LoadError;
 use crate::load::input::strip_bom;
 use crate::load::input::{io_message, looks_binary};
@@ -61,15 +63,11 @@ pub fn is_stream_event(v: &Value) -> bool {
     v.get("type").and_then(Value::as_str).is_some_and(|t| STREAM_EVENT_TYPES.contains(&t))
 }
 
-fn is_claude_code_line(v: &Value) -> bool {
-    let ty = v.get("type").and_then(Value::as_str);
-    matches!(ty, Some("system" | "assistant" | "user" | "result"))
-        && (v.get("message").is_some() || v.get("subtype").is_some() || v.get("session_id").is_some())
-}
-
-fn is_codex_line(v: &Value) -> bool {
-    let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
-    ty.starts_with("thread.") || ty.starts_with("turn.") || ty.starts_with("item.")
+fn transcript_kind(v: &Value) -> Option<Kind> {
+    super::transcript::agent_of_line(v).map(|agent| match agent {
+        Agent::ClaudeCode => Kind::ClaudeCodeTranscript,
+        Agent::Codex => Kind::CodexTranscript,
+    })
 }
 
 /// Decide the kind from the first valid lines. `None` when nothing fits.
@@ -87,11 +85,8 @@ pub fn detect_kind(values: &[(usize, Value)]) -> Option<Kind> {
     if is_stream_event(first) {
         return Some(Kind::Events);
     }
-    if is_claude_code_line(first) {
-        return Some(Kind::ClaudeCodeTranscript);
-    }
-    if is_codex_line(first) {
-        return Some(Kind::CodexTranscript);
+    if let Some(kind) = transcript_kind(first) {
+        return Some(kind);
     }
     // A first event of an unknown type: still a StreamEvent stream when the
     // following lines are StreamEvents (unknown events are kept).
@@ -100,7 +95,9 @@ pub fn detect_kind(values: &[(usize, Value)]) -> Option<Kind> {
     {
         return Some(Kind::Events);
     }
-    None
+    // An agent log may start with a line of a shape both agents share (or
+    // none reads): a later line that only one agent writes tells.
+    values.iter().take(50).skip(1).find_map(|(_, v)| transcript_kind(v))
 }
 
 /// What a single line must hold to be read as a one-line JSONL stream.
@@ -126,7 +123,22 @@ fn notice(level: NoticeLevel, message: String) -> Notice {
 
 /// Load a whole JSONL buffer.
 pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
+    if let Some(agent) = agent_log_in_head(&bytes[..bytes.len().min(DETECT_AT_MOST)]) {
+        return Ok(super::transcript::load::document(path, agent, bytes));
+    }
     from_parsed(path, parse_all(bytes), || Ok(std::borrow::Cow::Borrowed(bytes)))
+}
+
+/// The agent of a native log when its first lines tell, so that such a
+/// log is parsed once, by the transcript reader, and not first as JSONL.
+fn agent_log_in_head(head: &[u8]) -> Option<Agent> {
+    let firsts: Vec<(usize, Value)> =
+        first_lines(head, 50).into_iter().filter_map(|l| serde_json::from_slice(l).ok().map(|v| (0, v))).collect();
+    match detect_kind(&firsts)? {
+        Kind::ClaudeCodeTranscript => Some(Agent::ClaudeCode),
+        Kind::CodexTranscript => Some(Agent::Codex),
+        _ => None,
+    }
 }
 
 /// Load a large file that is a JSONL stream, block by block (see
@@ -159,6 +171,9 @@ fn load_in_blocks(
     let head = blocks.head();
     if looks_binary(strip_bom(head)) || single_line(head) || !looks_like_jsonl(head) {
         return None;
+    }
+    if let Some(agent) = agent_log_in_head(head) {
+        return Some(reread().map(|bytes| super::transcript::load::document(path, agent, &bytes)));
     }
     let all = match blocks.parse_all() {
         Ok(all) => all,
@@ -236,7 +251,7 @@ fn from_parsed_as<'a>(
             line,
             1,
             format!(
-                "unrecognised JSONL line shape ({shape}); expected one StreamEvent, one Turn or one capture entry {{\"input\", \"turn\"}} per line"
+                "unrecognised JSONL line shape ({shape}); expected one StreamEvent, one Turn or one capture entry {{\"input\", \"turn\"}} per line (a native Claude Code or Codex log opens with --agent claude-code or --agent codex)"
             ),
         ));
     };
@@ -252,25 +267,13 @@ fn from_parsed_as<'a>(
             message: e.message.clone(),
         })
         .collect();
-    let lines = chunk.values.len();
     let (format, attempts) = match kind {
         Kind::Exp => return super::exp::load(path, &text()?),
         Kind::Events => ("JSONL StreamEvents".to_string(), vec![from_event_lines(chunk.values)]),
         Kind::Turns => ("JSONL Turns".to_string(), vec![from_turn_lines(chunk.values)]),
         Kind::CaptureEntries => ("JSONL capture entries".to_string(), vec![from_capture_lines(chunk.values)]),
-        Kind::ClaudeCodeTranscript => {
-            let mut doc =
-                super::info::raw_transcript(path, "Claude Code stream-json", lines, "parseClaudeCodeTranscript");
-            doc.notices.extend(line_notices);
-            doc.losses = losses;
-            return Ok(doc);
-        }
-        Kind::CodexTranscript => {
-            let mut doc = super::info::raw_transcript(path, "codex exec --json", lines, "parseCodexTranscript");
-            doc.notices.extend(line_notices);
-            doc.losses = losses;
-            return Ok(doc);
-        }
+        Kind::ClaudeCodeTranscript => return Ok(super::transcript::load::document(path, Agent::ClaudeCode, &text()?)),
+        Kind::CodexTranscript => return Ok(super::transcript::load::document(path, Agent::Codex, &text()?)),
     };
     let mut attempts = attempts;
     if !chunk.errors.is_empty()

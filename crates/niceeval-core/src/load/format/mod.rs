@@ -20,6 +20,7 @@ pub mod phases;
 pub mod record;
 pub mod show;
 pub mod summary;
+pub mod transcript;
 
 use crate::load::error::LoadError;
 use crate::load::parse::lazy::EventPath;
