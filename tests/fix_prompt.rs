@@ -144,3 +144,39 @@ fn the_prompt_of_a_real_record_is_the_same_in_show_json_and_the_viewer() {
         .find(|x| matches!(x.result.as_deref(), Some("mismatched" | "errored")));
     assert!(printed.contains(&format!("  reason: {} (+", first.unwrap().label)), "{printed}");
 }
+
+/// A Record whose experiment id is a shell command: the prompt's commands
+/// quote it, so a shell given the re-run line runs nothing but `npx`'s words.
+#[test]
+fn ids_in_the_prompts_commands_are_quoted_for_a_shell() {
+    let hostile = "csv; touch pwned #";
+    let tmp = std::env::temp_dir().join(format!("niceeval-fixprompt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    common::copy_dir(std::path::Path::new("assets/demo/record"), &tmp.join("record"));
+    let run = tmp.join("record/runs/5d1a2c3e-7f40-4b1a-9c2d-0e6f8a9b1c2d/run.json");
+    let text =
+        std::fs::read_to_string(&run).unwrap().replace("\"csv-export\"", &serde_json::to_string(hostile).unwrap());
+    std::fs::write(&run, text).unwrap();
+    let out = std::process::Command::new(common::bin())
+        .args(["show", "--fix-prompt"])
+        .arg(tmp.join("record"))
+        .output()
+        .unwrap();
+    let prompt = String::from_utf8(out.stdout).unwrap();
+    let line = prompt.lines().find(|l| l.starts_with("4. Re-run it:")).expect("the re-run step");
+    let command = line.split('`').nth(1).unwrap();
+    assert_eq!(command, "npx niceeval exp 'csv; touch pwned #' export/keeps-last-row", "{prompt}");
+    // The command's words as a shell splits them, with `npx` replaced by a printer.
+    let printed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command.replacen("npx", "printf '%s\\n'", 1))
+        .current_dir(&tmp)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(printed.stdout).unwrap(),
+        format!("niceeval\nexp\n{hostile}\nexport/keeps-last-row\n")
+    );
+    assert!(!tmp.join("pwned").exists(), "the id ran as a command");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
