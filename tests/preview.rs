@@ -164,6 +164,13 @@ fn a_failed_whole_load_keeps_the_preview_and_says_so() {
     let notice = &app.doc.notices[0];
     assert!(notice.message.contains("loading the whole file failed"), "{}", notice.message);
     assert!(!notice.message.contains("the rest is loading"));
+    // Once the flash is gone the header still says that only the preview is shown.
+    app.flash = None;
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).unwrap();
+    let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Mono);
+    terminal.draw(|f| niceeval::ui::render(f, &app, &mut cache)).unwrap();
+    let top: String = (0..160).map(|x| terminal.backend().buffer()[(x, 0)].symbol().to_string()).collect();
+    assert!(top.contains("⚠ preview only: the first") && top.contains("could not be read"), "{top}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

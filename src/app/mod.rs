@@ -292,6 +292,9 @@ pub struct App {
     pub debug_keys: bool,
     /// A preview is shown while the whole file loads.
     pub loading: Option<Loading>,
+    /// The whole of a large file could not be read: what is shown is its
+    /// preview only (how much of how much), for the header to say so.
+    pub preview_only: Option<Loading>,
     /// Bumped each time a document is installed, so render caches start over.
     pub generation: u64,
     /// Cached row lists of the list tabs and jump keys; see [`index`].
@@ -351,6 +354,7 @@ impl App {
             follow: false,
             should_quit: false,
             debug_keys: false,
+            preview_only: None,
             loading: None,
             generation: 0,
             index: ListIndex::default(),

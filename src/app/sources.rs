@@ -79,7 +79,7 @@ impl App {
                 self.flash(crate::view::chrome::loaded_text(total, self.doc.event_count(), seconds));
             }
             Action::LoadFailed { why, still_loading } => {
-                self.loading = None;
+                self.preview_only = self.loading.take();
                 self.preview_only(why, still_loading);
             }
             Action::Reloaded { doc, note } => {

@@ -10,7 +10,11 @@ use ratatui::widgets::Paragraph;
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let width = area.width as usize;
     let to_review = app.views.iter().filter(|v| v.summary.to_review).count();
-    let loading = app.loading.as_ref().map(crate::view::chrome::loading_text);
+    let loading = match (&app.loading, &app.preview_only) {
+        (Some(l), _) => Some(crate::view::chrome::loading_text(l)),
+        (None, Some(p)) => Some(crate::view::chrome::preview_only_text(p)),
+        (None, None) => None,
+    };
     let top = crate::view::header::top_line(&app.doc, to_review, loading, width);
     let mut second: Vec<Span> = Vec::new();
     if let (Some(attempt), Some(view)) = (app.attempt(), app.view()) {

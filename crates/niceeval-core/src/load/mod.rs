@@ -137,6 +137,10 @@ fn load_mapped_document(path: &str, map: &std::sync::Arc<Mapped>) -> Option<Resu
     let load =
         lazy::LazyLoad::new(crate::model::event::Source::new(input::MappedBytes(map.clone())), &format::EVENT_PATHS);
     let value = split::parse(body, split::SPLIT_AT_LEAST, &scanned, &release, Some(&load));
+    if value.is_none() {
+        // The file is read again another way: its bytes count from the start.
+        progress::restart_bytes();
+    }
     lazy_document(path, map, value?, load)
 }
 

@@ -21,6 +21,11 @@ pub fn deriving() {
     PHASE.store(1, Ordering::Relaxed);
 }
 
+/// A second pass over the same bytes starts: count them again from zero.
+pub fn restart_bytes() {
+    BYTES.store(0, Ordering::Relaxed);
+}
+
 /// Start counting a new load from zero.
 pub fn reset() {
     BYTES.store(0, Ordering::Relaxed);

@@ -148,6 +148,16 @@ pub fn stderr_loading_line(label: &str, l: &LoadProgress, total: Option<u64>) ->
     format!("niceeval: loading {label}: {what} ({:.1} s)", l.elapsed_ms as f64 / 1000.0)
 }
 
+/// The header's word once the whole of a large file could not be read:
+/// `⚠ preview only: the first 4.2 MB of 40.1 MB (the whole file could not be read: Diagnostics)`.
+pub fn preview_only_text(l: &LoadProgress) -> String {
+    format!(
+        "⚠ preview only: the first {} of {} (the whole file could not be read: Diagnostics)",
+        megabytes(l.preview_bytes),
+        megabytes(l.total_bytes)
+    )
+}
+
 /// "loaded all 48.0 MB: 120,001 events in 3.2 s".
 pub fn loaded_text(total_bytes: u64, events: usize, seconds: f64) -> String {
     format!("loaded all {}: {} in {seconds:.1} s", megabytes(total_bytes), count(events, "event", "events"))
