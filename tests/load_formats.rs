@@ -542,3 +542,15 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_session_file_with_a_null_session_says_where() {
+    let doc = niceeval::load::load_bytes(
+        "s.json",
+        br#"{"format":"niceeval-viewer.session/1","sessions":[null,{"turns":[]}]}"#,
+    )
+    .expect("a named session file is read, its bad session reported");
+    let notices: Vec<&str> = doc.attempts[0].notices.iter().map(|n| n.message.as_str()).collect();
+    assert!(notices.iter().any(|n| n.starts_with("sessions[0] is null, not a session")), "{notices:?}");
+    assert_eq!(doc.attempts[0].sessions.len(), 2);
+}

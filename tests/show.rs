@@ -774,3 +774,34 @@ fn counts_of_an_attempt_without_recorded_events_are_missing() {
     assert_eq!(attempts.len(), counts.len());
     assert!(attempts.iter().all(|a| a["counts"].is_null()), "counts are null, not zeros");
 }
+
+/// `--turn` takes the number every surface prints, `0` included (a turn
+/// NiceEval numbered 0), and an event's address `N:i` (its turn).
+#[test]
+fn turn_zero_and_an_address_select_the_turn_printed_so() {
+    let dir = std::env::temp_dir().join(format!("niceeval-turn0-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t0.json");
+    let turn = |o: u64, text: &str| {
+        format!(
+            r#"{{"ordinal":{o},"turn":{{"events":[{{"type":"message","role":"assistant","text":"{text}"}}],"status":"completed"}}}}"#
+        )
+    };
+    std::fs::write(&file, format!(r#"{{"sessions":[{{"turns":[{},{}]}}]}}"#, turn(0, "zeroth"), turn(1, "first")))
+        .unwrap();
+    for selector in ["0", "0:1"] {
+        let out = std::process::Command::new(common::bin())
+            .arg("show")
+            .arg(&file)
+            .args(["--turn", selector])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "--turn {selector}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            text.contains("turn 0") && text.contains("zeroth") && !text.contains("first\n"),
+            "--turn {selector}:\n{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -54,7 +54,7 @@ pub struct ShowArgs {
     /// Only this session (sessionIndex, 1 = primary).
     #[arg(long, value_name = "N")]
     pub session: Option<u64>,
-    /// Only this turn: its number as every surface prints it (`6` in `6:3`), `turnN` or `sessionK/turnN`.
+    /// Only this turn: its number as every surface prints it (`6` in `6:3`, or the address `6:3` itself), `turnN` or `sessionK/turnN`.
     #[arg(long, value_name = "N|LABEL")]
     pub turn: Option<String>,
     /// Only rows matching this regular expression.
@@ -149,7 +149,7 @@ pub fn run(args: &ShowArgs) -> i32 {
         Some((_, Some(t))) => Some(t),
         Some((raw, None)) => {
             return usage_error(&format!(
-                "--turn {}: expected a turn number (as printed, e.g. 6), `turnN` or `sessionK/turnN`",
+                "--turn {}: expected a turn number (as printed, e.g. 6), an event's address (6:3), `turnN` or `sessionK/turnN`",
                 crate::plain::layout::clean(raw)
             ));
         }

@@ -64,11 +64,17 @@ pub enum TurnSelector {
 }
 
 impl TurnSelector {
-    /// `6`, `turn3`, `session2/turn1`.
+    /// `6`, `turn3`, `session2/turn1`, or an event's address `6:3` (its
+    /// turn). `0` is a turn number like any other: NiceEval's turnOrdinal
+    /// may start at 0, and a turn the file gives no ordinal prints as 0.
     pub fn parse(s: &str) -> Option<TurnSelector> {
         let s = s.trim();
-        if let Ok(n) = s.parse::<u64>() {
-            return (n > 0).then_some(TurnSelector::Number(n));
+        let number = match s.split_once(':') {
+            Some((turn, event)) => event.parse::<u64>().ok().and(turn.parse::<u64>().ok()),
+            None => s.parse::<u64>().ok(),
+        };
+        if let Some(n) = number {
+            return Some(TurnSelector::Number(n));
         }
         let (session, rest) = match s.split_once('/') {
             Some((a, b)) => (Some(a.strip_prefix("session")?.parse::<u64>().ok()?), b),
@@ -113,7 +119,10 @@ mod tests {
         assert_eq!(TurnSelector::parse("6"), Some(TurnSelector::Number(6)));
         assert_eq!(TurnSelector::parse("turn3"), Some(TurnSelector::Label { session: None, turn: 3 }));
         assert_eq!(TurnSelector::parse("session2/turn1"), Some(TurnSelector::Label { session: Some(2), turn: 1 }));
-        assert_eq!(TurnSelector::parse("0"), None);
+        assert_eq!(TurnSelector::parse("0"), Some(TurnSelector::Number(0)));
+        assert_eq!(TurnSelector::parse("6:3"), Some(TurnSelector::Number(6)));
+        assert_eq!(TurnSelector::parse("6:"), None);
+        assert_eq!(TurnSelector::parse(":3"), None);
         assert_eq!(TurnSelector::parse("sessionx/turn1"), None);
         assert_eq!(event_address(6, Some(2)), "6:3");
         assert_eq!(event_address(6, None), "6:0");

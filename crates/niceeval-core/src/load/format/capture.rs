@@ -46,6 +46,16 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
         };
         let turns = match s.get_mut("turns").map(Value::take) {
             Some(Value::Array(t)) => t,
+            _ if !s.is_object() => {
+                let what = crate::model::event::json_type(&s);
+                warn(
+                    &mut attempt,
+                    format!(
+                        "sessions[{si}] is {what}, not a session {{turns: [...]}}; read as a session with no turns"
+                    ),
+                );
+                Vec::new()
+            }
             _ => {
                 warn(&mut attempt, format!("sessions[{si}] has no `turns` array"));
                 Vec::new()
@@ -98,7 +108,10 @@ pub fn from_turns(turns: Vec<Value>) -> Attempt {
 
 /// Shape tests used by detection.
 pub fn looks_like_capture(v: &Value) -> bool {
-    v.get("sessions").and_then(Value::as_array).is_some_and(|s| s.iter().all(|x| x.get("turns").is_some()))
+    let Some(sessions) = v.get("sessions").and_then(Value::as_array) else { return false };
+    // A file that names the format is one, whatever its sessions hold (each
+    // bad one is then reported at its place); without it, the shape decides.
+    v.get("format").and_then(Value::as_str) == Some(FORMAT_NAME) || sessions.iter().all(|x| x.get("turns").is_some())
 }
 
 pub fn looks_like_turn(v: &Value) -> bool {
