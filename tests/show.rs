@@ -799,7 +799,7 @@ fn turn_zero_and_an_address_select_the_turn_printed_so() {
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(out.status.success(), "--turn {selector}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(
-            text.contains("turn 0") && text.contains("zeroth") && !text.contains("first\n"),
+            text.contains("turn 0") && text.contains("zeroth") && !text.contains("first"),
             "--turn {selector}:\n{text}"
         );
     }
