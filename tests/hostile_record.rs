@@ -181,3 +181,43 @@ fn record_warnings_quote_values_as_json_not_rust_debug() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A legacy results run is read as carefully: a FIFO in place of any of its
+/// files ends the load at once, named.
+#[test]
+fn a_fifo_in_a_legacy_results_run_is_refused_by_name_without_blocking() {
+    let dir = std::env::temp_dir().join(format!("niceeval-legacy-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture("load/legacy/project"), &dir);
+    let mut files = Vec::new();
+    files_under(&dir, &mut files);
+    // Only the newest run is opened (the older one is named, not read).
+    // The files the legacy reader reads (o11y.json is not one).
+    let read = ["run.json", "result.json", "events.json", "trace.json", "commands.json", "diff.json", "sources.json"];
+    files.retain(|f| {
+        f.to_string_lossy().contains("2026-08-02T09-30-00")
+            && f.file_name().and_then(|n| n.to_str()).is_some_and(|n| read.contains(&n))
+    });
+    files.sort();
+    assert!(files.len() >= 4, "only {} files in the legacy fixture's newest run", files.len());
+    for file in &files {
+        let kept = file.with_extension("kept");
+        std::fs::rename(file, &kept).unwrap();
+        mkfifo(file);
+        let ran = run_within(&["show", "--all", dir.to_str().unwrap()], Duration::from_secs(5));
+        std::fs::remove_file(file).unwrap();
+        std::fs::rename(&kept, file).unwrap();
+        assert!(
+            ran.code.is_some() && ran.took < Duration::from_secs(5),
+            "{} as a FIFO: the load blocked",
+            file.display()
+        );
+        assert!(
+            ran.output.contains(&format!("{} is a FIFO", file.display())),
+            "{} not named:\n{}",
+            file.display(),
+            ran.output
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -21,9 +21,16 @@ use std::path::{Path, PathBuf};
 
 pub const FORMAT_NAME: &str = "legacy niceeval.results";
 
+/// A legacy run's file is read as a Record's is: only a regular file (a FIFO
+/// would block the load), of a sane size, JSON from its first byte.
+/// `None`: it is not there.
 fn read_json(path: &Path) -> Option<Result<Value, LoadError>> {
-    let bytes = std::fs::read(path).ok()?;
-    Some(crate::load::parse::parse_json(&path.display().to_string(), &bytes))
+    use super::record::regular_file::{NotRead, RecordFile, read};
+    match read(path, RecordFile::Payload) {
+        Ok(bytes) => Some(crate::load::parse::parse_json(&path.display().to_string(), &bytes)),
+        Err(NotRead::Missing(_)) => None,
+        Err(refused) => Some(Err(LoadError::new(path.display().to_string(), refused.message(path)))),
+    }
 }
 
 /// True when `dir/run.json` is a legacy results run document.
@@ -51,29 +58,39 @@ fn subdirs(dir: &Path) -> Vec<PathBuf> {
 /// `dir/<exp>/<run>` (when `dir` is `.niceeval`) or `dir/<run>` (when `dir`
 /// is an experiment folder). Oldest first.
 pub fn find_all(dir: &Path) -> Vec<PathBuf> {
+    runs_and_refusals(dir).0
+}
+
+/// [`find_all`]'s runs, and why each folder with a `run.json` that could not
+/// be read (a FIFO, too large, not JSON) is not among them.
+fn runs_and_refusals(dir: &Path) -> (Vec<PathBuf>, Vec<String>) {
     if is_run_dir(dir) {
-        return vec![dir.to_path_buf()];
+        return (vec![dir.to_path_buf()], Vec::new());
     }
-    let mut runs = Vec::new();
+    let (mut runs, mut refused) = (Vec::new(), Vec::new());
+    let mut consider = |d: PathBuf| match read_json(&d.join("run.json")) {
+        Some(Ok(v)) if v.get("format").and_then(Value::as_str) == Some("niceeval.results") => {
+            runs.push(d);
+            true
+        }
+        Some(Err(e)) => {
+            refused.push(format!("{e}; that run is skipped"));
+            true
+        }
+        _ => false,
+    };
     let dot = dir.join(".niceeval");
-    let bases: Vec<(PathBuf, u8)> = if dot.is_dir() { vec![(dot, 2)] } else { vec![(dir.to_path_buf(), 2)] };
-    for (base, depth) in bases {
-        for a in subdirs(&base) {
-            if is_run_dir(&a) {
-                runs.push(a.clone());
-                continue;
-            }
-            if depth >= 2 {
-                for b in subdirs(&a) {
-                    if is_run_dir(&b) {
-                        runs.push(b);
-                    }
-                }
-            }
+    let base = if dot.is_dir() { dot } else { dir.to_path_buf() };
+    for a in subdirs(&base) {
+        if consider(a.clone()) {
+            continue;
+        }
+        for b in subdirs(&a) {
+            consider(b);
         }
     }
     runs.sort_by_key(|r| (run_started_at(r), r.file_name().map(|n| n.to_os_string())));
-    runs
+    (runs, refused)
 }
 
 /// A directory that is (or contains) a legacy results run: the newest run.
@@ -90,10 +107,16 @@ fn is_attempt_dir_name(p: &Path) -> Option<u64> {
     name.strip_prefix('a')?.parse().ok()
 }
 
+/// An attempt directory holds a `result.json` or an `events.json` (a file
+/// that is there but not a regular one is found, then refused by name).
+fn has_attempt_file(dir: &Path) -> bool {
+    ["result.json", "events.json"].iter().any(|f| std::fs::symlink_metadata(dir.join(f)).is_ok())
+}
+
 /// For `<run>/<eval…>/aN/`, the run dir.
 fn run_of_attempt_dir(dir: &Path) -> Option<PathBuf> {
     is_attempt_dir_name(dir)?;
-    if !dir.join("result.json").is_file() && !dir.join("events.json").is_file() {
+    if !has_attempt_file(dir) {
         return None;
     }
     dir.ancestors().skip(1).take(12).find(|a| is_run_dir(a)).map(Path::to_path_buf)
@@ -235,7 +258,11 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
             message: "this legacy run has no attempt directories (<eval>/aN/ with result.json or events.json)".into(),
         });
     }
-    let others = find_all(dir).len().saturating_sub(1);
+    let (all, refused) = runs_and_refusals(dir);
+    for why in refused {
+        doc.notices.insert(0, Notice { level: NoticeLevel::Error, message: why });
+    }
+    let others = all.len().saturating_sub(1);
     if !is_run_dir(dir) && others > 0 {
         doc.notices.insert(
             0,
@@ -278,7 +305,7 @@ fn collect_attempt_dirs(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
             continue;
         }
         match is_attempt_dir_name(&d) {
-            Some(n) if d.join("result.json").is_file() || d.join("events.json").is_file() => found.push((d, n)),
+            Some(n) if has_attempt_file(&d) => found.push((d, n)),
             _ => collect_attempt_dirs(&d, depth + 1, out),
         }
     }
@@ -305,7 +332,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
             Map::new()
         }
         None => {
-            if !dir.join("result.json").is_file() {
+            if std::fs::symlink_metadata(dir.join("result.json")).is_err() {
                 notices.push(Notice {
                     level: NoticeLevel::Warning,
                     message: format!("{}: no result.json (verdict, usage and timing not recorded)", dir.display()),
@@ -341,7 +368,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         let n = if zero_based { n } else { n.saturating_sub(1) };
         result.insert("attempt".into(), Value::from(n));
     }
-    let had_events = dir.join("events.json").is_file();
+    let had_events = std::fs::symlink_metadata(dir.join("events.json")).is_ok();
     match read("events.json", &mut notices) {
         Some(Value::Array(events)) => {
             result.insert("events".into(), Value::Array(events));

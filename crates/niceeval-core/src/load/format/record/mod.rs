@@ -23,7 +23,7 @@ pub mod blob;
 mod confine;
 pub mod files;
 pub mod observability;
-mod regular_file;
+pub(crate) mod regular_file;
 mod runs;
 pub mod scope;
 
