@@ -166,3 +166,11 @@ fn invalid_utf8_reads_as_node_reads_it_and_is_reported() {
         .collect();
     assert_eq!(replaced, vec![(1, 67), (2, 98), (2, 99)]);
 }
+
+#[test]
+fn a_one_line_log_opens_too() {
+    let src = fixture("transcripts/claude-one-line.jsonl");
+    let shown = json(&run(&["show", "--json"], &src));
+    assert!(shown.to_string().contains("parseClaudeCodeTranscript"), "{shown}");
+    assert_eq!(shown["attempts"][0]["turns"][0]["events"], 1);
+}
