@@ -166,3 +166,27 @@ fn invalid_utf8_reads_as_node_reads_it_and_is_reported() {
         .collect();
     assert_eq!(replaced, vec![(1, 67), (2, 98), (2, 99)]);
 }
+
+#[test]
+fn a_one_line_log_opens_too() {
+    let src = fixture("transcripts/claude-one-line.jsonl");
+    let shown = json(&run(&["show", "--json"], &src));
+    assert!(shown.to_string().contains("parseClaudeCodeTranscript"), "{shown}");
+    assert_eq!(shown["attempts"][0]["turns"][0]["events"], 1);
+}
+
+#[test]
+fn an_unpaired_surrogate_escape_reads_as_json_parse_takes_it_and_is_reported() {
+    // JSON.parse takes "\ud83d" (a string cut inside an emoji); the line is
+    // read, with U+FFFD for the lone half, and the place is an input loss.
+    let src = fixture("transcripts/claude-lone-surrogate.jsonl");
+    let parse = json(&run(&["convert", "--json"], &src));
+    assert_eq!(parse["parseSuccess"], true);
+    assert_eq!(parse["events"][1]["text"], "cut \u{fffd}");
+    let check = json(&run(&["check", "--format", "json"], &src));
+    let f = &check["findings"][0];
+    assert_eq!(
+        (f["code"].as_str(), f["line"].as_u64(), f["column"].as_u64()),
+        (Some("input-text-replaced"), Some(2), Some(113))
+    );
+}

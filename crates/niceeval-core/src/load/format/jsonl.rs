@@ -102,7 +102,7 @@ pub fn detect_kind(values: &[(usize, Value)]) -> Option<Kind> {
 
 /// What a single line must hold to be read as a one-line JSONL stream.
 pub fn is_one_line_stream(v: &Value) -> bool {
-    is_stream_event(v) || is_capture_entry(v) || super::exp::looks_like_first_line(v)
+    is_stream_event(v) || is_capture_entry(v) || super::exp::looks_like_first_line(v) || transcript_kind(v).is_some()
 }
 
 /// True when the buffer is one JSON object per line: the first non-blank

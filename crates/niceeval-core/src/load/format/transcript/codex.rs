@@ -26,7 +26,12 @@ pub fn parse(lines: impl Iterator<Item = super::Line>, out: &mut Out, observe: &
     for (line, data) in lines {
         out.line = line;
         let data = match data {
-            Ok(data) => data,
+            Ok((data, replaced)) => {
+                if let Some(column) = replaced {
+                    out.surrogates_replaced.push((line, column));
+                }
+                data
+            }
             Err(message) => {
                 out.skip(SkipReason::NotJson(message));
                 continue;

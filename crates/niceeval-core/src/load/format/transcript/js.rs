@@ -11,14 +11,16 @@ use serde_json::Value;
 /// JS `String.prototype.trim`: its whitespace and line terminators, which
 /// are not Rust's (`\u{feff}` is one, `\u{85}` is not).
 pub fn trim(s: &str) -> &str {
-    let ws = |c: char| {
-        matches!(
-            c,
-            '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-                ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-        )
-    };
-    s.trim_matches(ws)
+    s.trim_matches(is_space)
+}
+
+/// A character `trim` removes.
+pub fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
 }
 
 /// A JSON number as the double `JSON.parse` makes of it: one too large

@@ -235,6 +235,14 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
             column: Some(column),
             message: "invalid UTF-8 replaced by U+FFFD (\u{fffd})".into(),
         })
+        .chain(parsed.surrogates_replaced.iter().take(REPLACED_LISTED).map(|&(line, column)| InputLoss {
+            kind: LossKind::TextReplaced,
+            path: path.to_string(),
+            line,
+            column: Some(column),
+            message:
+                "an unpaired UTF-16 surrogate escape read as U+FFFD (\u{fffd}); NiceEval keeps the lone half".into(),
+        }))
         .chain(losses)
         .collect();
     doc

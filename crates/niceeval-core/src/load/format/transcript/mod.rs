@@ -118,6 +118,8 @@ pub struct Parsed {
     pub compactions: u64,
     pub parse_success: bool,
     pub skipped: Vec<Skipped>,
+    /// Where an unpaired surrogate escape was read as U+FFFD: line, byte column.
+    pub surrogates_replaced: Vec<(usize, usize)>,
 }
 
 impl Parsed {
@@ -151,15 +153,38 @@ pub fn parse_observed(agent: Agent, text: &str, observe: &mut dyn FnMut(usize, &
 
 /// A non-blank line of a log: its 1-based number, and its JSON value or
 /// why it is not JSON.
-type Line = (usize, Result<Value, String>);
+/// With the value, the byte column of an unpaired surrogate escape
+/// replaced in it, if any.
+type Line = (usize, Result<(Value, Option<usize>), String>);
 
 /// The lines of a log as NiceEval splits them (`raw.split("\n")`, trimmed,
 /// blank ones dropped), each parsed.
 fn lines(text: &str) -> impl Iterator<Item = Line> + '_ {
     text.split('\n').enumerate().filter_map(|(i, line)| {
         let trimmed = js::trim(line);
-        (!trimmed.is_empty()).then(|| (i + 1, serde_json::from_str::<Value>(trimmed).map_err(|e| e.to_string())))
+        let indent = line.len() - line.trim_start_matches(js::is_space).len();
+        (!trimmed.is_empty()).then(|| (i + 1, parse_line(trimmed).map(|(v, at)| (v, at.map(|c| c + indent)))))
     })
+}
+
+/// `JSON.parse` of one line. It takes an unpaired UTF-16 surrogate escape
+/// (`"\ud83d"`, what `JSON.stringify` writes of a string cut inside an
+/// emoji); serde_json does not, so such a line is read with the escape
+/// replaced by U+FFFD (NiceEval keeps the lone half), and says so.
+fn parse_line(line: &str) -> Result<(Value, Option<usize>), String> {
+    let err = match serde_json::from_str::<Value>(line) {
+        Ok(v) => return Ok((v, None)),
+        Err(e) => e.to_string(),
+    };
+    if line.contains("\\u") {
+        let (fixed, repairs) = crate::load::parse::repair::repair(line.as_bytes());
+        if repairs.lone_surrogates > 0
+            && let Ok(v) = serde_json::from_slice::<Value>(&fixed)
+        {
+            return Ok((v, Some(repairs.first.map_or(1, |(_, column)| column))));
+        }
+    }
+    Err(err)
 }
 
 /// The parse under way: events and skips as the lines give them.
@@ -172,6 +197,7 @@ struct Out {
     compactions: u64,
     parse_failed: bool,
     line: usize,
+    surrogates_replaced: Vec<(usize, usize)>,
 }
 
 impl Out {
@@ -200,6 +226,7 @@ impl Out {
             compactions: self.compactions,
             parse_success: !self.parse_failed,
             skipped: self.skipped,
+            surrogates_replaced: self.surrogates_replaced,
         }
     }
 }
@@ -263,7 +290,7 @@ fn opaque_command() -> Value {
 pub fn detect(text: &str) -> Option<Agent> {
     let mut seen = 0;
     for (_, value) in lines(text) {
-        let Ok(value) = value else { continue };
+        let Ok((value, _)) = value else { continue };
         if let Some(agent) = agent_of_line(&value) {
             return Some(agent);
         }

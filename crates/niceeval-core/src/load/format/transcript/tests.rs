@@ -67,3 +67,29 @@ fn json_parse_corners_read_as_javascript_reads_them() {
     assert_eq!(p.events[0]["status"], "failed", "typeof Infinity is number, not 0: failed");
     assert_eq!(p.events[0]["output"], json!({"exit_code": null}));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Any text: no panic, every event has its line, the lines only grow,
+    /// and a line is skipped at most once.
+    #[test]
+    fn any_log_parses_without_panic(lines in proptest::collection::vec(
+        proptest::prop_oneof![
+            proptest::strategy::Just("{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"content\":[{\"type\":\"tool_use\",\"id\":{\"toString\":1},\"name\":\"Bash\"}],\"usage\":{\"input_tokens\":1e400}}}".to_string()),
+            proptest::strategy::Just("{\"type\":\"item.completed\",\"item\":{\"type\":\"file_change\",\"changes\":[1,{\"kind\":\"ADD\"}]}}".to_string()),
+            proptest::strategy::Just("{\"type\":\"function_call_output\",\"output\":\"{\\\"exit_code\\\":1}\"}".to_string()),
+            "[ -~]{0,40}",
+            "\\PC{0,20}",
+        ], 0..12)) {
+        let text = lines.join("\n");
+        for agent in [Agent::ClaudeCode, Agent::Codex] {
+            let p = parse(agent, &text);
+            proptest::prop_assert_eq!(p.events.len(), p.event_lines.len());
+            proptest::prop_assert!(p.event_lines.windows(2).all(|w| w[0] <= w[1]));
+            let mut skipped: Vec<usize> = p.skipped.iter().map(|s| s.line).collect();
+            skipped.dedup();
+            proptest::prop_assert_eq!(skipped.len(), p.skipped.len());
+            proptest::prop_assert_eq!(p.parse_success, !p.skipped.iter().any(|s| s.reason.is_loss()));
+        }
+    }
+}
