@@ -4,7 +4,7 @@
 //! [`super::update`], like any key's.
 
 use super::{Action, App, Prepared};
-use crate::model::document::{Document, NoticeLevel};
+use crate::model::document::{Document, NoticeKind, NoticeLevel};
 use std::sync::{Arc, Mutex};
 
 /// A value handed over inside an action (a document parsed on another
@@ -110,11 +110,11 @@ impl App {
     /// The whole load failed: the preview's notice that said it was still
     /// loading (ending in `still_loading`) now says why it stopped.
     fn preview_only(&mut self, why: &str, still_loading: &str) {
-        for n in &mut self.doc.notices {
-            if let Some(head) = n.message.strip_suffix(still_loading) {
-                n.message = format!("{head}; {why}");
-                n.level = NoticeLevel::Error;
-            }
+        for n in self.doc.notices.iter_mut().filter(|n| n.kind == NoticeKind::PreviewLoading) {
+            let head = n.message.strip_suffix(still_loading).unwrap_or(&n.message);
+            n.message = format!("{head}; {why}");
+            n.level = NoticeLevel::Error;
+            n.kind = NoticeKind::Other;
         }
         self.flash_error(format!("{why}; showing the preview only"));
     }

@@ -329,8 +329,8 @@ impl<'a> Report<'a> {
     /// A load notice worth a note: not one a finding already reports.
     fn is_note(&self, n: &Notice) -> bool {
         n.level >= NoticeLevel::Warning
-            && !notice_is_finding(&n.message)
-            && !self.doc.losses.iter().any(|l| clean(&l.describe()) == clean(&n.message))
+            && !notice_is_finding(n)
+            && n.kind != crate::model::document::NoticeKind::InputLost
     }
 
     fn finding_json(&self, f: &Finding) -> Value {

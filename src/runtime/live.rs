@@ -44,7 +44,7 @@ pub fn waiting_document(name: &str, why: &str) -> Document {
     Document {
         format: "JSONL stream".into(),
         sources: vec![name.to_string()],
-        notices: vec![Notice { level: NoticeLevel::Info, message: format!("{name}: {why}") }],
+        notices: vec![Notice::new(NoticeLevel::Info, format!("{name}: {why}"))],
         ..Default::default()
     }
 }

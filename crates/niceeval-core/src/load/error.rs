@@ -7,16 +7,33 @@ pub struct LoadError {
     pub path: String,
     /// 1-based line and column, when the problem has a position.
     pub position: Option<(usize, usize)>,
+    /// What went wrong, for code that acts on it (the words are `message`).
+    pub kind: LoadErrorKind,
     pub message: String,
+}
+
+/// The kinds of load error something acts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadErrorKind {
+    Other,
+    /// The JSON parser's syntax error: not valid JSON at `position`.
+    InvalidJson,
+    /// The JSON ends before it is complete.
+    TruncatedJson,
 }
 
 impl LoadError {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> LoadError {
-        LoadError { path: path.into(), position: None, message: message.into() }
+        LoadError { path: path.into(), position: None, kind: LoadErrorKind::Other, message: message.into() }
     }
 
     pub fn at(path: impl Into<String>, line: usize, column: usize, message: impl Into<String>) -> LoadError {
-        LoadError { path: path.into(), position: Some((line, column)), message: message.into() }
+        LoadError {
+            path: path.into(),
+            position: Some((line, column)),
+            kind: LoadErrorKind::Other,
+            message: message.into(),
+        }
     }
 
     /// From a serde_json error, keeping its position. `line_offset` shifts
@@ -40,7 +57,13 @@ impl LoadError {
             format!("{what}: {detail}")
         };
         // serde_json reports column 0 for a position before a line's first character.
-        LoadError::at(path, err.line() + line_offset, err.column().max(1), message)
+        let mut error = LoadError::at(path, err.line() + line_offset, err.column().max(1), message);
+        error.kind = match err.classify() {
+            Category::Syntax => LoadErrorKind::InvalidJson,
+            Category::Eof => LoadErrorKind::TruncatedJson,
+            Category::Data | Category::Io => LoadErrorKind::Other,
+        };
+        error
     }
 }
 

@@ -215,13 +215,13 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
         return Err(unrepaired);
     }
     let mut doc = load_repaired(path, &repaired).map_err(|mut e| {
-        if repairs.invalid_utf8 > 0 && e.message.contains("not valid JSON") {
+        if repairs.invalid_utf8 > 0 && e.kind == error::LoadErrorKind::InvalidJson {
             e.message.push_str(" (the file is not UTF-8 text)");
         }
         e
     })?;
     if let Some(message) = repairs.message() {
-        doc.notices.insert(0, Notice { level: NoticeLevel::Warning, message: format!("{path}: {message}") });
+        doc.notices.insert(0, Notice::new(NoticeLevel::Warning, format!("{path}: {message}")));
     }
     let total = repairs.invalid_utf8 + repairs.lone_surrogates;
     let listed = repairs.places.len();

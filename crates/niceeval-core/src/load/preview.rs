@@ -46,14 +46,15 @@ pub fn load_preview(path: impl AsRef<std::path::Path>, at_least: u64, budget: us
     let (mut doc, bytes) = preview_document(path, &head)?;
     doc.notices.insert(
         0,
-        Notice {
-            level: NoticeLevel::Info,
-            message: format!(
+        Notice::of(
+            NoticeLevel::Info,
+            crate::model::document::NoticeKind::PreviewLoading,
+            format!(
                 "{path}: preview of the first {} of {}{STILL_LOADING}",
                 crate::model::text::megabytes(bytes as u64),
                 crate::model::text::megabytes(meta.len())
             ),
-        },
+        ),
     );
     Some(Preview { doc, bytes: bytes as u64, total: meta.len() })
 }

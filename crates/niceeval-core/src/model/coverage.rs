@@ -37,28 +37,46 @@ pub struct CoverageEntry {
     pub reason: Option<String>,
 }
 
+/// What is wrong with an evidence coverage entry (NiceEval throws on each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoverageError {
+    NotAnObject,
+    BadStatus,
+    ReasonOnComplete,
+    MissingReason(CoverageStatus),
+}
+
+impl std::fmt::Display for CoverageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CoverageError::NotAnObject => f.write_str("must be an evidence coverage entry (an object)"),
+            CoverageError::BadStatus => f.write_str("status must be complete, partial, or unavailable"),
+            CoverageError::ReasonOnComplete => f.write_str("cannot include reason when status is complete"),
+            CoverageError::MissingReason(s) => write!(f, "requires a non-empty reason when status is {}", s.as_str()),
+        }
+    }
+}
+
 impl CoverageEntry {
     pub fn complete() -> Self {
         CoverageEntry { status: CoverageStatus::Complete, reason: None }
     }
 
     /// Validate one entry as NiceEval does; the error says what is wrong.
-    pub fn parse(v: &Value) -> Result<CoverageEntry, String> {
-        let Some(obj) = v.as_object() else {
-            return Err("must be an evidence coverage entry (an object)".into());
-        };
+    pub fn parse(v: &Value) -> Result<CoverageEntry, CoverageError> {
+        let Some(obj) = v.as_object() else { return Err(CoverageError::NotAnObject) };
         let status = obj
             .get("status")
             .and_then(Value::as_str)
             .and_then(CoverageStatus::parse)
-            .ok_or("status must be complete, partial, or unavailable")?;
+            .ok_or(CoverageError::BadStatus)?;
         let reason = obj.get("reason");
         match status {
-            CoverageStatus::Complete if reason.is_some() => Err("cannot include reason when status is complete".into()),
+            CoverageStatus::Complete if reason.is_some() => Err(CoverageError::ReasonOnComplete),
             CoverageStatus::Complete => Ok(CoverageEntry::complete()),
             _ => match reason.and_then(Value::as_str) {
                 Some(r) if !r.trim().is_empty() => Ok(CoverageEntry { status, reason: Some(r.to_string()) }),
-                _ => Err(format!("requires a non-empty reason when status is {}", status.as_str())),
+                _ => Err(CoverageError::MissingReason(status)),
             },
         }
     }

@@ -28,28 +28,26 @@ pub struct Turn {
 
 impl Turn {
     /// Build a Turn from JSON. Problems (missing `events`, a non-object)
-    /// come back as messages; the Turn still holds what could be read.
-    pub fn from_value(v: &Value) -> (Turn, Vec<String>) {
+    /// come back typed; the Turn still holds what could be read.
+    pub fn from_value(v: &Value) -> (Turn, Vec<TurnProblem>) {
         let mut problems = Vec::new();
         let mut turn = Turn::default();
         let Some(obj) = v.as_object() else {
-            problems.push(format!("a Turn must be a JSON object, found {}", super::event::json_type(v)));
+            problems.push(TurnProblem::NotAnObject(super::event::json_type(v)));
             return (turn, problems);
         };
         match obj.get("events") {
             Some(Value::Array(items)) => turn.events = items.iter().cloned().map(Event::from_value).collect(),
-            Some(other) => {
-                problems.push(format!("Turn `events` must be an array, found {}", super::event::json_type(other)))
-            }
-            None => problems.push("Turn has no `events` array".into()),
+            Some(other) => problems.push(TurnProblem::EventsNotAnArray(super::event::json_type(other))),
+            None => problems.push(TurnProblem::NoEvents),
         }
         match obj.get("status") {
             Some(Value::String(s)) => turn.status = Some(s.clone()),
             Some(other) => {
                 turn.status_not_a_string = true;
-                problems.push(format!("Turn `status` must be a string, found {}", super::event::json_type(other)))
+                problems.push(TurnProblem::StatusNotAString(super::event::json_type(other)))
             }
-            None => problems.push("Turn has no `status`".into()),
+            None => problems.push(TurnProblem::NoStatus),
         }
         if let Some(u) = obj.get("usage").filter(|u| !u.is_null()) {
             turn.usage = Some(Usage::from_value(u));
@@ -61,19 +59,16 @@ impl Turn {
     }
 
     /// Take ownership of a Turn JSON without cloning its events.
-    pub fn from_owned(v: Value) -> (Turn, Vec<String>) {
+    pub fn from_owned(v: Value) -> (Turn, Vec<TurnProblem>) {
         match v {
             Value::Object(mut obj) => {
                 let events = obj.remove("events");
                 let (mut turn, mut problems) = Turn::from_value(&Value::Object(obj));
-                problems.retain(|p| !p.contains("`events`"));
+                problems.retain(|p| !matches!(p, TurnProblem::NoEvents | TurnProblem::EventsNotAnArray(_)));
                 match events {
                     Some(Value::Array(items)) => turn.events = items.into_iter().map(Event::from_value).collect(),
-                    Some(other) => problems.insert(
-                        0,
-                        format!("Turn `events` must be an array, found {}", super::event::json_type(&other)),
-                    ),
-                    None => problems.insert(0, "Turn has no `events` array".into()),
+                    Some(other) => problems.insert(0, TurnProblem::EventsNotAnArray(super::event::json_type(&other))),
+                    None => problems.insert(0, TurnProblem::NoEvents),
                 }
                 (turn, problems)
             }
@@ -146,10 +141,94 @@ impl Session {
 }
 
 /// A notice about the input: partial data, skipped parts, soft errors.
+/// What it is about is its `kind`, which every decision reads; `message` is
+/// only its words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub level: NoticeLevel,
+    pub kind: NoticeKind,
     pub message: String,
+}
+
+impl Notice {
+    /// A notice whose words are all there is to it.
+    pub fn new(level: NoticeLevel, message: impl Into<String>) -> Notice {
+        Notice { level, kind: NoticeKind::Other, message: message.into() }
+    }
+
+    /// A notice of a fact something else decides on.
+    pub fn of(level: NoticeLevel, kind: NoticeKind, message: impl Into<String>) -> Notice {
+        Notice { level, kind, message: message.into() }
+    }
+}
+
+/// The facts a notice states that other code acts on. A decision matches
+/// the kind, never the words.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoticeKind {
+    /// Nothing acts on it; its words say it.
+    Other,
+    /// A Turn's JSON breaks the contract: which problem, and where (the
+    /// session and turn index in the attempt). `check` reports these as
+    /// findings (`turn-shape`, `turn-status-missing`), so surfaces do not
+    /// print them twice.
+    Turn { place: TurnPlace, problem: TurnProblem },
+    /// An attempt of a legacy results run records no `events`.
+    NoEventsRecorded,
+    /// A preview is shown while the whole file loads.
+    PreviewLoading,
+    /// Input that could not be read and was skipped (also in the document's
+    /// `losses`, which `check` reports as `input-*` findings).
+    InputLost,
+}
+
+/// Where a Turn with a problem is: its session and turn index in the
+/// attempt, or only the line of a JSONL stream it is on (or the file, for
+/// a native log's one turn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnPlace {
+    At { session: usize, turn: usize },
+    Line(usize),
+    File,
+}
+
+/// What is wrong with a Turn's JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnProblem {
+    /// Not a JSON object (the type found).
+    NotAnObject(&'static str),
+    /// `events` is not an array (the type found).
+    EventsNotAnArray(&'static str),
+    NoEvents,
+    /// `status` is not a string (the type found).
+    StatusNotAString(&'static str),
+    NoStatus,
+}
+
+impl NoticeKind {
+    /// A Turn whose `status` is missing or not a string.
+    pub fn is_turn_status_problem(&self) -> bool {
+        matches!(self, NoticeKind::Turn { problem, .. } if problem.is_status())
+    }
+}
+
+impl TurnProblem {
+    /// About the Turn's `status` (the lint's status rules, not its shape rule).
+    pub fn is_status(self) -> bool {
+        matches!(self, TurnProblem::StatusNotAString(_) | TurnProblem::NoStatus)
+    }
+}
+
+impl std::fmt::Display for TurnProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TurnProblem::NotAnObject(found) => write!(f, "a Turn must be a JSON object, found {found}"),
+            TurnProblem::EventsNotAnArray(found) => write!(f, "Turn `events` must be an array, found {found}"),
+            TurnProblem::NoEvents => f.write_str("Turn has no `events` array"),
+            TurnProblem::StatusNotAString(found) => write!(f, "Turn `status` must be a string, found {found}"),
+            TurnProblem::NoStatus => f.write_str("Turn has no `status`"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

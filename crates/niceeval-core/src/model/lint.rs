@@ -303,7 +303,7 @@ pub(crate) fn pos(turn_ordinal: u64, event: usize) -> String {
 /// notes it, and `turn-status-missing` reports it.
 pub fn statuses_recorded(attempt: &super::document::Attempt) -> bool {
     attempt.sessions.iter().flat_map(|s| &s.turns).any(|t| t.turn.status.is_some())
-        || attempt.notices.iter().any(|n| n.message.contains("`status`"))
+        || attempt.notices.iter().any(|n| n.kind.is_turn_status_problem())
 }
 
 /// True when the attempt's events are the adapter's own stream.
@@ -416,7 +416,7 @@ fn turn_findings_with(doc: &Document, mut turn: impl FnMut(usize, usize, usize, 
         if attempt_is_checkable(attempt) {
             let statuses = statuses_recorded(attempt);
             for notice in &attempt.notices {
-                if let Some((si, ti)) = turn_shape_notice(&notice.message) {
+                if let Some((si, ti)) = turn_shape_notice(notice) {
                     let location = Location { attempt: ai, session: si, turn: Some(ti), event: None };
                     notices.push("turn-shape", location, notice.message.clone());
                 }
@@ -537,22 +537,18 @@ pub fn merge(turns: TurnFindings, sessions: SessionFindings) -> Vec<Finding> {
 
 /// Whether a load notice is reported by `check` as a finding (turn shape or
 /// status), so surfaces need not print it twice.
-pub fn notice_is_finding(message: &str) -> bool {
-    turn_shape_notice(message).is_some() || message.contains("`status`")
+pub fn notice_is_finding(notice: &super::document::Notice) -> bool {
+    turn_shape_notice(notice).is_some() || notice.kind.is_turn_status_problem()
 }
 
-/// `(session, turn)` of a loader notice about a Turn's shape
-/// (`sessions[S].turns[T]: …` or `turn N: …`).
-fn turn_shape_notice(message: &str) -> Option<(usize, usize)> {
-    if !(message.contains("`events`") || message.contains("a Turn must be a JSON object")) {
-        return None;
+/// `(session, turn)` of a loader notice about a Turn's shape, where the
+/// Turn's place in the attempt is known.
+fn turn_shape_notice(notice: &super::document::Notice) -> Option<(usize, usize)> {
+    use super::document::{NoticeKind, TurnPlace};
+    match notice.kind {
+        NoticeKind::Turn { place: TurnPlace::At { session, turn }, problem } if !problem.is_status() => {
+            Some((session, turn))
+        }
+        _ => None,
     }
-    let (place, _) = message.split_once(": ")?;
-    if let Some(n) = place.strip_prefix("turn ") {
-        return Some((0, n.parse::<usize>().ok()?.checked_sub(1)?));
-    }
-    let rest = place.strip_prefix("sessions[")?;
-    let (s, rest) = rest.split_once("].turns[")?;
-    let t = rest.strip_suffix(']')?;
-    Some((s.parse().ok()?, t.parse().ok()?))
 }

@@ -3,7 +3,9 @@
 //! Turn, and an array of Turns (one session).
 
 use crate::load::error::LoadError;
-use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use crate::model::document::{
+    Attempt, Completeness, Notice, NoticeKind, NoticeLevel, Session, Turn, TurnPlace, TurnRecord,
+};
 use crate::model::indices::{index_misfit, js_index};
 use serde_json::Value;
 
@@ -14,15 +16,17 @@ pub const ORDINAL_UNREAD: &str =
     "NiceEval throws (turnOrdinal must be a non-negative safe integer); the viewer numbers the turn by its place";
 
 fn warn(attempt: &mut Attempt, message: String) {
-    attempt.notices.push(Notice { level: NoticeLevel::Warning, message });
+    attempt.notices.push(Notice::new(NoticeLevel::Warning, message));
 }
 
-fn turn_from(value: Value, attempt: &mut Attempt, where_: &str) -> Turn {
-    let (turn, problems) = Turn::from_owned(value);
-    for p in problems {
-        warn(attempt, format!("{where_}: {p}"));
+/// The Turn of `value`, its problems noted at `(session, turn)` (named `where_`).
+fn turn_from(value: Value, attempt: &mut Attempt, (session, turn): (usize, usize), where_: &str) -> Turn {
+    let (read, problems) = Turn::from_owned(value);
+    for problem in problems {
+        let kind = NoticeKind::Turn { place: TurnPlace::At { session, turn }, problem };
+        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("{where_}: {problem}")));
     }
-    turn
+    read
 }
 
 /// A capture: `{model?, evalId?, sessions: [{sessionIndex?, sessionId?, turns: [{label?, input?, turn, ordinal?}]}]}`.
@@ -78,8 +82,11 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
                     .and_then(|m| m.get("text"))
                     .map(|text| serde_json::json!({ "text": text }))
             });
-            let turn =
-                if turn_value.is_null() { Turn::default() } else { turn_from(turn_value, &mut attempt, &where_) };
+            let turn = if turn_value.is_null() {
+                Turn::default()
+            } else {
+                turn_from(turn_value, &mut attempt, (si, ti), &where_)
+            };
             session.turns.push(TurnRecord {
                 label: entry.get("label").and_then(Value::as_str).map(str::to_string),
                 input,
@@ -99,7 +106,7 @@ pub fn from_turns(turns: Vec<Value>) -> Attempt {
     let mut attempt = Attempt { events_exact: true, events: Some(Completeness::Complete), ..Default::default() };
     let mut session = Session { index: 1, ..Default::default() };
     for (i, t) in turns.into_iter().enumerate() {
-        let turn = turn_from(t, &mut attempt, &format!("turn {}", i + 1));
+        let turn = turn_from(t, &mut attempt, (0, i), &format!("turn {}", i + 1));
         session.turns.push(TurnRecord { turn, ..Default::default() });
     }
     attempt.sessions.push(session);

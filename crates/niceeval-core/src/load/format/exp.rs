@@ -27,7 +27,7 @@ fn s(v: Option<&Value>) -> Option<String> {
 }
 
 fn notice(level: NoticeLevel, message: impl Into<String>) -> Notice {
-    Notice { level, message: message.into() }
+    Notice::new(level, message)
 }
 
 fn attempt_for<'a>(attempts: &'a mut Vec<Attempt>, line: &Value) -> &'a mut Attempt {

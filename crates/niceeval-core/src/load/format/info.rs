@@ -13,7 +13,7 @@ pub(crate) fn info_doc(path: &str, format: &str, message: String) -> Document {
         format: format.to_string(),
         sources: vec![path.to_string()],
         attempts: Vec::new(),
-        notices: vec![Notice { level: NoticeLevel::Info, message }],
+        notices: vec![Notice::new(NoticeLevel::Info, message)],
         losses: Vec::new(),
     }
 }

@@ -118,7 +118,7 @@ pub fn looks_like_jsonl(bytes: &[u8]) -> bool {
 }
 
 fn notice(level: NoticeLevel, message: String) -> Notice {
-    Notice { level, message }
+    Notice::new(level, message)
 }
 
 /// Load a whole JSONL buffer.
@@ -229,15 +229,16 @@ fn from_parsed_as<'a>(
 ) -> Result<Document, LoadError> {
     if chunk.values.is_empty() {
         if let Some(e) = chunk.errors.first() {
-            return Err(LoadError {
-                path: path.to_string(),
-                position: Some((e.line, e.column.unwrap_or(1))),
-                message: format!(
+            return Err(LoadError::at(
+                path,
+                e.line,
+                e.column.unwrap_or(1),
+                format!(
                     "no line of this JSONL file could be read ({} bad lines); first: {}",
                     chunk.errors.len(),
                     e.message
                 ),
-            });
+            ));
         }
         return Err(LoadError::new(path, "the file is empty (expected JSON or JSONL)"));
     }
@@ -255,7 +256,10 @@ fn from_parsed_as<'a>(
             ),
         ));
     };
-    let line_notices: Vec<Notice> = chunk.errors.iter().map(|e| notice(NoticeLevel::Error, e.describe(path))).collect();
+    let lost = |e: &super::super::parse::lines::LineError| {
+        Notice::of(NoticeLevel::Error, crate::model::document::NoticeKind::InputLost, e.describe(path))
+    };
+    let line_notices: Vec<Notice> = chunk.errors.iter().map(lost).collect();
     let losses: Vec<InputLoss> = chunk
         .errors
         .iter()
@@ -326,8 +330,10 @@ pub fn from_event_lines(values: Vec<(usize, Value)>) -> Attempt {
 
 fn turn_with_problems(v: Value, line: usize, attempt: &mut Attempt) -> Turn {
     let (turn, problems) = Turn::from_owned(v);
-    for p in problems {
-        attempt.notices.push(notice(NoticeLevel::Warning, format!("line {line}: {p}")));
+    for problem in problems {
+        let kind =
+            crate::model::document::NoticeKind::Turn { place: crate::model::document::TurnPlace::Line(line), problem };
+        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("line {line}: {problem}")));
     }
     turn
 }

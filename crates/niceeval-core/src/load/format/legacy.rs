@@ -253,26 +253,23 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
     let mut doc =
         super::document::document_from_attempts(&run.display().to_string(), FORMAT_NAME.to_string(), attempts);
     if doc.attempts.is_empty() {
-        doc.notices.push(Notice {
-            level: NoticeLevel::Warning,
-            message: "this legacy run has no attempt directories (<eval>/aN/ with result.json or events.json)".into(),
-        });
+        doc.notices.push(Notice::new(
+            NoticeLevel::Warning,
+            "this legacy run has no attempt directories (<eval>/aN/ with result.json or events.json)",
+        ));
     }
     let (all, refused) = runs_and_refusals(dir);
     for why in refused {
-        doc.notices.insert(0, Notice { level: NoticeLevel::Error, message: why });
+        doc.notices.insert(0, Notice::new(NoticeLevel::Error, why));
     }
     let others = all.len().saturating_sub(1);
     if !is_run_dir(dir) && others > 0 {
         doc.notices.insert(
             0,
-            Notice {
-                level: NoticeLevel::Info,
-                message: format!(
+            Notice::new(NoticeLevel::Info, format!(
                     "showing the newest legacy run ({}); {others} older run(s) are in the same folder, open one by its directory",
                     run.display()
-                ),
-            },
+                )),
         );
     }
     Ok(doc)
@@ -320,7 +317,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
             None => None,
             Some(Ok(v)) => Some(v),
             Some(Err(e)) => {
-                notices.push(Notice { level: NoticeLevel::Error, message: format!("{e}; {name} skipped") });
+                notices.push(Notice::new(NoticeLevel::Error, format!("{e}; {name} skipped")));
                 None
             }
         }
@@ -328,15 +325,15 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
     let mut result = match read("result.json", &mut notices) {
         Some(Value::Object(m)) => m,
         Some(_) => {
-            notices.push(Notice { level: NoticeLevel::Error, message: "result.json is not a JSON object".into() });
+            notices.push(Notice::new(NoticeLevel::Error, "result.json is not a JSON object"));
             Map::new()
         }
         None => {
             if std::fs::symlink_metadata(dir.join("result.json")).is_err() {
-                notices.push(Notice {
-                    level: NoticeLevel::Warning,
-                    message: format!("{}: no result.json (verdict, usage and timing not recorded)", dir.display()),
-                });
+                notices.push(Notice::new(
+                    NoticeLevel::Warning,
+                    format!("{}: no result.json (verdict, usage and timing not recorded)", dir.display()),
+                ));
             }
             Map::new()
         }
@@ -373,14 +370,14 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         Some(Value::Array(events)) => {
             result.insert("events".into(), Value::Array(events));
         }
-        Some(other) => notices.push(Notice {
-            level: NoticeLevel::Error,
-            message: format!("events.json must be a JSON array, found {}", crate::model::event::json_type(&other)),
-        }),
-        None if !had_events => notices.push(Notice {
-            level: NoticeLevel::Warning,
-            message: "no events.json: the conversation of this attempt was not recorded".into(),
-        }),
+        Some(other) => notices.push(Notice::new(
+            NoticeLevel::Error,
+            format!("events.json must be a JSON array, found {}", crate::model::event::json_type(&other)),
+        )),
+        None if !had_events => notices.push(Notice::new(
+            NoticeLevel::Warning,
+            "no events.json: the conversation of this attempt was not recorded",
+        )),
         None => {}
     }
     for (file, key) in [("trace.json", "trace"), ("commands.json", "commands"), ("diff.json", "diff")] {
@@ -400,7 +397,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
     });
     // Missing events were already reported above; drop the summary's duplicate.
     if !had_events {
-        attempt.notices.retain(|n| !n.message.starts_with("no `events` recorded"));
+        attempt.notices.retain(|n| n.kind != crate::model::document::NoticeKind::NoEventsRecorded);
         attempt.events = Some(Completeness::NotRecorded);
     }
     for s in &mut attempt.sessions {
@@ -418,12 +415,9 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         attempt.review.assertions_state = Some(Completeness::Complete);
     }
     if mapped > 0 {
-        notices.push(Notice {
-            level: NoticeLevel::Info,
-            message: format!(
+        notices.push(Notice::new(NoticeLevel::Info, format!(
                 "{mapped} event(s) used the old action.called/action.result vocabulary and were read as operation.started/operation.finished"
-            ),
-        });
+            )));
     }
     notices.append(&mut attempt.notices);
     attempt.notices = notices;
@@ -448,10 +442,10 @@ fn resolve_sources(run: &Path, dir: &Path, list: &Value, notices: &mut Vec<Notic
                 _ => None,
             });
             if content.is_none() {
-                notices.push(Notice {
-                    level: NoticeLevel::Warning,
-                    message: format!("source {path}: content sources/{sha}.json not found"),
-                });
+                notices.push(Notice::new(
+                    NoticeLevel::Warning,
+                    format!("source {path}: content sources/{sha}.json not found"),
+                ));
             }
         }
         out.push(SourceFile {

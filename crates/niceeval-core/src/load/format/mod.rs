@@ -199,14 +199,13 @@ fn event_array(path: &str, value: Value) -> Result<Attempt, LoadError> {
     let items: Vec<Value> = items.into_iter().map(|e| legacy::map_old_vocabulary(e).0).collect();
     let turn = serde_json::json!({ "events": items });
     let mut attempt = capture::from_turns(vec![turn]);
-    attempt.notices.retain(|n| !n.message.contains("`status`"));
+    // An array of events has no Turn around it to carry a status.
+    attempt.notices.retain(|n| !n.kind.is_turn_status_problem());
     if old > 0 {
-        attempt.notices.push(Notice {
-            level: NoticeLevel::Info,
-            message: format!(
-                "{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"
-            ),
-        });
+        attempt.notices.push(Notice::new(
+            NoticeLevel::Info,
+            format!("{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"),
+        ));
     }
     Ok(attempt)
 }

@@ -28,7 +28,7 @@ fn s(v: Option<&Value>) -> Option<String> {
 }
 
 fn notice(level: NoticeLevel, message: impl Into<String>) -> Notice {
-    Notice { level, message: message.into() }
+    Notice::new(level, message)
 }
 
 fn entries(v: Option<&Value>) -> &[Value] {

@@ -39,10 +39,10 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
     let attempts: Vec<Attempt> = results.into_iter().map(|r| attempt_from_result(r, &mut |_| None)).collect();
     let mut doc = super::document::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
     if empty {
-        doc.notices.push(Notice {
-            level: NoticeLevel::Info,
-            message: "the InvocationSummary has no results (no eval ran in this invocation)".into(),
-        });
+        doc.notices.push(Notice::new(
+            NoticeLevel::Info,
+            "the InvocationSummary has no results (no eval ran in this invocation)",
+        ));
     }
     Ok(doc)
 }
@@ -56,7 +56,7 @@ fn f(v: &Value, key: &str) -> Option<f64> {
 }
 
 fn push(attempt: &mut Attempt, level: NoticeLevel, message: String) {
-    attempt.notices.push(Notice { level, message });
+    attempt.notices.push(Notice::new(level, message));
 }
 
 /// One `EvalResult` (or legacy `result.json` with its side files merged in)
@@ -136,7 +136,8 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
         }
         None => {
             attempt.events = Some(Completeness::NotRecorded);
-            push(&mut attempt, NoticeLevel::Warning, "no `events` recorded for this attempt".into());
+            let kind = crate::model::document::NoticeKind::NoEventsRecorded;
+            attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, "no `events` recorded for this attempt"));
         }
     }
     attempt
@@ -354,9 +355,7 @@ pub fn read_review(r: &Value, notices: &mut Vec<Notice>) -> Review {
                 path,
                 content: s(src, "content"),
             }),
-            None => {
-                notices.push(Notice { level: NoticeLevel::Warning, message: "a source entry has no `path`".into() })
-            }
+            None => notices.push(Notice::new(NoticeLevel::Warning, "a source entry has no `path`")),
         }
     }
     if let Some(Value::Array(c)) = r.get("commands") {
@@ -447,10 +446,10 @@ pub fn file_changes(diff: &Value, notices: &mut Vec<Notice>) -> FileChanges {
     let mut out = FileChanges::default();
     let mut partial = Vec::new();
     let Some(windows) = diff.as_array() else {
-        notices.push(Notice {
-            level: NoticeLevel::Warning,
-            message: format!("`diff` must be an array of windows, found {}", crate::model::event::json_type(diff)),
-        });
+        notices.push(Notice::new(
+            NoticeLevel::Warning,
+            format!("`diff` must be an array of windows, found {}", crate::model::event::json_type(diff)),
+        ));
         out.state = Some(Completeness::NotRecorded);
         return out;
     };

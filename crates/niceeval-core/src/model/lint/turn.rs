@@ -3,7 +3,7 @@
 
 use super::{Sink, q};
 use crate::model::command::UNCLASSIFIED;
-use crate::model::coverage::{CHANNELS, Coverage, CoverageEntry, CoverageStatus};
+use crate::model::coverage::{CHANNELS, Coverage, CoverageEntry, CoverageError, CoverageStatus};
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
 use crate::model::event::{EventKind, Role, TextDigest, json_type};
@@ -183,14 +183,11 @@ fn check_coverage(sink: &mut Sink, here: Location, decl: &Value) {
             continue;
         }
         if let Err(why) = CoverageEntry::parse(entry) {
-            let code = if !entry.is_object() {
-                "coverage-invalid-entry"
-            } else if why.starts_with("status") {
-                "coverage-invalid-status"
-            } else if why.starts_with("cannot include reason") {
-                "coverage-reason-on-complete"
-            } else {
-                "coverage-missing-reason"
+            let code = match why {
+                CoverageError::NotAnObject => "coverage-invalid-entry",
+                CoverageError::BadStatus => "coverage-invalid-status",
+                CoverageError::ReasonOnComplete => "coverage-reason-on-complete",
+                CoverageError::MissingReason(_) => "coverage-missing-reason",
             };
             sink.push(
                 code,

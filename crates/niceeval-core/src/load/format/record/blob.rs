@@ -107,5 +107,5 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 fn warn(message: String) -> Notice {
-    Notice { level: NoticeLevel::Warning, message }
+    Notice::new(NoticeLevel::Warning, message)
 }

@@ -69,7 +69,7 @@ fn is_record_root(dir: &Path) -> bool {
 }
 
 fn notice(level: NoticeLevel, message: impl Into<String>) -> Notice {
-    Notice { level, message: message.into() }
+    Notice::new(level, message)
 }
 
 /// Read and parse a JSON file; problems become notices.

@@ -81,7 +81,7 @@ pub fn limitation_text(l: &Value) -> String {
 }
 
 fn notice(level: NoticeLevel, message: String) -> Notice {
-    Notice { level, message }
+    Notice::new(level, message)
 }
 
 /// Parse `turn3` / `session2/turn1` (and legacy `s2/t1`) → (session, turn).

@@ -149,7 +149,8 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
     for s in skipped {
         let text = reason_text(&s.reason);
         if s.reason.is_loss() {
-            notices.push(Notice { level: NoticeLevel::Error, message: format!("{path}:{}: {text}", s.line) });
+            let kind = crate::model::document::NoticeKind::InputLost;
+            notices.push(Notice::of(NoticeLevel::Error, kind, format!("{path}:{}: {text}", s.line)));
             losses.push(InputLoss {
                 kind: LossKind::LineSkipped,
                 path: path.to_string(),
@@ -166,10 +167,7 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
     }
     for (text, lines) in ignored {
         let noun = if lines.len() == 1 { "line" } else { "lines" };
-        notices.push(Notice {
-            level: NoticeLevel::Info,
-            message: format!("{path}: {noun} {}: {text}", line_list(&lines)),
-        });
+        notices.push(Notice::new(NoticeLevel::Info, format!("{path}: {noun} {}: {text}", line_list(&lines))));
     }
     (notices, losses)
 }
@@ -186,9 +184,9 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
         agent: Some(agent.name().to_string()),
         ..Default::default()
     };
-    attempt.notices.push(Notice {
-        level: NoticeLevel::Info,
-        message: format!(
+    attempt.notices.push(Notice::new(
+        NoticeLevel::Info,
+        format!(
             "{path}: a {} read as NiceEval's {} reads it: {} event(s) from {} line(s), {} line(s) gave nothing",
             agent.log_name(),
             agent.parser(),
@@ -196,18 +194,16 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
             line_count,
             parsed.skipped.len()
         ),
-    });
+    ));
     if !replaced.is_empty() {
-        attempt.notices.push(Notice {
-            level: NoticeLevel::Warning,
-            message: format!(
-                "{path}: {} invalid UTF-8 sequence(s) read as U+FFFD, as Node reads the file",
-                replaced.len()
-            ),
-        });
+        attempt.notices.push(Notice::new(
+            NoticeLevel::Warning,
+            format!("{path}: {} invalid UTF-8 sequence(s) read as U+FFFD, as Node reads the file", replaced.len()),
+        ));
     }
-    for p in problems {
-        attempt.notices.push(Notice { level: NoticeLevel::Warning, message: format!("{path}: {p}") });
+    for problem in problems {
+        let kind = crate::model::document::NoticeKind::Turn { place: crate::model::document::TurnPlace::File, problem };
+        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("{path}: {problem}")));
     }
     let (notices, losses) = skip_notices(path, &parsed.skipped);
     let lost = losses.len();
