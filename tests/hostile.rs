@@ -8,14 +8,13 @@ mod common;
 #[path = "../fuzz/harness.rs"]
 mod harness;
 
-use common::{bin, fixture};
+use common::fixture;
 use harness::{draw, is_unsafe, set_viewport};
 use niceeval::app::{Action, App, Focus, Tab, update};
 use niceeval::ui::{RenderCache, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
-use std::process::Command;
 
 const HOSTILE: [&str; 3] = ["hostile-turn.json", "hostile-session.json", "hostile-raw-utf8.json"];
 
@@ -191,18 +190,8 @@ struct Run {
 }
 
 fn run(args: &[&str]) -> Run {
-    let out = Command::new(bin())
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm-256color")
-        .env_remove("NICEEVAL_DEBUG_PANIC_KEY")
-        .output()
-        .expect("run niceeval");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    let (code, stdout, stderr) = common::run_plain(args);
+    Run { code, stdout, stderr }
 }
 
 fn assert_terminal_safe(what: &str, bytes: &[u8]) {

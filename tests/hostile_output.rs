@@ -19,14 +19,7 @@ fn hostile(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str]) -> (i32, Vec<u8>, String) {
-    let out = Command::new(bin())
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm-256color")
-        .env_remove("NICEEVAL_DEBUG_PANIC_KEY")
-        .output()
-        .expect("run niceeval");
-    (out.status.code().unwrap_or(-1), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+    common::run_plain(args)
 }
 
 /// No character a terminal acts on or reorders text by: C0 (but newline),

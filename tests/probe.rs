@@ -6,7 +6,7 @@ mod common;
 
 use common::{bin, fixture};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -376,7 +376,7 @@ fn record_symlinks_that_lead_outside_the_record_are_not_followed() {
     let dir = TempDir::new("symlinks");
     let src = fixture("record").join("project");
     let project = dir.0.join("project");
-    copy_dir(&src, &project);
+    common::copy_dir(&src, &project);
     let attempt = project.join(
         ".niceeval/record/runs/11111111-1111-4111-8111-111111111111/attempts/aaaaaaaa-0000-4000-8000-000000000002",
     );
@@ -396,20 +396,6 @@ fn record_symlinks_that_lead_outside_the_record_are_not_followed() {
     assert!(!r.stdout.contains("OUTSIDE-SECRET-LABEL"), "followed a symlink out of the Record:\n{}", r.stdout);
     assert!(r.stderr.contains("outside the Record"), "{}", r.stderr);
     assert!(r.stdout.contains("judge"), "the attempt whose attempt.json is an inside symlink is gone:\n{}", r.stdout);
-}
-
-#[cfg(unix)]
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 #[test]

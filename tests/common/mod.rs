@@ -109,3 +109,17 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// The binary on `args` as the hostile-input tests run it: no colour, a
+/// 256-colour terminal named, no debug panic key. Its exit code, stdout
+/// and stderr.
+pub fn run_plain(args: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = std::process::Command::new(bin())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm-256color")
+        .env_remove("NICEEVAL_DEBUG_PANIC_KEY")
+        .output()
+        .expect("run niceeval");
+    (out.status.code().unwrap_or(-1), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+}

@@ -74,21 +74,8 @@ impl Totals {
     }
 
     fn write(&self) -> Map<String, Value> {
-        let mut u = Map::new();
-        if self.requests > 0 {
-            u.insert("inputTokens".into(), js::double(self.input));
-            u.insert("outputTokens".into(), js::double(self.output));
-        }
-        if self.cache_read > 0.0 {
-            u.insert("cacheReadTokens".into(), js::double(self.cache_read));
-        }
-        if self.cache_creation > 0.0 {
-            u.insert("cacheCreationTokens".into(), js::double(self.cache_creation));
-        }
-        if self.requests > 0 {
-            u.insert("requests".into(), self.requests.into());
-        }
-        u
+        let buckets = [("cacheReadTokens", self.cache_read), ("cacheCreationTokens", self.cache_creation)];
+        js::usage_written(self.requests, self.input, self.output, &buckets)
     }
 }
 
@@ -158,29 +145,10 @@ struct State {
 
 pub fn parse(lines: impl Iterator<Item = super::Line>, out: &mut Out, observe: &mut dyn FnMut(usize, &Value)) {
     let mut state = State::default();
-    for (line, data) in lines {
-        out.line = line;
-        let data = match data {
-            Ok((data, replaced)) => {
-                if let Some(column) = replaced {
-                    out.surrogates_replaced.push((line, column));
-                }
-                data
-            }
-            Err(message) => {
-                out.skip(SkipReason::NotJson(message));
-                continue;
-            }
-        };
-        let before = out.events.len();
+    super::each_line(lines, out, observe, |data, out| {
         let mut counted = false;
-        match read_line(&data, &mut state, out, &mut counted) {
-            Err(Throws) => out.skip(SkipReason::Throws),
-            Ok(reason) if out.events.len() == before && !counted => out.skip(reason),
-            Ok(_) => {}
-        }
-        observe(line, &data);
-    }
+        (read_line(data, &mut state, out, &mut counted), counted)
+    });
     out.usage = state.totals.write();
 }
 

@@ -23,29 +23,10 @@ fn is_compaction_marker(event_type: Option<&Value>, data: &Value) -> bool {
 
 pub fn parse(lines: impl Iterator<Item = super::Line>, out: &mut Out, observe: &mut dyn FnMut(usize, &Value)) {
     let mut state = State::default();
-    for (line, data) in lines {
-        out.line = line;
-        let data = match data {
-            Ok((data, replaced)) => {
-                if let Some(column) = replaced {
-                    out.surrogates_replaced.push((line, column));
-                }
-                data
-            }
-            Err(message) => {
-                out.skip(SkipReason::NotJson(message));
-                continue;
-            }
-        };
-        let before = out.events.len();
-        let counted = state.totals.add_from(&data);
-        match read_line(&data, &mut state, out) {
-            Err(Throws) => out.skip(SkipReason::Throws),
-            Ok(reason) if out.events.len() == before && !counted => out.skip(reason),
-            Ok(_) => {}
-        }
-        observe(line, &data);
-    }
+    super::each_line(lines, out, observe, |data, out| {
+        let counted = state.totals.add_from(data);
+        (read_line(data, &mut state, out), counted)
+    });
     out.usage = state.totals.write();
 }
 

@@ -71,21 +71,8 @@ impl Totals {
     }
 
     pub(super) fn write(&self) -> Map<String, Value> {
-        let mut u = Map::new();
-        if self.requests > 0 {
-            u.insert("inputTokens".into(), js::double(self.input));
-            u.insert("outputTokens".into(), js::double(self.output));
-        }
-        if self.cache_read > 0.0 {
-            u.insert("cacheReadTokens".into(), js::double(self.cache_read));
-        }
-        if self.reasoning > 0.0 {
-            u.insert("reasoningTokens".into(), js::double(self.reasoning));
-        }
-        if self.requests > 0 {
-            u.insert("requests".into(), self.requests.into());
-        }
-        u
+        let buckets = [("cacheReadTokens", self.cache_read), ("reasoningTokens", self.reasoning)];
+        js::usage_written(self.requests, self.input, self.output, &buckets)
     }
 }
 

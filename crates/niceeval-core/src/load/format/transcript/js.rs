@@ -6,7 +6,7 @@
 //!
 //! A JS value is an `Option<&Value>`: `None` is `undefined`.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// JS `String.prototype.trim`: its whitespace and line terminators, which
 /// are not Rust's (`\u{feff}` is one, `\u{85}` is not).
@@ -199,6 +199,25 @@ pub fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Lookup<T> {
     } else {
         Lookup::Missing
     }
+}
+
+/// A parser's usage as it writes it: input and output once any request
+/// counted, each of `buckets` only when above 0, then the request count.
+pub fn usage_written(requests: u64, input: f64, output: f64, buckets: &[(&str, f64)]) -> Map<String, Value> {
+    let mut u = Map::new();
+    if requests > 0 {
+        u.insert("inputTokens".into(), double(input));
+        u.insert("outputTokens".into(), double(output));
+    }
+    for &(key, value) in buckets {
+        if value > 0.0 {
+            u.insert(key.into(), double(value));
+        }
+    }
+    if requests > 0 {
+        u.insert("requests".into(), requests.into());
+    }
+    u
 }
 
 #[cfg(test)]

@@ -157,6 +157,40 @@ pub fn parse_observed(agent: Agent, text: &str, observe: &mut dyn FnMut(usize, &
 /// replaced in it, if any.
 type Line = (usize, Result<(Value, Option<usize>), String>);
 
+/// The walk both parsers make: each line's JSON (a line that is not JSON is
+/// skipped as such, a replaced surrogate noted) read by `read`, which also
+/// says whether the line counted usage; a line that gave no event and no
+/// usage is skipped with the reason `read` gives. `observe` sees every line.
+fn each_line(
+    lines: impl Iterator<Item = Line>,
+    out: &mut Out,
+    observe: &mut dyn FnMut(usize, &Value),
+    mut read: impl FnMut(&Value, &mut Out) -> (Result<SkipReason, js::Throws>, bool),
+) {
+    for (line, data) in lines {
+        out.line = line;
+        let data = match data {
+            Ok((data, replaced)) => {
+                if let Some(column) = replaced {
+                    out.surrogates_replaced.push((line, column));
+                }
+                data
+            }
+            Err(message) => {
+                out.skip(SkipReason::NotJson(message));
+                continue;
+            }
+        };
+        let before = out.events.len();
+        match read(&data, out) {
+            (Err(js::Throws), _) => out.skip(SkipReason::Throws),
+            (Ok(reason), false) if out.events.len() == before => out.skip(reason),
+            _ => {}
+        }
+        observe(line, &data);
+    }
+}
+
 /// The lines of a log as NiceEval splits them (`raw.split("\n")`, trimmed,
 /// blank ones dropped), each parsed.
 fn lines(text: &str) -> impl Iterator<Item = Line> + '_ {
