@@ -190,3 +190,22 @@ fn an_unpaired_surrogate_escape_reads_as_json_parse_takes_it_and_is_reported() {
         (Some("input-text-replaced"), Some(2), Some(113))
     );
 }
+
+/// The bundled log the README offers: it opens, its calls have the real
+/// durations its timestamps give, its model prices the estimate, and
+/// `check` says where NiceEval's reading of it is off.
+#[test]
+fn the_bundled_log_shows_real_durations_and_what_niceeval_misreads() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/claude-code-session.jsonl");
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(readme.contains("view assets/demo/claude-code-session.jsonl"), "the README offers the bundled log");
+    let timing = stdout(&run(&["show", "--timing", "--width", "100"], &log));
+    for row in ["the log, first to last timestamp", "✗ Bash  tool", "12.0s", "Read  tool", "1.0s", "9.0s"] {
+        assert!(timing.contains(row), "{row:?} missing from:\n{timing}");
+    }
+    let shown = stdout(&run(&["show"], &log));
+    assert!(shown.contains("claude-sonnet-4-5") && shown.contains("price key claude-sonnet-4-5"), "{shown}");
+    let check = json(&run(&["check", "--format", "json"], &log));
+    let codes: Vec<&str> = check["findings"].as_array().unwrap().iter().filter_map(|f| f["code"].as_str()).collect();
+    assert_eq!(codes, ["log-summary-read-as-compaction", "log-usage-repeated"], "{check}");
+}

@@ -15,6 +15,10 @@ pub struct Reading {
     pub agent: Agent,
     pub parsed: Parsed,
     pub facts: Vec<LogFact>,
+    /// Every line's timestamp (line, epoch ms), lines in order.
+    pub times: Vec<(usize, i128)>,
+    /// The model the log names first.
+    pub model: Option<String>,
     turn_failed: bool,
     lines: usize,
 }
@@ -29,7 +33,8 @@ pub fn read(agent: Agent, text: &str) -> Reading {
         lines += 1;
     });
     let lines = lines + parsed.skipped.iter().filter(|s| matches!(s.reason, SkipReason::NotJson(_))).count();
-    Reading { agent, facts: truth.finish(&parsed), parsed, turn_failed, lines }
+    let (times, model) = (truth.times().to_vec(), truth.model().map(str::to_string));
+    Reading { agent, facts: truth.finish(&parsed), times, model, parsed, turn_failed, lines }
 }
 
 /// A `turn.failed` line, or a `turn.completed` whose `turn.status` is `failed`.
@@ -177,11 +182,12 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
     let (text, replaced) = text_of(bytes);
     let mut reading = read(agent, &text);
     let (turn, problems) = Turn::from_owned(reading.take_turn());
-    let Reading { parsed, facts, lines: line_count, .. } = reading;
+    let Reading { parsed, facts, times, model, lines: line_count, .. } = reading;
     let mut attempt = Attempt {
         events_exact: true,
         events: Some(Completeness::Complete),
         agent: Some(agent.name().to_string()),
+        model,
         ..Default::default()
     };
     attempt.notices.push(Notice::new(
@@ -214,6 +220,7 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
         )]));
     }
     attempt.log_facts = facts;
+    attempt.review.timing = super::timing::of(&turn.events, &parsed.event_lines, &times);
     attempt.sessions.push(Session {
         index: 1,
         turns: vec![TurnRecord { turn, ..Default::default() }],

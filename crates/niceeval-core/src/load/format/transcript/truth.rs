@@ -20,6 +20,10 @@ pub struct Truth {
     uses: FxHashSet<String>,
     /// The latest timestamp so far, its line and text.
     latest: Option<(i128, usize, String)>,
+    /// Every line's timestamp (line, epoch ms), lines in order.
+    times: Vec<(usize, i128)>,
+    /// The model the log names first (`message.model`, or `model`).
+    model: Option<String>,
     kinds: Vec<(usize, LogFactKind)>,
 }
 
@@ -31,6 +35,8 @@ impl Truth {
             boundary: None,
             uses: FxHashSet::default(),
             latest: None,
+            times: Vec::new(),
+            model: None,
             kinds: Vec::new(),
         }
     }
@@ -43,6 +49,21 @@ impl Truth {
             self.results(line, v);
         }
         self.time(line, v);
+        if self.model.is_none() {
+            let named = get(v.get("message"), "model").or_else(|| v.get("model"));
+            self.model = named.and_then(Value::as_str).filter(|m| !m.trim().is_empty()).map(str::to_string);
+        }
+    }
+
+    /// The model the log names first, for the cost estimate (NiceEval's
+    /// parser reads none; the price table is this viewer's).
+    pub fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+
+    /// Every line's timestamp so far (line, epoch ms), lines in order.
+    pub fn times(&self) -> &[(usize, i128)] {
+        &self.times
     }
 
     /// The facts, each at the first event its line became (`parsed`: NiceEval's reading).
@@ -158,6 +179,7 @@ impl Truth {
     fn time(&mut self, line: usize, v: &Value) {
         let Some(text) = v.get("timestamp").and_then(Value::as_str) else { return };
         let Some(at) = iso_millis(text) else { return };
+        self.times.push((line, at));
         match &self.latest {
             Some((t, prev_line, prev)) if at < *t => {
                 let kind = LogFactKind::TimeBackwards {
