@@ -106,7 +106,8 @@ mod tests {
         // Lines 1..=4; the two starts share line 2 (one assistant message), the finishes are lines 3 and 4.
         let times = [(1, 1_000), (2, 1_500), (3, 2_250), (4, 11_000)];
         let timing = of(&events(), &[1, 2, 2, 3, 4], &times);
-        let got: Vec<(&str, Option<f64>, Option<f64>, Option<&str>)> = timing
+        type Row<'a> = (&'a str, Option<f64>, Option<f64>, Option<&'a str>);
+        let got: Vec<Row> = timing
             .intervals
             .iter()
             .map(|i| (i.label.as_str(), i.start_ms, i.duration_ms, i.outcome.as_deref()))
