@@ -15,6 +15,8 @@ pub struct Reading {
     pub agent: Agent,
     pub parsed: Parsed,
     pub facts: Vec<LogFact>,
+    /// Each JSON line's kind word, for the provenance.
+    pub kinds: super::provenance::LineKinds,
     turn_failed: bool,
     lines: usize,
 }
@@ -23,13 +25,15 @@ pub struct Reading {
 pub fn read(agent: Agent, text: &str) -> Reading {
     let mut truth = Truth::new(agent);
     let (mut turn_failed, mut lines) = (false, 0usize);
+    let mut kinds = super::provenance::LineKinds::default();
     let parsed = super::parse_observed(agent, text, &mut |line, v| {
         truth.see(line, v);
+        kinds.see(line, v);
         turn_failed |= agent == Agent::Codex && is_failed_turn(v);
         lines += 1;
     });
     let lines = lines + parsed.skipped.iter().filter(|s| matches!(s.reason, SkipReason::NotJson(_))).count();
-    Reading { agent, facts: truth.finish(&parsed), parsed, turn_failed, lines }
+    Reading { agent, facts: truth.finish(&parsed), parsed, kinds, turn_failed, lines }
 }
 
 /// A `turn.failed` line, or a `turn.completed` whose `turn.status` is `failed`.
@@ -174,12 +178,27 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
     (notices, losses)
 }
 
-/// The document of a log `agent` wrote.
+/// The document of a log `agent` wrote (its bytes copied, for the provenance).
 pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
-    let (text, replaced) = text_of(bytes);
+    document_of(path, agent, crate::model::event::Source::shared(std::sync::Arc::new(bytes.to_vec())))
+}
+
+/// The document of a log `agent` wrote, whose bytes `source` keeps (a
+/// mapping: the provenance points into it).
+pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source) -> Document {
+    let kept = source.clone();
+    let (text, replaced) = text_of(kept.bytes());
     let mut reading = read(agent, &text);
     let (turn, problems) = Turn::from_owned(reading.take_turn());
-    let Reading { parsed, facts, lines: line_count, .. } = reading;
+    let Reading { parsed, facts, lines: line_count, kinds, .. } = reading;
+    // Ranges are into the text the parser read: the file's bytes when they
+    // are UTF-8, else the repaired text, kept instead.
+    let lines_source = match &text {
+        std::borrow::Cow::Borrowed(_) => source,
+        std::borrow::Cow::Owned(t) => crate::model::event::Source::shared(std::sync::Arc::new(t.clone().into_bytes())),
+    };
+    let provenance =
+        super::provenance::of_log(agent.name(), lines_source, &text, &kinds, &parsed.event_lines, &parsed.skipped);
     let mut attempt = Attempt {
         events_exact: true,
         events: Some(Completeness::Complete),
@@ -218,6 +237,7 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
         )]));
     }
     attempt.log_facts = facts;
+    attempt.provenance = Some(std::sync::Arc::new(provenance));
     attempt.sessions.push(Session {
         index: 1,
         turns: vec![TurnRecord { turn, ..Default::default() }],
