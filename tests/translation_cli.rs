@@ -96,6 +96,7 @@ fn every_capture_with_calls_translates_all_its_events() {
         assert!(t.is_object(), "{}: no translation", file.display());
         let events: u64 = a["turns"].as_array().unwrap().iter().map(|t| t["events"].as_u64().unwrap()).sum();
         assert_eq!(t["counts"]["events"].as_u64(), Some(events), "{}", file.display());
+        assert_eq!(t["mismatches"], serde_json::json!([]), "{}: calls and turns agree", file.display());
     }
 }
 

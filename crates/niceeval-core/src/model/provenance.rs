@@ -211,6 +211,11 @@ impl Provenance {
         self.dropped.iter().map(|(l, r)| (*l as usize, r))
     }
 
+    /// Each turn with lines, and how many events its lines became.
+    pub fn turns(&self) -> impl Iterator<Item = (TurnAt, usize)> + '_ {
+        self.turns.iter().map(|(a, of_event)| (*a, of_event.len()))
+    }
+
     /// The line index event `event` of the turn at `addr` came from.
     pub fn line_of(&self, addr: TurnAt, event: usize) -> Option<usize> {
         let (_, of_event) = self.turns.iter().find(|(a, _)| *a == addr)?;

@@ -9,6 +9,7 @@ use super::format::count;
 use super::preview::value_preview;
 use super::text::{Text, Tone, clean, clean_owned};
 use crate::model::derive::{DerivedAttempt, TurnAddr};
+use crate::model::document::Attempt;
 use crate::model::provenance::{DropReason, Origin, Provenance};
 use serde_json::{Value, json};
 
@@ -229,6 +230,25 @@ pub fn counts_text(p: &Provenance) -> Text {
     t
 }
 
+/// Turns whose lines became another number of events than the turn holds
+/// (a capture whose calls and Turn disagree): the pairing is then suspect.
+pub fn mismatches(attempt: &Attempt, derived: &DerivedAttempt, p: &Provenance) -> Vec<String> {
+    let mut out = Vec::new();
+    for ((session, turn), made) in p.turns() {
+        let held = attempt.sessions.get(session).and_then(|s| s.turns.get(turn)).map(|t| t.turn.events.len());
+        if held != Some(made) {
+            let n = turn_number(derived, TurnAddr { session, turn });
+            let held = held.map_or("no such turn".to_string(), |h| count(h, "event", "events"));
+            out.push(format!(
+                "turn {n}: its {}s made {} but the turn holds {held}; the pairing may be wrong",
+                line_noun(p),
+                count(made, "event", "events")
+            ));
+        }
+    }
+    out
+}
+
 /// `show --translation`: a table of every line and what it became.
 pub fn section(ctx: &Ctx) -> Section {
     let Some(p) = ctx.attempt.provenance.as_deref() else {
@@ -248,7 +268,9 @@ pub fn section(ctx: &Ctx) -> Section {
     }
     let noun = line_noun(p);
     let columns = vec![Column::right(noun), Column::fixed("became"), Column::cut("kind · what it carries")];
-    let body = vec![Block::Table(Table { columns, rows, floor: vec![] })];
+    let mut body: Vec<Block> =
+        mismatches(ctx.attempt, ctx.derived, p).into_iter().map(|m| Block::Line(Text::toned(m, Tone::Warn))).collect();
+    body.push(Block::Table(Table { columns, rows, floor: vec![] }));
     Section::new(format!("Translation · {}", origin_text(p)), counts_text(p), body)
 }
 
@@ -276,6 +298,7 @@ pub fn json(ctx: &Ctx) -> Value {
             "lines": c.lines, "producing": c.producing, "events": c.events,
             "droppedByKind": c.dropped.iter().map(|(k, n)| json!({"kind": k, "lines": n})).collect::<Vec<_>>(),
         },
+        "mismatches": mismatches(ctx.attempt, ctx.derived, p),
         "lines": lines,
     })
 }

@@ -85,7 +85,7 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
         }
         attempt.sessions.push(session);
     }
-    super::capture_provenance::attach(&mut attempt, path, &calls);
+    super::capture_provenance::attach(&mut attempt, &calls);
     Ok(attempt)
 }
 

@@ -4,7 +4,7 @@
 //! (the converter appends them in call order).
 
 use crate::model::derive::TurnAddr;
-use crate::model::document::{Attempt, Notice, NoticeLevel};
+use crate::model::document::Attempt;
 use crate::model::event::Source;
 use crate::model::provenance::{DropReason, NativeLine, Origin, ProvenanceBuilder};
 use serde_json::Value;
@@ -30,9 +30,9 @@ fn kind_of(call: &Value) -> String {
     }
 }
 
-/// Attach the calls' provenance when every turn's calls returned exactly
-/// its events; else say why it is not shown.
-pub fn attach(attempt: &mut Attempt, path: &str, raws: &[(TurnAddr, Value)]) {
+/// Attach the calls' provenance. Whether the calls returned exactly each
+/// turn's events is the view's to say (a lazy load places the events later).
+pub fn attach(attempt: &mut Attempt, raws: &[(TurnAddr, Value)]) {
     if raws.is_empty() {
         return;
     }
@@ -49,20 +49,6 @@ pub fn attach(attempt: &mut Attempt, path: &str, raws: &[(TurnAddr, Value)]) {
             lines.push((*addr, start, text.len() - start, kind_of(call), next..next + count));
             text.push('\n');
             next += count;
-        }
-        let events =
-            attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn)).map(|t| t.turn.events.len());
-        if events != Some(next) {
-            attempt.notices.push(Notice {
-                level: NoticeLevel::Warning,
-                message: format!(
-                    "{path}: sessions[{}].turns[{}]: the recorded converter calls returned {next} event(s) but the turn has {}; no translation is shown",
-                    addr.session,
-                    addr.turn,
-                    events.map_or("none".to_string(), |e| e.to_string())
-                ),
-            });
-            return;
         }
     }
     let mut builder =
