@@ -3,7 +3,7 @@
 //! `show --json` and the viewer's Translation tab.
 
 use super::address::{event_address, turn_number};
-use super::blocks::{Block, Column, Section, Table};
+use super::blocks::{Block, Column, Section, Table, kv_lines};
 use super::context::Ctx;
 use super::format::count;
 use super::preview::value_preview;
@@ -249,6 +249,18 @@ pub fn mismatches(attempt: &Attempt, derived: &DerivedAttempt, p: &Provenance) -
     out
 }
 
+/// `16 lines · 15 events · 1 dropped`: the counts for a panel title.
+pub fn counts_brief(p: &Provenance) -> String {
+    let c = counts(p);
+    let noun = line_noun(p);
+    let dropped: usize = c.dropped.iter().map(|(_, n)| n).sum();
+    format!(
+        "{} · {} · {dropped} dropped",
+        count(c.lines, noun, &format!("{noun}s")),
+        count(c.events, "event", "events")
+    )
+}
+
 /// `show --translation`: a table of every line and what it became.
 pub fn section(ctx: &Ctx) -> Section {
     let Some(p) = ctx.attempt.provenance.as_deref() else {
@@ -301,6 +313,77 @@ pub fn json(ctx: &Ctx) -> Value {
         "mismatches": mismatches(ctx.attempt, ctx.derived, p),
         "lines": lines,
     })
+}
+
+/// `from line 12 (assistant) · t or Enter: that line`: where a timeline
+/// row's event came from, for the inspector.
+pub fn row_source(ctx: &Ctx, addr: TurnAddr, event: usize) -> Option<Text> {
+    let p = ctx.attempt.provenance.as_deref()?;
+    let i = p.line_of((addr.session, addr.turn), event)?;
+    let noun = line_noun(p);
+    Some(
+        Text::toned(format!("from {noun} "), Tone::Soft)
+            .with(format!("{} ({})", p.lines[i].number, clean(p.kind(i))), Tone::Plain)
+            .with(format!(" · t or Enter here: that {noun} in the Translation tab"), Tone::Soft),
+    )
+}
+
+/// The value of line `i`: its JSON, or its text as a string when it is not JSON.
+fn line_value(p: &Provenance, i: usize) -> Value {
+    let text = p.text(i);
+    serde_json::from_slice(text).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(text).into_owned()))
+}
+
+/// The inspector's view of native line `i`: what it became, then its raw JSON.
+pub fn line_detail(ctx: &Ctx, i: usize) -> Option<super::inspect::Inspected> {
+    let p = ctx.attempt.provenance.as_deref()?;
+    let row = line_row(ctx.derived, p, i);
+    let mut kv: Vec<(&str, Text)> = vec![("kind", Text::plain(row.kind.clone()))];
+    let mut hint = None;
+    match p.dropped(i) {
+        Some(r) => {
+            let tone = if r.is_loss() { Tone::Bad } else { Tone::Soft };
+            kv.push(("became", Text::toned(format!("nothing: {}", drop_detail(r)), tone)));
+        }
+        None => {
+            let addr = turn_addr(p, i);
+            let record = ctx.attempt.sessions.get(addr.session).and_then(|s| s.turns.get(addr.turn));
+            for (k, &e) in p.events(i).iter().enumerate() {
+                let summary = record.and_then(|r| r.turn.events.get(e as usize)).map(event_words).unwrap_or_default();
+                let at = address(ctx.derived, addr, e as usize);
+                kv.push((if k == 0 { "became" } else { "" }, Text::plain(at).with(format!("  {summary}"), Tone::Soft)));
+            }
+            hint = Some(Block::Line(Text::toned("Enter: to these events in the timeline (Ctrl-o: back)", Tone::Soft)));
+        }
+    }
+    let l = p.lines[i];
+    kv.push(("bytes", Text::toned(format!("{}..{}", l.start, l.start + l.len as u64), Tone::Soft)));
+    let mut blocks = kv_lines(kv);
+    blocks.extend(hint);
+    blocks.push(Block::Blank);
+    blocks.push(Block::Json(line_value(p, i)));
+    let title = format!("{} {} · {}", line_noun(p), row.number, row.kind);
+    Some(super::inspect::Inspected { title, blocks })
+}
+
+/// Raw: the line's JSON alone.
+pub fn line_raw(ctx: &Ctx, i: usize) -> Option<super::inspect::Inspected> {
+    let p = ctx.attempt.provenance.as_deref()?;
+    let title = format!("{} {} · raw", line_noun(p), p.lines.get(i)?.number);
+    Some(super::inspect::Inspected { title, blocks: vec![Block::Json(line_value(p, i))] })
+}
+
+/// `message assistant`, `operation.started Read`: an event in a few words.
+fn event_words(e: &crate::model::event::Event) -> String {
+    let ty = e.type_name().map(|t| clean(&t)).unwrap_or_else(|| "?".into());
+    let name = e.raw();
+    let detail = name
+        .get("role")
+        .or_else(|| name.get("operation").and_then(|o| o.get("name")))
+        .and_then(Value::as_str)
+        .map(clean)
+        .unwrap_or_default();
+    if detail.is_empty() { ty } else { format!("{ty} {detail}") }
 }
 
 /// The raw text of line `i` for the inspector: pretty JSON when it parses,

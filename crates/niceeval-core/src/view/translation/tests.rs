@@ -28,7 +28,7 @@ fn attempt() -> (Attempt, DerivedAttempt) {
         (&[], Some(DropReason::NotJson("x".into()))),
     ];
     for (n, (text, (events, dropped))) in lines.iter().zip(produced).enumerate() {
-        let word = ["system init", "user", "assistant", "(not JSON)"][n];
+        let word = ["system init", "user", "assistant", "(raw text)"][n];
         let kind = b.kind(word);
         let line = NativeLine { number: n as u32 + 1, start, len: text.len() as u32, kind, session: 0, turn: 0 };
         b.push(line, events, dropped);
@@ -75,8 +75,8 @@ fn counts_say_lines_producing_and_dropped_by_kind() {
     let p = a.provenance.as_deref().unwrap();
     let c = counts(p);
     assert_eq!((c.lines, c.producing, c.events), (4, 2, 3));
-    assert_eq!(c.dropped, vec![("(not JSON)".to_string(), 1), ("system init".to_string(), 1)]);
-    assert_eq!(counts_text(p).as_plain(), "4 lines · 2 made 3 events · 2 dropped ((not JSON) 1, system init 1)");
+    assert_eq!(c.dropped, vec![("(raw text)".to_string(), 1), ("system init".to_string(), 1)]);
+    assert_eq!(counts_text(p).as_plain(), "4 lines · 2 made 3 events · 2 dropped ((raw text) 1, system init 1)");
 }
 
 #[test]

@@ -102,7 +102,7 @@ pub fn of_log(
         let skip = skipped.get(next_skip).filter(|s| s.line == number).map(|s| &s.reason);
         let word = match (kinds.of(number), skip) {
             (Some(word), _) => word.to_string(),
-            (None, Some(SkipReason::NotJson(_))) => "(not JSON)".to_string(),
+            (None, Some(SkipReason::NotJson(_))) => "(raw text)".to_string(),
             (None, _) => "(unread)".to_string(),
         };
         let kind = builder.kind(&word);
@@ -141,7 +141,7 @@ mod tests {
         assert_eq!(p.dropped(0), Some(&DropReason::Metadata));
         assert_eq!(p.text(1), b"{\"type\":\"assistant\"}");
         assert_eq!(p.events(1), &[0, 1]);
-        assert_eq!(p.kind(2), "(not JSON)");
+        assert_eq!(p.kind(2), "(raw text)");
         assert!(p.dropped(2).is_some_and(DropReason::is_loss));
         let addr = (0, 0);
         assert_eq!((p.line_of(addr, 0), p.line_of(addr, 1), p.line_of(addr, 2)), (Some(1), Some(1), None));
