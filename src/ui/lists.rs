@@ -235,16 +235,13 @@ fn changes(_app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize,
 fn translation(ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
     use crate::view::translation::{counts_brief, line_row};
     let Some(p) = ctx.attempt.provenance.as_deref() else {
-        return (crate::view::chrome::translation_title("none"), 0, Vec::new());
+        return (crate::view::chrome::translation_title(None), 0, Vec::new());
     };
-    let title = crate::view::chrome::translation_title(&counts_brief(p));
+    let title = crate::view::chrome::translation_title(Some(&counts_brief(p)));
     let rows: Vec<_> = win.range(p.lines.len()).map(|i| line_row(ctx.derived, p, i)).collect();
     // What each line became is the point of the tab: its column is as wide as the rows on screen need (up to half).
     let became = rows.iter().map(|r| r.became().width()).max().unwrap_or(0).clamp(8, (w / 2).max(8));
     let widths = list_widths(&[6, became], w);
-    let lines = rows
-        .iter()
-        .map(|row| list_line(&[Text::plain(format!("{:>6}", row.number)), row.became(), row.what()], &widths, theme))
-        .collect();
+    let lines = rows.iter().map(|row| list_line(&row.list_cells(), &widths, theme)).collect();
     (title, p.lines.len(), lines)
 }

@@ -92,9 +92,9 @@ pub fn dropped_line(why: &str) -> String {
     format!("this line became no event: {why}")
 }
 
-/// " Translation · 16 lines · 15 events · 1 dropped ".
-pub fn translation_title(counts: &str) -> String {
-    format!(" Translation · {counts} ")
+/// " Translation · 16 lines · 15 events · 1 dropped " (" Translation · none " without lines).
+pub fn translation_title(counts: Option<&str>) -> String {
+    format!(" Translation · {} ", counts.unwrap_or("none"))
 }
 pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
 pub const NO_EVENTS: &str = "no events in this scope";

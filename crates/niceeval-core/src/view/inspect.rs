@@ -103,7 +103,9 @@ pub fn preview(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], s
         Selected::Scope { session, turn } => scope(ctx, session, turn),
         Selected::Timing { node, fold } => timing(ctx, node, fold).unwrap_or_else(|| nothing("Timing")),
         Selected::FixPrompt => fix_prompt(ctx),
-        Selected::NativeLine(i) => super::translation::line_detail(ctx, i).unwrap_or_else(|| nothing("Native line")),
+        Selected::NativeLine(i) => super::translation::line_detail(ctx, i)
+            .map(|(title, blocks)| Inspected { title, blocks })
+            .unwrap_or_else(|| nothing("Native line")),
     }
 }
 
@@ -166,7 +168,9 @@ pub fn raw(ctx: &Ctx, sel: Selected) -> Inspected {
             json("Assertion", ctx.attempt.review.assertions.as_ref().and_then(|l| l.get(i)).map(|a| a.raw.clone()))
         }
         Selected::Timing { node, fold: false } => json("Timing", Some(timing_json(ctx, node))),
-        Selected::NativeLine(i) => super::translation::line_raw(ctx, i).unwrap_or_else(|| nothing("Native line")),
+        Selected::NativeLine(i) => super::translation::line_raw(ctx, i)
+            .map(|(title, blocks)| Inspected { title, blocks })
+            .unwrap_or_else(|| nothing("Native line")),
         // Usage, findings, diagnostics, changes, scopes, folds and the fix prompt have no JSON of their own: Raw shows the preview.
         other => preview(ctx, &[], other),
     }

@@ -84,6 +84,11 @@ pub struct LineRow {
 }
 
 impl LineRow {
+    /// The Translation tab's cells: number (right-aligned), became, what.
+    pub fn list_cells(&self) -> Vec<Text> {
+        vec![Text::plain(format!("{:>6}", self.number)), self.became(), self.what()]
+    }
+
     /// `assistant  [{"type":"text",…`: the kind, then what the line carries.
     pub fn what(&self) -> Text {
         Text::plain(self.kind.clone()).with(format!("  {}", self.preview), Tone::Soft)
@@ -335,7 +340,7 @@ fn line_value(p: &Provenance, i: usize) -> Value {
 }
 
 /// The inspector's view of native line `i`: what it became, then its raw JSON.
-pub fn line_detail(ctx: &Ctx, i: usize) -> Option<super::inspect::Inspected> {
+pub fn line_detail(ctx: &Ctx, i: usize) -> Option<(String, Vec<Block>)> {
     let p = ctx.attempt.provenance.as_deref()?;
     let row = line_row(ctx.derived, p, i);
     let mut kv: Vec<(&str, Text)> = vec![("kind", Text::plain(row.kind.clone()))];
@@ -363,14 +368,14 @@ pub fn line_detail(ctx: &Ctx, i: usize) -> Option<super::inspect::Inspected> {
     blocks.push(Block::Blank);
     blocks.push(Block::Json(line_value(p, i)));
     let title = format!("{} {} · {}", line_noun(p), row.number, row.kind);
-    Some(super::inspect::Inspected { title, blocks })
+    Some((title, blocks))
 }
 
 /// Raw: the line's JSON alone.
-pub fn line_raw(ctx: &Ctx, i: usize) -> Option<super::inspect::Inspected> {
+pub fn line_raw(ctx: &Ctx, i: usize) -> Option<(String, Vec<Block>)> {
     let p = ctx.attempt.provenance.as_deref()?;
     let title = format!("{} {} · raw", line_noun(p), p.lines.get(i)?.number);
-    Some(super::inspect::Inspected { title, blocks: vec![Block::Json(line_value(p, i))] })
+    Some((title, vec![Block::Json(line_value(p, i))]))
 }
 
 /// `message assistant`, `operation.started Read`: an event in a few words.
