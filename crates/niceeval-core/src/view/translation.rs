@@ -109,7 +109,7 @@ pub fn address(derived: &DerivedAttempt, addr: TurnAddr, event: usize) -> String
 }
 
 /// Keys of a log line's envelope, which say nothing of what it carries.
-const ENVELOPE: [&str; 13] = [
+const ENVELOPE: [&str; 14] = [
     "type",
     "parentUuid",
     "isSidechain",
@@ -123,6 +123,8 @@ const ENVELOPE: [&str; 13] = [
     "timestamp",
     "requestId",
     "parent_tool_use_id",
+    // In the kind word already.
+    "subtype",
 ];
 
 /// What a line carries: its message's content, item, payload or call
@@ -133,7 +135,11 @@ fn carried(v: Value) -> Value {
         return m.get_mut("content").map(Value::take).unwrap_or(m);
     }
     for key in ["item", "payload"] {
-        if let Some(x) = o.remove(key) {
+        if let Some(mut x) = o.remove(key) {
+            // Its type is in the kind word already.
+            if let Some(x) = x.as_object_mut() {
+                x.remove("type");
+            }
             return x;
         }
     }

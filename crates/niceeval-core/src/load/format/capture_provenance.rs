@@ -19,13 +19,14 @@ fn returned(call: &Value) -> Option<usize> {
     }
 }
 
-/// `add assistant`, `markRejected`, `turnFromResponses`: the method, and
-/// the type of the frame it was given.
+/// `add assistant`, `add item.completed file_change`, `markRejected`,
+/// `turnFromResponses`: the method, and the kind of the frame it was given.
 fn kind_of(call: &Value) -> String {
     let method = call.get("method").and_then(Value::as_str).unwrap_or("(no method)");
-    let frame = call.get("args").and_then(|a| a.get(0)).and_then(|f| f.get("type")).and_then(Value::as_str);
+    // A frame's kind as a native log line's (`item.completed file_change`, `system init`).
+    let frame = call.get("args").and_then(|a| a.get(0)).filter(|f| f.get("type").is_some_and(Value::is_string));
     match frame {
-        Some(ty) => format!("{method} {ty}"),
+        Some(frame) => format!("{method} {}", super::transcript::provenance::kind_of(frame)),
         None => method.to_string(),
     }
 }

@@ -7,7 +7,7 @@ use crate::model::document::{Attempt, Session, Turn, TurnRecord};
 use crate::model::event::Source;
 use crate::model::provenance::{NativeLine, ProvenanceBuilder};
 
-const LOG: &str = "{\"type\":\"system\",\"subtype\":\"init\",\"uuid\":\"u\"}\n{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"Fix it.\"}}\n{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"On it\"}]}}\nnot json \u{1b}[31m\n";
+const LOG: &str = "{\"type\":\"system\",\"subtype\":\"init\",\"uuid\":\"u\",\"model\":\"m\"}\n{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"Fix it.\"}}\n{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"On it\"}]}}\nnot json \u{1b}[31m\n";
 
 /// The attempt (one turn of three messages) and its provenance.
 fn attempt() -> (Attempt, DerivedAttempt) {
@@ -48,7 +48,7 @@ fn each_line_is_worded_with_the_events_it_became() {
     let rows: Vec<LineRow> = (0..p.lines.len()).map(|i| line_row(&derived, p, i)).collect();
     assert_eq!(rows[0].kind, "system init");
     assert_eq!(rows[0].became().as_plain(), "dropped: metadata");
-    assert_eq!(rows[0].preview, "{\"subtype\":\"init\"}", "the envelope (type, uuid) is left out");
+    assert_eq!(rows[0].preview, "{\"model\":\"m\"}", "the envelope (type, subtype, uuid) is left out");
     assert_eq!(rows[1].events, vec!["1:1"]);
     assert_eq!(rows[1].preview, "Fix it.", "a message line shows its content");
     assert_eq!(rows[2].became().as_plain(), "→ 1:2 1:3");
