@@ -68,6 +68,7 @@ fn codex_exec_lines_with_item_types() {
     let text = std::fs::read(&file).unwrap();
     let (a, b) = (bytes[0].as_u64().unwrap() as usize, bytes[1].as_u64().unwrap() as usize);
     assert!(text[a..b].starts_with(b"{\"type\":\"thread.started\""), "byte range points at line 1");
+    assert_eq!(json(&file)["attempts"][0]["translation"]["bytesIn"], "file");
 }
 
 #[test]
@@ -109,4 +110,11 @@ fn fixture_names_dropped_lines_and_a_file_without_lines_says_so() {
     let (plain, _) = show(&["--translation", "--plain", "--color", "never"], &fixture("translation-none.json"));
     assert!(plain.contains("no native lines"), "{plain}");
     assert!(json(&fixture("translation-none.json"))["attempts"][0]["translation"].is_null());
+}
+
+#[test]
+fn a_log_with_invalid_utf8_says_its_ranges_are_into_the_repaired_text() {
+    let t = &json(&fixture("transcripts/claude-invalid-utf8.jsonl"))["attempts"][0]["translation"];
+    assert_eq!(t["bytesIn"], "repairedText", "{t}");
+    assert_eq!(t["counts"]["lines"], 2);
 }

@@ -44,8 +44,10 @@ impl DropReason {
 /// What the native lines are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
-    /// Lines of a native agent log (`claude-code`, `codex`).
-    AgentLog { agent: String },
+    /// Lines of a native agent log (`claude-code`, `codex`). `repaired`:
+    /// the file was not UTF-8, so the ranges are into the text as read
+    /// (invalid bytes as U+FFFD), which the provenance keeps.
+    AgentLog { agent: String, repaired: bool },
     /// Converter calls recorded in an sdk-converters capture's `raw`.
     ConverterCalls,
 }

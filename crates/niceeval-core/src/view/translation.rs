@@ -65,7 +65,7 @@ pub fn line_noun(p: &Provenance) -> &'static str {
 /// What the lines are, for a title.
 pub fn origin_text(p: &Provenance) -> String {
     match &p.origin {
-        Origin::AgentLog { agent } => format!("{} log lines", clean(agent)),
+        Origin::AgentLog { agent, .. } => format!("{} log lines", clean(agent)),
         Origin::ConverterCalls => "recorded converter calls".into(),
     }
 }
@@ -316,7 +316,13 @@ pub fn json(ctx: &Ctx) -> Value {
         })
         .collect();
     json!({
-        "origin": match &p.origin { Origin::AgentLog { agent } => json!({"agentLog": agent}), Origin::ConverterCalls => json!("converterCalls") },
+        "origin": match &p.origin { Origin::AgentLog { agent, .. } => json!({"agentLog": agent}), Origin::ConverterCalls => json!("converterCalls") },
+        // Where `bytes` point: the file, its text with invalid UTF-8 read as U+FFFD, or the calls' JSON (one a line).
+        "bytesIn": match &p.origin {
+            Origin::AgentLog { repaired, .. } if *repaired || text_replaced(ctx) => "repairedText",
+            Origin::AgentLog { .. } => "file",
+            Origin::ConverterCalls => "callsJson",
+        },
         "counts": {
             "lines": c.lines, "producing": c.producing, "events": c.events,
             "droppedByKind": c.dropped.iter().map(|(k, n)| json!({"kind": k, "lines": n})).collect::<Vec<_>>(),
@@ -395,6 +401,12 @@ fn event_words(e: &crate::model::event::Event) -> String {
         .map(clean)
         .unwrap_or_default();
     if detail.is_empty() { ty } else { format!("{ty} {detail}") }
+}
+
+/// Whether invalid UTF-8 in the input was read as U+FFFD (before or by the
+/// log reader): the line ranges are then into that text, not the file.
+fn text_replaced(ctx: &Ctx) -> bool {
+    ctx.doc.losses.iter().any(|l| l.kind == crate::model::diagnostics::LossKind::TextReplaced)
 }
 
 /// The raw text of line `i` for the inspector: pretty JSON when it parses,

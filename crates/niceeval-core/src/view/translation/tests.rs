@@ -16,7 +16,7 @@ fn attempt() -> (Attempt, DerivedAttempt) {
         json!({"events": [message("user", "Fix it."), message("assistant", "On it"), message("assistant", "…")]});
     let (turn, _) = Turn::from_owned(events);
     let mut b = ProvenanceBuilder::new(
-        Origin::AgentLog { agent: "claude-code".into() },
+        Origin::AgentLog { agent: "claude-code".into(), repaired: false },
         Source::shared(std::sync::Arc::new(LOG.as_bytes().to_vec())),
     );
     let mut start = 0u64;

@@ -193,12 +193,20 @@ pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source
     let Reading { parsed, facts, lines: line_count, kinds, .. } = reading;
     // Ranges are into the text the parser read: the file's bytes when they
     // are UTF-8, else the repaired text, kept instead.
-    let lines_source = match &text {
+    // (Moved, not copied: the text is not needed past this.)
+    let repaired = matches!(text, std::borrow::Cow::Owned(_));
+    let lines_source = match text {
         std::borrow::Cow::Borrowed(_) => source,
-        std::borrow::Cow::Owned(t) => crate::model::event::Source::shared(std::sync::Arc::new(t.clone().into_bytes())),
+        std::borrow::Cow::Owned(t) => crate::model::event::Source::shared(std::sync::Arc::new(t.into_bytes())),
     };
-    let provenance =
-        super::provenance::of_log(agent.name(), lines_source, &text, &kinds, &parsed.event_lines, &parsed.skipped);
+    let provenance = super::provenance::of_source(
+        agent.name(),
+        repaired,
+        lines_source,
+        &kinds,
+        &parsed.event_lines,
+        &parsed.skipped,
+    );
     let mut attempt = Attempt {
         events_exact: true,
         events: Some(Completeness::Complete),

@@ -68,6 +68,23 @@ fn reason(r: &SkipReason) -> DropReason {
     }
 }
 
+/// [`of_log`] of the text `source` holds (UTF-8: the file's bytes when
+/// they were, else the repaired text).
+pub fn of_source(
+    agent: &str,
+    repaired: bool,
+    source: Source,
+    kinds: &LineKinds,
+    event_lines: &[usize],
+    skipped: &[Skipped],
+) -> Provenance {
+    let kept = source.clone();
+    let text = std::str::from_utf8(kept.bytes()).unwrap_or_default();
+    let mut p = of_log(agent, source, text, kinds, event_lines, skipped);
+    p.origin = Origin::AgentLog { agent: agent.to_string(), repaired };
+    p
+}
+
 /// The provenance of a log whose `text` is `source`'s bytes: every
 /// non-blank line (as the parser splits them), the events (`event_lines`:
 /// each event's 1-based line) and the skipped lines, all in one turn.
@@ -81,7 +98,7 @@ pub fn of_log(
 ) -> Provenance {
     let mut by_line: Vec<u32> = (0..event_lines.len() as u32).collect();
     by_line.sort_by_key(|&e| event_lines[e as usize]);
-    let mut builder = ProvenanceBuilder::new(Origin::AgentLog { agent: agent.to_string() }, source);
+    let mut builder = ProvenanceBuilder::new(Origin::AgentLog { agent: agent.to_string(), repaired: false }, source);
     let (mut next_event, mut next_skip, mut offset) = (0usize, 0usize, 0usize);
     for (i, raw) in text.split('\n').enumerate() {
         let line_start = offset;
