@@ -1,6 +1,8 @@
 //! tmux end-to-end tests: the real binary in a real terminal. Skipped (with a
 //! notice) when tmux is missing; `.ci/run` installs it so CI always runs them.
 
+mod common;
+
 use std::process::Command;
 
 fn eprintln_uncaptured(line: &str) {
@@ -24,17 +26,29 @@ fn tmux_available() -> bool {
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn run_script(name: &str) {
+    run_script_with(name, &[]);
+}
+
+/// A script given more arguments after the binary.
+fn run_script_with(name: &str, args: &[&std::path::Path]) {
     let _one_at_a_time = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     if !tmux_available() {
         tmux_missing(name);
         return;
     }
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e").join(name);
-    let out = Command::new("bash").arg(&script).arg(env!("CARGO_BIN_EXE_niceeval")).output().expect("run bash");
+    let out =
+        Command::new("bash").arg(&script).arg(env!("CARGO_BIN_EXE_niceeval")).args(args).output().expect("run bash");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
     assert!(out.status.success(), "{name} failed:\n{stdout}\n{stderr}");
+}
+
+#[test]
+fn translation_tab_line_to_events_and_back() {
+    let Some(log) = common::shared_path("samples/handmade/raw-transcripts/claude-code-session.jsonl") else { return };
+    run_script_with("translation.sh", &[&log]);
 }
 
 #[test]

@@ -10,10 +10,12 @@ pub enum Tab {
     Diagnostics,
     Changes,
     Timing,
+    /// Each native line beside the events it became (native logs, captures).
+    Translation,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 8] = [
+    pub const ALL: [Tab; 9] = [
         Tab::Timeline,
         Tab::Tools,
         Tab::Hitl,
@@ -22,6 +24,7 @@ impl Tab {
         Tab::Diagnostics,
         Tab::Changes,
         Tab::Timing,
+        Tab::Translation,
     ];
 
     pub fn title(self) -> &'static str {
@@ -34,6 +37,7 @@ impl Tab {
             Tab::Diagnostics => "Diagnostics",
             Tab::Changes => "Changes",
             Tab::Timing => "Timing",
+            Tab::Translation => "Translation",
         }
     }
 }
@@ -74,6 +78,8 @@ pub enum Action {
     FollowBottom,
     Redraw,
     JumpBack,
+    /// From a timeline row of a native log to the native line it came from.
+    ToNativeLine,
     JumpForward,
     ToggleFold,
     FoldAll,
@@ -172,6 +178,7 @@ impl Action {
             Action::ShowTab(Tab::Diagnostics) => "Diagnostics tab",
             Action::ShowTab(Tab::Changes) => "Changes tab (file changes)",
             Action::ShowTab(Tab::Timing) => "Timing tab (execution waterfall)",
+            Action::ShowTab(Tab::Translation) => "Translation tab (native lines and the events they became)",
             Action::Enter => "open / expand / jump to the row (compare: the split view of a changed row or two cells)",
             Action::Back => "back out (close, clear search, collapse)",
             Action::SearchStart => "search the timeline or inspector, filter a list",
@@ -192,6 +199,7 @@ impl Action {
             Action::FollowBottom => "follow: stick to the bottom",
             Action::Redraw => "redraw the screen",
             Action::JumpBack => "back to where the last jump came from",
+            Action::ToNativeLine => "timeline: the native log line (or converter call) the row came from",
             Action::ToggleFold => "timeline: fold / unfold the turn",
             Action::FoldAll => "timeline: fold every turn",
             Action::UnfoldAll => "timeline: unfold every turn",

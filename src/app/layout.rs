@@ -54,11 +54,12 @@ pub const NAV_STEP: u16 = 4;
 /// The tab bar's labels at `width` columns (one column between them): " 1
 /// Timeline " when they fit, then "1 Timeline", then the open tab's name and
 /// the others' keys only, so every tab stays reachable and visible.
-pub fn tab_labels(width: u16, open: Tab) -> Vec<String> {
+pub fn tab_labels(width: u16, open: Tab, tabs: &[Tab]) -> Vec<String> {
     let fits = |labels: &[String]| labels.iter().map(|l| l.chars().count() + 1).sum::<usize>() <= width as usize;
-    let named = |pad: &str| -> Vec<String> {
-        Tab::ALL.iter().enumerate().map(|(i, t)| format!("{pad}{} {}{pad}", i + 1, t.title())).collect()
-    };
+    // A tab keeps its key's number when others are not shown.
+    let key = |t: &Tab| Tab::ALL.iter().position(|x| x == t).unwrap_or(0) + 1;
+    let named =
+        |pad: &str| -> Vec<String> { tabs.iter().map(|t| format!("{pad}{} {}{pad}", key(t), t.title())).collect() };
     let full = named(" ");
     if fits(&full) {
         return full;
@@ -67,11 +68,7 @@ pub fn tab_labels(width: u16, open: Tab) -> Vec<String> {
     if fits(&compact) {
         return compact;
     }
-    Tab::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, t)| if *t == open { format!("{} {}", i + 1, t.title()) } else { (i + 1).to_string() })
-        .collect()
+    tabs.iter().map(|t| if *t == open { format!("{} {}", key(t), t.title()) } else { key(t).to_string() }).collect()
 }
 
 pub fn areas(width: u16, height: u16, app: &App) -> Areas {
@@ -85,9 +82,12 @@ pub fn areas(width: u16, height: u16, app: &App) -> Areas {
     let body = Rect::new(0, body_y, width, footer_y.saturating_sub(body_y));
     let mut tab_spans = [(0, 0); Tab::ALL.len()];
     let mut x = 0u16;
-    for (i, label) in tab_labels(width, app.tab).iter().enumerate() {
+    let shown = app.shown_tabs();
+    for (tab, label) in shown.iter().zip(tab_labels(width, app.tab, &shown)) {
         let w = label.chars().count() as u16;
-        tab_spans[i] = (x, x + w);
+        if let Some(i) = Tab::ALL.iter().position(|t| t == tab) {
+            tab_spans[i] = (x, x + w);
+        }
         x += w + 1;
     }
     let (nav, list, inspector) = if width >= WIDE {

@@ -19,6 +19,7 @@ pub mod search;
 mod selection;
 pub mod sources;
 mod timing;
+mod translation;
 pub mod update;
 
 pub use action::{Action, Tab};
@@ -101,6 +102,7 @@ pub struct Lists {
     pub diagnostics: ListState,
     pub changes: ListState,
     pub timing: ListState,
+    pub translation: ListState,
 }
 
 impl Lists {
@@ -114,6 +116,7 @@ impl Lists {
             Tab::Diagnostics => &self.diagnostics,
             Tab::Changes => &self.changes,
             Tab::Timing => &self.timing,
+            Tab::Translation => &self.translation,
         }
     }
 
@@ -127,6 +130,7 @@ impl Lists {
             Tab::Diagnostics => &mut self.diagnostics,
             Tab::Changes => &mut self.changes,
             Tab::Timing => &mut self.timing,
+            Tab::Translation => &mut self.translation,
         }
     }
 }
@@ -507,6 +511,7 @@ impl App {
             Tab::Usage => self.usage_row_count(),
             Tab::Assertions => self.assertion_offset() + self.assertion_rows().len(),
             Tab::Timing => self.timing_rows().len(),
+            Tab::Translation => self.attempt().and_then(|a| a.provenance.as_deref()).map_or(0, |p| p.lines.len()),
             Tab::Diagnostics => {
                 self.finding_rows().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
             }

@@ -50,6 +50,9 @@ impl App {
                     self.attempt().and_then(|a| a.review.file_changes.as_ref()).map(|f| f.changes.len()).unwrap_or(0);
                 (at < n).then_some(Selected::Change(at))
             }
+            Tab::Translation => {
+                (at < self.provenance().map_or(0, |p| p.lines.len())).then_some(Selected::NativeLine(at))
+            }
         }
     }
 
@@ -137,6 +140,11 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
                     c.after.as_deref().unwrap_or("")
                 ),
             ))
+        }
+        Tab::Translation => {
+            let p = attempt.provenance.as_deref()?;
+            let at = app.lists.translation.selected;
+            (at < p.lines.len()).then(|| ("native line".into(), crate::view::translation::raw_pretty(p, at)))
         }
         Tab::Usage | Tab::Diagnostics => None,
     }

@@ -67,6 +67,7 @@ fn is_jump(action: &Action) -> bool {
             | Action::SearchPrev
             | Action::Top
             | Action::Bottom
+            | Action::ToNativeLine
     )
 }
 
@@ -91,6 +92,9 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             let step = if action == Action::FocusNext { 1 } else { order.len() - 1 };
             app.focus = order[(i + step) % order.len()];
         }
+        Action::ShowTab(Tab::Translation) if app.provenance().is_none() => {
+            app.flash(crate::view::chrome::NO_NATIVE_LINES)
+        }
         Action::ShowTab(tab) => {
             app.tab = tab;
             app.inspector_scroll = 0;
@@ -100,6 +104,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             clamp_list(app);
         }
         Action::Enter => enter(app),
+        Action::ToNativeLine => app.row_to_native_line(),
         Action::Back => back(app),
         Action::SearchStart => app.open_search(),
         Action::SearchNext | Action::SearchPrev => app.next_match(action == Action::SearchNext),
@@ -296,6 +301,8 @@ fn enter(app: &mut App) {
             }
         }
         Focus::List | Focus::Inspector => match app.tab {
+            // Enter in the inspector of a native log's row: the line it came from.
+            Tab::Timeline if app.focus == Focus::Inspector && app.provenance().is_some() => app.row_to_native_line(),
             Tab::Timeline => {
                 app.focus = Focus::Inspector;
             }
@@ -349,6 +356,7 @@ fn enter(app: &mut App) {
                     app.focus = Focus::Inspector;
                 }
             }
+            Tab::Translation => app.native_line_to_events(),
             Tab::Usage | Tab::Changes => {}
         },
     }

@@ -42,6 +42,9 @@ pub struct ShowArgs {
     /// The attempt's timing intervals (and OTel spans) as a waterfall; with `--json`, the `timing` list.
     #[arg(long)]
     pub timing: bool,
+    /// Each native line (an agent log's line, a capture's converter call) beside the events it became.
+    #[arg(long)]
+    pub translation: bool,
     /// Print the prompt NiceEval composes to fix a failed attempt, as is (exit 1 if no attempt has one).
     #[arg(long, conflicts_with = "json")]
     pub fix_prompt: bool,
@@ -114,6 +117,7 @@ impl ShowArgs {
             (self.diagnostics, SectionKind::Diagnostics),
             (self.changes, SectionKind::Changes),
             (self.timing, SectionKind::Timing),
+            (self.translation, SectionKind::Translation),
         ] {
             if on {
                 out.push(kind);

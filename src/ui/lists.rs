@@ -31,6 +31,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Tab::Diagnostics => diagnostics(app, &ctx, theme, w, win),
         Tab::Changes => changes(app, &ctx, theme, w, win),
         Tab::Timing => timing(app, &ctx, theme, w, win),
+        Tab::Translation => translation(&ctx, theme, w, win),
         Tab::Timeline => (String::new(), 0, Vec::new()),
     };
     let block = panel(Line::styled(title, theme.title), focused, theme);
@@ -85,6 +86,7 @@ fn empty_text(app: &App) -> String {
         Tab::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
         Tab::Diagnostics => chrome::NO_FINDINGS.into(),
         Tab::Changes => app.attempt().map(crate::view::changes::empty_text).unwrap_or_default(),
+        Tab::Translation => crate::view::chrome::NO_NATIVE_LINES.into(),
         Tab::Timing => match (app.attempt(), app.view()) {
             (Some(a), Some(v)) => {
                 crate::view::timing::notes(&a.review.timing, &v.timing).first().map(Text::as_plain).unwrap_or_default()
@@ -228,4 +230,18 @@ fn changes(_app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize,
         .map(|c| list_line(&crate::view::changes::row(c), &widths, theme))
         .collect();
     (title, fc.changes.len(), lines)
+}
+
+fn translation(ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+    use crate::view::translation::{counts_brief, line_row};
+    let Some(p) = ctx.attempt.provenance.as_deref() else {
+        return (crate::view::chrome::translation_title(None), 0, Vec::new());
+    };
+    let title = crate::view::chrome::translation_title(Some(&counts_brief(p)));
+    let rows: Vec<_> = win.range(p.lines.len()).map(|i| line_row(ctx.derived, p, i)).collect();
+    // What each line became is the point of the tab: its column is as wide as the rows on screen need (up to half).
+    let became = rows.iter().map(|r| r.became().width()).max().unwrap_or(0).clamp(8, (w / 2).max(8));
+    let widths = list_widths(&[6, became], w);
+    let lines = rows.iter().map(|row| list_line(&row.list_cells(), &widths, theme)).collect();
+    (title, p.lines.len(), lines)
 }

@@ -132,8 +132,9 @@ pub fn cell(s: &str, width: usize) -> String {
 
 fn render_tabs(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut spans = Vec::new();
-    let labels = crate::app::layout::tab_labels(area.width, app.tab);
-    for (tab, label) in crate::app::Tab::ALL.iter().zip(labels) {
+    let tabs = app.shown_tabs();
+    let labels = crate::app::layout::tab_labels(area.width, app.tab, &tabs);
+    for (tab, label) in tabs.iter().zip(labels) {
         let style = if *tab == app.tab { theme.tab_active } else { theme.dim };
         spans.push(Span::styled(label, style));
         spans.push(Span::raw(" "));
@@ -203,6 +204,7 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             (Focus::List, Tab::Diagnostics) => HintsFor::Diagnostics,
             (Focus::List, Tab::Changes) => HintsFor::Changes,
             (Focus::List, Tab::Timing) => HintsFor::Timing,
+            (Focus::List, Tab::Translation) => HintsFor::Translation,
         };
         let used: usize = spans.iter().map(|s| s.width()).sum();
         spans.extend(hint_spans(at, used, area.width as usize, theme));

@@ -98,6 +98,13 @@ fn load_mapped(path: &str, map: std::sync::Arc<Mapped>) -> Result<Document, Load
     let single_line = lines::single_line_by_parts(&map, &drop_read);
     if !single_line && jsonl::looks_like_jsonl(&map) {
         let source = crate::model::event::Source::new(input::MappedBytes(map.clone()));
+        // A native log's provenance points into the mapping it keeps.
+        if let Some(agent) = jsonl::native_log_in_head(&map) {
+            let doc = format::transcript::load::document_of(path, agent, source);
+            // The parse read every page: let them go back to the file.
+            map.drop_pages(0, map.len());
+            return Ok(doc);
+        }
         if let Some(doc) = jsonl::load_lazy(path, source, &drop_read) {
             return doc;
         }

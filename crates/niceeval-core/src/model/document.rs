@@ -282,6 +282,9 @@ pub struct Attempt {
     /// What a native agent log says beyond NiceEval's reading of it (empty
     /// for every other format).
     pub log_facts: Vec<super::diagnostics::LogFact>,
+    /// Each native line (a log's line, a capture's converter call) and the
+    /// events it became, when the input records them.
+    pub provenance: Option<std::sync::Arc<super::provenance::Provenance>>,
 }
 
 /// Everything one or more input files became.

@@ -17,6 +17,7 @@ pub mod indices;
 pub mod lint;
 pub mod occurrence;
 pub mod payload;
+pub mod provenance;
 pub mod review;
 pub mod spread;
 pub mod timeline;

@@ -79,6 +79,23 @@ pub fn no_tools(filter: Option<&str>, text: Option<String>) -> String {
 }
 
 pub const NO_REQUESTS: &str = "no input requests in this scope";
+/// The Translation tab (9) or `t` on an input that records no native lines.
+pub const NO_NATIVE_LINES: &str =
+    "no native lines: this input is not a native agent log or a capture with recorded converter calls";
+/// `t` on a row no native line made (the input row, a turn header).
+pub const ROW_HAS_NO_LINE: &str = "this row came from no native line (it is no adapter event)";
+/// Enter on a native line whose event is not in the timeline.
+pub const NOT_IN_TIMELINE: &str = "that event is not in the timeline";
+
+/// Enter on a native line that became no event.
+pub fn dropped_line(why: &str) -> String {
+    format!("this line became no event: {why}")
+}
+
+/// " Translation · 16 lines · 15 events · 1 dropped " (" Translation · none " without lines).
+pub fn translation_title(counts: Option<&str>) -> String {
+    format!(" Translation · {} ", counts.unwrap_or("none"))
+}
 pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
 pub const NO_EVENTS: &str = "no events in this scope";
 
@@ -208,6 +225,7 @@ pub enum HintsFor {
     Diagnostics,
     Changes,
     Timing,
+    Translation,
     /// `view --compare`'s matrix.
     Matrix,
     /// The split view of two attempts.
@@ -241,6 +259,14 @@ pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
         HintsFor::Diagnostics => &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")],
         HintsFor::Changes => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
         HintsFor::Timing => &[("j/k", "move"), ("Enter", "open/close"), ("r", "raw"), ("y", "copy"), ("?", "help")],
+        HintsFor::Translation => &[
+            ("j/k", "move"),
+            ("Enter", "to its events"),
+            ("Ctrl-o", "back"),
+            ("r", "raw"),
+            ("y", "copy"),
+            ("?", "help"),
+        ],
         HintsFor::Matrix => &[
             ("j/k", "row"),
             ("h/l", "cell"),

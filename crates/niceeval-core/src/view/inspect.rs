@@ -39,6 +39,8 @@ pub enum Selected {
     Timing { node: usize, fold: bool },
     /// The fix prompt of the attempt.
     FixPrompt,
+    /// A native line (index into the attempt's provenance lines).
+    NativeLine(usize),
     /// The attempt as a whole, a session, or a turn.
     Scope { session: Option<usize>, turn: Option<usize> },
 }
@@ -101,6 +103,9 @@ pub fn preview(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], s
         Selected::Scope { session, turn } => scope(ctx, session, turn),
         Selected::Timing { node, fold } => timing(ctx, node, fold).unwrap_or_else(|| nothing("Timing")),
         Selected::FixPrompt => fix_prompt(ctx),
+        Selected::NativeLine(i) => super::translation::line_detail(ctx, i)
+            .map(|(title, blocks)| Inspected { title, blocks })
+            .unwrap_or_else(|| nothing("Native line")),
     }
 }
 
@@ -163,6 +168,9 @@ pub fn raw(ctx: &Ctx, sel: Selected) -> Inspected {
             json("Assertion", ctx.attempt.review.assertions.as_ref().and_then(|l| l.get(i)).map(|a| a.raw.clone()))
         }
         Selected::Timing { node, fold: false } => json("Timing", Some(timing_json(ctx, node))),
+        Selected::NativeLine(i) => super::translation::line_raw(ctx, i)
+            .map(|(title, blocks)| Inspected { title, blocks })
+            .unwrap_or_else(|| nothing("Native line")),
         // Usage, findings, diagnostics, changes, scopes, folds and the fix prompt have no JSON of their own: Raw shows the preview.
         other => preview(ctx, &[], other),
     }
@@ -267,6 +275,10 @@ fn row(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], ri: usize
         _ => Vec::new(),
     };
     blocks.extend(marks_at(ctx, all_findings, r.addr(), r.event()));
+    if let Some(source) = r.event().and_then(|e| super::translation::row_source(ctx, r.addr(), e)) {
+        blocks.push(Block::Blank);
+        blocks.push(Block::Line(source));
+    }
     Some(Inspected { title, blocks })
 }
 

@@ -134,6 +134,7 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("assertions".into(), assertions_json(ctx));
     o.insert("findings".into(), findings_json(ctx));
     o.insert("timing".into(), super::timing::json(ctx));
+    o.insert("translation".into(), super::translation::json(ctx));
     o.insert("fixPrompt".into(), super::fix_prompt::compose(a, s).ok().into());
     Value::Object(o)
 }
@@ -189,11 +190,11 @@ fn turns_json(ctx: &Ctx) -> Value {
         let d = ctx.derived.turn(addr);
         let rows: Vec<Value> = turn_rows(ctx.attempt, ctx.view, st)
             .into_iter()
-            .map(|(_, r)| r)
-            .filter(|r| ctx.grep(|| r.plain()))
-            .map(|r| {
+            .filter(|(_, r)| ctx.grep(|| r.plain()))
+            .map(|(i, r)| {
                 json!({
                     "at": r.pos,
+                    "sourceLine": source_line(ctx, i),
                     "kind": kind_word(r.kind),
                     "summary": r.summary.as_plain(),
                     "status": r.status.map(|s| s.as_plain()),
@@ -216,6 +217,15 @@ fn turns_json(ctx: &Ctx) -> Value {
         }));
     }
     Value::Array(out)
+}
+
+/// The native line (log line or converter call number) timeline row `row`'s
+/// event came from; `null` without provenance or event.
+fn source_line(ctx: &Ctx, row: usize) -> Value {
+    let Some(p) = ctx.attempt.provenance.as_deref() else { return Value::Null };
+    let Some(r) = ctx.view.timeline.rows.get(row) else { return Value::Null };
+    let line = r.event().and_then(|e| p.line_of((r.addr().session, r.addr().turn), e));
+    line.map(|i| Value::from(p.lines[i].number)).unwrap_or(Value::Null)
 }
 
 /// NiceEval's status word of a lifecycle: pending, completed, failed,

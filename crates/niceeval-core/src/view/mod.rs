@@ -29,6 +29,7 @@ pub mod text;
 pub mod timeline;
 pub mod timing;
 pub mod tools;
+pub mod translation;
 pub mod usage;
 pub mod verdict;
 pub mod waterfall;

@@ -21,6 +21,8 @@ pub enum SectionKind {
     Diagnostics,
     Changes,
     Timing,
+    /// Each native line beside the events it became (not in `--all`).
+    Translation,
 }
 
 impl SectionKind {
@@ -104,6 +106,7 @@ pub fn build(
                 SectionKind::Diagnostics => findings::section(&ctx),
                 SectionKind::Changes => super::changes::section(&ctx),
                 SectionKind::Timing => super::timing::section(&ctx),
+                SectionKind::Translation => super::translation::section(&ctx),
             };
             body.push(Block::Blank);
             body.push(Block::Section(section));

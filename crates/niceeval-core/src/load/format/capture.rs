@@ -37,6 +37,7 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
     let Some(Value::Array(sessions)) = root.get_mut("sessions").map(Value::take) else {
         return Err(LoadError::new(path, "a session file needs a `sessions` array"));
     };
+    let mut calls = Vec::new();
     for (si, mut s) in sessions.into_iter().enumerate() {
         let written = s.get("sessionIndex");
         let index = written.and_then(js_index).unwrap_or(si as u64 + 1);
@@ -67,6 +68,9 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
         };
         for (ti, mut t) in turns.into_iter().enumerate() {
             let where_ = format!("sessions[{si}].turns[{ti}]");
+            if let Some(raw) = t.get_mut("raw").map(Value::take) {
+                calls.push((crate::model::derive::TurnAddr { session: attempt.sessions.len(), turn: ti }, raw));
+            }
             let (turn_value, entry) = match t.get_mut("turn").map(Value::take) {
                 Some(turn) => (turn, t),
                 // A bare Turn in place of an entry.
@@ -98,6 +102,7 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
         }
         attempt.sessions.push(session);
     }
+    super::capture_provenance::attach(&mut attempt, &calls);
     Ok(attempt)
 }
 

@@ -123,15 +123,20 @@ fn notice(level: NoticeLevel, message: String) -> Notice {
 
 /// Load a whole JSONL buffer.
 pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
-    if let Some(agent) = agent_log_in_head(&bytes[..bytes.len().min(DETECT_AT_MOST)]) {
+    if let Some(agent) = native_log_in_head(bytes) {
         return Ok(super::transcript::load::document(path, agent, bytes));
     }
     from_parsed(path, parse_all(bytes), || Ok(std::borrow::Cow::Borrowed(bytes)))
 }
 
+/// [`agent_log_in_head`] of a whole buffer's first lines.
+pub(crate) fn native_log_in_head(bytes: &[u8]) -> Option<Agent> {
+    agent_log_in_head(&bytes[..bytes.len().min(DETECT_AT_MOST)])
+}
+
 /// The agent of a native log when its first lines tell, so that such a
 /// log is parsed once, by the transcript reader, and not first as JSONL.
-fn agent_log_in_head(head: &[u8]) -> Option<Agent> {
+pub(crate) fn agent_log_in_head(head: &[u8]) -> Option<Agent> {
     let firsts: Vec<(usize, Value)> =
         first_lines(head, 50).into_iter().filter_map(|l| serde_json::from_slice(l).ok().map(|v| (0, v))).collect();
     match detect_kind(&firsts)? {
@@ -173,7 +178,8 @@ fn load_in_blocks(
         return None;
     }
     if let Some(agent) = agent_log_in_head(head) {
-        return Some(reread().map(|bytes| super::transcript::load::document(path, agent, &bytes)));
+        let source = |bytes: Vec<u8>| crate::model::event::Source::shared(std::sync::Arc::new(bytes));
+        return Some(reread().map(|bytes| super::transcript::load::document_of(path, agent, source(bytes))));
     }
     let all = match blocks.parse_all() {
         Ok(all) => all,

@@ -10,6 +10,7 @@
 
 pub mod assertions;
 pub mod capture;
+mod capture_provenance;
 pub mod document;
 pub mod exp;
 pub mod info;

@@ -19,6 +19,8 @@ pub struct Reading {
     pub times: Vec<(usize, i128)>,
     /// The model the log names first.
     pub model: Option<String>,
+    /// Each JSON line's kind word, for the provenance.
+    pub kinds: super::provenance::LineKinds,
     turn_failed: bool,
     lines: usize,
 }
@@ -27,14 +29,16 @@ pub struct Reading {
 pub fn read(agent: Agent, text: &str) -> Reading {
     let mut truth = Truth::new(agent);
     let (mut turn_failed, mut lines) = (false, 0usize);
+    let mut kinds = super::provenance::LineKinds::default();
     let parsed = super::parse_observed(agent, text, &mut |line, v| {
         truth.see(line, v);
+        kinds.see(line, v);
         turn_failed |= agent == Agent::Codex && is_failed_turn(v);
         lines += 1;
     });
     let lines = lines + parsed.skipped.iter().filter(|s| matches!(s.reason, SkipReason::NotJson(_))).count();
     let (times, model) = (truth.times().to_vec(), truth.model().map(str::to_string));
-    Reading { agent, facts: truth.finish(&parsed), times, model, parsed, turn_failed, lines }
+    Reading { agent, facts: truth.finish(&parsed), times, model, parsed, kinds, turn_failed, lines }
 }
 
 /// A `turn.failed` line, or a `turn.completed` whose `turn.status` is `failed`.
@@ -177,12 +181,35 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
     (notices, losses)
 }
 
-/// The document of a log `agent` wrote.
+/// The document of a log `agent` wrote (its bytes copied, for the provenance).
 pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
-    let (text, replaced) = text_of(bytes);
+    document_of(path, agent, crate::model::event::Source::shared(std::sync::Arc::new(bytes.to_vec())))
+}
+
+/// The document of a log `agent` wrote, whose bytes `source` keeps (a
+/// mapping: the provenance points into it).
+pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source) -> Document {
+    let kept = source.clone();
+    let (text, replaced) = text_of(kept.bytes());
     let mut reading = read(agent, &text);
     let (turn, problems) = Turn::from_owned(reading.take_turn());
-    let Reading { parsed, facts, times, model, lines: line_count, .. } = reading;
+    let Reading { parsed, facts, times, model, lines: line_count, kinds, .. } = reading;
+    // Ranges are into the text the parser read: the file's bytes when they
+    // are UTF-8, else the repaired text, kept instead.
+    // (Moved, not copied: the text is not needed past this.)
+    let repaired = matches!(text, std::borrow::Cow::Owned(_));
+    let lines_source = match text {
+        std::borrow::Cow::Borrowed(_) => source,
+        std::borrow::Cow::Owned(t) => crate::model::event::Source::shared(std::sync::Arc::new(t.into_bytes())),
+    };
+    let provenance = super::provenance::of_source(
+        agent.name(),
+        repaired,
+        lines_source,
+        &kinds,
+        &parsed.event_lines,
+        &parsed.skipped,
+    );
     let mut attempt = Attempt {
         events_exact: true,
         events: Some(Completeness::Complete),
@@ -221,6 +248,7 @@ pub fn document(path: &str, agent: Agent, bytes: &[u8]) -> Document {
     }
     attempt.log_facts = facts;
     attempt.review.timing = super::timing::of(&turn.events, &parsed.event_lines, &times);
+    attempt.provenance = Some(std::sync::Arc::new(provenance));
     attempt.sessions.push(Session {
         index: 1,
         turns: vec![TurnRecord { turn, ..Default::default() }],

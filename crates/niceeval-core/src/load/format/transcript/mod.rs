@@ -17,6 +17,7 @@ mod codex_state;
 mod codex_text;
 pub mod js;
 pub mod load;
+pub mod provenance;
 mod timing;
 mod tool_names;
 pub mod truth;

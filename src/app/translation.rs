@@ -1,0 +1,65 @@
+//! The Translation tab's moves: from a native line to the events it became
+//! in the timeline, and from a timeline row back to its native line. Both
+//! are jumps (Ctrl-o returns).
+
+use super::{App, Focus, Tab};
+use crate::model::provenance::Provenance;
+
+impl App {
+    /// The native lines of the attempt shown, when its input records them.
+    pub fn provenance(&self) -> Option<&Provenance> {
+        self.attempt().and_then(|a| a.provenance.as_deref())
+    }
+
+    /// The tabs the tab bar shows: Translation only for an input with native lines.
+    pub fn shown_tabs(&self) -> Vec<Tab> {
+        let native = self.provenance().is_some();
+        Tab::ALL.iter().copied().filter(|t| *t != Tab::Translation || native).collect()
+    }
+
+    /// Enter on a native line: its first event's timeline row.
+    pub(super) fn native_line_to_events(&mut self) {
+        let at = self.lists.translation.selected;
+        let Some(p) = self.provenance() else { return };
+        let addr = crate::view::translation::turn_addr(p, at);
+        let first = p.events(at).first().map(|&e| e as usize);
+        let dropped = p.dropped(at).map(crate::view::translation::drop_detail);
+        match (first, self.view()) {
+            (Some(e), Some(view)) => match view.timeline.row_of_event(addr, e) {
+                Some(row) => {
+                    self.tab = Tab::Timeline;
+                    self.select_row(row);
+                    self.focus = Focus::List;
+                }
+                None => self.flash_error(crate::view::chrome::NOT_IN_TIMELINE),
+            },
+            (None, _) => self.flash(crate::view::chrome::dropped_line(dropped.as_deref().unwrap_or_default())),
+            _ => {}
+        }
+    }
+
+    /// From the selected timeline row to the native line its event came from.
+    pub(super) fn row_to_native_line(&mut self) {
+        let Some(row) = self.selected_row() else { return };
+        let Some((addr, event)) = self.view().and_then(|v| v.timeline.rows.get(row)).map(|r| (r.addr(), r.event()))
+        else {
+            return;
+        };
+        let Some(p) = self.provenance() else {
+            self.flash(crate::view::chrome::NO_NATIVE_LINES);
+            return;
+        };
+        let line = event.and_then(|e| p.line_of((addr.session, addr.turn), e));
+        match line {
+            Some(i) => {
+                self.tab = Tab::Translation;
+                self.lists.translation.selected = i;
+                self.focus = Focus::List;
+                self.inspector_scroll = 0;
+                let (len, rows) = (self.list_len(), self.viewport.list_rows);
+                self.list_mut().clamp(len, rows);
+            }
+            None => self.flash(crate::view::chrome::ROW_HAS_NO_LINE),
+        }
+    }
+}
