@@ -15,8 +15,10 @@ mod codex;
 mod codex_items;
 mod codex_state;
 mod codex_text;
+pub mod folder;
 pub mod js;
 pub mod load;
+pub mod scan;
 mod tool_names;
 pub mod truth;
 
