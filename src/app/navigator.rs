@@ -8,8 +8,11 @@ impl App {
         let mut nav = Vec::new();
         let many = self.doc.attempts.len() > 1;
         let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
-        // Failed, errored and unavailable attempts first, then the rest.
-        order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
+        // Failed, errored and unavailable attempts first, then the rest (a
+        // folder's sessions stay newest first).
+        if self.listing.is_none() {
+            order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
+        }
         for ai in order {
             let attempt = &self.doc.attempts[ai];
             if many && !self.verdict_filter.keeps(attempt) {

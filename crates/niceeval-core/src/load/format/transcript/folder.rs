@@ -101,6 +101,13 @@ pub fn listed_attempt(row: &SessionRow) -> Attempt {
         started_at: f.started.clone(),
         source: Some(row.name()),
         reported_usage: (!f.usage.is_empty()).then_some(f.usage),
+        notices: vec![Notice {
+            level: NoticeLevel::Info,
+            message: format!(
+                "{}: listed from a quick read of the log; opening it (Enter) reads it in full",
+                row.name()
+            ),
+        }],
         ..Default::default()
     }
 }
@@ -121,13 +128,11 @@ pub fn read_session(row: &SessionRow) -> Result<Document, LoadError> {
 }
 
 /// The rows of `dir` with the notices of the files that are none, the
-/// newest session (by its last timestamp, else its file's time) first.
+/// most recently written session first (as the viewer lists them).
 pub fn list(dir: &Path) -> Result<(Vec<SessionRow>, Vec<Notice>), LoadError> {
     let name = crate::load::display_name(dir);
     let files = entries(dir)
         .map_err(|e| LoadError::new(&name, format!("cannot list the directory: {}", crate::load::io_message(&e))))?;
-    let modified: std::collections::HashMap<PathBuf, Option<SystemTime>> =
-        files.iter().map(|e| (e.path.clone(), e.modified)).collect();
     let (mut rows, mut notices) = (Vec::new(), Vec::new());
     for r in scan_entries(&files) {
         match r {
@@ -135,10 +140,6 @@ pub fn list(dir: &Path) -> Result<(Vec<SessionRow>, Vec<Notice>), LoadError> {
             Err(n) => notices.push(n),
         }
     }
-    rows.sort_by(|a, b| {
-        let key = |r: &SessionRow| (r.facts.ended.clone(), modified.get(&r.path).copied().flatten());
-        key(b).cmp(&key(a)).then_with(|| a.path.cmp(&b.path))
-    });
     Ok((rows, notices))
 }
 

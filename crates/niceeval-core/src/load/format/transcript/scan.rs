@@ -14,49 +14,20 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// How many characters of the first user message are kept.
-const FIRST_MESSAGE_CHARS: usize = 400;
+pub use crate::model::listed::SessionFacts;
 
-/// What the list row of one session shows.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SessionFacts {
-    /// The first and last `timestamp` the log's lines carry, as written.
-    pub started: Option<String>,
-    pub ended: Option<String>,
-    /// Its first characters, unsanitised.
-    pub first_user: Option<String>,
-    /// The model of the last assistant message that names one.
-    pub model: Option<String>,
-    /// User messages (prompts, not tool results): the session's turns.
-    pub user_messages: usize,
-    /// Tool calls started, and how many of their results failed.
-    pub tool_calls: usize,
-    pub failures: usize,
-    /// The usage NiceEval's parser adds up (absent: no usage line).
-    pub usage: crate::model::usage::Usage,
-    pub compactions: u64,
-    /// Lines NiceEval's parser could not read (`parseSuccess` false).
-    pub lost_lines: usize,
-}
-
-impl SessionFacts {
-    fn user_message(&mut self, text: &str) {
-        self.user_messages += 1;
-        if self.first_user.is_none() {
-            self.first_user = Some(text.chars().take(FIRST_MESSAGE_CHARS).collect());
-        }
-    }
-
-    fn time(&mut self, t: &str) {
-        if self.started.is_none() {
-            self.started = Some(t.to_string());
-        }
-        self.ended = Some(t.to_string());
-    }
-
+/// Reading [`SessionFacts`] from the parser's output.
+pub trait Scanned: Sized {
     /// The facts of the events, usage and losses of a full parse (times
     /// and model are not in it).
-    pub fn add_parsed(&mut self, parsed: &Parsed) {
+    fn add_parsed(&mut self, parsed: &Parsed);
+    /// The facts of a full parse (with the times and model of its lines).
+    fn of_parse(agent: Agent, text: &str) -> Self;
+    fn see_value(&mut self, v: &Value);
+}
+
+impl Scanned for SessionFacts {
+    fn add_parsed(&mut self, parsed: &Parsed) {
         for e in &parsed.events {
             match e.get("type").and_then(Value::as_str) {
                 Some("message") if e.get("role").and_then(Value::as_str) == Some("user") => {
@@ -73,8 +44,7 @@ impl SessionFacts {
         self.lost_lines += parsed.skipped.iter().filter(|s| s.reason.is_loss()).count();
     }
 
-    /// The facts of a full parse (with the times and model of its lines).
-    pub fn of_parse(agent: Agent, text: &str) -> SessionFacts {
+    fn of_parse(agent: Agent, text: &str) -> SessionFacts {
         let mut facts = SessionFacts::default();
         let parsed = super::parse_observed(agent, text, &mut |_, v| facts.see_value(v));
         facts.add_parsed(&parsed);
@@ -82,7 +52,6 @@ impl SessionFacts {
         facts
     }
 
-    /// The time and model of a parsed line.
     fn see_value(&mut self, v: &Value) {
         if let Some(t) = v.get("timestamp").and_then(Value::as_str) {
             self.time(t);
