@@ -79,10 +79,33 @@ const NOT_A_LOG: &str = "no line says which agent wrote it (not a Claude Code se
 
 /// The list row of one file, or the notice that says why it has none.
 pub fn scan_entry(entry: &Entry) -> Result<SessionRow, Notice> {
-    let bytes = std::fs::read(&entry.path).map_err(|e| not_listed(&entry.path, &crate::load::io_message(&e)))?;
-    let head = &bytes[..bytes.len().min(HEAD_BYTES)];
-    let agent = super::detect(&super::load::text_of(head).0).ok_or_else(|| not_listed(&entry.path, NOT_A_LOG))?;
-    Ok(SessionRow { path: entry.path.clone(), agent, facts: super::scan::scan(agent, &bytes) })
+    thread_local! {
+        // One buffer a thread, read into again for each file: a fresh
+        // allocation of each file's size costs its pages' faults again.
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with_borrow_mut(|bytes| {
+        use std::io::Read;
+        bytes.clear();
+        let read = std::fs::File::open(&entry.path).and_then(|mut f| f.read_to_end(bytes));
+        read.map_err(|e| not_listed(&entry.path, &crate::load::io_message(&e)))?;
+        let agent = agent_of_head(bytes).ok_or_else(|| not_listed(&entry.path, NOT_A_LOG))?;
+        let facts = super::scan::scan(agent, bytes);
+        if bytes.capacity() > BUFFER_KEPT {
+            *bytes = Vec::new();
+        }
+        Ok(SessionRow { path: entry.path.clone(), agent, facts })
+    })
+}
+
+/// The largest buffer a thread keeps between files.
+const BUFFER_KEPT: usize = 64 << 20;
+
+/// The agent that wrote a log, from its first 8 KiB, else its first 64 KiB
+/// (a first line longer than that).
+fn agent_of_head(bytes: &[u8]) -> Option<Agent> {
+    let detect = |n: usize| super::detect(&super::load::text_of(&bytes[..bytes.len().min(n)]).0);
+    detect(8 << 10).or_else(|| if bytes.len() > 8 << 10 { detect(HEAD_BYTES) } else { None })
 }
 
 /// [`scan_entry`] of each entry, on every core, in the entries' order.
