@@ -121,3 +121,61 @@ impl App {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Action, Focus, update};
+
+    fn fixture_entries() -> Vec<folder::Entry> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/folder");
+        let mut entries = folder::entries(&dir).unwrap();
+        // Newest first is by modification time; here by name, so the test does not depend on a checkout's times.
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
+        entries
+    }
+
+    fn listed(entries: &[folder::Entry], scanned: usize) -> Listed {
+        let (mut rows, mut notices) = (Vec::new(), Vec::new());
+        for r in folder::scan_entries(entries) {
+            match r {
+                Ok(row) => rows.push(row),
+                Err(n) => notices.push(n),
+            }
+        }
+        Listed { rows, notices, scanned, bytes: 0 }
+    }
+
+    #[test]
+    fn the_list_grows_by_messages_and_enter_reads_a_session_in_full() {
+        let entries = fixture_entries();
+        assert_eq!(entries.len(), 4);
+        let mut app = App::for_folder("dir", listed(&entries[..2], 2), 4, None, PriceTable::default());
+        assert_eq!(app.doc.attempts.len(), 2);
+        assert_eq!(app.listing_title(2).as_deref(), Some("Sessions · 2 of 4 read…"));
+        assert!(app.doc.attempts.iter().all(|a| a.sessions.is_empty()), "listed, not read");
+        let line = app.listed_line(0).unwrap().as_plain();
+        assert!(line.contains("Fix the flaky test in parser_spec") && line.contains("2 turns · 2 tools · 1 failed"));
+
+        // The rest arrives as a message: one more session and the file that is none.
+        let more = listed(&entries[2..], 4);
+        update(&mut app, Action::SessionsListed(crate::app::sources::Handoff::new(more)));
+        assert_eq!(app.doc.attempts.len(), 3);
+        assert!(app.doc.notices.iter().any(|n| n.message.contains("notes.jsonl")), "{:?}", app.doc.notices);
+        assert_eq!(app.listing_title(3).as_deref(), Some("Sessions · 3"));
+
+        // Enter on the first session reads it in full; it keeps its place.
+        app.focus = Focus::Nav;
+        update(&mut app, Action::Top);
+        update(&mut app, Action::Enter);
+        let first = &app.doc.attempts[0];
+        assert_eq!(first.eval_id.as_deref(), Some("a1-fix-tests"));
+        assert_eq!(first.sessions.len(), 1);
+        assert!(!app.visible.is_empty(), "its timeline is shown");
+        assert!(app.listing.as_ref().unwrap().read[0]);
+        assert!(app.doc.attempts[1].sessions.is_empty(), "the others stay listed only");
+        // Enter again folds it back into the list, read once.
+        update(&mut app, Action::Enter);
+        assert!(app.nav.iter().all(|n| n.scope.session.is_none()), "{:?}", app.nav);
+    }
+}
