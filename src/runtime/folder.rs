@@ -38,7 +38,17 @@ pub fn start(app: &mut App, entries: Vec<Entry>, already: usize, program_started
         let mut scanned = already;
         for batch in entries[already.min(entries.len())..].chunks(BATCH) {
             let (mut rows, mut notices) = (Vec::new(), Vec::new());
-            for r in folder::scan_entries(batch) {
+            // A panic is a bug: the list ends with a notice that says so, not a listing that never ends.
+            let scanned_batch = std::panic::catch_unwind(|| folder::scan_entries(batch));
+            let Ok(results) = scanned_batch else {
+                let notice = crate::model::document::Notice {
+                    level: crate::model::document::NoticeLevel::Error,
+                    message: crate::view::sessions::listing_crashed_text(scanned, count),
+                };
+                let _ = tx.send(Listed { rows, notices: vec![notice], scanned: count, bytes: 0 });
+                return;
+            };
+            for r in results {
                 match r {
                     Ok(row) => rows.push(row),
                     Err(n) => notices.push(n),
