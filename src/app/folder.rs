@@ -177,5 +177,11 @@ mod tests {
         // Enter again folds it back into the list, read once.
         update(&mut app, Action::Enter);
         assert!(app.nav.iter().all(|n| n.scope.session.is_none()), "{:?}", app.nav);
+
+        // The navigator's filter finds a session by its first user message.
+        app.nav_query = Some(crate::view::search::Query::new("make a pdf", false).unwrap());
+        app.rebuild_nav();
+        let found: Vec<usize> = app.nav.iter().map(|n| n.scope.attempt).collect();
+        assert_eq!(found, vec![1], "{:?}", app.nav);
     }
 }

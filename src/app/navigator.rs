@@ -19,11 +19,14 @@ impl App {
                 continue;
             }
             if many && let Some(q) = &self.nav_query {
+                // A folder's session is found by its first user message too.
+                let listed = self.listing.as_ref().and_then(|l| l.rows.get(ai)?.facts.first_user.as_deref());
                 let hay = format!(
-                    "{} {} {}",
+                    "{} {} {} {}",
                     attempt.eval_id.as_deref().unwrap_or(""),
                     attempt.experiment_id.as_deref().unwrap_or(""),
-                    attempt.locator.as_deref().unwrap_or("")
+                    attempt.locator.as_deref().unwrap_or(""),
+                    listed.unwrap_or("")
                 );
                 if !q.matcher.is_match(&hay) {
                     continue;
