@@ -57,6 +57,11 @@ fn view_search_failure_hitl_quit() {
 }
 
 #[test]
+fn a_folder_of_native_logs_lists_its_sessions_and_opens_one() {
+    run_script("folder.sh");
+}
+
+#[test]
 fn compare_matrix_split_view_and_back() {
     run_script("compare.sh");
 }

@@ -139,6 +139,8 @@ pub enum Action {
         why: String,
         still_loading: &'static str,
     },
+    /// More of a folder of native logs read: its sessions join the list.
+    SessionsListed(super::sources::Handoff<super::folder::Listed>),
     /// `--watch` / `--follow`: a new document.
     Reloaded {
         doc: super::sources::Handoff<crate::model::document::Document>,
@@ -223,6 +225,7 @@ impl Action {
             Action::Loaded { .. } => "the whole file loaded",
             Action::LoadFailed { .. } => "the whole load failed",
             Action::Reloaded { .. } => "reloaded",
+            Action::SessionsListed(_) => "more sessions listed",
             Action::SourceSays { .. } => "a source's message",
             Action::DebugPanic => "debug: panic on purpose",
         }

@@ -8,6 +8,7 @@ pub mod compare_layout;
 mod compare_split;
 mod compare_state;
 mod fold;
+pub mod folder;
 mod index;
 mod jumps;
 pub mod key;
@@ -309,6 +310,8 @@ pub struct App {
     timing_toggled: HashMap<usize, HashSet<String>>,
     /// `view --compare`: the comparison and its screens.
     pub compare: Option<compare::CompareState>,
+    /// A folder of native logs: its sessions as listed (see [`folder`]).
+    pub listing: Option<folder::Listing>,
 }
 
 impl App {
@@ -365,6 +368,7 @@ impl App {
             timing_rows: Vec::new(),
             timing_toggled: HashMap::new(),
             compare: None,
+            listing: None,
         };
         // With several attempts, start with them collapsed: the list of attempts.
         if app.doc.attempts.len() > 1 {

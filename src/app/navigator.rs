@@ -8,19 +8,25 @@ impl App {
         let mut nav = Vec::new();
         let many = self.doc.attempts.len() > 1;
         let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
-        // Failed, errored and unavailable attempts first, then the rest.
-        order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
+        // Failed, errored and unavailable attempts first, then the rest (a
+        // folder's sessions stay newest first).
+        if self.listing.is_none() {
+            order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
+        }
         for ai in order {
             let attempt = &self.doc.attempts[ai];
             if many && !self.verdict_filter.keeps(attempt) {
                 continue;
             }
             if many && let Some(q) = &self.nav_query {
+                // A folder's session is found by its first user message too.
+                let listed = self.listing.as_ref().and_then(|l| l.rows.get(ai)?.facts.first_user.as_deref());
                 let hay = format!(
-                    "{} {} {}",
+                    "{} {} {} {}",
                     attempt.eval_id.as_deref().unwrap_or(""),
                     attempt.experiment_id.as_deref().unwrap_or(""),
-                    attempt.locator.as_deref().unwrap_or("")
+                    attempt.locator.as_deref().unwrap_or(""),
+                    listed.unwrap_or("")
                 );
                 if !q.matcher.is_match(&hay) {
                     continue;

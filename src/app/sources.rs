@@ -86,6 +86,10 @@ impl App {
                 let Some(doc) = doc.take() else { return true };
                 self.reloaded(doc, note);
             }
+            Action::SessionsListed(listed) => {
+                let Some(listed) = listed.take() else { return true };
+                self.sessions_listed(listed);
+            }
             Action::SourceSays { text, error: true } => self.flash_error(text.clone()),
             Action::SourceSays { text, error: false } => self.flash(text.clone()),
             _ => return false,

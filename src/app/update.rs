@@ -157,6 +157,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         | Action::Loaded { .. }
         | Action::LoadFailed { .. }
         | Action::Reloaded { .. }
+        | Action::SessionsListed(_)
         | Action::SourceSays { .. } => {}
         Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => mouse_click(app, column, row),
@@ -285,6 +286,11 @@ fn enter(app: &mut App) {
     match app.focus {
         Focus::Nav => {
             if let Some(node) = app.nav.get(app.nav_state.selected).cloned() {
+                // A folder's session not read yet is read now, and opens.
+                if node.scope.session.is_none() && app.open_listed(node.scope.attempt) {
+                    app.collapsed.remove(&node.scope);
+                    app.rebuild_nav();
+                }
                 let was_collapsed = app.collapsed.contains(&node.scope);
                 if node.has_children {
                     if !app.collapsed.remove(&node.scope) {

@@ -54,6 +54,18 @@ pub fn run(args: &ViewArgs) -> i32 {
     if args.sources.one_source || !args.sources.experiments.is_empty() {
         return report_error(&"--one-source and --experiment choose what --compare compares");
     }
+    // A folder of native logs lists its newest sessions at once, the rest as they are read.
+    if let [path] = args.paths.as_slice()
+        && interactive
+        && !args.demo
+        && !args.watch
+        && !args.follow
+        && args.agent.is_none()
+        && path.is_dir()
+        && crate::load::format::transcript::folder::is_native_folder(path)
+    {
+        return run_folder(args, path, started);
+    }
     // A large file opens on a preview of its start while the rest loads.
     let preview = match args.paths.as_slice() {
         [path]
@@ -171,6 +183,33 @@ fn run_preview(args: &ViewArgs, preview: crate::load::preview::Preview, started:
     let path = args.paths[0].clone();
     let source =
         crate::runtime::background::start(&mut app, (bytes, total), path, args.opts.model.clone(), prices, started);
+    run_terminal(app, theme(args), started, Some(Box::new(source)))
+}
+
+/// A folder of native logs: its newest sessions listed now, the rest on another thread.
+fn run_folder(args: &ViewArgs, dir: &std::path::Path, started: std::time::Instant) -> i32 {
+    use crate::load::format::transcript::folder;
+    let prices = match price_table(&args.opts) {
+        Ok(p) => p,
+        Err(e) => return report_error(&e),
+    };
+    let entries = match folder::entries(dir) {
+        Ok(e) => e,
+        Err(e) => return report_error(&crate::load::io_message(&e)),
+    };
+    let first = entries.len().min(crate::runtime::folder::FIRST_SCREEN);
+    let (mut rows, mut notices) = (Vec::new(), Vec::new());
+    for r in folder::scan_entries(&entries[..first]) {
+        match r {
+            Ok(row) => rows.push(row),
+            Err(n) => notices.push(n),
+        }
+    }
+    let listed = crate::app::folder::Listed { rows, notices, scanned: first, bytes: 0 };
+    let name = crate::load::display_name(dir);
+    let mut app = App::for_folder(&name, listed, entries.len(), args.opts.model.clone(), prices);
+    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
+    let source = crate::runtime::folder::start(&mut app, entries, first, started);
     run_terminal(app, theme(args), started, Some(Box::new(source)))
 }
 

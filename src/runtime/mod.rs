@@ -6,6 +6,7 @@
 //! for `app`.
 
 pub mod background;
+pub mod folder;
 mod keys;
 pub mod live;
 pub mod loading;

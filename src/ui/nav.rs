@@ -11,7 +11,8 @@ use ratatui::widgets::Paragraph;
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::Nav;
     let shown = app.nav.iter().filter(|n| n.scope.session.is_none()).count();
-    let title = crate::view::chrome::navigator_title(shown, app.doc.attempts.len());
+    let title =
+        app.listing_title(shown).unwrap_or_else(|| crate::view::chrome::navigator_title(shown, app.doc.attempts.len()));
     let block = panel(Line::styled(title, theme.title), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -25,7 +26,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let mut spans = vec![Span::raw(format!("{indent}{fold}"))];
         let Some(view) = app.views.get(node.scope.attempt) else { continue };
         let text = match (node.scope.session, node.scope.turn) {
-            (None, _) => crate::view::nav::attempt_line(view),
+            (None, _) => app.listed_line(node.scope.attempt).unwrap_or_else(|| crate::view::nav::attempt_line(view)),
             (Some(si), None) => crate::view::nav::session_line(attempt, si),
             (Some(si), Some(ti)) => {
                 crate::view::nav::turn_line(attempt, view, crate::model::TurnAddr { session: si, turn: ti })

@@ -67,7 +67,7 @@ fn load_mapped_path(name: &str, map: std::sync::Arc<Mapped>) -> Result<Document,
     load_mapped(name, map)
 }
 
-/// A directory: a Record, or a legacy results run.
+/// A directory: a Record, a legacy results run, or a folder of native agent logs.
 fn load_dir(path: &Path, name: &str) -> Result<Document, LoadError> {
     if let Err(e) = std::fs::read_dir(path) {
         return Err(LoadError::new(name, format!("cannot list the directory: {}", io_message(&e))));
@@ -82,7 +82,13 @@ fn load_dir(path: &Path, name: &str) -> Result<Document, LoadError> {
         // load_dir picks the run itself and says when older runs sit beside it.
         return legacy::load_dir(path);
     }
-    Err(LoadError::new(name, "is a directory without a NiceEval Record (record.json) or legacy results run (run.json)"))
+    if format::transcript::folder::is_native_folder(path) {
+        return format::transcript::folder::load_dir(path);
+    }
+    Err(LoadError::new(
+        name,
+        "is a directory without a NiceEval Record (record.json), legacy results run (run.json) or native agent logs (*.jsonl)",
+    ))
 }
 
 /// A first line at least this long is not looked at for JSONL first.

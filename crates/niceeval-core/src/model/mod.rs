@@ -15,6 +15,7 @@ pub mod facts;
 pub mod hitl;
 pub mod indices;
 pub mod lint;
+pub mod listed;
 pub mod occurrence;
 pub mod payload;
 pub mod provenance;

@@ -24,6 +24,7 @@ pub mod preview;
 pub mod report;
 pub mod rules;
 pub mod search;
+pub mod sessions;
 pub mod summary;
 pub mod text;
 pub mod timeline;

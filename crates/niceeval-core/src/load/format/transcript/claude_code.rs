@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 pub(super) struct Delta {
     pub(super) input: f64,
     pub(super) output: f64,
-    cache_read: f64,
-    cache_creation: f64,
+    pub(super) cache_read: f64,
+    pub(super) cache_creation: f64,
 }
 
 /// The first of `keys` whose value is a finite number, else 0.
@@ -51,12 +51,12 @@ fn cache_creation(u: &Value) -> f64 {
 }
 
 #[derive(Default)]
-struct Totals {
-    input: f64,
-    output: f64,
-    cache_read: f64,
-    cache_creation: f64,
-    requests: u64,
+pub(super) struct Totals {
+    pub(super) input: f64,
+    pub(super) output: f64,
+    pub(super) cache_read: f64,
+    pub(super) cache_creation: f64,
+    pub(super) requests: u64,
 }
 
 impl Totals {
@@ -73,7 +73,7 @@ impl Totals {
         true
     }
 
-    fn write(&self) -> Map<String, Value> {
+    pub(super) fn write(&self) -> Map<String, Value> {
         let buckets = [("cacheReadTokens", self.cache_read), ("cacheCreationTokens", self.cache_creation)];
         js::usage_written(self.requests, self.input, self.output, &buckets)
     }
