@@ -251,7 +251,8 @@ pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source
     attempt.provenance = Some(std::sync::Arc::new(provenance));
     attempt.sessions.push(Session {
         index: 1,
-        turns: vec![TurnRecord { turn, ..Default::default() }],
+        // The one turn lasts the log: its first to its last timestamp.
+        turns: vec![TurnRecord { turn, duration_ms: attempt.review.timing.span_ms(), ..Default::default() }],
         ..Default::default()
     });
     let format = format!("{} ({})", agent.log_name(), agent.parser());
