@@ -50,6 +50,10 @@ pub fn placeholder(c: char) -> Option<Cow<'static, str>> {
 /// sequence draws as its parts around a visible `‹U+200D›`, each measured
 /// as it draws.
 fn unsafe_char(c: char) -> bool {
+    // Printable ASCII, most of any text, is never unsafe: no table lookup for it.
+    if (' '..='~').contains(&c) {
+        return false;
+    }
     matches!(c,
         '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}'
         | '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
@@ -138,11 +142,15 @@ pub fn sanitize(s: &str, lines: Lines) -> Cow<'_, str> {
 /// only occur inside JSON strings, where the escape means the same character.
 pub fn json_terminal_safe(json: &str) -> Cow<'_, str> {
     let escape = |c: char| c > '\u{1f}' && unsafe_char(c);
-    if !json.chars().any(escape) {
+    // Up to the first byte that is not ASCII below DEL nothing is escaped
+    // (and that byte starts a character: DEL, or a lead byte).
+    let Some(from) = json.bytes().position(|b| b >= 0x7f) else { return Cow::Borrowed(json) };
+    if !json[from..].chars().any(escape) {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 64);
-    for c in json.chars() {
+    out.push_str(&json[..from]);
+    for c in json[from..].chars() {
         if escape(c) {
             let mut units = [0u16; 2];
             for u in c.encode_utf16(&mut units) {
