@@ -179,7 +179,17 @@ pub enum EventKind {
     Error,
     Unrecognized {
         reason: String,
+        fault: Fault,
     },
+}
+
+/// What makes an event unrecognised: its `type` is no variant, or a field
+/// the variant needs is missing or wrong (the reason's words say which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    UnknownType,
+    MissingField,
+    InvalidField,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -264,7 +264,7 @@ fn row(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], ri: usize
         }
         (RowKind::Unrecognized, Some(e)) => {
             let mut b = Vec::new();
-            if let EventKind::Unrecognized { reason } = &e.kind {
+            if let EventKind::Unrecognized { reason, .. } = &e.kind {
                 b.push(Block::Line(Text::toned(format!("unrecognized: {}", clean(reason)), Tone::Bad)));
             }
             b.push(Block::Line(Text::toned("kept as written (never dropped):", Tone::Soft)));

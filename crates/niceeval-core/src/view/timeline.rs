@@ -399,7 +399,7 @@ fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event)
             Text::plain(format!("{} · no open start for id {}", clean(st), clean(operation_id)))
                 .with(format!(" → {}", output_of(ev)), Tone::Soft)
         }
-        EventKind::Unrecognized { reason } => {
+        EventKind::Unrecognized { reason, .. } => {
             let ty = ev.type_name().map(|t| clean(&t)).unwrap_or_else(|| "?".into());
             Text::toned(format!("{ty}: {}", clean(reason)), Tone::Warn)
                 .with(format!(" · {}", clean_owned(value_preview(&ev.head().to_value_prefix(READS_CHARS)))), Tone::Soft)

@@ -9,7 +9,7 @@
 
 use super::{
     EventKind, FIELD_COMMAND, FIELD_INPUT, FIELD_LINT_PLAIN, FIELD_MISFIT, FIELD_OUTPUT, FIELD_REDACTED,
-    FIELD_TOOL_NULL, FIELD_TRUNCATED, Intern, Node, Role,
+    FIELD_TOOL_NULL, FIELD_TRUNCATED, Fault, Intern, Node, Role,
 };
 use crate::model::json_node::{JsonType, Object};
 
@@ -23,8 +23,13 @@ fn folded(kind: EventKind, misfit: Option<String>) -> Classified {
     Classified { kind, misfit }
 }
 
-fn unrecognized(reason: String) -> Classified {
-    Classified { kind: EventKind::Unrecognized { reason }, misfit: None }
+fn unrecognized(fault: Fault, reason: String) -> Classified {
+    Classified { kind: EventKind::Unrecognized { reason, fault }, misfit: None }
+}
+
+/// Whether `key` is missing from `v` or there but wrong.
+fn field_fault(v: &Object<'_>, key: &str) -> Fault {
+    if v.get(key).is_none() { Fault::MissingField } else { Fault::InvalidField }
 }
 
 /// Why a required string field is missing or of the wrong type.
@@ -45,31 +50,44 @@ fn optional_string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<String
     }
 }
 
-fn need_str(v: &Object<'_>, key: &str, ty: &str, intern: Intern<'_>) -> Result<crate::model::event::Name, String> {
+fn need_str(
+    v: &Object<'_>,
+    key: &str,
+    ty: &str,
+    intern: Intern<'_>,
+) -> Result<crate::model::event::Name, (Fault, String)> {
     match v.get(key).and_then(Node::as_str) {
         Some(s) => Ok(intern(&s)),
-        None => Err(string_problem(v, key, ty).unwrap_or_default()),
+        None => Err((field_fault(v, key), string_problem(v, key, ty).unwrap_or_default())),
     }
 }
 
 /// `operation`: the members of `raw`'s `operation` when it is an object.
 pub(super) fn classify(raw: &Object<'_>, operation: Option<&Object<'_>>, intern: Intern<'_>) -> Classified {
     if !raw.node().is_object() {
-        return unrecognized(format!("an event must be a JSON object, found {}", raw.node().type_name()));
+        return unrecognized(
+            Fault::InvalidField,
+            format!("an event must be a JSON object, found {}", raw.node().type_name()),
+        );
     }
     let ty = match raw.get("type") {
         Some(n) if n.is_string() => n.as_str().unwrap_or_default(),
-        Some(other) => return unrecognized(format!("field `type` must be a string, found {}", other.type_name())),
-        None => return unrecognized("missing field `type`".to_string()),
+        Some(other) => {
+            return unrecognized(
+                Fault::InvalidField,
+                format!("field `type` must be a string, found {}", other.type_name()),
+            );
+        }
+        None => return unrecognized(Fault::MissingField, "missing field `type`".to_string()),
     };
     match &*ty {
         "message" => message(raw),
-        "operation.started" => started(raw, operation, intern).unwrap_or_else(unrecognized),
-        "operation.finished" => finished(raw, intern).unwrap_or_else(unrecognized),
+        "operation.started" => started(raw, operation, intern).unwrap_or_else(|(f, r)| unrecognized(f, r)),
+        "operation.finished" => finished(raw, intern).unwrap_or_else(|(f, r)| unrecognized(f, r)),
         "skill.loaded" => {
             let skill = match need_str(raw, "skill", &ty, intern) {
                 Ok(s) => s,
-                Err(reason) => return unrecognized(reason),
+                Err((fault, reason)) => return unrecognized(fault, reason),
             };
             match raw.get("operationId") {
                 None => folded(EventKind::SkillLoaded { skill, operation_id: None }, None),
@@ -78,10 +96,10 @@ pub(super) fn classify(raw: &Object<'_>, operation: Option<&Object<'_>>, intern:
                     let id = intern(&n.as_str().unwrap_or_default());
                     folded(EventKind::SkillLoaded { skill, operation_id: Some(id) }, None)
                 }
-                Some(other) => unrecognized(format!(
-                    "skill.loaded: field `operationId` must be a string, found {}",
-                    other.type_name()
-                )),
+                Some(other) => unrecognized(
+                    Fault::InvalidField,
+                    format!("skill.loaded: field `operationId` must be a string, found {}", other.type_name()),
+                ),
             }
         }
         "input.requested" => {
@@ -101,7 +119,7 @@ pub(super) fn classify(raw: &Object<'_>, operation: Option<&Object<'_>>, intern:
         ),
         "compaction" => folded(EventKind::Compaction, optional_string_problem(raw, "reason", &ty)),
         "error" => folded(EventKind::Error, string_problem(raw, "message", &ty)),
-        other => unrecognized(format!("unknown event type \"{other}\"")),
+        other => unrecognized(Fault::UnknownType, format!("unknown event type \"{other}\"")),
     }
 }
 
@@ -124,15 +142,22 @@ fn message(raw: &Object<'_>) -> Classified {
 
 /// A start whose operation kind is not `tool` is folded as a subagent call
 /// (`deriveRunFacts` tests `kind === "tool"` and sends the rest to subagents).
-fn started(raw: &Object<'_>, operation: Option<&Object<'_>>, intern: Intern<'_>) -> Result<Classified, String> {
+fn started(
+    raw: &Object<'_>,
+    operation: Option<&Object<'_>>,
+    intern: Intern<'_>,
+) -> Result<Classified, (Fault, String)> {
     const TY: &str = "operation.started operation";
     let operation_id = need_str(raw, "operationId", "operation.started", intern)?;
     let op = match (operation, raw.get("operation")) {
         (Some(op), _) => op,
         (None, Some(other)) => {
-            return Err(format!("operation.started: field `operation` must be an object, found {}", other.type_name()));
+            let reason = format!("operation.started: field `operation` must be an object, found {}", other.type_name());
+            return Err((Fault::InvalidField, reason));
         }
-        (None, None) => return Err("operation.started: missing required field `operation`".into()),
+        (None, None) => {
+            return Err((Fault::MissingField, "operation.started: missing required field `operation`".into()));
+        }
     };
     let name = need_str(op, "name", TY, intern)?;
     let kind = op.get("kind");
@@ -165,7 +190,7 @@ fn started(raw: &Object<'_>, operation: Option<&Object<'_>>, intern: Intern<'_>)
 }
 
 /// A finish whose `kind` is not `tool` closes a subagent call.
-fn finished(raw: &Object<'_>, intern: Intern<'_>) -> Result<Classified, String> {
+fn finished(raw: &Object<'_>, intern: Intern<'_>) -> Result<Classified, (Fault, String)> {
     const TY: &str = "operation.finished";
     let operation_id = need_str(raw, "operationId", TY, intern)?;
     let status = need_str(raw, "status", TY, intern)?;

@@ -35,13 +35,21 @@ fn classifies_every_variant() {
 #[test]
 fn misfits_are_kept_with_a_reason() {
     let ev = Event::from_value(json!({"type":"tool.progress","pct":3}));
-    assert_eq!(ev.kind, EventKind::Unrecognized { reason: "unknown event type \"tool.progress\"".into() });
+    assert_eq!(
+        ev.kind,
+        EventKind::Unrecognized {
+            reason: "unknown event type \"tool.progress\"".into(),
+            fault: super::Fault::UnknownType
+        }
+    );
     assert_eq!(ev.raw()["pct"], 3);
     let ev = Event::from_value(json!({"type":"message","role":"assistant"}));
     assert_eq!(ev.kind, EventKind::Message { role: Role::Assistant });
     assert_eq!(ev.misfit().as_deref(), Some("message: missing required field `text`"));
     let ev = Event::from_value(json!({"type":"operation.finished","operationId":7,"kind":"tool","status":"completed"}));
-    assert!(matches!(ev.kind, EventKind::Unrecognized { ref reason } if reason.contains("operationId")));
+    assert!(
+        matches!(ev.kind, EventKind::Unrecognized { ref reason, fault: super::Fault::InvalidField } if reason.contains("operationId"))
+    );
     let ev = Event::from_value(json!([1, 2]));
     assert!(ev.is_unrecognized());
 }

@@ -6,7 +6,7 @@ use crate::model::command::{CommandState, command_state, normalize_logical_comma
 use crate::model::diagnostics::Location;
 use crate::model::document::TurnRecord;
 use crate::model::event::{
-    COMMON_KEYS, Event, EventKind, FIELD_LINT_PLAIN, Node, Role, SUBAGENT_FINISH_STATUSES, TOOL_FINISH_STATUSES,
+    COMMON_KEYS, Event, EventKind, FIELD_LINT_PLAIN, Fault, Node, Role, SUBAGENT_FINISH_STATUSES, TOOL_FINISH_STATUSES,
     json_type, operation_keys, variant_keys,
 };
 use crate::model::json_node::Object;
@@ -53,7 +53,7 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
         sink.push(code, at, misfit);
     }
     match &event.kind {
-        EventKind::Unrecognized { reason } => unrecognized(sink, at, event, reason),
+        EventKind::Unrecognized { reason, fault } => unrecognized(sink, at, event, reason, *fault),
         EventKind::ToolStarted { operation_id, tool, .. } => {
             let input = match &members {
                 Some((_, op)) => op.as_ref().and_then(|o| o.get("input")),
@@ -178,13 +178,11 @@ fn check_unknown_keys(sink: &mut Sink, at: Location, event: &Event, obj: &Object
     }
 }
 
-fn unrecognized(sink: &mut Sink, at: Location, event: &Event, reason: &str) {
-    let code = if reason.starts_with("unknown event type") {
-        "unknown-event-type"
-    } else if reason.contains("missing") {
-        "missing-field"
-    } else {
-        "invalid-field"
+fn unrecognized(sink: &mut Sink, at: Location, event: &Event, reason: &str, fault: Fault) {
+    let code = match fault {
+        Fault::UnknownType => "unknown-event-type",
+        Fault::MissingField => "missing-field",
+        Fault::InvalidField => "invalid-field",
     };
     let message = match (code, event.type_name().as_deref()) {
         ("unknown-event-type", Some(t)) => {
