@@ -6,28 +6,47 @@
 
 use super::event::Source;
 
-/// Why a native line became no event (the loader's reasons, as facts; the
-/// view words them).
+/// Why a line gave no event, no usage and no compaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DropReason {
-    /// Not JSON: NiceEval's parser skips it and reports `parseSuccess` false.
+pub enum SkipReason {
+    /// Not JSON (`JSON.parse` failed): the parser's `parseSuccess` turns false.
     NotJson(String),
-    /// NiceEval's parser throws on it and skips it.
+    /// NiceEval's code throws on this line (a value it cannot make a
+    /// string); it drops the line and `parseSuccess` turns false.
     Throws,
-    /// Session metadata or lifecycle the parser does not read.
+    /// Session metadata or lifecycle: a `system` line, `thread.*`,
+    /// `turn.started`, a `turn.completed` that did not fail, `response.*`.
     Metadata,
-    /// An intermediate item state (the completed item counts).
+    /// An intermediate state the parser waits past: `item.updated`, or an
+    /// `item.started` of a kind recorded only when completed.
     Incomplete,
-    /// Streaming text fragments whose whole text comes on another line.
+    /// Streaming text fragments (`output_text.delta`/`.done`) whose whole
+    /// text comes on another line.
     Delta,
-    /// A line or item type the parser does not map.
+    /// A line or item of a type the parser does not map (`todo_list`, …).
     Unmapped(String),
     /// A message or reasoning line with no text.
     NoText,
     /// The result of a Skill tool use, already read as `skill.loaded`.
     SkillResult,
-    /// A value with no type the parser reads.
+    /// A JSON value that is not an object, or an object with no type the
+    /// parser reads.
     NoShape,
+}
+
+impl SkipReason {
+    /// Whether NiceEval's parser counts this line against `parseSuccess`.
+    pub fn is_loss(&self) -> bool {
+        matches!(self, SkipReason::NotJson(_) | SkipReason::Throws)
+    }
+}
+
+/// Why a native line became no event (the loader's reasons, as facts; the
+/// view words them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DropReason {
+    /// A log line the parser skipped, and why.
+    Skipped(SkipReason),
     /// Read (for usage or state) but made into no event.
     ReadNoEvent,
     /// A converter call that returned no event.
@@ -37,7 +56,7 @@ pub enum DropReason {
 impl DropReason {
     /// Whether the line was lost (NiceEval counts it against `parseSuccess`).
     pub fn is_loss(&self) -> bool {
-        matches!(self, DropReason::NotJson(_) | DropReason::Throws)
+        matches!(self, DropReason::Skipped(s) if s.is_loss())
     }
 }
 

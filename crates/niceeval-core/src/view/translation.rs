@@ -10,7 +10,7 @@ use super::preview::value_preview;
 use super::text::{Text, Tone, clean, clean_owned};
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::document::Attempt;
-use crate::model::provenance::{DropReason, Origin, Provenance};
+use crate::model::provenance::{DropReason, Origin, Provenance, SkipReason};
 use serde_json::{Value, json};
 
 /// A line preview keeps this many characters.
@@ -21,15 +21,15 @@ const PREVIEW_PARSES: usize = 1 << 20;
 /// Why a line became nothing, in a few words (for a column).
 pub fn drop_text(r: &DropReason) -> String {
     match r {
-        DropReason::NotJson(_) => "not JSON".into(),
-        DropReason::Throws => "parser throws".into(),
-        DropReason::Metadata => "metadata".into(),
-        DropReason::Incomplete => "incomplete item".into(),
-        DropReason::Delta => "stream delta".into(),
-        DropReason::Unmapped(t) => format!("unmapped {}", clean(t)),
-        DropReason::NoText => "no text".into(),
-        DropReason::SkillResult => "skill result".into(),
-        DropReason::NoShape => "no type".into(),
+        DropReason::Skipped(SkipReason::NotJson(_)) => "not JSON".into(),
+        DropReason::Skipped(SkipReason::Throws) => "parser throws".into(),
+        DropReason::Skipped(SkipReason::Metadata) => "metadata".into(),
+        DropReason::Skipped(SkipReason::Incomplete) => "incomplete item".into(),
+        DropReason::Skipped(SkipReason::Delta) => "stream delta".into(),
+        DropReason::Skipped(SkipReason::Unmapped(t)) => format!("unmapped {}", clean(t)),
+        DropReason::Skipped(SkipReason::NoText) => "no text".into(),
+        DropReason::Skipped(SkipReason::SkillResult) => "skill result".into(),
+        DropReason::Skipped(SkipReason::NoShape) => "no type".into(),
         DropReason::ReadNoEvent => "usage/state only".into(),
         DropReason::ReturnedNothing => "returned nothing".into(),
     }
@@ -38,17 +38,29 @@ pub fn drop_text(r: &DropReason) -> String {
 /// Why a line became nothing, in full (the inspector, `--json`).
 pub fn drop_detail(r: &DropReason) -> String {
     match r {
-        DropReason::NotJson(e) => {
+        DropReason::Skipped(SkipReason::NotJson(e)) => {
             format!("not JSON ({}); NiceEval's parser skips it and reports parseSuccess false", clean(e))
         }
-        DropReason::Throws => "NiceEval's parser throws on this line and skips it; parseSuccess false".into(),
-        DropReason::Metadata => "session metadata or lifecycle, which NiceEval's parser does not read".into(),
-        DropReason::Incomplete => "an intermediate item state; the completed item is what counts".into(),
-        DropReason::Delta => "streaming text fragments; the whole text comes on another line".into(),
-        DropReason::Unmapped(t) => format!("type {:?}, which NiceEval's parser does not map", clean(t)),
-        DropReason::NoText => "a message or reasoning line with no text".into(),
-        DropReason::SkillResult => "the result of a Skill tool use, already shown as skill.loaded".into(),
-        DropReason::NoShape => "no type NiceEval's parser reads".into(),
+        DropReason::Skipped(SkipReason::Throws) => {
+            "NiceEval's parser throws on this line and skips it; parseSuccess false".into()
+        }
+        DropReason::Skipped(SkipReason::Metadata) => {
+            "session metadata or lifecycle, which NiceEval's parser does not read".into()
+        }
+        DropReason::Skipped(SkipReason::Incomplete) => {
+            "an intermediate item state; the completed item is what counts".into()
+        }
+        DropReason::Skipped(SkipReason::Delta) => {
+            "streaming text fragments; the whole text comes on another line".into()
+        }
+        DropReason::Skipped(SkipReason::Unmapped(t)) => {
+            format!("type {:?}, which NiceEval's parser does not map", clean(t))
+        }
+        DropReason::Skipped(SkipReason::NoText) => "a message or reasoning line with no text".into(),
+        DropReason::Skipped(SkipReason::SkillResult) => {
+            "the result of a Skill tool use, already shown as skill.loaded".into()
+        }
+        DropReason::Skipped(SkipReason::NoShape) => "no type NiceEval's parser reads".into(),
         DropReason::ReadNoEvent => "read for usage or state, but made into no event".into(),
         DropReason::ReturnedNothing => "the converter call returned no event".into(),
     }

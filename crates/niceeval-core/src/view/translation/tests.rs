@@ -22,10 +22,10 @@ fn attempt() -> (Attempt, DerivedAttempt) {
     let mut start = 0u64;
     let lines: Vec<&str> = LOG.lines().collect();
     let produced: [(&[u32], Option<DropReason>); 4] = [
-        (&[], Some(DropReason::Metadata)),
+        (&[], Some(DropReason::Skipped(SkipReason::Metadata))),
         (&[0], None),
         (&[1, 2], None),
-        (&[], Some(DropReason::NotJson("x".into()))),
+        (&[], Some(DropReason::Skipped(SkipReason::NotJson("x".into())))),
     ];
     for (n, (text, (events, dropped))) in lines.iter().zip(produced).enumerate() {
         let word = ["system init", "user", "assistant", "(raw text)"][n];

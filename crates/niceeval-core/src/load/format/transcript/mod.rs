@@ -24,6 +24,7 @@ mod timing;
 mod tool_names;
 pub mod truth;
 
+pub use crate::model::provenance::SkipReason;
 use serde_json::{Map, Value};
 
 /// The agent CLI that wrote a log.
@@ -64,41 +65,6 @@ impl Agent {
             Agent::ClaudeCode => "parseClaudeCodeTranscript",
             Agent::Codex => "parseCodexTranscript",
         }
-    }
-}
-
-/// Why a line gave no event, no usage and no compaction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkipReason {
-    /// Not JSON (`JSON.parse` failed): the parser's `parseSuccess` turns false.
-    NotJson(String),
-    /// NiceEval's code throws on this line (a value it cannot make a
-    /// string); it drops the line and `parseSuccess` turns false.
-    Throws,
-    /// Session metadata or lifecycle: a `system` line, `thread.*`,
-    /// `turn.started`, a `turn.completed` that did not fail, `response.*`.
-    Metadata,
-    /// An intermediate state the parser waits past: `item.updated`, or an
-    /// `item.started` of a kind recorded only when completed.
-    Incomplete,
-    /// Streaming text fragments (`output_text.delta`/`.done`) whose whole
-    /// text comes on another line.
-    Delta,
-    /// A line or item of a type the parser does not map (`todo_list`, …).
-    Unmapped(String),
-    /// A message or reasoning line with no text.
-    NoText,
-    /// The result of a Skill tool use, already read as `skill.loaded`.
-    SkillResult,
-    /// A JSON value that is not an object, or an object with no type the
-    /// parser reads.
-    NoShape,
-}
-
-impl SkipReason {
-    /// Whether NiceEval's parser counts this line against `parseSuccess`.
-    pub fn is_loss(&self) -> bool {
-        matches!(self, SkipReason::NotJson(_) | SkipReason::Throws)
     }
 }
 

@@ -55,17 +55,7 @@ pub fn kind_of(v: &Value) -> String {
 }
 
 fn reason(r: &SkipReason) -> DropReason {
-    match r {
-        SkipReason::NotJson(e) => DropReason::NotJson(e.clone()),
-        SkipReason::Throws => DropReason::Throws,
-        SkipReason::Metadata => DropReason::Metadata,
-        SkipReason::Incomplete => DropReason::Incomplete,
-        SkipReason::Delta => DropReason::Delta,
-        SkipReason::Unmapped(t) => DropReason::Unmapped(t.clone()),
-        SkipReason::NoText => DropReason::NoText,
-        SkipReason::SkillResult => DropReason::SkillResult,
-        SkipReason::NoShape => DropReason::NoShape,
-    }
+    DropReason::Skipped(r.clone())
 }
 
 /// [`of_log`] of the text `source` holds (UTF-8: the file's bytes when
@@ -155,7 +145,7 @@ mod tests {
         assert_eq!(p.lines.len(), 3);
         assert_eq!(p.lines.iter().map(|l| l.number).collect::<Vec<_>>(), vec![1, 3, 4]);
         assert_eq!(p.kind(0), "system init");
-        assert_eq!(p.dropped(0), Some(&DropReason::Metadata));
+        assert_eq!(p.dropped(0), Some(&DropReason::Skipped(SkipReason::Metadata)));
         assert_eq!(p.text(1), b"{\"type\":\"assistant\"}");
         assert_eq!(p.events(1), &[0, 1]);
         assert_eq!(p.kind(2), "(raw text)");
