@@ -33,7 +33,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     };
     if app.visible.is_empty() {
-        frame.render_widget(Paragraph::new(Line::styled(crate::view::chrome::NO_EVENTS, theme.dim)), inner);
+        let empty = crate::view::chrome::timeline_empty(attempt);
+        frame.render_widget(Paragraph::new(Line::styled(empty, theme.dim)), inner);
         return;
     }
     let w = inner.width as usize;

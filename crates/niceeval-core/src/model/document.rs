@@ -263,6 +263,9 @@ pub struct Attempt {
     pub reported_estimate: Option<f64>,
     /// True when events are the adapter's exact stream; false when rebuilt.
     pub events_exact: bool,
+    /// Only listed from a quick read (a folder of native logs): its events
+    /// are not read until it is opened, so its counts are not known.
+    pub listed_only: bool,
     /// The attempt's evidence coverage as the file records it (an
     /// InvocationSummary's `evidenceCoverage`: the agent's declaration
     /// downgraded by every turn, worst across turns). `None`: not recorded.

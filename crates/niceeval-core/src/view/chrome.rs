@@ -99,6 +99,12 @@ pub fn translation_title(counts: Option<&str>) -> String {
 pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
 pub const NO_EVENTS: &str = "no events in this scope";
 
+/// What an empty timeline says: nothing in scope, or (a session only
+/// listed from a folder) that its log is not read yet.
+pub fn timeline_empty(attempt: &crate::model::document::Attempt) -> &'static str {
+    if attempt.listed_only { super::summary::NOT_READ_YET } else { NO_EVENTS }
+}
+
 /// The timeline of an input with no attempt: its notices (a followed file
 /// that is awaited says so), or that there is nothing.
 pub fn no_attempts(doc: &crate::model::document::Document) -> Vec<super::Text> {

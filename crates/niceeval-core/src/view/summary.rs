@@ -33,6 +33,9 @@ pub struct Observed {
     pub source: UsageSource,
 }
 
+/// A listed session whose log is not read yet: its counts and rows are missing.
+pub const NOT_READ_YET: &str = "not read yet: Enter reads this session in full";
+
 /// Every fact of an attempt's header.
 #[derive(Debug, Clone)]
 pub struct Summary {
@@ -53,6 +56,8 @@ pub struct Summary {
     /// (an `exp --json` line, a Record without its trace): its counts are
     /// missing, not zero.
     pub events_recorded: bool,
+    /// Only listed, not read yet (see `Attempt::listed_only`).
+    pub listed_only: bool,
     pub sessions: usize,
     pub turns: usize,
     pub events: usize,
@@ -101,7 +106,9 @@ impl Summary {
             headline: super::verdict::headline(attempt.verdict, status),
             to_review: needs_review(attempt),
             model: d.model.clone(),
-            events_recorded: attempt.events != Some(crate::model::completeness::Completeness::NotRecorded),
+            events_recorded: attempt.events != Some(crate::model::completeness::Completeness::NotRecorded)
+                && !attempt.listed_only,
+            listed_only: attempt.listed_only,
             sessions: attempt.sessions.len(),
             turns,
             events: records.map(|r| r.turn.events.len()).sum(),
@@ -225,6 +232,9 @@ impl Summary {
     }
 
     pub fn counts(&self) -> Text {
+        if self.listed_only {
+            return Text::toned(format!("{MISSING} ({NOT_READ_YET})"), Tone::Soft);
+        }
         if !self.counts_known() {
             return Text::toned(format!("{MISSING} (events not recorded)"), Tone::Soft);
         }

@@ -124,6 +124,7 @@ pub fn listed_attempt(row: &SessionRow) -> Attempt {
         started_at: f.started.clone(),
         source: Some(row.name()),
         reported_usage: (!f.usage.is_empty()).then_some(f.usage),
+        listed_only: true,
         notices: vec![Notice::new(
             NoticeLevel::Info,
             format!("{}: listed from a quick read of the log; opening it (Enter) reads it in full", row.name()),
