@@ -245,7 +245,7 @@ fn cli_exit_1_on_errors_with_position_code_hint_and_rule() {
     assert!(out.contains("hint: "), "{out}");
     // The rule is cited where it is written in the project, with the NiceEval behaviour it follows.
     assert!(out.contains("rule: docs/rules.md#orphan-finish — NiceEval §2.2"), "{out}");
-    assert!(out.contains("1 error, 0 warnings"), "{out}");
+    assert!(out.contains("1 error · 0 warnings"), "{out}");
 }
 
 #[test]

@@ -404,3 +404,34 @@ fn columns_that_do_not_fit_say_how_many_and_which_keys_reach_them() {
     assert!(header.ends_with("→ h/l)") && header.contains("(+"), "the hidden columns' note is cut:\n{shown}");
     assert!(shown.lines().all(|l| niceeval::model::text::width(l) <= 60));
 }
+
+/// Two attempts whose events were not recorded (`exp --json` lines): the
+/// split's deltas and usage rows say the turn and tool-call counts are
+/// missing, not `±0`, and the timeline's title does not count "0 turns".
+#[test]
+fn a_split_of_two_unrecorded_attempts_counts_nothing_as_zero() {
+    let unrecorded = |locator: &str, verdict| {
+        let mut d = attempt(locator, verdict, vec![], vec![assertion("tests pass", verdict == Verdict::Passed)]);
+        d.attempts[0].sessions.clear();
+        d.attempts[0].events = Some(niceeval::model::completeness::Completeness::NotRecorded);
+        d
+    };
+    let prices = builtin_prices();
+    let compared = Compared::two(
+        niceeval::analysis::build_source(unrecorded("@1BEFORE000001", Verdict::Passed), None, &prices),
+        niceeval::analysis::build_source(unrecorded("@1AFTER0000001", Verdict::Failed), None, &prices),
+        &[],
+    )
+    .unwrap();
+    let c = compared.view();
+    let split = niceeval::view::compare::split::Split::new(&c, 0, 1);
+    let deltas = niceeval::view::compare::split::deltas(&c, &split).as_plain();
+    assert!(deltas.contains("turns — · tool calls —"), "{deltas}");
+    let meta = niceeval::view::compare::split::tab_meta(&split, niceeval::view::compare::split::SplitTab::Timeline);
+    assert!(!meta.as_plain().contains("0 turns"), "{}", meta.as_plain());
+    let table = niceeval::view::compare::split::usage_table(&c, &split);
+    for label in ["turns", "tool calls"] {
+        let row = table.rows.iter().find(|r| r[0].as_plain() == label).unwrap();
+        assert!(row[1..].iter().all(|cell| cell.as_plain() == "—"), "{label}: {row:?}");
+    }
+}

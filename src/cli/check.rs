@@ -8,6 +8,7 @@ use crate::model::diagnostics::{Finding, Severity};
 use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
 use crate::model::lint::{RULES, attempt_is_checkable, notice_is_finding};
 use crate::model::text::{Lines, sanitize};
+use crate::view::format::{count, finding_counts};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -150,10 +151,10 @@ impl<'a> Report<'a> {
         let c = self.checked;
         format!(
             "{}, {}, {}, {}",
-            plural(c.attempts, "attempt"),
-            plural(c.sessions, "session"),
-            plural(c.turns, "turn"),
-            plural(c.events, "event")
+            count(c.attempts, "attempt", "attempts"),
+            count(c.sessions, "session", "sessions"),
+            count(c.turns, "turn", "turns"),
+            count(c.events, "event", "events")
         )
     }
 
@@ -270,9 +271,8 @@ impl<'a> Report<'a> {
             let _ = writeln!(out, "no findings: checked {}", self.counts_text());
         } else {
             let mut summary = format!(
-                "\n{}, {} in {}",
-                plural(self.errors(), "error"),
-                plural(self.warnings(), "warning"),
+                "\n{} in {}",
+                finding_counts(self.errors(), self.warnings()),
                 self.counts_text()
             );
             if !self.failed() {
@@ -386,10 +386,6 @@ fn skip_reason(a: &Attempt) -> &'static str {
     } else {
         "its events were rebuilt from a lossy record (a Record keeps the conversation, not the adapter's own stream)"
     }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
 }
 
 fn rules_text() -> String {

@@ -190,7 +190,7 @@ pub fn estimate_cost(model: Option<&str>, usage: &Usage, prices: &PriceTable) ->
             hit.price.cache_read.is_none(),
         ),
         (
-            "cache creation",
+            "cache write",
             usage.cache_creation_tokens,
             hit.price.cache_write.unwrap_or(hit.price.input),
             hit.price.cache_write.is_none(),

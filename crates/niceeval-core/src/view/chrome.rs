@@ -37,13 +37,14 @@ pub fn assertions_title(recorded: Option<(usize, usize)>) -> String {
     }
 }
 
-/// " Diagnostics · 1 error · 2 warnings · 0 recorded ".
+/// " Diagnostics · 1 error · 2 warnings · 3 recorded diagnostics " (the
+/// recorded part only when the file records any).
 pub fn diagnostics_title(errors: usize, warnings: usize, recorded: usize) -> String {
-    format!(
-        " Diagnostics · {} · {} · {recorded} recorded ",
-        count(errors, "error", "errors"),
-        count(warnings, "warning", "warnings")
-    )
+    let recorded = match recorded {
+        0 => String::new(),
+        n => format!(" · {}", count(n, "recorded diagnostic", "recorded diagnostics")),
+    };
+    format!(" Diagnostics · {}{recorded} ", super::format::finding_counts(errors, warnings))
 }
 
 /// " Changes · 3 files · complete ", or that none were recorded.

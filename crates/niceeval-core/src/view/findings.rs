@@ -195,13 +195,17 @@ pub fn section(ctx: &Ctx) -> Section {
             rb,
         )));
     }
-    let meta = if errors > 0 {
-        Text::toned(
-            format!("{} · {}", count(errors, "error", "errors"), count(findings.len(), "finding", "findings")),
-            Tone::Bad,
-        )
+    let warnings = findings.len() - errors;
+    let tone = if errors > 0 {
+        Tone::Bad
+    } else if warnings > 0 {
+        Tone::Warn
     } else {
-        Text::toned(count(findings.len(), "finding", "findings"), Tone::Soft)
+        Tone::Soft
     };
+    let mut meta = Text::toned(super::format::finding_counts(errors, warnings), tone);
+    if !recorded.is_empty() {
+        meta.push(format!(" · {}", count(recorded.len(), "recorded diagnostic", "recorded diagnostics")), Tone::Soft);
+    }
     Section::new("Diagnostics", meta, body)
 }

@@ -148,6 +148,12 @@ pub fn score(x: f64) -> String {
     number(x)
 }
 
+/// "5 errors · 2,001 warnings": how every surface counts findings (the
+/// viewer's title and header, `show --diagnostics`, `check`).
+pub fn finding_counts(errors: usize, warnings: usize) -> String {
+    format!("{} · {}", count(errors, "error", "errors"), count(warnings, "warning", "warnings"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

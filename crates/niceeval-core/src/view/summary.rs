@@ -36,6 +36,17 @@ pub struct Observed {
 /// A listed session whose log is not read yet: its counts and rows are missing.
 pub const NOT_READ_YET: &str = "not read yet: Enter reads this session in full";
 
+/// Marks on a token sum that includes a negative count (see `usage-negative`).
+const NEGATIVE_SHORT: &str = "includes negative counts";
+const NEGATIVE_LONG: &str = "includes negative token counts the file reports (usage-negative): not a real total";
+
+fn has_negative_tokens(u: &Usage) -> bool {
+    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_creation_tokens, u.reasoning_tokens]
+        .iter()
+        .flatten()
+        .any(|n| *n < 0.0)
+}
+
 /// Every fact of an attempt's header.
 #[derive(Debug, Clone)]
 pub struct Summary {
@@ -66,6 +77,9 @@ pub struct Summary {
     pub waiting: usize,
     pub usage: Usage,
     pub usage_source: UsageSource,
+    /// Some turn's usage, or the stated usage, has a negative token count
+    /// (the `usage-negative` error): the headline sum is not a real figure.
+    pub negative_tokens: bool,
     pub observed: Observed,
     pub estimate: Estimate,
     /// `estimatedCostUSD` as the file states it (NiceEval's own estimate).
@@ -94,6 +108,11 @@ impl Summary {
         let records = attempt.sessions.iter().flat_map(|s| &s.turns);
         let turns_reporting = records.clone().filter(|r| r.turn.usage.is_some_and(|u| u.cost_usd.is_some())).count();
         let turns = records.clone().count();
+        let negative_tokens = attempt
+            .reported_usage
+            .iter()
+            .chain(records.clone().filter_map(|r| r.turn.usage.as_ref()))
+            .any(has_negative_tokens);
         let status = attempt_status(attempt);
         Summary {
             source: attempt.source.clone(),
@@ -117,6 +136,7 @@ impl Summary {
             waiting: requests.iter().filter(|r| r.state == HitlState::Waiting).count(),
             usage,
             usage_source,
+            negative_tokens,
             observed: Observed { usd: usage.cost_usd, turns_reporting, turns, source: usage_source },
             estimate: d.estimate.clone(),
             stated_estimate: attempt.reported_estimate,
@@ -133,22 +153,24 @@ impl Summary {
         self.usage.billable_tokens()
     }
 
-    /// "7,872 tokens" or "— tokens".
+    /// "7,872 tokens", "— tokens", or "-30 tokens (negative counts)".
     pub fn tokens_short(&self) -> String {
         match self.tokens() {
+            Some(t) if self.negative_tokens => format!("{} tokens ({NEGATIVE_SHORT})", number(t)),
             Some(t) => format!("{} tokens", number(t)),
             None => format!("{MISSING} tokens"),
         }
     }
 
-    /// "7,872 tokens (input 6,384 + output 1,488; cache read 73,728, cache creation 6,144) · stated by the file".
+    /// "7,872 tokens (input 6,384 + output 1,488; cache read 73,728, cache write 6,144) · stated by the file".
+    /// Shown under the label "tokens", so a missing figure does not repeat the word.
     pub fn tokens_long(&self) -> Text {
         let u = &self.usage;
         let Some(t) = self.tokens() else {
-            return Text::toned(format!("{MISSING} tokens (no input or output token counts reported)"), Tone::Soft);
+            return Text::toned(format!("{MISSING} (no input or output token counts reported)"), Tone::Soft);
         };
         let mut text = Text::plain(format!(
-            "{} tokens (input {} + output {}; cache read {}, cache creation {})",
+            "{} tokens (input {} + output {}; cache read {}, cache write {})",
             number(t),
             super::format::opt_number(u.input_tokens),
             super::format::opt_number(u.output_tokens),
@@ -157,6 +179,9 @@ impl Summary {
         ));
         if let Some(note) = self.usage_note() {
             text.push(format!(" · {note}"), Tone::Soft);
+        }
+        if self.negative_tokens {
+            text.push(format!(" · {NEGATIVE_LONG}"), Tone::Bad);
         }
         text
     }
@@ -231,6 +256,16 @@ impl Summary {
         self.events_recorded || self.events > 0
     }
 
+    /// The turn count, or `None` when the events were not recorded (missing, not zero).
+    pub fn known_turns(&self) -> Option<f64> {
+        self.counts_known().then_some(self.turns as f64)
+    }
+
+    /// The tool-call count, or `None` when the events were not recorded.
+    pub fn known_tool_calls(&self) -> Option<f64> {
+        self.counts_known().then_some(self.tool_calls as f64)
+    }
+
     pub fn counts(&self) -> Text {
         if self.listed_only {
             return Text::toned(format!("{MISSING} ({NOT_READ_YET})"), Tone::Soft);
@@ -282,10 +317,7 @@ impl Summary {
             return None;
         }
         let tone = if self.errors > 0 { Tone::Bad } else { Tone::Warn };
-        Some(Text::toned(
-            format!("⚑ {} · {}", count(self.errors, "error", "errors"), count(self.warnings, "warning", "warnings")),
-            tone,
-        ))
+        Some(Text::toned(format!("⚑ {}", super::format::finding_counts(self.errors, self.warnings)), tone))
     }
 
     /// "⏸ WAITING FOR INPUT (1)": requests no later turn answers.

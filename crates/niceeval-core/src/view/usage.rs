@@ -209,10 +209,7 @@ pub fn cost_detail(ctx: &Ctx) -> Vec<Block> {
                 rows,
                 floor: vec![],
             }));
-            body.push(Block::Line(Text::toned(
-                "reasoning tokens are inside output and requests are never priced",
-                Tone::Soft,
-            )));
+            body.push(Block::Line(reasoning_note(&s.usage)));
         }
         other => body.push(kv("estimated", 9, Text::toned(format!("— ({})", estimate_reason(other)), Tone::Soft))),
     }
@@ -228,4 +225,20 @@ pub fn cost_detail(ctx: &Ctx) -> Vec<Block> {
     }
     body.push(kv("cache hit", 9, Text::plain(s.usage.cache_hit_ratio().map(percent).unwrap_or_else(|| "—".into()))));
     body
+}
+
+/// NiceEval counts reasoning inside output, so reasoning above output means
+/// the file's counts disagree with that contract: say so rather than repeat it.
+fn reasoning_note(u: &Usage) -> Text {
+    match (u.reasoning_tokens, u.output_tokens) {
+        (Some(r), Some(o)) if r > o => Text::toned(
+            format!(
+                "reasoning ({}) exceeds output ({}), though NiceEval counts reasoning inside output; requests are never priced",
+                number(r),
+                number(o)
+            ),
+            Tone::Warn,
+        ),
+        _ => Text::toned("reasoning tokens are inside output and requests are never priced", Tone::Soft),
+    }
 }

@@ -247,9 +247,9 @@ pub fn deltas(c: &Cv, split: &Split) -> Text {
     t.push(" · est. ", Tone::Soft);
     t.append(delta(b.estimate.total(), a.estimate.total(), money));
     t.push(" · turns ", Tone::Soft);
-    t.append(delta(Some(b.turns as f64), Some(a.turns as f64), number));
+    t.append(delta(b.known_turns(), a.known_turns(), number));
     t.push(" · tool calls ", Tone::Soft);
-    t.append(delta(Some(b.tool_calls as f64), Some(a.tool_calls as f64), number));
+    t.append(delta(b.known_tool_calls(), a.known_tool_calls(), number));
     t
 }
 
@@ -277,6 +277,10 @@ pub fn tab_meta(split: &Split, tab: SplitTab) -> Text {
             let turns = split.timeline.iter().filter(|l| l.header).count();
             let missing =
                 split.timeline.iter().filter(|l| l.sides.iter().any(|s| matches!(s, Slot::NoTurn(_)))).count();
+            if turns == 0 {
+                // The panel's empty text says why; "0 turns" would read as a count.
+                return Text::toned("aligned by turn", Tone::Soft);
+            }
             let mut t = Text::toned(format!("aligned by turn · {}", count(turns, "turn", "turns")), Tone::Soft);
             if missing > 0 {
                 t.push(format!(" · {missing} on one side only"), Tone::Warn);
@@ -366,13 +370,13 @@ fn usage_rows() -> Vec<UsageRow> {
         ("input", |s| s.usage.input_tokens, number),
         ("output", |s| s.usage.output_tokens, number),
         ("cache read", |s| s.usage.cache_read_tokens, number),
-        ("cache creation", |s| s.usage.cache_creation_tokens, number),
+        ("cache write", |s| s.usage.cache_creation_tokens, number),
         ("reasoning", |s| s.usage.reasoning_tokens, number),
         ("requests", |s| s.usage.requests, number),
         ("observed cost", |s| s.observed.usd, money),
         ("estimated cost", |s| s.estimate.total(), money),
-        ("turns", |s| Some(s.turns as f64), number),
-        ("tool calls", |s| Some(s.tool_calls as f64), number),
+        ("turns", |s| s.known_turns(), number),
+        ("tool calls", |s| s.known_tool_calls(), number),
     ]
 }
 
