@@ -10,6 +10,8 @@
 //!                          (BENCH_VERBOSE=1: every key on stderr, then rarer keys:
 //!                          navigator scope moves, jumps, merge, search n/N)
 //! bench search EVENTS      search keystroke (Enter) to first highlighted hit with EVENTS events
+//! bench string MB          frames with one MB-megabyte string selected, against a 20 KB string
+//!                          drawn alternately in the same process (the ratio of medians)
 //! ```
 
 use niceeval::app::{Action, App, Tab, update};
@@ -315,6 +317,45 @@ fn search(n: usize) {
     );
 }
 
+/// One assistant message whose text is `bytes` long, with a control character
+/// every thousand bytes so the sanitiser has work; the message row selected.
+fn app_with_string(bytes: usize) -> App {
+    let mut text = String::with_capacity(bytes + 200);
+    text.push_str(r#"{"status":"completed","events":[{"type":"message","role":"assistant","text":""#);
+    let start = text.len();
+    while text.len() - start < bytes {
+        text.push_str(&"abcdefghij".repeat(99));
+        text.push_str("\\u001b[31");
+    }
+    text.push_str(r#""}]}"#);
+    let doc = niceeval::load::load_bytes("string.json", text.as_bytes()).expect("load");
+    let mut app = App::new(doc, None, PriceTable::default());
+    niceeval::runtime::term::set_viewport(&mut app, 200, 60);
+    let view = app.view().expect("a view");
+    let row = app.visible.iter().position(|&r| view.timeline.rows[r].event() == Some(0)).expect("the message row");
+    app.lists.timeline.selected = row;
+    app
+}
+
+/// The huge-string frame cost as a ratio: both apps move and draw in turn, so
+/// the machine's noise falls on both alike.
+fn string_frames(mb: usize) {
+    let mut small = app_with_string(20_000);
+    let mut large = app_with_string(mb * 1_000_000);
+    let (mut term, mut cache) = (terminal(), RenderCache::new(ThemeName::Dark));
+    let (mut term_l, mut cache_l) = (terminal(), RenderCache::new(ThemeName::Dark));
+    let (mut ts, mut tl) = (Vec::new(), Vec::new());
+    for i in 0..20 {
+        let action = if i % 2 == 0 { Action::Up } else { Action::Down };
+        update(&mut small, action.clone());
+        update(&mut large, action);
+        ts.push(draw(&mut term, &small, &mut cache));
+        tl.push(draw(&mut term_l, &large, &mut cache_l));
+    }
+    let (ms, ml) = (secs(median(ts)) * 1e3, secs(median(tl)) * 1e3);
+    println!("string mb={mb} small_median_ms={ms:.3} large_median_ms={ml:.3} ratio={:.1}", ml / ms);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -381,9 +422,10 @@ fn main() {
         ["frames", a, b] => frames_ratio(a.parse().expect("EVENTS"), b.parse().expect("EVENTS")),
         ["keys", n] => keys(n.parse().expect("EVENTS")),
         ["search", n] => search(n.parse().expect("EVENTS")),
+        ["string", mb] => string_frames(mb.parse().expect("MB")),
         _ => {
             eprintln!(
-                "usage: bench load FILE | mem value|load|load-only|stages FILE | frame N | frames N M | keys N | search N"
+                "usage: bench load FILE | mem value|load|load-only|stages FILE | frame N | frames N M | keys N | search N | string MB"
             );
             std::process::exit(2);
         }

@@ -8,6 +8,7 @@
 #   DENSE="1000000"                       # event-dense inputs (session + JSONL of N small events):
 #                                         # check, show, derive, viewer vs Python's json.load
 #   HEAVY="200MB"                         # payload-heavy JSONL: check vs cat
+#   STRING="20"                           # one huge string field (MB): frame vs a 20 KB string
 #   RUNS=3                                # runs of each command in the DENSE and HEAVY sections
 #   PYTHON=python3                        # the json.load baseline ("" leaves it out)
 #   (an empty list skips its section: SIZES= EVENTS= scripts/bench.sh runs only DENSE and HEAVY)
@@ -26,6 +27,7 @@ FORMATS=${FORMATS-"session jsonl summary"}
 EVENTS=${EVENTS-"1000 1000000"}
 DENSE=${DENSE-"1000000"}
 HEAVY=${HEAVY-"200MB"}
+STRING=${STRING-"20"}
 RUNS=${RUNS:-3}
 PYTHON=${PYTHON-$(command -v python3 || true)}
 PROFILE=${PROFILE:-release}
@@ -260,5 +262,18 @@ if [ -n "$HEAVY" ]; then
     # shellcheck disable=SC2086
     printf '| jsonl %s | %s | %.3f | %.3f | %.1f | %.0f | %s | %s |\n' "$size" "$bytes" "$c" "$t" "$(median $q)" \
       "$(echo "$bytes / 1000000 / $t" | bc -l)" "$(mb "$k")" "$(echo "$k * 1024 / $bytes" | bc -l | xargs printf '%.2f')"
+  done
+fi
+
+if [ -n "$STRING" ]; then
+  echo
+  echo "### One huge string field: a frame with it selected vs a 20 KB string, drawn alternately in one process"
+  echo
+  echo "| string MB | 20 KB frame ms (median) | huge frame ms (median) | ratio |"
+  echo "|---:|---:|---:|---:|"
+  for mb in $STRING; do
+    line=$("$BENCH" string "$mb")
+    printf '| %s | %s | %s | %s |\n' "$mb" "$(field small_median_ms "$line")" "$(field large_median_ms "$line")" \
+      "$(field ratio "$line")"
   done
 fi

@@ -266,7 +266,7 @@ fn on_dumb_terminal(args: &[&str]) -> Option<Vec<u8>> {
         .collect::<Vec<_>>()
         .join(" ");
     let out = Command::new("timeout")
-        .args(["10", "script", "-qec", &command, "/dev/null"])
+        .args(["180", "script", "-qec", &command, "/dev/null"])
         .env("TERM", "dumb")
         .env_remove("NO_COLOR")
         .stdin(std::process::Stdio::null())

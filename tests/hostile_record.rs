@@ -80,7 +80,7 @@ fn a_fifo_in_place_of_any_record_file_is_refused_by_name_without_blocking() {
     assert!(files.len() >= 15, "only {} files in the test Record", files.len());
     let project = dir.join("project");
     // Attachments of unknown families or newer versions are skipped unread: no notice can name their files.
-    let baseline = run_within(&["show", "--all", project.to_str().unwrap()], Duration::from_secs(5)).output;
+    let baseline = run_within(&["show", "--all", project.to_str().unwrap()], common::HANG_LIMIT).output;
     let unread = |file: &Path| {
         let owner = file.parent().unwrap().display().to_string() + ";";
         baseline.lines().any(|l| l.contains(&owner) && l.contains("skipped"))
@@ -95,11 +95,12 @@ fn a_fifo_in_place_of_any_record_file_is_refused_by_name_without_blocking() {
         let kept = file.with_extension("kept");
         std::fs::rename(file, &kept).unwrap();
         mkfifo(file);
-        let ran = run_within(&["show", "--all", project.to_str().unwrap()], Duration::from_secs(5));
+        let ran = run_within(&["show", "--all", project.to_str().unwrap()], common::HANG_LIMIT);
         std::fs::remove_file(file).unwrap();
         std::fs::rename(&kept, file).unwrap();
         let rel = file.strip_prefix(&record).unwrap().display().to_string();
-        assert!(ran.code.is_some() && ran.took < Duration::from_secs(5), "{rel} as a FIFO: the load blocked");
+        // Killed at the limit (no exit code): the load waited for a writer.
+        assert!(ran.code.is_some(), "{rel} as a FIFO: the load blocked");
         slowest = slowest.max(ran.took);
         if unread(file) {
             continue;
@@ -113,7 +114,6 @@ fn a_fifo_in_place_of_any_record_file_is_refused_by_name_without_blocking() {
     }
     println!("{} Record files each as a FIFO ({named} read, so named): slowest run {slowest:?}", files.len());
     assert!(named >= 12, "only {named} FIFOs named");
-    assert!(slowest < Duration::from_secs(2), "a FIFO run took {slowest:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -142,7 +142,7 @@ fn a_huge_or_non_json_payload_is_refused_with_its_size_or_first_byte() {
     let not_json = &payloads[1];
     std::fs::write(not_json, format!("\n  garbage{}", " ".repeat(1000))).unwrap();
     let project = dir.join("project");
-    let ran = run_within(&["show", "--all", project.to_str().unwrap()], Duration::from_secs(20));
+    let ran = run_within(&["show", "--all", project.to_str().unwrap()], common::HANG_LIMIT);
     let rss = children_max_rss_mb();
     assert!(matches!(ran.code, Some(0 | 1)), "exit {:?}:\n{}", ran.code, ran.output);
     let want = format!("{} is 2000.0 MB (2000000000 bytes), above the 256.0 MB limit", huge.display());
@@ -172,7 +172,7 @@ fn record_warnings_quote_values_as_json_not_rust_debug() {
     obs.push(serde_json::json!({"kind": "provider-cost", "currency": "USD"}));
     std::fs::write(&payload, v.to_string()).unwrap();
     let project = dir.join("project");
-    let ran = run_within(&["show", "--all", project.to_str().unwrap()], Duration::from_secs(20));
+    let ran = run_within(&["show", "--all", project.to_str().unwrap()], common::HANG_LIMIT);
     assert!(matches!(ran.code, Some(0 | 1)), "{}", ran.output);
     assert!(ran.output.contains(r#"unreadable provider-cost amount "1,5""#), "{}", ran.output);
     assert!(ran.output.contains("provider-cost without an amount"), "{}", ran.output);
@@ -204,14 +204,10 @@ fn a_fifo_in_a_legacy_results_run_is_refused_by_name_without_blocking() {
         let kept = file.with_extension("kept");
         std::fs::rename(file, &kept).unwrap();
         mkfifo(file);
-        let ran = run_within(&["show", "--all", dir.to_str().unwrap()], Duration::from_secs(5));
+        let ran = run_within(&["show", "--all", dir.to_str().unwrap()], common::HANG_LIMIT);
         std::fs::remove_file(file).unwrap();
         std::fs::rename(&kept, file).unwrap();
-        assert!(
-            ran.code.is_some() && ran.took < Duration::from_secs(5),
-            "{} as a FIFO: the load blocked",
-            file.display()
-        );
+        assert!(ran.code.is_some(), "{} as a FIFO: the load blocked", file.display());
         assert!(
             ran.output.contains(&format!("{} is a FIFO", file.display())),
             "{} not named:\n{}",

@@ -15,7 +15,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 struct TempDir(PathBuf);
 
@@ -229,9 +229,10 @@ fn a_huge_string_field_opens_and_pages() {
         _ => None,
     });
     assert!(paged.is_some_and(|n| n >= chars / 2), "o must page the whole value (got {paged:?} of {chars})");
-    let budget = if cfg!(debug_assertions) { Duration::from_secs(60) } else { Duration::from_secs(20) };
-    assert!(first_frame < budget, "first frame took {first_frame:?}");
-    assert!(per_frame < Duration::from_millis(500), "each frame takes {per_frame:?}");
+    // Only a hang fails here: the frame's cost is a benchmark (`bench string`
+    // in scripts/bench.sh, against a small string in the same run).
+    assert!(first_frame < common::HANG_LIMIT, "first frame took {first_frame:?}");
+    assert!(per_frame < common::HANG_LIMIT, "each frame takes {per_frame:?}");
 }
 
 #[test]

@@ -113,7 +113,7 @@ fn endless_zeros_on_stdin_are_refused_as_binary_at_once() {
             // Until the reader goes away (a broken pipe ends this loop).
             while stdin.write_all(&zeros).is_ok() {}
         });
-        let r = wait_at_most(child, Duration::from_secs(20), &format!("{command} - on /dev/zero"));
+        let r = wait_at_most(child, common::HANG_LIMIT, &format!("{command} - on /dev/zero"));
         writer.join().unwrap();
         assert_eq!(r.code, 2, "{command}: {}", r.stderr);
         assert!(r.stderr.contains("binary"), "{command}: {}", r.stderr);
@@ -135,7 +135,7 @@ fn a_text_stream_that_does_not_end_is_an_error() {
         let line = "{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"again\"}\n".repeat(1000);
         while stdin.write_all(line.as_bytes()).is_ok() {}
     });
-    let r = wait_at_most(child, Duration::from_secs(30), "show - on an endless stream");
+    let r = wait_at_most(child, common::HANG_LIMIT, "show - on an endless stream");
     writer.join().unwrap();
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("stdin") && r.stderr.contains("2.0 MB"), "{}", r.stderr);
@@ -175,7 +175,7 @@ fn pipes_and_fifos_given_as_paths_are_read_as_streams() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let r = wait_at_most(child, Duration::from_secs(20), "show FIFO");
+    let r = wait_at_most(child, common::HANG_LIMIT, "show FIFO");
     writer.join().unwrap();
     assert_eq!(r.code, 0, "show FIFO: {}", r.stderr);
     assert!(r.stdout.contains("second line here"), "{}", r.stdout);
@@ -186,7 +186,7 @@ fn pipes_and_fifos_given_as_paths_are_read_as_streams() {
 fn dev_urandom_as_a_path_is_refused_as_binary() {
     let child =
         Command::new(bin()).args(["show", "/dev/urandom"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
-    let r = wait_at_most(child.unwrap(), Duration::from_secs(20), "show /dev/urandom");
+    let r = wait_at_most(child.unwrap(), common::HANG_LIMIT, "show /dev/urandom");
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("/dev/urandom") && r.stderr.contains("binary"), "{}", r.stderr);
 }
@@ -365,7 +365,7 @@ fn width_is_bounded() {
     assert!(r.stderr.contains("--width"), "{}", r.stderr);
     let r = run(&["show", "--width", "4294967296", &path]);
     assert_eq!(r.code, 2);
-    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(started.elapsed() < common::HANG_LIMIT);
     let r = run(&["show", "--width", "1000", &path]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }

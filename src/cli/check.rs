@@ -270,11 +270,7 @@ impl<'a> Report<'a> {
         if self.findings.is_empty() {
             let _ = writeln!(out, "no findings: checked {}", self.counts_text());
         } else {
-            let mut summary = format!(
-                "\n{} in {}",
-                finding_counts(self.errors(), self.warnings()),
-                self.counts_text()
-            );
+            let mut summary = format!("\n{} in {}", finding_counts(self.errors(), self.warnings()), self.counts_text());
             if !self.failed() {
                 summary.push_str(" (warnings only; --deny-warnings fails on them)");
             }

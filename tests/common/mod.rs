@@ -3,6 +3,13 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// How long a command or a background load may run before a test calls it
+/// hung. A limit no load reaches (a debug build on a busy two-core machine
+/// is many times slower than a release build alone): tests check behaviour,
+/// and speed is measured in BENCHMARKS.md, as ratios in one run.
+pub const HANG_LIMIT: Duration = Duration::from_secs(180);
 
 /// Whether a test that needs `../shared`, tmux or node must fail without it
 /// instead of skipping: `.ci/run` sets `NICEEVAL_REQUIRE_SHARED=1`, so a CI

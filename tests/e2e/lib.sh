@@ -1,6 +1,11 @@
 # Helpers for tmux end-to-end tests: a private tmux server, waiting for text
 # on the screen instead of sleeping, and readable failures.
 set -u
+# Every wait below is multiplied by PATIENCE: a wait is a limit for a hang,
+# not a speed test (speed is measured in BENCHMARKS.md), so it must hold on a
+# loaded two-core machine running a debug build. Passing waits end as soon as
+# the text shows, so patience costs nothing when all is well.
+PATIENCE=${NICEEVAL_E2E_PATIENCE:-6}
 SOCK="niceeval-e2e-$$-$RANDOM"
 T() { tmux -L "$SOCK" "$@"; }
 cleanup() { T kill-server 2>/dev/null || true; }
@@ -21,7 +26,7 @@ wait_for() {
   while ! screen | grep -qE -- "$pattern"; do
     sleep 0.1
     waited=$((waited + 1))
-    if [ "$waited" -ge $((timeout * 10)) ]; then
+    if [ "$waited" -ge $((timeout * 10 * PATIENCE)) ]; then
       echo "FAIL: timed out waiting for /$pattern/; screen was:" >&2
       screen >&2
       exit 1
@@ -35,7 +40,7 @@ wait_gone() {
   while screen | grep -qE -- "$pattern"; do
     sleep 0.1
     waited=$((waited + 1))
-    if [ "$waited" -ge $((timeout * 10)) ]; then
+    if [ "$waited" -ge $((timeout * 10 * PATIENCE)) ]; then
       echo "FAIL: /$pattern/ still on screen; screen was:" >&2
       screen >&2
       exit 1
@@ -51,7 +56,7 @@ check() { # check DESCRIPTION REGEX: on the screen within a few seconds (a frame
   until screen | grep -qE -- "$2"; do
     sleep 0.1
     waited=$((waited + 1))
-    if [ "$waited" -ge 50 ]; then
+    if [ "$waited" -ge $((50 * PATIENCE)) ]; then
       echo "FAIL: $1 (/$2/ not on screen)" >&2
       screen >&2
       exit 1

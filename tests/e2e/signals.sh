@@ -59,7 +59,7 @@ keys clear Enter
 view "$DIR/cut.json"
 wait_for 'preview of the first' 30
 truncate -s 5000000 "$DIR/cut.json"
-for _ in $(seq 1 300); do
+for _ in $(seq 1 $((300 * PATIENCE))); do
   if screen | grep -qE 'cut\.json: the file changed while it was being read'; then
     echo "ok: a truncated mapped file is named, and the viewer stopped"
     assert_sane_terminal

@@ -17,7 +17,7 @@ expect_modes() { # expect_modes WANT WHEN
   while [ "$(modes)" != "$1" ]; do
     sleep 0.1
     waited=$((waited + 1))
-    if [ "$waited" -ge 50 ]; then
+    if [ "$waited" -ge $((50 * PATIENCE)) ]; then
       echo "FAIL: $2: alternate screen, mouse, cursor = $(modes), expected $1" >&2
       screen >&2
       exit 1
