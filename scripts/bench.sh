@@ -8,7 +8,7 @@
 #   DENSE="1000000"                       # event-dense inputs (session + JSONL of N small events):
 #                                         # check, show, derive, viewer vs Python's json.load
 #   HEAVY="200MB"                         # payload-heavy JSONL: check vs cat
-#   STRING="20"                           # one huge string field (MB): frame vs a 20 KB string
+#   STRING="20"                           # one huge string field (MB): key press vs a 20 KB string
 #   RUNS=3                                # runs of each command in the DENSE and HEAVY sections
 #   PYTHON=python3                        # the json.load baseline ("" leaves it out)
 #   (an empty list skips its section: SIZES= EVENTS= scripts/bench.sh runs only DENSE and HEAVY)
@@ -267,9 +267,9 @@ fi
 
 if [ -n "$STRING" ]; then
   echo
-  echo "### One huge string field: a frame with it selected vs a 20 KB string, drawn alternately in one process"
+  echo "### One huge string field: a key press (update + draw) with it selected vs a 20 KB string, alternately in one process"
   echo
-  echo "| string MB | 20 KB frame ms (median) | huge frame ms (median) | ratio |"
+  echo "| string MB | 20 KB key ms (median) | huge key ms (median) | ratio |"
   echo "|---:|---:|---:|---:|"
   for mb in $STRING; do
     line=$("$BENCH" string "$mb")

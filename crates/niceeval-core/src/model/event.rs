@@ -38,9 +38,10 @@ pub struct Event {
     /// Whether a raw event has been parsed whole (for tests: deriving and
     /// linting must not need it).
     parsed: AtomicBool,
-    /// Where a raw tool start's `operation.input`, or a finish's `output`,
-    /// is in its text (at 0: not known), found when it was classified: a
-    /// payload is then read without walking the event to it.
+    /// Where a raw tool start's `operation.input`, a finish's `output`, or
+    /// a text event's string (`text`, an error's `message`) is in its text
+    /// (at 0: not known), found when it was classified: a payload is then
+    /// read without walking the event to it.
     /// (Within the first 64 KB: kept in a u16 so the event stays 64 bytes.)
     payload_at: u16,
     payload_len: u32,
@@ -348,6 +349,13 @@ impl Event {
 
     /// The node of `text` (`message` for `error`), when it is a string.
     fn text_node(&self) -> Option<Node<'_>> {
+        let noted = matches!(
+            self.kind,
+            EventKind::Message { .. } | EventKind::Thinking | EventKind::ContextInjected | EventKind::Error
+        );
+        if let Some(text) = self.payload_node().filter(|_| noted) {
+            return Some(text);
+        }
         let key = match self.kind {
             EventKind::Message { .. } | EventKind::Thinking | EventKind::ContextInjected => "text",
             EventKind::Error => "message",

@@ -265,6 +265,12 @@ pub(super) fn kind_and_fields(object: &Object<'_>, intern: Intern<'_>) -> (Event
     let payload = match classified.kind {
         EventKind::ToolStarted { .. } => operation.as_ref().and_then(|op| op.get("input")),
         EventKind::ToolFinished { .. } | EventKind::SubagentFinished { .. } => object.get("output"),
+        // A text can be most of its event too: noted, a timeline row's
+        // preview reads its start without walking (and scanning) all of it.
+        EventKind::Message { .. } | EventKind::Thinking | EventKind::ContextInjected => {
+            object.get("text").filter(|n| n.is_string())
+        }
+        EventKind::Error => object.get("message").filter(|n| n.is_string()),
         _ => None,
     };
     let payload_at = match (object.node().raw_text(), payload.and_then(Node::raw_text)) {
