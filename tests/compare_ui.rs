@@ -82,6 +82,17 @@ fn attempt(locator: &str, verdict: Verdict, turns: Vec<TurnRecord>, assertions: 
 
 /// Passed on main; fails on the branch: the test command changed and failed, a Write
 /// was added, the second turn is gone.
+/// Two documents compared as before and after, priced with the built-in table.
+fn compare_two(before: Document, after: Document) -> Compared {
+    let prices = builtin_prices();
+    Compared::two(
+        niceeval::analysis::build_source(before, None, &prices),
+        niceeval::analysis::build_source(after, None, &prices),
+        &[],
+    )
+    .unwrap()
+}
+
 fn pair() -> Compared {
     let mut before_events: Vec<Value> =
         vec![json!({"type": "message", "role": "assistant", "text": "Reading the exporter."})];
@@ -118,13 +129,7 @@ fn pair() -> Compared {
         vec![turn("Fix the CSV export.", after_events, "completed", (1500, 420))],
         vec![assertion("tests pass", false), assertion("no new files", false), assertion("lint clean", true)],
     );
-    let prices = builtin_prices();
-    Compared::two(
-        niceeval::analysis::build_source(before, None, &prices),
-        niceeval::analysis::build_source(after, None, &prices),
-        &[],
-    )
-    .unwrap()
+    compare_two(before, after)
 }
 
 fn app_of(c: Compared) -> App {
@@ -329,19 +334,13 @@ fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
     // Two sources of one attempt each, of different evals (a Record attempt against a session
     // file): they pair whatever their names, one row each; Enter on either row opens the two.
     let compared = || {
-        let prices = builtin_prices();
         let one = |locator: &str, verdict| {
             attempt(locator, verdict, vec![turn("Fix it.", vec![], "completed", (10, 2))], vec![])
         };
         let before = one("@1BEFORE000001", Verdict::Passed);
         let mut after = one("@1AFTER0000001", Verdict::Failed);
         after.attempts[0].eval_id = Some("coding/fix-add".into());
-        Compared::two(
-            niceeval::analysis::build_source(before, None, &prices),
-            niceeval::analysis::build_source(after, None, &prices),
-            &[],
-        )
-        .unwrap()
+        compare_two(before, after)
     };
     for row in 0..2 {
         let mut app = app_of(compared());
@@ -367,13 +366,7 @@ fn an_observed_cost_of_only_some_turns_says_so_as_the_viewer_header_does() {
             TurnRecord { input: Some(json!({"text": "Fix it."})), turn: Turn::from_value(&v).0, ..Default::default() };
         attempt(locator, verdict, vec![first, turn("Again.", vec![], "completed", (10, 2))], vec![])
     };
-    let prices = builtin_prices();
-    let compared = Compared::two(
-        niceeval::analysis::build_source(costed("@1BEFORE000001", Verdict::Passed), None, &prices),
-        niceeval::analysis::build_source(costed("@1AFTER0000001", Verdict::Failed), None, &prices),
-        &[],
-    )
-    .unwrap();
+    let compared = compare_two(costed("@1BEFORE000001", Verdict::Passed), costed("@1AFTER0000001", Verdict::Failed));
     let header = niceeval::view::header::header_parts(&compared.views[0].summary, 0);
     let words: Vec<String> = header.iter().map(|p| p.full.as_plain()).collect();
     assert!(words.iter().any(|w| w == "cost $0.0100 (1 of 2 turns)"), "the viewer header's words: {words:?}");
@@ -416,13 +409,8 @@ fn a_split_of_two_unrecorded_attempts_counts_nothing_as_zero() {
         d.attempts[0].events = Some(niceeval::model::completeness::Completeness::NotRecorded);
         d
     };
-    let prices = builtin_prices();
-    let compared = Compared::two(
-        niceeval::analysis::build_source(unrecorded("@1BEFORE000001", Verdict::Passed), None, &prices),
-        niceeval::analysis::build_source(unrecorded("@1AFTER0000001", Verdict::Failed), None, &prices),
-        &[],
-    )
-    .unwrap();
+    let compared =
+        compare_two(unrecorded("@1BEFORE000001", Verdict::Passed), unrecorded("@1AFTER0000001", Verdict::Failed));
     let c = compared.view();
     let split = niceeval::view::compare::split::Split::new(&c, 0, 1);
     let deltas = niceeval::view::compare::split::deltas(&c, &split).as_plain();

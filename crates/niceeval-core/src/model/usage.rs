@@ -111,6 +111,21 @@ impl Usage {
         parts.iter().any(Option::is_some).then(|| parts.iter().flatten().sum())
     }
 
+    /// Whether any token bucket is negative (the `usage-negative` error):
+    /// a sum over it is not a real figure.
+    pub fn has_negative_tokens(&self) -> bool {
+        [
+            self.input_tokens,
+            self.output_tokens,
+            self.cache_read_tokens,
+            self.cache_creation_tokens,
+            self.reasoning_tokens,
+        ]
+        .iter()
+        .flatten()
+        .any(|n| *n < 0.0)
+    }
+
     /// Share of input served from cache: cacheRead / (input + cacheRead + cacheCreation).
     pub fn cache_hit_ratio(&self) -> Option<f64> {
         let read = self.cache_read_tokens?;

@@ -40,13 +40,6 @@ pub const NOT_READ_YET: &str = "not read yet: Enter reads this session in full";
 const NEGATIVE_SHORT: &str = "includes negative counts";
 const NEGATIVE_LONG: &str = "includes negative token counts the file reports (usage-negative): not a real total";
 
-fn has_negative_tokens(u: &Usage) -> bool {
-    [u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_creation_tokens, u.reasoning_tokens]
-        .iter()
-        .flatten()
-        .any(|n| *n < 0.0)
-}
-
 /// Every fact of an attempt's header.
 #[derive(Debug, Clone)]
 pub struct Summary {
@@ -112,7 +105,7 @@ impl Summary {
             .reported_usage
             .iter()
             .chain(records.clone().filter_map(|r| r.turn.usage.as_ref()))
-            .any(has_negative_tokens);
+            .any(Usage::has_negative_tokens);
         let status = attempt_status(attempt);
         Summary {
             source: attempt.source.clone(),
