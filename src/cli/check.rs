@@ -290,7 +290,7 @@ impl<'a> Report<'a> {
                     "attempt": ai + 1,
                     "evalId": a.eval_id.as_deref().map(clean),
                     "locator": a.locator.as_deref().map(clean),
-                    "stream": if has_no_events(a) { "none" } else { "rebuilt" },
+                    "stream": if crate::view::findings::has_no_events(a) { "none" } else { "rebuilt" },
                     "reason": skip_reason(a),
                 })
             })
@@ -368,20 +368,9 @@ impl<'a> Report<'a> {
     }
 }
 
-/// An attempt with no event at all (a slot never run, a Record attempt
-/// without an observability conversation).
-fn has_no_events(a: &Attempt) -> bool {
-    a.events == Some(crate::model::document::Completeness::NotRecorded)
-        || a.sessions.iter().all(|s| s.turns.iter().all(|t| t.turn.events.is_empty()))
-}
-
 /// Why `check` has no stream to check in an attempt it skips.
 fn skip_reason(a: &Attempt) -> &'static str {
-    if has_no_events(a) {
-        "no event stream was recorded for it"
-    } else {
-        "its events were rebuilt from a lossy record (a Record keeps the conversation, not the adapter's own stream)"
-    }
+    crate::view::findings::unchecked_reason(a).unwrap_or("its events were not checked")
 }
 
 fn rules_text() -> String {

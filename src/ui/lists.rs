@@ -84,7 +84,7 @@ fn empty_text(app: &App) -> String {
         }
         Tab::Hitl => chrome::NO_REQUESTS.into(),
         Tab::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
-        Tab::Diagnostics => chrome::NO_FINDINGS.into(),
+        Tab::Diagnostics => chrome::no_findings(app.attempt().and_then(crate::view::findings::unchecked_reason)),
         Tab::Changes => app.attempt().map(crate::view::changes::empty_text).unwrap_or_default(),
         Tab::Translation => crate::view::chrome::NO_NATIVE_LINES.into(),
         Tab::Timing => match (app.attempt(), app.view()) {
@@ -201,7 +201,8 @@ fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usi
     let recorded = &ctx.attempt.review.diagnostics;
     let errors =
         scoped.iter().filter(|&&i| app.findings[i].severity == crate::model::diagnostics::Severity::Error).count();
-    let title = crate::view::chrome::diagnostics_title(errors, scoped.len() - errors, recorded.len());
+    let checked = crate::view::findings::unchecked_reason(ctx.attempt).is_none();
+    let title = crate::view::chrome::diagnostics_title(errors, scoped.len() - errors, recorded.len(), checked);
     let widths = list_widths(&[10, 24, 26], w);
     let total = findings.len() + recorded.len();
     let lines = win

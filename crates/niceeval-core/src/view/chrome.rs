@@ -38,13 +38,14 @@ pub fn assertions_title(recorded: Option<(usize, usize)>) -> String {
 }
 
 /// " Diagnostics · 1 error · 2 warnings · 3 recorded diagnostics " (the
-/// recorded part only when the file records any).
-pub fn diagnostics_title(errors: usize, warnings: usize, recorded: usize) -> String {
+/// recorded part only when the file records any; "not checked" when the
+/// lint did not read the events).
+pub fn diagnostics_title(errors: usize, warnings: usize, recorded: usize, checked: bool) -> String {
     let recorded = match recorded {
         0 => String::new(),
         n => format!(" · {}", count(n, "recorded diagnostic", "recorded diagnostics")),
     };
-    format!(" Diagnostics · {}{recorded} ", super::format::finding_counts(errors, warnings))
+    format!(" Diagnostics · {}{recorded} ", super::format::finding_tally(errors, warnings, checked))
 }
 
 /// " Changes · 3 files · complete ", or that none were recorded.
@@ -98,6 +99,14 @@ pub fn translation_title(counts: Option<&str>) -> String {
     format!(" Translation · {} ", counts.unwrap_or("none"))
 }
 pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
+
+/// The empty Diagnostics list: a clean stream, or why its events were not checked.
+pub fn no_findings(unchecked: Option<&str>) -> String {
+    match unchecked {
+        None => NO_FINDINGS.into(),
+        Some(reason) => format!("not checked: {reason}"),
+    }
+}
 pub const NO_EVENTS: &str = "no events in this scope";
 
 /// What an empty timeline says: nothing in scope, or (a session only

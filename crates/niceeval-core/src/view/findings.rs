@@ -134,6 +134,27 @@ pub fn execution_errors(ctx: &Ctx) -> Vec<Block> {
         .collect()
 }
 
+/// An attempt with no event at all (a slot never run, a Record attempt
+/// without an observability conversation).
+pub fn has_no_events(a: &Attempt) -> bool {
+    a.events == Some(crate::model::document::Completeness::NotRecorded)
+        || a.sessions.iter().all(|s| s.turns.iter().all(|t| t.turn.events.is_empty()))
+}
+
+/// Why the lint (and `check`) did not read an attempt's events, or `None`
+/// when it did.
+pub fn unchecked_reason(a: &Attempt) -> Option<&'static str> {
+    if crate::model::lint::attempt_is_checkable(a) {
+        None
+    } else if has_no_events(a) {
+        Some("no event stream was recorded for it")
+    } else {
+        Some(
+            "its events were rebuilt from a lossy record (a Record keeps the conversation, not the adapter's own stream)",
+        )
+    }
+}
+
 /// `--diagnostics`: the findings of the selected turns, then recorded diagnostics.
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
@@ -149,7 +170,10 @@ pub fn section(ctx: &Ctx) -> Section {
         })
         .collect();
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    if findings.is_empty() {
+    let unchecked = unchecked_reason(ctx.attempt);
+    if let (true, Some(reason)) = (findings.is_empty(), unchecked) {
+        body.push(Block::Line(Text::toned(format!("Not checked: {reason}."), Tone::Soft)));
+    } else if findings.is_empty() {
         body.push(Block::Line(Text::toned("No lint findings.", Tone::Soft)));
     } else {
         let rows = findings
@@ -203,7 +227,7 @@ pub fn section(ctx: &Ctx) -> Section {
     } else {
         Tone::Soft
     };
-    let mut meta = Text::toned(super::format::finding_counts(errors, warnings), tone);
+    let mut meta = Text::toned(super::format::finding_tally(errors, warnings, unchecked.is_none()), tone);
     if !recorded.is_empty() {
         meta.push(format!(" · {}", count(recorded.len(), "recorded diagnostic", "recorded diagnostics")), Tone::Soft);
     }

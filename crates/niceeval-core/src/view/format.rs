@@ -154,6 +154,13 @@ pub fn finding_counts(errors: usize, warnings: usize) -> String {
     format!("{} · {}", count(errors, "error", "errors"), count(warnings, "warning", "warnings"))
 }
 
+/// [`finding_counts`], or "not checked" when the lint did not read the
+/// attempt's events and found nothing else: no findings there is not a
+/// clean stream.
+pub fn finding_tally(errors: usize, warnings: usize, checked: bool) -> String {
+    if checked || errors + warnings > 0 { finding_counts(errors, warnings) } else { "not checked".into() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
