@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release --example generate -- --format session|jsonl|summary --size 100MB --seed 1 --out FILE
 //! cargo run --release --example generate -- --format session-dense|jsonl-dense --events 1000000 --seed 1 --out FILE
+//!     [--shape plain|no-command|failing]
 //! ```
 //!
 //! The same `--format`, `--size` (or `--events`) and `--seed` always give the
@@ -175,11 +176,25 @@ struct Gen {
     hitl: u64,
     /// The previous turn ended waiting on this request id.
     pending_request: Option<String>,
+    /// What the `-dense` tool calls look like.
+    shape: DenseShape,
+}
+
+/// The `-dense` tool calls: `--shape`. Each shape is an input a real Adapter
+/// writes, and each costs the linter differently (issue 37): `plain` has a
+/// `command` projection on every start; `no-command` is an Adapter that has not
+/// migrated to projections (a warning on every start); `failing` finishes every
+/// call `failed`.
+#[derive(Clone, Copy, PartialEq)]
+enum DenseShape {
+    Plain,
+    NoCommand,
+    Failing,
 }
 
 impl Gen {
     fn new(seed: u64) -> Gen {
-        Gen { rng: Rng(seed ^ 0x005E_ED0F_BE4C_4D41), op: 0, hitl: 0, pending_request: None }
+        Gen { rng: Rng(seed ^ 0x005E_ED0F_BE4C_4D41), op: 0, hitl: 0, pending_request: None, shape: DenseShape::Plain }
     }
 
     fn tool_input(&mut self, tool: &str, bytes: usize) -> Value {
@@ -346,10 +361,18 @@ struct Args {
     events: u64,
     seed: u64,
     out: String,
+    shape: DenseShape,
 }
 
 fn args() -> Result<Args, String> {
-    let mut a = Args { format: "session".into(), size: 10_000_000, events: 1_000_000, seed: 1, out: String::new() };
+    let mut a = Args {
+        format: "session".into(),
+        size: 10_000_000,
+        events: 1_000_000,
+        seed: 1,
+        out: String::new(),
+        shape: DenseShape::Plain,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
         let mut v = || it.next().ok_or(format!("{k} needs a value"));
@@ -359,6 +382,14 @@ fn args() -> Result<Args, String> {
             "--events" => a.events = v()?.replace('_', "").parse().map_err(|_| "bad --events")?,
             "--seed" => a.seed = v()?.parse().map_err(|_| "bad --seed")?,
             "--out" => a.out = v()?,
+            "--shape" => {
+                a.shape = match v()?.as_str() {
+                    "plain" => DenseShape::Plain,
+                    "no-command" => DenseShape::NoCommand,
+                    "failing" => DenseShape::Failing,
+                    other => return Err(format!("--shape must be plain, no-command or failing, not {other}")),
+                }
+            }
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -499,17 +530,22 @@ fn dense_event(out: &mut Vec<u8>, g: &mut Gen, k: u64, len: u64) {
         1 | 4 => {
             g.op += 1;
             let file = g.rng.below(10_000);
+            let command = if g.shape == DenseShape::NoCommand { "" } else { r#","command":{"kind":"not-command"}"# };
             write!(
                 out,
-                r#"{{"type":"operation.started","operationId":"op{:07}","operation":{{"kind":"tool","name":"Read","tool":"file_read","input":{{"path":"src/f{file}.rs"}},"command":{{"kind":"not-command"}}}}}}"#,
+                r#"{{"type":"operation.started","operationId":"op{:07}","operation":{{"kind":"tool","name":"Read","tool":"file_read","input":{{"path":"src/f{file}.rs"}}{command}}}}}"#,
                 g.op
             )
         }
-        2 | 5 => write!(
-            out,
-            r#"{{"type":"operation.finished","operationId":"op{:07}","kind":"tool","status":"completed","output":"ok"}}"#,
-            g.op
-        ),
+        2 | 5 => {
+            let (status, output) =
+                if g.shape == DenseShape::Failing { ("failed", "denied") } else { ("completed", "ok") };
+            write!(
+                out,
+                r#"{{"type":"operation.finished","operationId":"op{:07}","kind":"tool","status":"{status}","output":"{output}"}}"#,
+                g.op
+            )
+        }
         _ => {
             let step = g.rng.pick(DENSE_STEPS);
             write!(out, r#"{{"type":"thinking","text":"{step}"}}"#)
@@ -590,7 +626,8 @@ fn main() {
         Err(e) => {
             eprintln!(
                 "generate: {e}\nusage: generate --format session|jsonl|summary --size 100MB --seed 1 --out FILE\n       \
-                 generate --format session-dense|jsonl-dense --events 1000000 --seed 1 --out FILE"
+                 generate --format session-dense|jsonl-dense --events 1000000 --seed 1 --out FILE \
+                 [--shape plain|no-command|failing]"
             );
             std::process::exit(2);
         }
@@ -604,6 +641,7 @@ fn main() {
     };
     let mut w = Counter { inner: BufWriter::with_capacity(1 << 20, file), bytes: 0 };
     let mut g = Gen::new(a.seed);
+    g.shape = a.shape;
     let result = match a.format.as_str() {
         "session" => write_session(&mut w, &mut g, a.size),
         "jsonl" => write_jsonl(&mut w, &mut g, a.size),

@@ -7,6 +7,8 @@
 #   EVENTS="1000 1000000"                 # event counts for frame / key / search
 #   DENSE="1000000"                       # event-dense inputs (session + JSONL of N small events):
 #                                         # check, show, derive, viewer vs Python's json.load
+#   SHAPES="plain no-command failing"     # their tool calls: with `command` projections, without (an
+#                                         # Adapter not migrated: a warning a start), every call failed
 #   HEAVY="200MB"                         # payload-heavy JSONL: check vs cat
 #   STRING="20"                           # one huge string field (MB): key press vs a 20 KB string
 #   RUNS=3                                # runs of each command in the DENSE and HEAVY sections
@@ -26,6 +28,7 @@ SIZES=${SIZES-"10MB 100MB 1GB"}
 FORMATS=${FORMATS-"session jsonl summary"}
 EVENTS=${EVENTS-"1000 1000000"}
 DENSE=${DENSE-"1000000"}
+SHAPES=${SHAPES-"plain no-command failing"}
 HEAVY=${HEAVY-"200MB"}
 STRING=${STRING-"20"}
 RUNS=${RUNS:-3}
@@ -199,11 +202,12 @@ if [ -n "$DENSE" ]; then
   echo "| input | bytes | events | command | median s | ×python (median) | peak RSS MB | RSS ×file |"
   echo "|---|---:|---:|---|---:|---:|---:|---:|"
   for n in $DENSE; do
+    for shape in $SHAPES; do
     for fmt in session-dense jsonl-dense; do
-      f="$BENCH_DIR/$fmt-$n.json"
+      f="$BENCH_DIR/$fmt-$shape-$n.json"
       py=$PY_DOC
-      if [ "$fmt" = jsonl-dense ]; then f="$BENCH_DIR/$fmt-$n.jsonl" py=$PY_LINES; fi
-      [ -s "$f" ] || "$GEN" --format "$fmt" --events "$n" --seed 1 --out "$f" 2>/dev/null
+      if [ "$fmt" = jsonl-dense ]; then f="$BENCH_DIR/$fmt-$shape-$n.jsonl" py=$PY_LINES; fi
+      [ -s "$f" ] || "$GEN" --format "$fmt" --events "$n" --shape "$shape" --seed 1 --out "$f" 2>/dev/null
       bytes=$(stat -c %s "$f")
       cat "$f" >/dev/null
       names=(python check show derive "view: first frame" "view: whole file shown")
@@ -232,10 +236,11 @@ if [ -n "$DENSE" ]; then
         # shellcheck disable=SC2086
         [ "$name" = python ] || q=$(median ${Q[$name]:-nan} | xargs printf '%.2f')
         [ "$PYTHON" ] || [ "$name" != python ] || continue
-        printf '| %s %s | %s | %s | %s | %.3f | %s | %s | %s |\n' "$fmt" "$n" "$bytes" "$n" "$name" "$t" "$q" \
+        printf '| %s %s %s | %s | %s | %s | %.3f | %s | %s | %s |\n' "$fmt" "$shape" "$n" "$bytes" "$n" "$name" "$t" "$q" \
           "$(mb "$k")" "$(echo "$k * 1024 / $bytes" | bc -l | xargs printf '%.2f')"
       done
       unset T R Q
+    done
     done
   done
 fi

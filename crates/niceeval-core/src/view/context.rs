@@ -62,8 +62,11 @@ pub struct Ctx<'a> {
     /// Requests, timeline rows, badges: built once for every surface.
     pub view: &'a AttemptView,
     pub sel: &'a Selection,
-    /// The findings about this attempt.
-    pub findings: Vec<&'a Finding>,
+    /// Every finding of the document; [`Ctx::findings`] keeps this
+    /// attempt's, picked out only when a section asks (a `show` of many
+    /// row blocks makes a context per block, and most never ask).
+    all_findings: &'a [Finding],
+    findings: std::sync::OnceLock<Vec<&'a Finding>>,
 }
 
 /// Previews outside `--full` keep this many characters (then say how many more).
@@ -86,8 +89,14 @@ impl<'a> Ctx<'a> {
             derived: &view.derived,
             view,
             sel,
-            findings: findings.iter().filter(|f| f.location.attempt == index).collect(),
+            all_findings: findings,
+            findings: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The findings about this attempt.
+    pub fn findings(&self) -> &[&'a Finding] {
+        self.findings.get_or_init(|| self.all_findings.iter().filter(|f| f.location.attempt == self.index).collect())
     }
 
     /// The contexts of the attempts `sel` chooses, in document order.

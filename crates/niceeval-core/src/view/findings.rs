@@ -67,7 +67,7 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         Block::Section(Section::new("What is wrong", Text::new(), vec![Block::Body(f.message.clone(), Tone::Plain)])),
         Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.clone(), Tone::Plain)])),
     ];
-    let same: Vec<&&Finding> = ctx.findings.iter().filter(|g| g.code == f.code).collect();
+    let same: Vec<&&Finding> = ctx.findings().iter().filter(|g| g.code == f.code).collect();
     if same.len() > 1 {
         const SHOWN: usize = 200;
         let mut places: Vec<Block> = same
@@ -159,7 +159,7 @@ pub fn unchecked_reason(a: &Attempt) -> Option<&'static str> {
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
     let findings: Vec<&&Finding> = ctx
-        .findings
+        .findings()
         .iter()
         .filter(|f| {
             let sel = match f.location.turn {

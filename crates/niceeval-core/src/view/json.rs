@@ -336,7 +336,7 @@ fn assertions_json(ctx: &Ctx) -> Value {
 }
 
 fn findings_json(ctx: &Ctx) -> Value {
-    ctx.findings
+    ctx.findings()
         .iter()
         .map(|f| {
             json!({
