@@ -199,13 +199,12 @@ pub fn run(args: &ShowArgs) -> i32 {
             );
             return super::EXIT_INPUT;
         }
-        let value = crate::view::json::document(&doc, &views, &findings, &sel);
-        let shown = value["attempts"].as_array().map_or(0, Vec::len);
+        let shown = crate::view::context::Ctx::selected(&doc, &views, &findings, &sel).count();
         if shown == 0 && sel.locator.is_some() {
             let _ = writeln!(std::io::stderr(), "niceeval show: no attempt with that locator");
             return super::EXIT_INPUT;
         }
-        return super::print_stdout(&super::terminal_safe_json(&value));
+        return write_json(&doc, &views, &findings, &sel);
     }
     if args.fix_prompt {
         return print_fix_prompts(&doc, &views, &sel);
@@ -227,6 +226,30 @@ pub fn run(args: &ShowArgs) -> i32 {
         return super::EXIT_INPUT;
     }
     exit_code(&sections, &report)
+}
+
+/// `--json`, written as it is made (see `view::json::write_document`),
+/// terminal-safe as every JSON this binary prints.
+fn write_json(
+    doc: &crate::model::document::Document,
+    views: &[crate::view::AttemptView],
+    findings: &[crate::model::diagnostics::Finding],
+    sel: &Selection,
+) -> i32 {
+    let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut w = crate::view::json::PrettyWriter::new(stdout, crate::model::text::json_terminal_safe);
+    let written = crate::view::json::write_document(doc, views, findings, sel, &mut w)
+        .and_then(|()| {
+            let mut out = w.into_inner();
+            out.write_all(b"\n")?;
+            Ok(out)
+        })
+        .and_then(|mut out| out.flush());
+    match written {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => super::report_error(&e),
+    }
 }
 
 /// `--fix-prompt`: the prompts on stdout as they are, why an attempt has

@@ -7,6 +7,7 @@
 pub mod digest;
 pub mod field;
 pub mod node;
+pub mod pretty;
 #[doc(hidden)]
 pub mod random;
 pub mod scan;

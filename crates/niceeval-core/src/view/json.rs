@@ -11,7 +11,7 @@ use super::findings::place;
 use super::hitl::{answer_words, state_word};
 use super::report::Selection;
 use super::summary::{Summary, UsageSource, notices};
-use super::timeline::{kind_word, turn_rows};
+use super::timeline::{kind_word, turn_rows_iter};
 use super::verdict::{row_status_word, scope_status_mark};
 use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document, NoticeLevel};
@@ -20,21 +20,55 @@ use crate::model::occurrence::{Lifecycle, Occurrence, OpaqueReason};
 use crate::model::timeline::lifecycle_status;
 use crate::model::usage::{Estimate, Usage, number};
 use crate::model::verdict::assertion_outcome;
+pub use niceeval_json::pretty::PrettyWriter;
 use serde_json::{Map, Value, json};
+use std::io::{self, Write};
 
 /// The format name of `show --json`.
 pub const FORMAT: &str = "niceeval-viewer.show/1";
 
 /// The document as `show --json` prints it: the selected attempts.
 pub fn document(doc: &Document, views: &[AttemptView], findings: &[Finding], sel: &Selection) -> Value {
-    let attempts: Vec<Value> = Ctx::selected(doc, views, findings, sel).map(|ctx| attempt_json(&ctx)).collect();
-    json!({
-        "format": FORMAT,
-        "sources": doc.sources,
-        "inputFormat": doc.format,
-        "notices": doc.notices.iter().map(notice_json).collect::<Vec<_>>(),
-        "attempts": attempts,
-    })
+    fn as_is(s: &str) -> std::borrow::Cow<'_, str> {
+        std::borrow::Cow::Borrowed(s)
+    }
+    let mut w = PrettyWriter::new(Vec::new(), as_is);
+    // Writing to memory does not fail, and the writer writes JSON.
+    let _ = write_document(doc, views, findings, sel, &mut w);
+    serde_json::from_slice(&w.into_inner()).unwrap_or_default()
+}
+
+/// [`document`] written as it is made: a turn's rows, the tools, the
+/// findings and the timing nodes one at a time, so the output of a million
+/// events is never held whole (issue 37).
+pub fn write_document<W: Write>(
+    doc: &Document,
+    views: &[AttemptView],
+    findings: &[Finding],
+    sel: &Selection,
+    w: &mut PrettyWriter<W>,
+) -> io::Result<()> {
+    w.begin_object()?;
+    w.field("format", &FORMAT)?;
+    w.field("sources", &doc.sources)?;
+    w.field("inputFormat", &doc.format)?;
+    w.field("notices", &doc.notices.iter().map(notice_json).collect::<Vec<_>>())?;
+    w.key("attempts")?;
+    w.begin_array()?;
+    for ctx in Ctx::selected(doc, views, findings, sel) {
+        write_attempt(&ctx, w)?;
+    }
+    w.end_array()?;
+    w.end_object()
+}
+
+/// An array of `items`, each written and dropped.
+fn write_each<W: Write>(w: &mut PrettyWriter<W>, items: impl Iterator<Item = Value>) -> io::Result<()> {
+    w.begin_array()?;
+    for item in items {
+        w.value(&item)?;
+    }
+    w.end_array()
 }
 
 /// The first number `show --json` would have to print that is not finite,
@@ -78,7 +112,29 @@ fn usage_json(u: &Usage) -> Value {
     u.to_json()
 }
 
-fn attempt_json(ctx: &Ctx) -> Value {
+fn write_attempt<W: Write>(ctx: &Ctx, w: &mut PrettyWriter<W>) -> io::Result<()> {
+    w.begin_object()?;
+    for (key, value) in attempt_head(ctx) {
+        w.field(&key, &value)?;
+    }
+    w.key("turns")?;
+    write_turns(ctx, w)?;
+    w.key("tools")?;
+    write_each(w, tools_json(ctx))?;
+    w.field("orphanFinishes", &orphans_json(ctx))?;
+    w.field("requests", &requests_json(ctx))?;
+    w.field("assertions", &assertions_json(ctx))?;
+    w.key("findings")?;
+    write_each(w, findings_json(ctx))?;
+    w.key("timing")?;
+    write_each(w, super::timing::json_nodes(ctx))?;
+    w.field("translation", &super::translation::json(ctx))?;
+    w.field("fixPrompt", &super::fix_prompt::compose(ctx.attempt, &ctx.view.summary).ok())?;
+    w.end_object()
+}
+
+/// The attempt's fields before its turns.
+fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     let s = &ctx.view.summary;
     let a = ctx.attempt;
     let mut o = Map::new();
@@ -127,16 +183,7 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
     o.insert("notices".into(), notices(ctx.doc, a).into_iter().map(|(_, m)| Value::from(m)).collect());
-    o.insert("turns".into(), turns_json(ctx));
-    o.insert("tools".into(), tools_json(ctx));
-    o.insert("orphanFinishes".into(), orphans_json(ctx));
-    o.insert("requests".into(), requests_json(ctx));
-    o.insert("assertions".into(), assertions_json(ctx));
-    o.insert("findings".into(), findings_json(ctx));
-    o.insert("timing".into(), super::timing::json(ctx));
-    o.insert("translation".into(), super::translation::json(ctx));
-    o.insert("fixPrompt".into(), super::fix_prompt::compose(a, s).ok().into());
-    Value::Object(o)
+    o
 }
 
 /// `{earned, points}`, or `null` when the attempt is not scored.
@@ -178,8 +225,9 @@ fn error_json(a: &Attempt) -> Value {
     }
 }
 
-fn turns_json(ctx: &Ctx) -> Value {
-    let mut out = Vec::new();
+/// The selected turns, each with its rows written one at a time.
+fn write_turns<W: Write>(ctx: &Ctx, w: &mut PrettyWriter<W>) -> io::Result<()> {
+    w.begin_array()?;
     for (st, addr) in ctx.addrs() {
         if !ctx.turn_selected(addr) {
             continue;
@@ -188,22 +236,7 @@ fn turns_json(ctx: &Ctx) -> Value {
             continue;
         };
         let d = ctx.derived.turn(addr);
-        let rows: Vec<Value> = turn_rows(ctx.attempt, ctx.view, st)
-            .into_iter()
-            .filter(|(_, r)| ctx.grep(|| r.plain()))
-            .map(|(i, r)| {
-                json!({
-                    "at": r.pos,
-                    "sourceLine": source_line(ctx, i),
-                    "kind": kind_word(r.kind),
-                    "summary": r.summary.as_plain(),
-                    "status": r.status.map(|s| s.as_plain()),
-                    "findings": r.flagged,
-                    "assertions": r.asserted,
-                })
-            })
-            .collect();
-        out.push(json!({
+        let head = json!({
             "turn": turn_number(ctx.derived, addr),
             "label": turn_label(ctx.attempt, addr),
             "session": d.map(|t| t.session_name.clone()),
@@ -213,10 +246,27 @@ fn turns_json(ctx: &Ctx) -> Value {
             "toolCalls": d.map(|t| t.tool_calls),
             "usage": record.turn.usage.as_ref().map(usage_json),
             "durationMs": opt_num(record.duration_ms),
-            "rows": rows,
-        }));
+        });
+        w.begin_object()?;
+        for (key, value) in head.as_object().into_iter().flatten() {
+            w.field(key, value)?;
+        }
+        w.key("rows")?;
+        let rows = turn_rows_iter(ctx.attempt, ctx.view, st).filter(|(_, r)| ctx.grep(|| r.plain())).map(|(i, r)| {
+            json!({
+                "at": r.pos,
+                "sourceLine": source_line(ctx, i),
+                "kind": kind_word(r.kind),
+                "summary": r.summary.as_plain(),
+                "status": r.status.map(|s| s.as_plain()),
+                "findings": r.flagged,
+                "assertions": r.asserted,
+            })
+        });
+        write_each(w, rows)?;
+        w.end_object()?;
     }
-    Value::Array(out)
+    w.end_array()
 }
 
 /// The native line (log line or converter call number) timeline row `row`'s
@@ -238,27 +288,23 @@ fn tool_status(o: &Occurrence) -> String {
     }
 }
 
-fn tools_json(ctx: &Ctx) -> Value {
+fn tools_json<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
     let d = ctx.derived;
-    let at = |scope_turn: usize, event: usize| {
+    let at = move |scope_turn: usize, event: usize| {
         d.turns.get(scope_turn).map(|t| event_address(t.turn_ordinal, Some(event))).unwrap_or_default()
     };
-    d.occurrences
-        .occurrences
-        .iter()
-        .map(|o| {
-            json!({
-                "name": o.original_name.as_str(),
-                "canonical": o.canonical_name.as_deref(),
-                "status": tool_status(o),
-                "at": at(o.start_ref.scope_turn(), o.start_ref.event()),
-                "finishedAt": o.finish_ref.map(|f| at(f.scope_turn(), f.event())),
-                "callId": o.operation_id.as_str(),
-                "session": o.session.as_str(),
-                "occurrence": o.id(),
-            })
+    d.occurrences.occurrences.iter().map(move |o| {
+        json!({
+            "name": o.original_name.as_str(),
+            "canonical": o.canonical_name.as_deref(),
+            "status": tool_status(o),
+            "at": at(o.start_ref.scope_turn(), o.start_ref.event()),
+            "finishedAt": o.finish_ref.map(|f| at(f.scope_turn(), f.event())),
+            "callId": o.operation_id.as_str(),
+            "session": o.session.as_str(),
+            "occurrence": o.id(),
         })
-        .collect()
+    })
 }
 
 fn orphans_json(ctx: &Ctx) -> Value {
@@ -335,18 +381,15 @@ fn assertions_json(ctx: &Ctx) -> Value {
         .collect()
 }
 
-fn findings_json(ctx: &Ctx) -> Value {
-    ctx.findings()
-        .iter()
-        .map(|f| {
-            json!({
-                "code": f.code,
-                "severity": f.severity.as_str(),
-                "at": place(ctx.attempt, ctx.derived, &f.location),
-                "message": f.message,
-                "hint": f.hint,
-                "rule": super::rules::citation_of(f.code),
-            })
+fn findings_json<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
+    ctx.findings().iter().map(|f| {
+        json!({
+            "code": f.code,
+            "severity": f.severity.as_str(),
+            "at": place(ctx.attempt, ctx.derived, &f.location),
+            "message": f.message,
+            "hint": f.hint,
+            "rule": super::rules::citation_of(f.code),
         })
-        .collect()
+    })
 }

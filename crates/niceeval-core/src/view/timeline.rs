@@ -415,8 +415,16 @@ fn event_of(ordinal: u64) -> Option<usize> {
 /// The rows of the turn at scope index `st` (no header; rows merged into
 /// their start left out), with their indices into the timeline.
 pub fn turn_rows(attempt: &Attempt, view: &AttemptView, st: usize) -> Vec<(usize, RowView)> {
-    let Some(span) = turn_row_span(view, st) else { return Vec::new() };
-    rows_in(attempt, view, span).collect()
+    turn_rows_iter(attempt, view, st).collect()
+}
+
+/// [`turn_rows`] one at a time (`show --json` writes each as it is made).
+pub fn turn_rows_iter<'a>(
+    attempt: &'a Attempt,
+    view: &'a AttemptView,
+    st: usize,
+) -> impl Iterator<Item = (usize, RowView)> + 'a {
+    turn_row_span(view, st).into_iter().flat_map(move |span| rows_in(attempt, view, span))
 }
 
 /// The timeline indices of the turn's rows after its header.

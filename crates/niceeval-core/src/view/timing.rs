@@ -136,14 +136,18 @@ pub fn node_json(ctx: &Ctx, n: usize) -> Value {
 
 /// Every node, depth first in axis order: `show --json`'s `timing`.
 pub fn json(ctx: &Ctx) -> Value {
+    Value::Array(json_nodes(ctx).collect())
+}
+
+/// The nodes of [`json`] one at a time, depth first.
+pub fn json_nodes<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
     let tree = &ctx.view.timing;
-    let mut out = Vec::new();
     let mut stack: Vec<usize> = tree.roots.iter().rev().copied().collect();
-    while let Some(n) = stack.pop() {
-        out.push(node_json(ctx, n));
+    std::iter::from_fn(move || {
+        let n = stack.pop()?;
         stack.extend(tree.nodes[n].children.iter().rev());
-    }
-    Value::Array(out)
+        Some(node_json(ctx, n))
+    })
 }
 
 const W: usize = 9;
