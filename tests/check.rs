@@ -518,11 +518,13 @@ fn reconstructed_attempts_are_skipped_and_said_so() {
     let derived = niceeval::model::derive_document(&doc, None, &niceeval::model::usage::builtin_prices());
     let findings = lint_document(&doc, &derived);
     assert_eq!(findings.iter().map(|f| (f.code, f.location.attempt)).collect::<Vec<_>>(), vec![("usage-negative", 1)]);
-    let report = niceeval::cli::check::Report::new(&doc, &derived, findings, false);
+    let report = niceeval::view::check::Report::new(&doc, &derived, findings, false);
     assert_eq!(report.skipped, vec![0]);
     assert_eq!(report.checked.attempts, 1);
     let text = report.text();
-    assert!(text.contains("note: attempt 1 skipped: its events were rebuilt"), "{text}");
+    // The attempt is named with its file, since two files were checked.
+    let note = text.lines().find(|l| l.starts_with("note: attempt 1 · ")).expect("a note on attempt 1");
+    assert!(note.contains("orphan-finish.json not checked: its events were rebuilt"), "{text}");
     assert_eq!(report.json()["skippedAttempts"][0]["attempt"], 1);
 }
 

@@ -7,6 +7,7 @@ pub mod assertions;
 pub mod attempt;
 pub mod blocks;
 pub mod changes;
+pub mod check;
 pub mod chrome;
 pub mod compare;
 pub mod context;
