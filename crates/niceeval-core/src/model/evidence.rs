@@ -254,4 +254,39 @@ mod tests {
             Some(4)
         );
     }
+
+    #[test]
+    fn a_scope_status_check_names_the_turn_whose_status_it_judged() {
+        // Two sessions: session 1 completed in two turns, session 2 failed in its only turn.
+        let turn =
+            |status: &str| json!({"status": status, "events": [{"type": "message", "role": "assistant", "text": "x"}]});
+        let doc = json!({"sessions": [
+            {"sessionIndex": 1, "turns": [turn("completed"), turn("completed")]},
+            {"sessionIndex": 2, "turns": [turn("failed")]}
+        ]});
+        let doc = crate::load::load_bytes("two.session.json", doc.to_string().as_bytes()).unwrap();
+        let attempt = &doc.attempts[0];
+        let derived = crate::model::derive_attempt(attempt, None, &crate::model::usage::builtin_prices());
+        let check = |value: Value| {
+            let a =
+                Assertion { criterion: Some("scope-status".into()), checked_value: Some(value), ..Default::default() };
+            scope_target(attempt, &derived, &a).map(|t| (t.addr.session, t.addr.turn, t.spot))
+        };
+        let turn_scope =
+            json!({"scope": "turn", "status": "completed", "snapshot": {"sessionIndex": 1, "turnIndex": 1}});
+        assert_eq!(check(turn_scope), Some((0, 0, Spot::Turn)));
+        // A session's status is its last turn's.
+        assert_eq!(
+            check(json!({"scope": "session", "snapshot": {"sessionIndex": 1, "turnCount": 2}})),
+            Some((0, 1, Spot::Turn))
+        );
+        let attempt_scope = json!({"scope": "attempt", "status": "failed", "snapshot": {"sessions": [
+            {"sessionIndex": 1, "status": "completed"}, {"sessionIndex": 2, "status": "failed"}
+        ]}});
+        assert_eq!(check(attempt_scope), Some((1, 0, Spot::Turn)));
+        // A completed attempt names no one turn; a turn the transcript lacks is no target.
+        let done = json!({"scope": "attempt", "snapshot": {"sessions": [{"sessionIndex": 1, "status": "completed"}]}});
+        assert_eq!(check(done), None);
+        assert_eq!(check(json!({"scope": "turn", "snapshot": {"sessionIndex": 3, "turnIndex": 1}})), None);
+    }
 }
