@@ -227,3 +227,38 @@ fn an_inspector_match_below_the_fold_is_scrolled_into_view() {
     draw(&mut app, 100, 16);
     assert!(app.inspector_scroll > 0 && app.inspector_scroll <= max, "scrolled to {word}: {}", app.inspector_scroll);
 }
+
+#[test]
+fn the_timeline_search_finds_values_not_key_names() {
+    // "rm" is inside the key "normalizer" and inside one command: only the command is a match.
+    let events = [
+        r#"{"type":"message","role":"assistant","text":"plain words","normalizer":"none"}"#,
+        r#"{"type":"operation.started","operationId":"a","operation":{"kind":"tool","name":"Bash","input":{"command":"rm -rf build"}}}"#,
+        r#"{"type":"operation.finished","operationId":"a","kind":"tool","status":"completed","output":"say \"done\""}"#,
+    ];
+    let dir = std::env::temp_dir().join(format!("niceeval-search-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.jsonl");
+    std::fs::write(&path, events.join("\n") + "\n").unwrap();
+    let mut app = app_for(path.to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    update(&mut app, Action::SearchStart);
+    type_text(&mut app, "rm");
+    update(&mut app, Action::SearchCommit);
+    while app.search_pending() {
+        app.search_step();
+    }
+    let rows: Vec<String> = app
+        .search
+        .matches
+        .iter()
+        .map(|&r| niceeval::view::timeline::row_view(app.attempt().unwrap(), app.view().unwrap(), r).unwrap().plain())
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].contains("rm -rf build"), "{rows:?}");
+    // A string is matched as it reads, not as JSON escapes it.
+    update(&mut app, Action::SearchStart);
+    type_text(&mut app, r#"say "done""#);
+    update(&mut app, Action::SearchCommit);
+    assert_eq!(app.search.matches.len(), 1, "the finish's output is found unescaped");
+}

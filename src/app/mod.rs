@@ -11,6 +11,7 @@ mod fold;
 pub mod folder;
 mod index;
 mod jumps;
+mod keep;
 pub mod key;
 pub mod keymap;
 pub mod layout;
@@ -389,8 +390,8 @@ impl App {
         app
     }
 
-    /// Swap in a reloaded document, keeping the selection by stable identity
-    /// (attempt, session, turn, event position) and the scroll position.
+    /// Swap in a reloaded document, keeping the tab, the focus, the scroll
+    /// position and the selection on the same event (see [`keep`]).
     pub fn replace_document(&mut self, doc: Document) {
         let prepared = Prepared::new(doc, self.model.as_deref(), &self.prices);
         self.install(prepared);
@@ -400,11 +401,10 @@ impl App {
     pub fn install(&mut self, prepared: Prepared) {
         let Prepared { doc, views, findings, index } = prepared;
         self.generation += 1;
-        let keep = self.selected_row().and_then(|ri| {
-            let row = self.view()?.timeline.rows.get(ri)?;
-            Some((row.addr(), row.event(), row.kind))
-        });
+        let keep = keep::Kept::capture(self);
         let offset = self.lists.timeline.offset;
+        // A reload is not a jump: the tab, the focus and the inspector stay.
+        let (tab, focus, inspector_scroll) = (self.tab, self.focus, self.inspector_scroll);
         let attempts_before = self.doc.attempts.len();
         self.doc = doc;
         self.views = views;
@@ -442,19 +442,14 @@ impl App {
             self.lists.timeline.clamp(self.visible.len(), rows);
             return;
         }
-        let row = keep.and_then(|(addr, event, kind)| {
-            let t = &self.view()?.timeline;
-            match event {
-                Some(e) => t.row_of_event(addr, e),
-                None => {
-                    t.by_turn.get(&addr).map(|h| h + usize::from(kind != crate::model::timeline::RowKind::TurnHeader))
-                }
-            }
-        });
-        if let Some(r) = row {
+        if let Some(r) = keep.and_then(|k| k.find(self)) {
             self.lists.timeline.offset = offset;
             self.select_row(r);
+            self.inspector_scroll = inspector_scroll;
         }
+        (self.tab, self.focus) = (tab, focus);
+        let (len, rows) = (self.list_len(), self.viewport.list_rows);
+        self.list_mut().clamp(len, rows);
     }
 
     /// A failed attempt opens on its first failing assertion.

@@ -108,7 +108,7 @@ pub fn seek(lines: &[usize], current: Option<usize>, to: Seek, scroll: usize, he
 
 /// Scopes of at most this many rows are searched in one step, as a
 /// synchronous search would; larger ones check the time budget after every
-/// row (a row can take milliseconds: its raw event is serialized).
+/// row (a row can take milliseconds: its raw event's values are written out).
 const SCAN_MIN_ROWS: usize = 512;
 /// Time budget of one scan step, well under a 16 ms frame.
 const SCAN_BUDGET: std::time::Duration = std::time::Duration::from_millis(6);
@@ -382,7 +382,7 @@ impl App {
         self.flash(crate::view::search::match_position(at + 1, total));
     }
 
-    /// Does timeline row `ri` match in its words or its events as written?
+    /// Does timeline row `ri` match in its words or its events' values (not their keys)?
     fn row_matches(&self, ri: usize, matcher: &Matcher) -> bool {
         let (Some(view), Some(attempt)) = (self.view(), self.attempt()) else { return false };
         let Some(row) = view.timeline.rows.get(ri) else { return false };
@@ -399,7 +399,7 @@ impl App {
                 HAYSTACK.with(|cell| {
                     let mut hay = cell.borrow_mut();
                     hay.clear();
-                    ev.head().write_compact(&mut hay);
+                    crate::view::search::write_values(ev.head(), &mut hay);
                     matcher.is_match_buffer(&mut hay)
                 })
             })

@@ -405,7 +405,12 @@ fn jump_to_assertion_evidence(app: &mut App) {
                 app.flash("approximate: the evidence's turn or event was not found exactly; this is the best match");
             }
         }
-        _ => app.flash_error(format!("evidence {} is not in this transcript", crate::view::clean(&link.evidence.id))),
+        (None, Some(target)) if !target.in_transcript() => {
+            let sel = crate::view::report::Selection::default();
+            let words = app.context(&sel).map(|ctx| crate::view::assertions::link_text(&ctx, link).as_plain());
+            app.flash_error(format!("evidence {}", words.unwrap_or_default()));
+        }
+        _ => app.flash_error(format!("evidence {} is not in this transcript", link.source_text())),
     }
 }
 

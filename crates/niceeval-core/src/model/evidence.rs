@@ -108,16 +108,46 @@ fn collect(v: &Value, out: &mut Vec<EvidenceRef>, depth: usize) {
     }
 }
 
-/// A transcript position an id resolves to: `event` is `None` for the
-/// runner's user message (ordinal 0).
+/// Where in a turn an evidence link points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Spot {
+    /// The turn as a whole (its header row): the scope a scope-status check judged.
+    Turn,
+    /// The runner's user message (ordinal 0): the turn's input row.
+    Input,
+    /// Adapter event `i` (ordinal `i + 1`).
+    Event(usize),
+    /// Adapter event `i`, past the events the transcript holds: a Record
+    /// drops what it cannot keep (redacted, unsupported), so the call the id
+    /// names is not in the recorded conversation. No row stands for it.
+    NotRecorded(usize),
+}
+
+/// A transcript position an id resolves to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EvidenceTarget {
     pub addr: TurnAddr,
-    pub event: Option<usize>,
+    pub spot: Spot,
     /// True when every part of the id matched: its session, turn and turn
     /// ordinal, and an event of the right kind at its ordinal. False when
     /// the turn was found by part of the id only, or the event is not there.
     pub exact: bool,
+}
+
+impl EvidenceTarget {
+    /// The event index of the row it selects (`None`: the input or header
+    /// row); `None` too for an event the transcript does not hold.
+    pub fn event(&self) -> Option<usize> {
+        match self.spot {
+            Spot::Event(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Whether a row of the transcript stands for it.
+    pub fn in_transcript(&self) -> bool {
+        !matches!(self.spot, Spot::NotRecorded(_))
+    }
 }
 
 /// Resolve an id against the attempt's scope names and ordinals.
@@ -134,7 +164,7 @@ pub fn resolve(attempt: &Attempt, derived: &DerivedAttempt, r: &EvidenceRef) -> 
     };
     let events = &attempt.sessions.get(t.addr.session)?.turns.get(t.addr.turn)?.turn.events;
     let Some(index) = usize::try_from(r.event_ordinal).ok().and_then(|o| o.checked_sub(1)) else {
-        return Some(EvidenceTarget { addr: t.addr, event: None, exact: turn_exact });
+        return Some(EvidenceTarget { addr: t.addr, spot: Spot::Input, exact: turn_exact });
     };
     match events.get(index) {
         Some(e) => {
@@ -142,11 +172,50 @@ pub fn resolve(attempt: &Attempt, derived: &DerivedAttempt, r: &EvidenceRef) -> 
                 RefKind::ToolOccurrence => matches!(e.kind, EventKind::ToolStarted { .. }),
                 RefKind::AssertionEvent => true,
             };
-            Some(EvidenceTarget { addr: t.addr, event: Some(index), exact: turn_exact && right_kind })
+            Some(EvidenceTarget { addr: t.addr, spot: Spot::Event(index), exact: turn_exact && right_kind })
         }
-        // The event is not in this transcript (a lossy one): point at its turn.
-        None => Some(EvidenceTarget { addr: t.addr, event: None, exact: false }),
+        // The id's turn is here, its event is not: the transcript dropped it.
+        None if turn_exact => Some(EvidenceTarget { addr: t.addr, spot: Spot::NotRecorded(index), exact: true }),
+        // Neither is certain: point at the turn found by part of the id.
+        None => Some(EvidenceTarget { addr: t.addr, spot: Spot::Input, exact: false }),
     }
+}
+
+/// The turn a `scope-status` assertion judged, from its checked value
+/// (`{assertion, scope, status, snapshot}`, NiceEval's `assert-first.ts`):
+/// a turn scope names its turn (`sessionIndex`, `turnIndex`); a session's
+/// status is its last turn's; an attempt's is its first waiting session's,
+/// else its first failed one's (`attemptStatus`), and names no turn when
+/// neither. `succeeded` and `noFailedActions` are the checks it applies to.
+pub fn scope_target(attempt: &Attempt, derived: &DerivedAttempt, a: &Assertion) -> Option<EvidenceTarget> {
+    if a.criterion.as_deref() != Some("scope-status") {
+        return None;
+    }
+    let v = a.checked_value.as_ref()?;
+    let index = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64);
+    let last_turn_of = |session_index: u64| {
+        let name = format!("session-{session_index}");
+        derived.turns.iter().rfind(|t| t.session_name == name)
+    };
+    let turn = match v.get("scope").and_then(Value::as_str)? {
+        "turn" => {
+            let snapshot = v.get("snapshot")?;
+            let (session, turn) =
+                (format!("session-{}", index(snapshot, "sessionIndex")?), index(snapshot, "turnIndex")?);
+            let name = format!("turn-{turn}");
+            derived.turns.iter().find(|t| t.session_name == session && t.turn_name == name)
+        }
+        "session" => last_turn_of(index(v.get("snapshot")?, "sessionIndex")?),
+        "attempt" => {
+            let sessions = v.get("snapshot")?.get("sessions")?.as_array()?;
+            let with = |status: &str| sessions.iter().find(|s| s.get("status").and_then(Value::as_str) == Some(status));
+            let session = with("waiting").or_else(|| with("failed"))?;
+            last_turn_of(index(session, "sessionIndex")?)
+        }
+        _ => None,
+    }?;
+    attempt.sessions.get(turn.addr.session)?.turns.get(turn.addr.turn)?;
+    Some(EvidenceTarget { addr: turn.addr, spot: Spot::Turn, exact: true })
 }
 
 #[cfg(test)]
@@ -184,5 +253,40 @@ mod tests {
                 .map(|r| r.event_ordinal),
             Some(4)
         );
+    }
+
+    #[test]
+    fn a_scope_status_check_names_the_turn_whose_status_it_judged() {
+        // Two sessions: session 1 completed in two turns, session 2 failed in its only turn.
+        let turn =
+            |status: &str| json!({"status": status, "events": [{"type": "message", "role": "assistant", "text": "x"}]});
+        let doc = json!({"sessions": [
+            {"sessionIndex": 1, "turns": [turn("completed"), turn("completed")]},
+            {"sessionIndex": 2, "turns": [turn("failed")]}
+        ]});
+        let doc = crate::load::load_bytes("two.session.json", doc.to_string().as_bytes()).unwrap();
+        let attempt = &doc.attempts[0];
+        let derived = crate::model::derive_attempt(attempt, None, &crate::model::usage::builtin_prices());
+        let check = |value: Value| {
+            let a =
+                Assertion { criterion: Some("scope-status".into()), checked_value: Some(value), ..Default::default() };
+            scope_target(attempt, &derived, &a).map(|t| (t.addr.session, t.addr.turn, t.spot))
+        };
+        let turn_scope =
+            json!({"scope": "turn", "status": "completed", "snapshot": {"sessionIndex": 1, "turnIndex": 1}});
+        assert_eq!(check(turn_scope), Some((0, 0, Spot::Turn)));
+        // A session's status is its last turn's.
+        assert_eq!(
+            check(json!({"scope": "session", "snapshot": {"sessionIndex": 1, "turnCount": 2}})),
+            Some((0, 1, Spot::Turn))
+        );
+        let attempt_scope = json!({"scope": "attempt", "status": "failed", "snapshot": {"sessions": [
+            {"sessionIndex": 1, "status": "completed"}, {"sessionIndex": 2, "status": "failed"}
+        ]}});
+        assert_eq!(check(attempt_scope), Some((1, 0, Spot::Turn)));
+        // A completed attempt names no one turn; a turn the transcript lacks is no target.
+        let done = json!({"scope": "attempt", "snapshot": {"sessions": [{"sessionIndex": 1, "status": "completed"}]}});
+        assert_eq!(check(done), None);
+        assert_eq!(check(json!({"scope": "turn", "snapshot": {"sessionIndex": 3, "turnIndex": 1}})), None);
     }
 }

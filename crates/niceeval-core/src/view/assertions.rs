@@ -12,7 +12,7 @@ use super::text::{Text, Tone, clean};
 use super::timeline::row_view;
 use super::verdict::{decision_tone, outcome_text};
 use crate::model::document::{Assertion, Attempt, Completeness, DiagnosticLocator, Fact, MatchDiagnostic};
-use crate::model::evidence::{EvidenceRef, EvidenceTarget, evidence_refs, resolve};
+use crate::model::evidence::{EvidenceRef, EvidenceTarget, Spot, evidence_refs, resolve, scope_target};
 use crate::model::verdict::assertion_outcome;
 use serde_json::Value;
 
@@ -129,9 +129,28 @@ fn fact_text(f: &Fact) -> String {
     }
 }
 
+/// The code NiceEval writes where it cut a matcher diagnostic to its
+/// persisted depth: the same leaf under every field of every candidate.
+const TRUNCATED: &str = "diagnostic-truncated";
+
+/// A leaf that only says the diagnostic was cut there.
+fn is_truncation(d: &MatchDiagnostic) -> bool {
+    d.code.as_deref() == Some(TRUNCATED)
+        && d.children.is_empty()
+        && d.expected.is_none()
+        && d.received.is_none()
+        && d.reason.is_none()
+        && d.locator.is_none()
+}
+
 /// The matcher's diagnostic tree: code, message, expected, received, reason,
-/// where it looked, and its children.
+/// where it looked, and its children. A truncation leaf is said once per
+/// tree (the first); later children it cut are marked on their own line.
 fn diagnostic_tree(d: &MatchDiagnostic, depth: usize, out: &mut Vec<Block>) {
+    diagnostic_subtree(d, depth, out, &mut false);
+}
+
+fn diagnostic_subtree(d: &MatchDiagnostic, depth: usize, out: &mut Vec<Block>, truncation_said: &mut bool) {
     let pad = "  ".repeat(depth);
     let code = d.code.as_deref().map(clean).unwrap_or_else(|| "—".into());
     let tone = if code.ends_with("mismatch") {
@@ -174,9 +193,17 @@ fn diagnostic_tree(d: &MatchDiagnostic, depth: usize, out: &mut Vec<Block>) {
             Text::toned(format!("{pad}  [{}] ", child.index.map(|i| i.to_string()).unwrap_or_default()), Tone::Soft);
         line.push(format!("{state} "), decision_tone(&state));
         line.push(child.label.as_deref().map(clean).unwrap_or_default(), Tone::Plain);
-        out.push(Block::Line(line));
-        if let Some(cd) = &child.diagnostic {
-            diagnostic_tree(cd, depth + 2, out);
+        match &child.diagnostic {
+            Some(cd) if is_truncation(cd) && *truncation_said => {
+                line.push(format!("  ({TRUNCATED}, as above)"), Tone::Soft);
+                out.push(Block::Line(line));
+            }
+            Some(cd) => {
+                out.push(Block::Line(line));
+                *truncation_said |= is_truncation(cd);
+                diagnostic_subtree(cd, depth + 2, out, truncation_said);
+            }
+            None => out.push(Block::Line(line)),
         }
     }
 }
@@ -253,31 +280,50 @@ fn source_blocks(attempt: &Attempt, a: &Assertion) -> Vec<Block> {
     out
 }
 
-/// Where one evidence id of an assertion leads.
+/// Where one evidence link of an assertion leads: an id NiceEval wrote, or
+/// (`evidence` absent) the turn a scope-status check judged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EvidenceLink {
-    pub evidence: EvidenceRef,
+    pub evidence: Option<EvidenceRef>,
     pub target: Option<EvidenceTarget>,
     /// The timeline row it selects (a finish merged into its start: the start's row).
     pub row: Option<usize>,
 }
 
-/// Every evidence id of an assertion, resolved to a timeline row.
+impl EvidenceLink {
+    /// What points: the id as written, or the scope the check judged.
+    pub fn source_text(&self) -> String {
+        match &self.evidence {
+            Some(r) => clean(&r.id),
+            None => "the scope this status check judged".into(),
+        }
+    }
+}
+
+/// Every evidence link of an assertion, resolved to a timeline row: the
+/// turn a scope-status check judged, then every evidence id.
 pub fn evidence_links(attempt: &Attempt, view: &AttemptView, a: &Assertion) -> Vec<EvidenceLink> {
-    evidence_refs(a)
+    let scope = scope_target(attempt, &view.derived, a).map(|t| (None, Some(t)));
+    let ids = evidence_refs(a).into_iter().map(|r| {
+        let target = resolve(attempt, &view.derived, &r);
+        (Some(r), target)
+    });
+    scope
         .into_iter()
-        .map(|evidence| {
-            let target = resolve(attempt, &view.derived, &evidence);
-            let row = target.and_then(|t| target_row(view, t));
-            EvidenceLink { evidence, target, row }
-        })
+        .chain(ids)
+        .map(|(evidence, target)| EvidenceLink { evidence, target, row: target.and_then(|t| target_row(view, t)) })
         .collect()
 }
 
-/// The timeline row of a transcript position.
+/// The timeline row of a transcript position (none for an event the transcript does not hold).
 pub fn target_row(view: &AttemptView, t: EvidenceTarget) -> Option<usize> {
     let timeline = &view.timeline;
-    let Some(e) = t.event else { return timeline.by_turn.get(&t.addr).map(|h| h + 1) };
+    let e = match t.spot {
+        Spot::Turn => return timeline.by_turn.get(&t.addr).copied(),
+        Spot::Input => return timeline.by_turn.get(&t.addr).map(|h| h + 1),
+        Spot::NotRecorded(_) => return None,
+        Spot::Event(e) => e,
+    };
     let ri = timeline.row_of_event(t.addr, e)?;
     if !timeline.rows[ri].merged_away() {
         return Some(ri);
@@ -286,19 +332,42 @@ pub fn target_row(view: &AttemptView, t: EvidenceTarget) -> Option<usize> {
     (first..ri).rev().find(|&s| timeline.rows[s].merged_finish() == Some(e))
 }
 
-/// "6:3 (exact)", "6:0 (approximate: …)" or "not in this transcript".
+/// Where a link leads, as `link_text` and the JSON say it: "turn 2",
+/// "2:3", or "2:6" for an event the transcript does not hold.
+pub fn target_at(ctx: &Ctx, t: EvidenceTarget) -> String {
+    match t.spot {
+        Spot::Turn => format!("turn {}", super::address::turn_number(ctx.derived, t.addr)),
+        Spot::NotRecorded(e) => ctx.at(t.addr, Some(e)),
+        _ => ctx.at(t.addr, t.event()),
+    }
+}
+
+/// "row 6:3", "row 6:0 (approximate: …)", "6:9 is not in the recorded
+/// conversation (…)" or "not in this transcript".
 pub fn link_text(ctx: &Ctx, l: &EvidenceLink) -> Text {
-    match l.target {
-        Some(t) => {
-            let at = ctx.at(t.addr, t.event);
-            if t.exact {
-                Text::plain(format!("row {at}"))
-            } else {
-                Text::plain(format!("row {at}"))
-                    .with(" (approximate: the id's turn or event was not found exactly in this transcript)", Tone::Warn)
-            }
-        }
-        None => Text::toned("not in this transcript", Tone::Warn),
+    let Some(t) = l.target else { return Text::toned("not in this transcript", Tone::Warn) };
+    let at = target_at(ctx, t);
+    match t.spot {
+        Spot::NotRecorded(_) => Text::toned(format!("{at} is {}", not_recorded_words(ctx, t)), Tone::Warn),
+        _ if t.exact => Text::plain(format!("row {at}")),
+        _ => Text::plain(format!("row {at}"))
+            .with(" (approximate: the id's turn or event was not found exactly in this transcript)", Tone::Warn),
+    }
+}
+
+/// Why an event an id names has no row: "not in the recorded conversation
+/// (turn 2 holds 2:1 to 2:4)".
+pub fn not_recorded_words(ctx: &Ctx, t: EvidenceTarget) -> String {
+    let held =
+        ctx.attempt.sessions.get(t.addr.session).and_then(|s| s.turns.get(t.addr.turn)).map(|r| r.turn.events.len());
+    let n = super::address::turn_number(ctx.derived, t.addr);
+    match held {
+        Some(0) | None => format!("not in the recorded conversation (turn {n} holds no events)"),
+        Some(k) => format!(
+            "not in the recorded conversation (turn {n} holds {} to {})",
+            ctx.at(t.addr, Some(0)),
+            ctx.at(t.addr, Some(k - 1))
+        ),
     }
 }
 
@@ -389,9 +458,7 @@ pub fn detail(ctx: &Ctx, a: &Assertion) -> Vec<Block> {
         let lines = links
             .iter()
             .map(|l| {
-                Block::Line(
-                    Text::toned(format!("{} → ", clean(&l.evidence.id)), Tone::Soft).with_text(link_text(ctx, l)),
-                )
+                Block::Line(Text::toned(format!("{} → ", l.source_text()), Tone::Soft).with_text(link_text(ctx, l)))
             })
             .collect();
         b.push(Block::Section(Section::new(

@@ -46,8 +46,9 @@ pub fn attempt_parts(attempt: &Attempt, derived: &DerivedAttempt) -> AttemptPart
     let mut badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>> = HashMap::new();
     for (i, a) in attempt.review.assertions.iter().flatten().enumerate() {
         for r in crate::model::evidence::evidence_refs(a) {
-            if let Some(t) = crate::model::evidence::resolve(attempt, derived, &r) {
-                let list = badges.entry((t.addr, t.event)).or_default();
+            // An event the transcript does not hold has no row to badge.
+            if let Some(t) = crate::model::evidence::resolve(attempt, derived, &r).filter(|t| t.in_transcript()) {
+                let list = badges.entry((t.addr, t.event())).or_default();
                 if !list.contains(&i) {
                     list.push(i);
                 }

@@ -70,10 +70,21 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
     let same: Vec<&&Finding> = ctx.findings().iter().filter(|g| g.code == f.code).collect();
     if same.len() > 1 {
         const SHOWN: usize = 200;
+        // Findings of one code share a list row; when they say different
+        // things (two at one place, each with its own reason), each place
+        // says its own, so none is hidden behind the row's first.
+        let differ = same.iter().any(|g| g.message != f.message);
         let mut places: Vec<Block> = same
             .iter()
             .take(SHOWN)
-            .map(|g| Block::Line(Text::plain(place(ctx.attempt, ctx.derived, &g.location))))
+            .map(|g| {
+                let at = place(ctx.attempt, ctx.derived, &g.location);
+                if differ {
+                    Block::Line(Text::toned(format!("{at}  "), Tone::Soft).with(clean(&g.message), Tone::Plain))
+                } else {
+                    Block::Line(Text::plain(at))
+                }
+            })
             .collect();
         if same.len() > SHOWN {
             places.push(Block::Line(Text::toned(format!("… and {} more", same.len() - SHOWN), Tone::Soft)));

@@ -357,9 +357,10 @@ fn assertions_json(ctx: &Ctx) -> Value {
                 .iter()
                 .map(|l| {
                     json!({
-                        "id": l.evidence.id,
-                        "at": l.target.map(|t| ctx.at(t.addr, t.event)),
+                        "id": l.evidence.as_ref().map(|r| &r.id),
+                        "at": l.target.map(|t| super::assertions::target_at(ctx, t)),
                         "exact": l.target.map(|t| t.exact),
+                        "inTranscript": l.target.map(|t| t.in_transcript()),
                     })
                 })
                 .collect();

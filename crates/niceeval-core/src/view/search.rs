@@ -126,6 +126,41 @@ fn folded_find(text: &str, needle: &str, from: usize) -> Option<Range<usize>> {
     None
 }
 
+/// The values of an event's JSON as a search looks in them: every string
+/// (its text, unescaped), number, boolean and null, one a line, and no key.
+/// A search finds what rows and the inspector show as values: `/rm` finds
+/// `rm -rf`, not a key named `normalizer`. One line each, so a plain query
+/// (never a line break) cannot match across two values. A stack, not
+/// recursion: an event may nest deeper than a thread's stack.
+pub fn write_values(node: crate::model::event::Node<'_>, out: &mut Vec<u8>) {
+    use crate::model::json_node::JsonType;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n.json_type() {
+            JsonType::Object => {
+                let at = stack.len();
+                stack.extend(n.members().map(|(_, v)| v));
+                stack[at..].reverse();
+            }
+            JsonType::Array => {
+                let at = stack.len();
+                stack.extend(n.elements());
+                stack[at..].reverse();
+            }
+            JsonType::String => {
+                out.extend_from_slice(n.as_str().unwrap_or_default().as_bytes());
+                out.push(b'\n');
+            }
+            JsonType::Number => {
+                out.extend_from_slice(n.number_text().unwrap_or_default().as_bytes());
+                out.push(b'\n');
+            }
+            JsonType::Bool => out.extend_from_slice(if n.as_bool() == Some(true) { b"true\n" } else { b"false\n" }),
+            JsonType::Null => out.extend_from_slice(b"null\n"),
+        }
+    }
+}
+
 fn first_line(s: &str) -> String {
     // The regex crate's errors draw the pattern with a caret over several
     // lines; the prompt has one: keep the last line, which says what is wrong.
@@ -235,6 +270,28 @@ mod tests {
         assert!(Matcher::new("(?i)^rm", true).unwrap().is_match("RM"));
         // Empty matches highlight nothing.
         assert!(Matcher::new("x*", true).unwrap().ranges("abc").is_empty());
+    }
+
+    #[test]
+    fn values_are_searched_and_keys_are_not() {
+        let v = serde_json::json!({
+            "normalizer": "none",
+            "operation": {"input": {"command": "rm -rf /tmp/x", "n": 3, "deep": [[{"ok": true}]]}},
+            "quote": "say \"hi\"\nthen go"
+        });
+        let text = serde_json::to_string(&v).unwrap();
+        for node in [crate::model::event::Node::Value(&v), crate::model::event::Node::Raw(text.as_bytes())] {
+            let mut hay = Vec::new();
+            write_values(node, &mut hay);
+            let hay = String::from_utf8(hay).unwrap();
+            assert!(!plain("normalizer").is_match(&hay), "a key is not a value: {hay}");
+            assert!(!plain("rm").ranges(&hay).is_empty());
+            assert_eq!(plain("rm").ranges(&hay).len(), 1, "only the command: {hay}");
+            // Strings unescaped, as the rows show them; numbers and booleans too.
+            assert!(plain("say \"hi\"").is_match(&hay) && plain("3").is_match(&hay) && plain("true").is_match(&hay));
+            // Values in document order, one a line.
+            assert_eq!(hay.lines().next(), Some("none"), "{hay}");
+        }
     }
 
     #[test]
