@@ -126,6 +126,7 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("statedEstimatedCostUSD".into(), opt_num(s.stated_estimate));
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
+    o.insert("erroredBecause".into(), super::errored::json(a));
     o.insert("notices".into(), notices(ctx.doc, a).into_iter().map(|(_, m)| Value::from(m)).collect());
     o.insert("turns".into(), turns_json(ctx));
     o.insert("tools".into(), tools_json(ctx));
@@ -172,7 +173,7 @@ fn estimate_json(s: &Summary) -> Value {
 
 /// The first execution error the attempt records: `{phase, message}`.
 fn error_json(a: &Attempt) -> Value {
-    match a.review.diagnostics.iter().find(|d| d.kind == "execution-error") {
+    match super::errored::execution_errors(a).next().map(|(_, d)| d) {
         Some(d) => json!({"phase": d.phase, "code": d.code, "message": d.message}),
         None => Value::Null,
     }
