@@ -17,7 +17,7 @@ use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document, NoticeLevel};
 use crate::model::hitl::HitlState;
 use crate::model::occurrence::{Lifecycle, Occurrence, OpaqueReason};
-use crate::model::timeline::lifecycle_status;
+use crate::model::timeline::{RowStatus, tool_status_in};
 use crate::model::usage::{Estimate, Usage, number};
 use crate::model::verdict::assertion_outcome;
 use serde_json::{Map, Value, json};
@@ -210,8 +210,9 @@ fn turns_json(ctx: &Ctx) -> Value {
             "session": d.map(|t| t.session_name.clone()),
             "status": record.turn.status,
             "statusMark": record.turn.status.as_deref().and_then(crate::model::verdict::ScopeStatus::parse).map(scope_status_mark),
-            "events": record.turn.events.len(),
-            "toolCalls": d.map(|t| t.tool_calls),
+            // Past a Record's item cap: not recorded (null), not 0.
+            "events": (!record.past_item_cap).then_some(record.turn.events.len()),
+            "toolCalls": d.filter(|_| !record.past_item_cap).map(|t| t.tool_calls),
             "usage": record.turn.usage.as_ref().map(usage_json),
             "durationMs": opt_num(record.duration_ms),
             "rows": rows,
@@ -231,11 +232,14 @@ fn source_line(ctx: &Ctx, row: usize) -> Value {
 
 /// NiceEval's status word of a lifecycle: pending, completed, failed,
 /// rejected; an opaque one says why (`ambiguous`, `open`).
-fn tool_status(o: &Occurrence) -> String {
+fn tool_status(a: &Attempt, o: &Occurrence) -> String {
     match &o.lifecycle {
         Lifecycle::Finished { status, .. } => status.to_string(),
         Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence } => "ambiguous".into(),
-        other => row_status_word(lifecycle_status(other)).split(' ').next().unwrap_or("").to_string(),
+        other => match tool_status_in(a, other) {
+            RowStatus::FinishNotRecorded => "finish-not-recorded".into(),
+            s => row_status_word(s).split(' ').next().unwrap_or("").to_string(),
+        },
     }
 }
 
@@ -251,7 +255,7 @@ fn tools_json(ctx: &Ctx) -> Value {
             json!({
                 "name": o.original_name.as_str(),
                 "canonical": o.canonical_name.as_deref(),
-                "status": tool_status(o),
+                "status": tool_status(ctx.attempt, o),
                 "at": at(o.start_ref.scope_turn(), o.start_ref.event()),
                 "finishedAt": o.finish_ref.map(|f| at(f.scope_turn(), f.event())),
                 "callId": o.operation_id.as_str(),
@@ -295,7 +299,12 @@ fn requests_json(ctx: &Ctx) -> Value {
                 "prompt": r.prompt,
                 "display": r.display,
                 "action": r.action,
-                "options": r.options.iter().map(|(id, label)| json!({"id": id, "label": label})).collect::<Vec<_>>(),
+                // A Record keeps no options: null (not recorded), not an empty list.
+                "options": if r.options.is_empty() && ctx.attempt.from_record_conversation {
+                    Value::Null
+                } else {
+                    r.options.iter().map(|(id, label)| json!({"id": id, "label": label})).collect()
+                },
             })
         })
         .collect()
