@@ -438,7 +438,7 @@ pub fn failures_section(ctx: &Ctx) -> Section {
     b.push(kv("locator", W, Text::toned(s.locator.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Accent)));
     b.push(kv("eval", W, Text::plain(s.eval.as_deref().map(clean).unwrap_or_else(|| "—".into()))));
     b.push(kv(if s.verdict.is_some() { "verdict" } else { "status" }, W, s.headline.clone()));
-    b.extend(super::findings::execution_errors(ctx));
+    b.extend(super::findings::error_reasons(ctx));
     b.extend(failed_turns(ctx));
     if let Some(state) = assertions_state(ctx) {
         b.push(state);

@@ -116,7 +116,7 @@ pub fn diagnostic_detail(d: &Diagnostic) -> Vec<Block> {
 /// Why an attempt to review went wrong, as `--failures` says it: each
 /// execution error (phase, code and message), or, for an errored attempt
 /// without one, what else the input holds about why (see `view::errored`).
-pub fn execution_errors(ctx: &Ctx) -> Vec<Block> {
+pub fn error_reasons(ctx: &Ctx) -> Vec<Block> {
     let mut out: Vec<Block> = super::errored::execution_errors(ctx.attempt)
         .map(|(_, d)| Block::Line(super::errored::execution_line(d)))
         .collect();
