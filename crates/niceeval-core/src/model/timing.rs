@@ -225,6 +225,10 @@ impl Tree {
     /// one interval of that phase, or, with none or several, in
     /// `unplaced_errors` (which one it was is not recorded, so none is guessed).
     pub fn place_execution_errors<'a>(&mut self, timing: &Timing, errors: impl Iterator<Item = (usize, &'a str)>) {
+        // No timing at all: there is nothing for an error to agree with.
+        if timing.intervals.is_empty() {
+            return;
+        }
         for (d, phase) in errors {
             let of_phase: Vec<usize> = (0..self.nodes.len())
                 .filter(|&n| self.interval(timing, n).is_some_and(|x| x.phase.as_deref() == Some(phase)))
@@ -488,6 +492,20 @@ mod tests {
             state: Some(Completeness::Complete),
             epoch_zero_ms: None,
         }
+    }
+
+    #[test]
+    fn an_execution_error_goes_on_the_one_interval_of_its_phase_and_is_never_guessed() {
+        let timing = record_timing();
+        let mut t = tree(&timing, None);
+        t.place_execution_errors(&timing, [(4, "eval.run"), (5, "agent.send"), (6, "sandbox.create")].into_iter());
+        let run = t.nodes.iter().position(|n| n.label == "eval.run").unwrap();
+        assert_eq!(t.nodes[run].execution_error, Some(4));
+        assert_eq!(t.errored(), 1, "two agent.send intervals: which one is not recorded");
+        assert_eq!(t.unplaced_errors, vec![(5, 2), (6, 0)]);
+        let mut none = tree(&Timing::default(), None);
+        none.place_execution_errors(&Timing::default(), [(0, "eval.run")].into_iter());
+        assert!(none.unplaced_errors.is_empty(), "no timing: nothing to agree with");
     }
 
     #[test]
