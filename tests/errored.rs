@@ -214,3 +214,53 @@ fn the_header_and_inspector_say_why_and_timing_agrees() {
     app.focus = Focus::Inspector;
     insta::assert_snapshot!("errored_timing_tab_marks_eval_run", screen(&mut app));
 }
+
+/// The demo (a capture with failing rows), made errored: with `error`, an
+/// execution error is recorded; without, nothing says why.
+fn errored_demo(error: bool) -> App {
+    let mut doc = niceeval::load::load_path("assets/demo/session.json").expect("demo loads");
+    let a = &mut doc.attempts[0];
+    a.verdict = Some(niceeval::model::verdict::Verdict::Errored);
+    a.outcome = Some("errored".into());
+    if error {
+        a.review.diagnostics.push(niceeval::model::document::Diagnostic {
+            kind: "execution-error".into(),
+            code: "unexpected-error".into(),
+            phase: Some("eval.run".into()),
+            message: "boom".into(),
+            causes: vec![],
+        });
+    }
+    let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
+    app.viewport = niceeval::app::layout::viewport(140, 40, &app);
+    update(&mut app, Action::ShowTab(Tab::Timeline));
+    app.focus = Focus::List;
+    app
+}
+
+/// Where each of `n` presses of `e` lands: a timeline row, or another tab.
+fn e_presses(app: &mut App, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|_| {
+            update(app, Action::NextFailure);
+            match app.selected() {
+                Some(Selected::Row(r)) if app.tab == Tab::Timeline => format!("row {r}"),
+                other => format!("{:?} {other:?}", app.tab),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn e_cycles_the_failing_rows_then_the_error_then_the_rows_again() {
+    let mut app = errored_demo(true);
+    let seen = e_presses(&mut app, 12);
+    let at_error = seen.iter().position(|s| s == "Diagnostics Some(Diagnostic(0))").expect("e reaches the error");
+    assert!(at_error > 0 && seen[..at_error].iter().all(|s| s.starts_with("row ")), "rows first: {seen:?}");
+    assert_eq!(seen[at_error + 1], seen[0], "after the error, the first failing row again: {seen:?}");
+    // Nothing recorded: `e` keeps cycling the rows, never stuck on a reason with nowhere to go.
+    let mut app = errored_demo(false);
+    let seen = e_presses(&mut app, 12);
+    assert!(seen.iter().all(|s| s.starts_with("row ")), "{seen:?}");
+    assert!(seen[1..].contains(&seen[0]), "e wraps around to the first failing row: {seen:?}");
+}

@@ -7,8 +7,10 @@ use super::{App, Focus, Tab};
 use crate::view::errored::Cause;
 
 impl App {
-    /// Show why the attempt in view errored; false when it did not error.
-    pub(super) fn jump_to_cause(&mut self) -> bool {
+    /// Show why the attempt in view errored; false when it did not error,
+    /// or when its reason is nowhere to go and `rows` (failing timeline
+    /// rows in scope) are, so `e` keeps cycling through them.
+    pub(super) fn jump_to_cause(&mut self, rows: bool) -> bool {
         let Some(why) = self.view().and_then(|v| v.summary.why.clone()) else { return false };
         let target = match why.cause {
             Cause::Execution(i) => Some((Tab::Diagnostics, self.finding_rows().len() + i)),
@@ -19,6 +21,9 @@ impl App {
                 .map(|p| (Tab::Assertions, self.assertion_offset() + p)),
             Cause::NotRecorded => None,
         };
+        if target.is_none() && rows {
+            return false;
+        }
         if let Some((tab, row)) = target {
             self.tab = tab;
             self.focus = Focus::List;
