@@ -62,6 +62,11 @@ fn a_folder_of_native_logs_lists_its_sessions_and_opens_one() {
 }
 
 #[test]
+fn an_errored_attempt_says_why_and_e_goes_to_its_error() {
+    run_script("errored.sh");
+}
+
+#[test]
 fn compare_matrix_split_view_and_back() {
     run_script("compare.sh");
 }

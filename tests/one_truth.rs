@@ -220,7 +220,9 @@ fn page_tools(page: &Value) -> Vec<(String, String)> {
         .filter(|i| i["kind"] == "tool-call")
         .map(|call| {
             let result = items.iter().find(|r| r["kind"] == "tool-result" && r["callId"] == call["callId"]);
-            let status = result.and_then(|r| r["outcome"].as_str()).unwrap_or("pending");
+            // No result: NiceEval's page shows the call with no outcome (a Record
+            // drops a finish without output), which show --json words so.
+            let status = result.and_then(|r| r["outcome"].as_str()).unwrap_or("finish-not-recorded");
             (call["tool"].as_str().unwrap_or("").to_string(), status.to_string())
         })
         .collect()

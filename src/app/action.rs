@@ -186,7 +186,9 @@ impl Action {
             Action::SearchStart => "search the timeline or inspector, filter a list",
             Action::SearchNext => "next search match",
             Action::SearchPrev => "previous search match",
-            Action::NextFailure => "next failure or error (elsewhere: the first one)",
+            Action::NextFailure => {
+                "next failure or error, then why an errored attempt errored (elsewhere: the first one)"
+            }
             Action::PrevFailure => "previous failure or error",
             Action::NextWaiting => "next waiting input request",
             Action::NextFinding => "next diagnostic finding (after ])",

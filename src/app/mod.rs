@@ -2,6 +2,7 @@
 //! plain data so every behaviour is unit-testable.
 
 pub mod action;
+mod cause;
 mod commands;
 pub mod compare;
 pub mod compare_layout;

@@ -176,6 +176,10 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
 
 /// `e` from a review tab: the earliest failing evidence in the transcript.
 fn first_failure(app: &mut App) {
+    // No failing row in scope: an errored attempt's reason is where `e` goes.
+    if first_from(app, JumpTo::Failure, 0).is_none() && app.jump_to_cause(false) {
+        return;
+    }
     app.tab = Tab::Timeline;
     app.focus = Focus::List;
     app.lists.timeline = ListState::default();
@@ -513,6 +517,12 @@ fn jump_where(app: &mut App, forward: bool, what: &str, to: JumpTo) {
 }
 
 fn jump_failure(app: &mut App, forward: bool) {
+    // Past the last failing row (or with none), an errored attempt's reason comes next.
+    let none = first_from(app, JumpTo::Failure, 0).is_none();
+    let past_last = none || app.selected_row().is_none_or(|r| forward && next_after(app, JumpTo::Failure, r).is_none());
+    if past_last && app.jump_to_cause(!none) {
+        return;
+    }
     jump_where(app, forward, "failures or errors", JumpTo::Failure);
 }
 

@@ -30,7 +30,7 @@ pub struct ShowArgs {
     /// Assertion results, failing gates first.
     #[arg(long)]
     pub assertions: bool,
-    /// Only failing attempts, with the evidence rows their failing assertions point to (exit 1 if any).
+    /// Only attempts to review (failed or errored), with why: the evidence rows their failing assertions point to, an error's phase and message (exit 1 if any).
     #[arg(long)]
     pub failures: bool,
     /// Lint findings and recorded diagnostics.

@@ -110,6 +110,9 @@ pub struct TurnRecord {
     /// Where the events came from when they are not the adapter's own
     /// (e.g. rebuilt from a lossy Record conversation).
     pub reconstructed: bool,
+    /// A Record's turn with no item, in a conversation cut by its item cap
+    /// (`collection-cap-reached`): its events were not recorded, not none.
+    pub past_item_cap: bool,
 }
 
 impl TurnRecord {
@@ -273,6 +276,12 @@ pub struct Attempt {
     /// True when the file keeps no HITL answers (a Record stores no
     /// `TurnInput.responses`): an input request's answer is then unknown.
     pub answers_not_recorded: bool,
+    /// True when the events were rebuilt from a NiceEval Record's
+    /// conversation, which keeps what it can represent only: an input
+    /// request's prompt (no id or options), no tool finish without output
+    /// (`o11y/record/runner-producer.ts`), no items past its cap. What it
+    /// drops is then not recorded, not absent.
+    pub from_record_conversation: bool,
     /// Whether events were recorded at all.
     pub events: Option<Completeness>,
     pub review: Review,

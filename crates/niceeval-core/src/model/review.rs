@@ -370,6 +370,13 @@ pub struct Diagnostic {
     pub causes: Vec<String>,
 }
 
+impl Diagnostic {
+    /// An execution error (kind `execution-error`): what makes an attempt errored.
+    pub fn is_execution_error(&self) -> bool {
+        self.kind == "execution-error"
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FileChanges {
     pub state: Option<Completeness>,

@@ -50,6 +50,9 @@ pub enum RowStatus {
     Unanswered,
     /// The file keeps no answers (a Record): whether it was answered is unknown.
     AnswerNotRecorded,
+    /// Started, with no finish in a Record's conversation, which drops a
+    /// finish that has no output: whether and how it finished is unknown.
+    FinishNotRecorded,
     TurnCompleted,
     TurnFailed,
     TurnWaiting,
@@ -77,6 +80,15 @@ pub fn lifecycle_status(lifecycle: &Lifecycle) -> RowStatus {
         Lifecycle::Pending => RowStatus::Pending,
         Lifecycle::Finished { status, .. } => finish_status(status),
         Lifecycle::Opaque { reason } => lifecycle_opaque(*reason),
+    }
+}
+
+/// Row status of a tool lifecycle in `attempt`: a start without a finish
+/// in a Record's conversation is a finish not recorded, not a pending call.
+pub fn tool_status_in(attempt: &Attempt, lifecycle: &Lifecycle) -> RowStatus {
+    match lifecycle_status(lifecycle) {
+        RowStatus::Pending if attempt.from_record_conversation => RowStatus::FinishNotRecorded,
+        s => s,
     }
 }
 
@@ -321,7 +333,7 @@ pub fn build_timeline(attempt: &Attempt, derived: &DerivedAttempt, requests: &[H
                     row.kind = RowKind::ToolStart;
                     if let Some(occ) = occurrence {
                         row.link_to(LinkKind::Occurrence, link as usize);
-                        row.status = Some(lifecycle_status(&occ.lifecycle));
+                        row.status = Some(tool_status_in(attempt, &occ.lifecycle));
                         if let Some(f) = occ.finish_ref
                             && f.scope_turn() == scope_index
                         {

@@ -174,6 +174,10 @@ pub struct Node {
     pub duration_ms: Option<f64>,
     pub outcome: Option<String>,
     pub failed: bool,
+    /// The execution error recorded in this interval's phase (its index in
+    /// the attempt's recorded diagnostics), when this is the one interval
+    /// of that phase: the interval itself may still say `completed`.
+    pub execution_error: Option<usize>,
     /// The attempt's trunk (`eval.run`, `agent.send`): never folded away.
     pub trunk: bool,
     pub source: Source,
@@ -198,6 +202,9 @@ pub struct Tree {
     pub placement: Option<SpanPlacement>,
     /// Trace entries that are not readable spans.
     pub unreadable_spans: usize,
+    /// Execution errors no one interval can carry: `(diagnostic, intervals
+    /// of its phase)`, with 0 or several intervals of that phase.
+    pub unplaced_errors: Vec<(usize, usize)>,
     /// Parent links cut because they closed a loop (each such node is
     /// a root, or under what its span parent or send says).
     pub loops_cut: usize,
@@ -206,6 +213,34 @@ pub struct Tree {
 impl Tree {
     pub fn failed(&self) -> usize {
         self.nodes.iter().filter(|n| n.failed).count()
+    }
+
+    /// Nodes that carry an execution error.
+    pub fn errored(&self) -> usize {
+        self.nodes.iter().filter(|n| n.execution_error.is_some()).count()
+    }
+
+    /// Put each execution error, `(its index, its phase)`, on the interval
+    /// of its phase (NiceEval records the phase, not the interval): on the
+    /// one interval of that phase, or, with none or several, in
+    /// `unplaced_errors` (which one it was is not recorded, so none is guessed).
+    pub fn place_execution_errors<'a>(&mut self, timing: &Timing, errors: impl Iterator<Item = (usize, &'a str)>) {
+        // No timing at all: there is nothing for an error to agree with.
+        if timing.intervals.is_empty() {
+            return;
+        }
+        for (d, phase) in errors {
+            let of_phase: Vec<usize> = (0..self.nodes.len())
+                .filter(|&n| self.interval(timing, n).is_some_and(|x| x.phase.as_deref() == Some(phase)))
+                .collect();
+            match of_phase[..] {
+                // A second error of the phase: the node already carries the first.
+                [n] => {
+                    self.nodes[n].execution_error.get_or_insert(d);
+                }
+                _ => self.unplaced_errors.push((d, of_phase.len())),
+            }
+        }
     }
 
     /// The interval behind a node, when it is one.
@@ -252,6 +287,7 @@ pub fn tree(timing: &Timing, trace: Option<&Value>) -> Tree {
             duration_ms: x.duration_ms,
             outcome: x.outcome.clone(),
             failed: x.failed(),
+            execution_error: None,
             source: Source::Interval(i),
             parent: parent[i],
             children: Vec::new(),
@@ -381,6 +417,7 @@ fn place_spans(t: &mut Tree, timing: &Timing, spans: Vec<Span>) {
             duration_ms: Some(s.end_epoch_ms - s.start_epoch_ms),
             outcome: s.status.clone(),
             failed: s.status.as_deref() == Some("error"),
+            execution_error: None,
             source: Source::Span(si),
             parent,
             children: Vec::new(),
@@ -455,6 +492,20 @@ mod tests {
             state: Some(Completeness::Complete),
             epoch_zero_ms: None,
         }
+    }
+
+    #[test]
+    fn an_execution_error_goes_on_the_one_interval_of_its_phase_and_is_never_guessed() {
+        let timing = record_timing();
+        let mut t = tree(&timing, None);
+        t.place_execution_errors(&timing, [(4, "eval.run"), (5, "agent.send"), (6, "sandbox.create")].into_iter());
+        let run = t.nodes.iter().position(|n| n.label == "eval.run").unwrap();
+        assert_eq!(t.nodes[run].execution_error, Some(4));
+        assert_eq!(t.errored(), 1, "two agent.send intervals: which one is not recorded");
+        assert_eq!(t.unplaced_errors, vec![(5, 2), (6, 0)]);
+        let mut none = tree(&Timing::default(), None);
+        none.place_execution_errors(&Timing::default(), [(0, "eval.run")].into_iter());
+        assert!(none.unplaced_errors.is_empty(), "no timing: nothing to agree with");
     }
 
     #[test]

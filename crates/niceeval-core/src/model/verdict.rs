@@ -16,6 +16,12 @@ pub fn is_required(a: &Assertion) -> bool {
     }
 }
 
+/// A required assertion NiceEval could not decide (unavailable or
+/// errored): one makes the attempt errored in the fold below.
+pub fn undecided_required(a: &Assertion) -> bool {
+    is_required(a) && matches!(a.result.as_deref(), Some("unavailable" | "errored"))
+}
+
 /// The verdict fold (`eval/record/verdict.ts`, formats.md §2.2):
 /// 1. `errored` if the outcome is errored or interrupted, or a required
 ///    assertion is unavailable or errored;
@@ -31,7 +37,7 @@ pub fn fold_verdict(outcome: Option<&str>, assertions: Option<&[Assertion]>) -> 
         return Some(Verdict::Errored);
     }
     if let Some(list) = assertions {
-        if list.iter().any(|a| is_required(a) && matches!(a.result.as_deref(), Some("unavailable" | "errored"))) {
+        if list.iter().any(undecided_required) {
             return Some(Verdict::Errored);
         }
         if list.iter().any(|a| a.gate.as_deref() == Some("failed")) {

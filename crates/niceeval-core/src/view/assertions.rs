@@ -18,17 +18,7 @@ use serde_json::Value;
 
 const W: usize = 10;
 
-/// "group › label": the assertion's label (its entry id when unlabelled, as NiceEval titles it).
-pub fn title(a: &Assertion) -> String {
-    let mut parts: Vec<String> = a.group_path.iter().map(|g| clean(g)).collect();
-    parts.push(if a.label.is_empty() { "(unlabelled)".into() } else { clean(&a.label) });
-    parts.join(" › ")
-}
-
-/// What the matcher said, when it said something.
-pub fn message(a: &Assertion) -> Option<String> {
-    a.diagnostic().and_then(|d| d.message).map(|m| clean(&m))
-}
+pub use super::format::{assertion_message as message, assertion_title as title};
 
 /// Failing gates first, then the rest, each in source order (indices into the list).
 pub fn ordered(list: &[Assertion]) -> Vec<usize> {
@@ -515,7 +505,7 @@ pub fn failures_section(ctx: &Ctx) -> Section {
     b.push(kv("locator", W, Text::toned(s.locator.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Accent)));
     b.push(kv("eval", W, Text::plain(s.eval.as_deref().map(clean).unwrap_or_else(|| "—".into()))));
     b.push(kv(if s.verdict.is_some() { "verdict" } else { "status" }, W, s.headline.clone()));
-    b.extend(super::findings::execution_errors(ctx));
+    b.extend(super::findings::error_reasons(ctx));
     b.extend(failed_turns(ctx));
     if let Some(state) = assertions_state(ctx) {
         b.push(state);
@@ -553,7 +543,18 @@ pub fn failures_section(ctx: &Ctx) -> Section {
             }
         }
     }
-    Section::new(format!("FAILED {}", s.title()), s.headline.clone(), b)
+    Section::new(format!("{} {}", failures_word(s.verdict), s.title()), s.headline.clone(), b)
+}
+
+/// The word a `--failures` section starts with: errored is not failed
+/// (NiceEval's run feedback says `ERRORED` for an execution error).
+fn failures_word(v: Option<crate::model::verdict::Verdict>) -> &'static str {
+    use crate::model::verdict::Verdict;
+    match v {
+        Some(Verdict::Errored) => "ERRORED",
+        Some(Verdict::Unavailable) => "UNAVAILABLE",
+        _ => "FAILED",
+    }
 }
 
 /// A capture's failed turns (no verdict: its status is what failed), each

@@ -55,7 +55,9 @@ pub fn attempt_parts(attempt: &Attempt, derived: &DerivedAttempt) -> AttemptPart
             }
         }
     }
-    let timing = crate::model::timing::tree(&attempt.review.timing, attempt.review.trace.as_ref());
+    let mut timing = crate::model::timing::tree(&attempt.review.timing, attempt.review.trace.as_ref());
+    let errors = attempt.review.diagnostics.iter().enumerate().filter(|(_, d)| d.is_execution_error());
+    timing.place_execution_errors(&attempt.review.timing, errors.filter_map(|(i, d)| Some((i, d.phase.as_deref()?))));
     AttemptParts { requests, timeline, badges, timing }
 }
 

@@ -14,7 +14,7 @@ use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document};
 use crate::model::occurrence::{Lifecycle, Occurrence};
-use crate::model::timeline::{RowStatus, finish_status, lifecycle_status};
+use crate::model::timeline::{RowStatus, finish_status, tool_status_in};
 use serde_json::Value;
 
 /// Rows and turns to show.
@@ -194,12 +194,13 @@ pub fn status_text(status: &str) -> Text {
     row_status_text(finish_status(status), Some(status))
 }
 
-/// A tool lifecycle with its mark and word; an opaque lifecycle of an id
-/// reused while open reads `? ambiguous`.
-pub fn lifecycle_text(o: &Occurrence) -> Text {
+/// A tool lifecycle in `a` with its mark and word; an opaque lifecycle of
+/// an id reused while open reads `? ambiguous`; a start a Record keeps no
+/// finish for reads `? finish not recorded`.
+pub fn lifecycle_text(a: &Attempt, o: &Occurrence) -> Text {
     match &o.lifecycle {
         Lifecycle::Opaque { .. } if o.ambiguous => row_status_text(RowStatus::Ambiguous, None),
         Lifecycle::Finished { status, .. } => status_text(status),
-        other => row_status_text(lifecycle_status(other), None),
+        other => row_status_text(tool_status_in(a, other), None),
     }
 }

@@ -124,25 +124,18 @@ pub fn diagnostic_detail(d: &Diagnostic) -> Vec<Block> {
     b
 }
 
-/// Why an errored attempt errored: its execution errors (phase and message).
-pub fn execution_errors(ctx: &Ctx) -> Vec<Block> {
-    ctx.attempt
-        .review
-        .diagnostics
-        .iter()
-        .filter(|d| d.kind == "execution-error")
-        .map(|d| {
-            let mut t = Text::toned("error", Tone::Bad);
-            if let Some(p) = &d.phase {
-                t.push(format!(" in {}", clean(p)), Tone::Soft);
-            }
-            if !d.code.is_empty() {
-                t.push(format!(" ({})", clean(&d.code)), Tone::Soft);
-            }
-            t.push(format!(": {}", clean(&d.message)), Tone::Plain);
-            Block::Line(t)
-        })
-        .collect()
+/// Why an attempt to review went wrong, as `--failures` says it: each
+/// execution error (phase, code and message), or, for an errored attempt
+/// without one, what else the input holds about why (see `view::errored`).
+pub fn error_reasons(ctx: &Ctx) -> Vec<Block> {
+    let mut out: Vec<Block> = super::errored::execution_errors(ctx.attempt)
+        .map(|(_, d)| Block::Line(super::errored::execution_line(d)))
+        .collect();
+    if let Some(why) = ctx.view.summary.why.as_ref().filter(|w| !matches!(w.cause, super::errored::Cause::Execution(_)))
+    {
+        out.push(Block::Line(why.line()));
+    }
+    out
 }
 
 /// An attempt with no event at all (a slot never run, a Record attempt

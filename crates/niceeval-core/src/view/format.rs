@@ -161,6 +161,21 @@ pub fn finding_tally(errors: usize, warnings: usize, checked: bool) -> String {
     if checked || errors + warnings > 0 { finding_counts(errors, warnings) } else { "not checked".into() }
 }
 
+/// "group › label": an assertion's label (its entry id when unlabelled, as
+/// NiceEval titles it). Here because the assertion views and the errored
+/// reason (`view::errored`) both name assertions.
+pub fn assertion_title(a: &crate::model::document::Assertion) -> String {
+    use super::text::clean;
+    let mut parts: Vec<String> = a.group_path.iter().map(|g| clean(g)).collect();
+    parts.push(if a.label.is_empty() { "(unlabelled)".into() } else { clean(&a.label) });
+    parts.join(" › ")
+}
+
+/// What an assertion's matcher said, when it said something.
+pub fn assertion_message(a: &crate::model::document::Assertion) -> Option<String> {
+    a.diagnostic().and_then(|d| d.message).map(|m| super::text::clean(&m))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,9 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
         verdict.push(format!(" · {score}"), Tone::Soft);
     }
     rows.push((if s.verdict.is_some() { "verdict" } else { "status" }, verdict));
+    if let Some(why) = &s.why {
+        rows.push(("why", why.line()));
+    }
     rows.push((
         "model",
         s.model.as_deref().map(|m| Text::plain(clean(m))).unwrap_or_else(|| Text::toned("—", Tone::Soft)),
@@ -154,6 +157,9 @@ pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
         _ => None,
     };
     let mut parts = vec![part(0, summary.headline.clone(), short_headline)];
+    if let Some(why) = &summary.why {
+        parts.push(part(1, why.text.clone(), Some(why.short.clone())));
+    }
     if let Some(w) = summary.waiting_text() {
         parts.push(part(1, w, Some(Text::toned(format!("⏸ WAITING ({})", summary.waiting), Tone::Hitl))));
     }

@@ -8,6 +8,7 @@ use super::format::count;
 use super::preview::preview_head;
 use super::text::{Text, Tone, clean, clean_owned};
 use super::verdict::{row_status_mark, row_status_tone};
+use crate::model::document::Attempt;
 use crate::model::hitl::{Answer, HitlRequest, HitlState};
 use crate::model::occurrence::{Lifecycle, Occurrence};
 use crate::model::timeline::request_status;
@@ -120,7 +121,7 @@ fn state_detail(ctx: &Ctx, r: &HitlRequest) -> Text {
 }
 
 /// `name id started t:e → status at t:e (verdict)` for one gated call.
-fn gated_text(o: &Occurrence, state: &HitlState) -> Text {
+fn gated_text(a: &Attempt, o: &Occurrence, state: &HitlState) -> Text {
     let mut t = Text::plain(format!(
         "{} {} started at {}:{} → ",
         clean(o.display_name()),
@@ -140,7 +141,7 @@ fn gated_text(o: &Occurrence, state: &HitlState) -> Text {
             };
             t.push(verdict, Tone::Soft);
         }
-        _ => t.append(lifecycle_text(o)),
+        _ => t.append(lifecycle_text(a, o)),
     }
     t
 }
@@ -157,6 +158,10 @@ fn raw_request(ctx: &Ctx, r: &HitlRequest) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// An input request's id or options from a Record's conversation, which
+/// keeps only the prompt (`o11y/record/runner-producer.ts`): not absent.
+pub const NOT_KEPT: &str = "not recorded (a Record keeps only an input request's prompt)";
+
 /// Everything known about one input request: what it asked, its state and
 /// answer, and the tool calls it gated.
 pub fn request_detail(ctx: &Ctx, r: &HitlRequest) -> Vec<Block> {
@@ -168,7 +173,11 @@ pub fn request_detail(ctx: &Ctx, r: &HitlRequest) -> Vec<Block> {
     b.push(kv(
         "id",
         W,
-        r.id.as_deref().map(|id| Text::plain(clean(id))).unwrap_or_else(|| Text::toned("— (no stable id)", Tone::Warn)),
+        match r.id.as_deref() {
+            Some(id) => Text::plain(clean(id)),
+            None if ctx.attempt.from_record_conversation => Text::toned(format!("— {NOT_KEPT}"), Tone::Soft),
+            None => Text::toned("— (no stable id)", Tone::Warn),
+        },
     ));
     b.push(kv("asked at", W, Text::plain(format!("{} ({})", ctx.at(r.addr, Some(r.event)), ctx.turn_title(r.addr)))));
     for (key, v) in [("action", &r.action), ("prompt", &r.prompt), ("display", &r.display)] {
@@ -186,7 +195,9 @@ pub fn request_detail(ctx: &Ctx, r: &HitlRequest) -> Vec<Block> {
     // Options without a string id cannot be answered; the core keeps only the others.
     let written = raw.get("options").and_then(Value::as_array).map_or(0, Vec::len);
     let without_id = written.saturating_sub(r.options.len());
-    if r.options.is_empty() && written == 0 {
+    if r.options.is_empty() && written == 0 && ctx.attempt.from_record_conversation {
+        b.push(kv("options", W, Text::toned(format!("— {NOT_KEPT}"), Tone::Soft)));
+    } else if r.options.is_empty() && written == 0 {
         b.push(kv("options", W, Text::toned("— (free text)", Tone::Soft)));
     } else {
         let list: Vec<String> = r
@@ -206,26 +217,31 @@ pub fn request_detail(ctx: &Ctx, r: &HitlRequest) -> Vec<Block> {
     let occ = |i: usize| ctx.derived.occurrences.occurrences.get(i);
     let primary = r.primary_gated(ctx.attempt, ctx.derived);
     let gate = match primary.and_then(occ) {
-        Some(o) => gated_text(o, &r.state),
+        Some(o) => gated_text(ctx.attempt, o, &r.state),
         None if r.gated.is_empty() => Text::toned("— (no tool call pending when it was asked)", Tone::Soft),
         None => Text::toned("— (several tool calls pending; none named by the request)", Tone::Soft),
     };
     b.push(kv("gated", W, gate));
     // Every other call pending when it was asked.
     for o in r.gated.iter().filter(|&&i| Some(i) != primary).filter_map(|&i| occ(i)) {
-        b.push(kv("pending", W, gated_text(o, &r.state)));
+        b.push(kv("pending", W, gated_text(ctx.attempt, o, &r.state)));
     }
     b
 }
 
+/// What a request without an id reads as: a Record keeps no id to show.
+fn missing_id(ctx: &Ctx) -> String {
+    if ctx.attempt.from_record_conversation { "(id not recorded)" } else { "(no id)" }.into()
+}
+
 /// "turn 2 approve-rm-1": the title of a request.
 pub fn request_title(ctx: &Ctx, r: &HitlRequest) -> String {
-    format!("{} {}", ctx.turn_title(r.addr), r.id.as_deref().map(clean).unwrap_or_else(|| "(no id)".into()))
+    format!("{} {}", ctx.turn_title(r.addr), r.id.as_deref().map(clean).unwrap_or_else(|| missing_id(ctx)))
 }
 
 /// One list row: state, where it was asked, its id, what it asks and the answer.
 pub fn request_row(ctx: &Ctx, r: &HitlRequest) -> Vec<Text> {
-    let id = r.id.as_deref().map(clean).unwrap_or_else(|| "(no id)".into());
+    let id = r.id.as_deref().map(clean).unwrap_or_else(|| missing_id(ctx));
     let mut line = Text::new();
     let ask = r.display.as_deref().or(r.prompt.as_deref()).or(r.action.as_deref());
     line.push(ask.map(|a| clean_owned(preview_head(a))).unwrap_or_else(|| "(no prompt)".into()), Tone::Plain);

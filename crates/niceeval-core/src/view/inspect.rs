@@ -462,6 +462,9 @@ fn attempt_detail(ctx: &Ctx) -> Vec<Block> {
     let s = &ctx.view.summary;
     let a = ctx.attempt;
     let mut b = vec![Block::Line(s.headline.clone())];
+    if let Some(why) = &s.why {
+        b.push(kv("why", 10, why.line()));
+    }
     let opt = |x: &Option<String>| {
         x.as_deref().map(|v| Text::plain(clean(v))).unwrap_or_else(|| Text::toned("—", Tone::Soft))
     };

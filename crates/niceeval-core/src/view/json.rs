@@ -17,7 +17,7 @@ use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document, NoticeLevel};
 use crate::model::hitl::HitlState;
 use crate::model::occurrence::{Lifecycle, Occurrence, OpaqueReason};
-use crate::model::timeline::lifecycle_status;
+use crate::model::timeline::{RowStatus, tool_status_in};
 use crate::model::usage::{Estimate, Usage, number};
 use crate::model::verdict::assertion_outcome;
 pub use niceeval_json::pretty::PrettyWriter;
@@ -182,6 +182,7 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     o.insert("statedEstimatedCostUSD".into(), opt_num(s.stated_estimate));
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
+    o.insert("erroredBecause".into(), super::errored::json(a));
     o.insert("notices".into(), notices(ctx.doc, a).into_iter().map(|(_, m)| Value::from(m)).collect());
     o
 }
@@ -219,7 +220,7 @@ fn estimate_json(s: &Summary) -> Value {
 
 /// The first execution error the attempt records: `{phase, message}`.
 fn error_json(a: &Attempt) -> Value {
-    match a.review.diagnostics.iter().find(|d| d.kind == "execution-error") {
+    match super::errored::execution_errors(a).next().map(|(_, d)| d) {
         Some(d) => json!({"phase": d.phase, "code": d.code, "message": d.message}),
         None => Value::Null,
     }
@@ -242,8 +243,9 @@ fn write_turns<W: Write>(ctx: &Ctx, w: &mut PrettyWriter<W>) -> io::Result<()> {
             "session": d.map(|t| t.session_name.clone()),
             "status": record.turn.status,
             "statusMark": record.turn.status.as_deref().and_then(crate::model::verdict::ScopeStatus::parse).map(scope_status_mark),
-            "events": record.turn.events.len(),
-            "toolCalls": d.map(|t| t.tool_calls),
+            // Past a Record's item cap: not recorded (null), not 0.
+            "events": (!record.past_item_cap).then_some(record.turn.events.len()),
+            "toolCalls": d.filter(|_| !record.past_item_cap).map(|t| t.tool_calls),
             "usage": record.turn.usage.as_ref().map(usage_json),
             "durationMs": opt_num(record.duration_ms),
         });
@@ -280,11 +282,14 @@ fn source_line(ctx: &Ctx, row: usize) -> Value {
 
 /// NiceEval's status word of a lifecycle: pending, completed, failed,
 /// rejected; an opaque one says why (`ambiguous`, `open`).
-fn tool_status(o: &Occurrence) -> String {
+fn tool_status(a: &Attempt, o: &Occurrence) -> String {
     match &o.lifecycle {
         Lifecycle::Finished { status, .. } => status.to_string(),
         Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence } => "ambiguous".into(),
-        other => row_status_word(lifecycle_status(other)).split(' ').next().unwrap_or("").to_string(),
+        other => match tool_status_in(a, other) {
+            RowStatus::FinishNotRecorded => "finish-not-recorded".into(),
+            s => row_status_word(s).split(' ').next().unwrap_or("").to_string(),
+        },
     }
 }
 
@@ -297,7 +302,7 @@ fn tools_json<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
         json!({
             "name": o.original_name.as_str(),
             "canonical": o.canonical_name.as_deref(),
-            "status": tool_status(o),
+            "status": tool_status(ctx.attempt, o),
             "at": at(o.start_ref.scope_turn(), o.start_ref.event()),
             "finishedAt": o.finish_ref.map(|f| at(f.scope_turn(), f.event())),
             "callId": o.operation_id.as_str(),
@@ -340,7 +345,12 @@ fn requests_json(ctx: &Ctx) -> Value {
                 "prompt": r.prompt,
                 "display": r.display,
                 "action": r.action,
-                "options": r.options.iter().map(|(id, label)| json!({"id": id, "label": label})).collect::<Vec<_>>(),
+                // A Record keeps no options: null (not recorded), not an empty list.
+                "options": if r.options.is_empty() && ctx.attempt.from_record_conversation {
+                    Value::Null
+                } else {
+                    r.options.iter().map(|(id, label)| json!({"id": id, "label": label})).collect()
+                },
             })
         })
         .collect()

@@ -12,6 +12,7 @@ pub mod chrome;
 pub mod compare;
 pub mod context;
 pub mod diff;
+pub mod errored;
 pub mod findings;
 pub mod fix_prompt;
 pub mod format;

@@ -54,6 +54,8 @@ pub struct Summary {
     pub status: Option<ScopeStatus>,
     /// The verdict, or the status when there is none, as a phrase.
     pub headline: Text,
+    /// Why an errored attempt errored (None unless the verdict is errored).
+    pub why: Option<super::errored::Why>,
     pub to_review: bool,
     pub model: Option<String>,
     /// False when the input says the attempt's events were not recorded
@@ -116,6 +118,7 @@ impl Summary {
             verdict: attempt.verdict,
             status,
             headline: super::verdict::headline(attempt.verdict, status),
+            why: super::errored::why(attempt),
             to_review: needs_review(attempt),
             model: d.model.clone(),
             events_recorded: attempt.events != Some(crate::model::completeness::Completeness::NotRecorded)

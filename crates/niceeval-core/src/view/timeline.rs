@@ -153,6 +153,9 @@ pub fn position(row: &Row) -> String {
     }
 }
 
+/// A turn past a Record's item cap: its events are missing, not none.
+pub const PAST_ITEM_CAP: &str = "events not recorded (past the Record's item cap)";
+
 /// A turn's title and what it came to: "turn 6 · session2/turn1" and
 /// "⏸ waiting · 3 events · 1 tool call · 4.0k tokens".
 pub fn turn_header(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> (String, Text) {
@@ -162,14 +165,18 @@ pub fn turn_header(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> (St
     };
     let mut meta = turn_status_text(record.turn.status.as_deref());
     let tools = view.derived.turn(addr).map(|t| t.tool_calls).unwrap_or(0);
-    meta.push(
-        format!(
-            " · {} · {}",
-            count(record.turn.events.len(), "event", "events"),
-            count(tools, "tool call", "tool calls")
-        ),
-        Tone::Soft,
-    );
+    if record.past_item_cap {
+        meta.push(format!(" · {PAST_ITEM_CAP}"), Tone::Warn);
+    } else {
+        meta.push(
+            format!(
+                " · {} · {}",
+                count(record.turn.events.len(), "event", "events"),
+                count(tools, "tool call", "tool calls")
+            ),
+            Tone::Soft,
+        );
+    }
     let tokens = record.turn.usage.and_then(|u| u.billable_tokens());
     meta.push(format!(" · {} tokens", tokens.map(compact).unwrap_or_else(|| "—".into())), Tone::Soft);
     match record.duration_ms {
@@ -544,7 +551,12 @@ pub fn section(ctx: &Ctx) -> Section {
         shown_rows += turn_rows;
         let (title, meta) = turn_header(ctx.attempt, ctx.view, *addr);
         let mut turn_body = Vec::new();
-        if record.turn.events.is_empty() {
+        if record.past_item_cap {
+            turn_body.push(Block::Line(Text::toned(
+                "Its events were not recorded: the Record keeps no item past its item cap.",
+                Tone::Warn,
+            )));
+        } else if record.turn.events.is_empty() {
             turn_body.push(Block::Line(Text::toned("No events captured for this turn.", Tone::Soft)));
         }
         turn_body.extend(parts.into_iter().map(Block::TurnRows));

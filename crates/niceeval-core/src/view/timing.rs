@@ -8,7 +8,7 @@ use super::context::Ctx;
 use super::format::{MISSING, count, duration_ms, percent};
 use super::text::{Text, Tone, clean};
 use super::waterfall::{Expand, Row, Target, Waterfall, kind_word, node_label, outcome_mark, rows};
-use crate::model::document::Completeness;
+use crate::model::document::{Completeness, Diagnostic};
 use crate::model::timing::{Node, Source, SpanPlacement, Timing, Tree};
 use crate::model::usage::number;
 use serde_json::{Value, json};
@@ -27,11 +27,46 @@ pub fn meta(tree: &Tree) -> Text {
     if failed > 0 {
         t.push(format!(" · ✗ {failed} failed"), Tone::Bad);
     }
+    let errored = tree.errored();
+    if errored > 0 {
+        t.push(format!(" · ! {errored} errored"), errored_tone());
+    }
+    if !tree.unplaced_errors.is_empty() {
+        let n = tree.unplaced_errors.len();
+        t.push(
+            format!(" · ! {}", count(n, "execution error on no one interval", "execution errors on no one interval")),
+            errored_tone(),
+        );
+    }
     // In the title too: the Timing tab shows the notes only when it is empty.
     if tree.loops_cut > 0 {
         t.push(format!(" · {}", count(tree.loops_cut, "parent loop cut", "parent loops cut")), Tone::Warn);
     }
     t
+}
+
+fn errored_tone() -> Tone {
+    super::verdict::verdict_tone(crate::model::verdict::Verdict::Errored)
+}
+
+/// An execution error on a node: "! errored: error in eval.run (unexpected-error): …".
+fn error_text(d: &Diagnostic) -> Text {
+    Text::toned("! errored: ", errored_tone()).with_text(super::errored::execution_line(d))
+}
+
+/// Execution errors no one interval carries: the phase has none, or several
+/// (the input records the phase, not the interval).
+pub fn unplaced_errors(tree: &Tree, diagnostics: &[Diagnostic]) -> Vec<Text> {
+    let mut out = Vec::new();
+    for &(d, of_phase) in &tree.unplaced_errors {
+        let Some(diag) = diagnostics.get(d) else { continue };
+        let where_ = match of_phase {
+            0 => "no interval of that phase is recorded".to_string(),
+            n => format!("{n} intervals have that phase and which one is not recorded"),
+        };
+        out.push(error_text(diag).with(format!(" ({where_})"), Tone::Soft));
+    }
+    out
 }
 
 /// What the reader should know before the tree: no timing, partial
@@ -93,6 +128,7 @@ pub fn block(tree: &Tree, rows: &[Row]) -> Block {
 pub fn section(ctx: &Ctx) -> Section {
     let tree = &ctx.view.timing;
     let mut body: Vec<Block> = notes(&ctx.attempt.review.timing, tree).into_iter().map(Block::Line).collect();
+    body.extend(unplaced_errors(tree, &ctx.attempt.review.diagnostics).into_iter().map(Block::Line));
     if !tree.nodes.is_empty() {
         let none = HashSet::new();
         let rows = rows(tree, Expand { toggled: &none, all_folds: ctx.sel.full });
@@ -131,6 +167,9 @@ pub fn node_json(ctx: &Ctx, n: usize) -> Value {
         "parent": node.parent.and_then(|p| name_of(ctx, p)),
         "outcome": node.outcome,
         "failed": node.failed,
+        "executionError": node.execution_error.and_then(|d| ctx.attempt.review.diagnostics.get(d)).map(|d| {
+            json!({"phase": d.phase, "code": d.code, "message": d.message})
+        }),
     })
 }
 
@@ -169,11 +208,29 @@ pub fn detail(ctx: &Ctx, n: usize) -> Vec<Block> {
         let share = if d > 0.0 && d / total < 0.0005 { "< 0.1%".to_string() } else { percent(d / total) };
         b.push(kv("share", W, Text::plain(format!("{share} of the attempt's {}", duration_ms(total)))));
     }
-    let outcome = match node.outcome.as_deref() {
+    let mut outcome = match node.outcome.as_deref() {
         Some(o) => Text::plain(clean(o)).with_text(outcome_mark(node)),
         None => Text::toned(format!("{MISSING} (not recorded)"), Tone::Soft).with_text(outcome_mark(node)),
     };
+    // The interval may say completed while an error is recorded in its phase: both are said.
+    let errors: Vec<&Diagnostic> = match node.execution_error.and_then(|d| ctx.attempt.review.diagnostics.get(d)) {
+        Some(d) => {
+            super::errored::execution_errors(ctx.attempt).filter(|(_, x)| x.phase == d.phase).map(|(_, x)| x).collect()
+        }
+        None => Vec::new(),
+    };
+    if !errors.is_empty() {
+        let said = match node.outcome.as_deref() {
+            Some(o) => format!("the interval says {}", clean(o)),
+            None => "the interval records no outcome".into(),
+        };
+        outcome = Text::toned("! errored", errored_tone())
+            .with(format!(" (an execution error is recorded in its phase; {said})"), Tone::Soft);
+    }
     b.push(kv("outcome", W, outcome));
+    for x in errors {
+        b.push(kv("error", W, super::errored::execution_line(x)));
+    }
     let parent = node.parent.and_then(|p| tree.nodes.get(p)).map(|p| Text::plain(clean(&p.label)));
     b.push(kv("parent", W, parent.unwrap_or_else(|| Text::toned("— (top level)", Tone::Soft))));
     if !node.children.is_empty() {

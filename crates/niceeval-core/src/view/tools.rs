@@ -8,6 +8,7 @@ use super::format::count;
 use super::text::{Text, Tone, clean};
 use super::timeline::{tool_input_words, tool_name};
 use crate::model::command::describe;
+use crate::model::document::Attempt;
 use crate::model::event::Event;
 use crate::model::occurrence::{EventAt, Evidence, Lifecycle, Occurrence, OpaqueReason, OrphanFinish};
 
@@ -42,7 +43,7 @@ fn evidence_block(ctx: &Ctx, name: &str, ev: &Evidence) -> Block {
 }
 
 /// Why an unfinished or untrusted lifecycle is what it is.
-fn lifecycle_note(o: &Occurrence) -> Option<String> {
+fn lifecycle_note(a: &Attempt, o: &Occurrence) -> Option<String> {
     match &o.lifecycle {
         Lifecycle::Opaque { reason: OpaqueReason::MissingLifecycleEvidence } => Some(format!(
             "id {} was started again while open: which finish belongs to which start is unknowable",
@@ -50,6 +51,10 @@ fn lifecycle_note(o: &Occurrence) -> Option<String> {
         )),
         Lifecycle::Opaque { reason: OpaqueReason::PartialStream } => {
             Some("no turn status: the stream may not be finished".into())
+        }
+        // NiceEval drops a finish without output from a Record (`o11y/record/runner-producer.ts`).
+        Lifecycle::Pending if a.from_record_conversation => {
+            Some("a Record drops a tool finish that has no output: whether and how it finished is unknown".into())
         }
         Lifecycle::Pending => Some("started, never finished: no output exists".into()),
         Lifecycle::Finished { .. } => None,
@@ -59,8 +64,8 @@ fn lifecycle_note(o: &Occurrence) -> Option<String> {
 /// Everything known about one logical tool occurrence.
 pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
     let mut body = Vec::new();
-    let mut status = lifecycle_text(o);
-    if let Some(note) = lifecycle_note(o) {
+    let mut status = lifecycle_text(ctx.attempt, o);
+    if let Some(note) = lifecycle_note(ctx.attempt, o) {
         status.push(format!(" — {note}"), Tone::Soft);
     }
     body.push(kv("status", W, status));
@@ -81,6 +86,7 @@ pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
             Some(addr) => Text::plain(format!("{} ({})", ctx.at(addr, Some(f.event())), ctx.turn_title(addr))),
             None => Text::plain("—"),
         },
+        _ if ctx.attempt.from_record_conversation => Text::toned("— (not recorded)", Tone::Soft),
         _ => Text::toned("— (never finished)", Tone::Soft),
     };
     body.push(kv("finished", W, finished));
@@ -141,7 +147,7 @@ pub fn occurrence_row(ctx: &Ctx, o: &Occurrence) -> Vec<Text> {
     };
     let input = ctx.events().event_at(o.start_ref).map(tool_input_words).unwrap_or_default();
     vec![
-        lifecycle_text(o),
+        lifecycle_text(ctx.attempt, o),
         Text::plain(tool_name(o)),
         Text::toned(format!("{}:{} → {finish}", o.start.turn_ordinal, o.start.event_ordinal), Tone::Soft),
         Text::plain(input),
@@ -197,7 +203,7 @@ pub fn section(ctx: &Ctx) -> Section {
             }
             shown += 1;
             let title = format!("#{} {}", n + 1, tool_name(o));
-            sbody.push(Block::Section(Section::new(title, lifecycle_text(o), occurrence_detail(ctx, o))));
+            sbody.push(Block::Section(Section::new(title, lifecycle_text(ctx.attempt, o), occurrence_detail(ctx, o))));
         }
         let orphans: Vec<&OrphanFinish> = fold
             .orphan_finishes

@@ -82,7 +82,8 @@ pub fn row_status_mark(s: RowStatus) -> &'static str {
         | RowStatus::Orphan
         | RowStatus::Other
         | RowStatus::TurnUnknown
-        | RowStatus::AnswerNotRecorded => "?",
+        | RowStatus::AnswerNotRecorded
+        | RowStatus::FinishNotRecorded => "?",
         RowStatus::Waiting | RowStatus::TurnWaiting => "⏸",
         RowStatus::Unanswered => "!",
     }
@@ -103,6 +104,7 @@ pub fn row_status_word(s: RowStatus) -> &'static str {
         RowStatus::Answered => "answered",
         RowStatus::Unanswered => "unanswered",
         RowStatus::AnswerNotRecorded => "answer not recorded",
+        RowStatus::FinishNotRecorded => "finish not recorded",
         RowStatus::TurnUnknown => "status not recorded",
     }
 }
@@ -112,7 +114,7 @@ pub fn row_status_tone(s: RowStatus) -> Tone {
         RowStatus::Completed | RowStatus::TurnCompleted | RowStatus::Answered => Tone::Good,
         RowStatus::Failed | RowStatus::TurnFailed => Tone::Bad,
         RowStatus::Pending | RowStatus::Open => Tone::Pending,
-        RowStatus::AnswerNotRecorded => Tone::Soft,
+        RowStatus::AnswerNotRecorded | RowStatus::FinishNotRecorded => Tone::Soft,
         RowStatus::Waiting | RowStatus::TurnWaiting => Tone::Hitl,
         RowStatus::Rejected
         | RowStatus::Ambiguous

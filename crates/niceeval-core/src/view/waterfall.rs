@@ -272,13 +272,16 @@ pub fn kind_word(node: &Node) -> String {
     }
 }
 
-/// Marks first (`✗` failed, `…` never closed: the left of a cut label is
-/// what stays), then the name, an outcome word other than completed or
+/// Marks first (`✗` failed, `!` an execution error recorded in its phase,
+/// `…` never closed: the left of a cut label is what stays), then the name, an outcome word other than completed or
 /// failed, and the kind when it says more than the name.
 pub fn node_label(tree: &Tree, node: &Node) -> Text {
     let mut t = Text::new();
     if node.failed {
         t.push("✗ ", Tone::Bad);
+    }
+    if node.execution_error.is_some() {
+        t.push("! ", super::verdict::verdict_tone(crate::model::verdict::Verdict::Errored));
     }
     if node.duration_ms.is_none() {
         t.push("… ", Tone::Pending);

@@ -353,6 +353,7 @@ fn absorb(dst: &mut Attempt, src: Attempt) {
         dst.events = src.events;
         dst.events_exact = src.events_exact;
         dst.answers_not_recorded = src.answers_not_recorded;
+        dst.from_record_conversation = src.from_record_conversation;
     } else if dst.events.is_none() {
         dst.events = src.events;
     }

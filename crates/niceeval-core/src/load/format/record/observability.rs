@@ -120,6 +120,7 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
     attempt.events_exact = false;
     // The conversation holds what was said, not the TurnInput: no HITL answers.
     attempt.answers_not_recorded = true;
+    attempt.from_record_conversation = true;
     let intervals: Vec<Value> =
         obs.timing.and_then(|t| t.get("intervals")).and_then(Value::as_array).cloned().unwrap_or_default();
     if let Some(t) = obs.timing {
@@ -292,6 +293,10 @@ struct TurnInfo {
 
 fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, intervals: &[Value]) {
     attempt.events = Some(conversation_state(attempt, conv));
+    // NiceEval stops keeping items at its cap (`hasConversationCapacity`):
+    // a turn past it keeps none.
+    let limitations = conv.get("collection").and_then(|c| c.get("limitations")).and_then(Value::as_array);
+    let capped = limitations.is_some_and(|l| l.iter().any(|x| str_of(x, "code") == Some("collection-cap-reached")));
     let mut turns = turns_with_items(attempt, conv);
     note_late_items(attempt, &turns);
     label_turns(attempt, &mut turns, nav_rows, intervals);
@@ -306,7 +311,8 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
                 (1, 1_000_000 + unlabelled_turn)
             }
         };
-        let record = turn_record(attempt, t, &mut subagents);
+        let mut record = turn_record(attempt, t, &mut subagents);
+        record.past_item_cap = capped && record.turn.events.is_empty() && record.input.is_none();
         sessions.entry(session).or_default().push((index, record));
     }
     attempt.sessions = sessions

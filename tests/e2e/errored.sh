@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# An errored attempt in a real terminal: the header says why it errored,
+# `e` goes to the execution error (Diagnostics) and says it, and the Timing
+# tab marks eval.run, the phase the error is recorded in; q quits to a sane
+# shell.  Usage: errored.sh PATH/TO/niceeval
+set -u
+BIN=$1
+cd "$(dirname "$0")/../.."
+RECORD=../shared/samples/niceeval/realrun-report/record
+if [ ! -d "$RECORD" ]; then
+  if [ "${NICEEVAL_REQUIRE_SHARED:-}" = 1 ]; then
+    echo "e2e errored: $RECORD not found, and NICEEVAL_REQUIRE_SHARED=1 requires it"
+    exit 1
+  fi
+  echo "e2e errored: skipped ($RECORD not found)"
+  exit 0
+fi
+. tests/e2e/lib.sh
+start_shell 140 35
+
+keys "$BIN view $RECORD" Enter
+wait_for '22 attempts' 20
+# The attempts list: filter it to the errored attempt and open it.
+keys Tab Tab /
+keys -l deliberate-error
+keys Enter
+wait_for 'Attempts · 1 of 22' 10
+keys Enter
+wait_for '^! errored' 10
+check "the header says why" '^! errored │ error in eval.run \(unexpected-error\): deliberate error for report fixture'
+check "the inspector says why" '│why +error in eval.run \(unexpected-error\)'
+
+keys 1
+keys e
+wait_for 'Diagnostics · ' 10
+check "e lands on the execution error" 'Recorded diagnostic'
+check "e says what it is" '^errored: error in eval.run \(unexpected-error\): deliberate error for report fixture \(Diagnostics\)'
+
+keys 8
+wait_for 'Timing · ' 10
+check "the Timing tab counts the errored interval" '3 nodes · ! 1 errored'
+check "eval.run is marked" '│! eval.run +32ms'
+
+keys q
+wait_for 'E2E\$' 10
+assert_sane_terminal
