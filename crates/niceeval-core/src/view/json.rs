@@ -95,7 +95,11 @@ fn attempt_json(ctx: &Ctx) -> Value {
     o.insert("model".into(), s.model.clone().into());
     o.insert("agent".into(), a.agent.clone().into());
     o.insert("score".into(), score_json(s));
-    o.insert("durationMs".into(), opt_num(a.duration_ms));
+    // NiceEval's figures (`durationMs`, `tokens`), with this viewer's own beside them where they differ.
+    o.insert("durationMs".into(), opt_num(s.duration()));
+    if let Some(d) = s.other_duration() {
+        o.insert("viewerDurationMs".into(), opt_num(Some(d)));
+    }
     // Missing, not zero, when the events were not recorded (as `counts` in words says).
     o.insert(
         "counts".into(),
@@ -119,6 +123,12 @@ fn attempt_json(ctx: &Ctx) -> Value {
         .into(),
     );
     o.insert("tokens".into(), opt_num(s.tokens()));
+    if let Some(why) = s.tokens_no_value() {
+        o.insert("tokensNoValue".into(), why.into());
+    }
+    if let Some(p) = s.partial_tokens() {
+        o.insert("partialTokens".into(), opt_num(Some(p)));
+    }
     o.insert("observedCostUSD".into(), opt_num(s.observed.usd));
     o.insert("observedCostTurns".into(), json!({"reporting": s.observed.turns_reporting, "of": s.observed.turns}));
     o.insert("estimatedCostUSD".into(), opt_num(s.estimate.total()));
