@@ -244,7 +244,7 @@ pub fn slot_counts(doc: &Document) -> String {
     if let Some(r) = t.pass_rate() {
         out.push_str(&format!(" · pass rate {}", super::format::percent(r)));
         if t.partial() {
-            out.push_str(&format!(" of {} slots", super::format::number(t.decided as f64)));
+            out.push_str(&format!(" of {}", super::format::count(t.decided, "slot", "slots")));
         }
     }
     if t.not_recorded > 0 {

@@ -248,7 +248,7 @@ impl Summary {
         (self.niceeval_duration.is_some() && self.duration() != Some(own)).then_some(own)
     }
 
-    /// "4ms (eval.run) · ours 178ms (first start to last end, with assertion evaluation)", "—".
+    /// "4ms (eval.run) · ours 178ms (the whole timing span, assertion evaluation too)", "—".
     pub fn duration_text(&self) -> Text {
         let mut text = match (&self.niceeval_duration, self.duration()) {
             (Some(Measured::NoValue(why)), _) => {
