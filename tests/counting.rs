@@ -112,6 +112,7 @@ fn tokens_and_duration_are_niceevals_with_this_viewers_own_beside_them() {
         text.contains("tokens      — (NiceEval has no value: usage collection is incomplete) · partial sum 60 tokens"),
         "{text}"
     );
+    assert!(text.contains("duration    4ms (eval.run) · ours 178ms (the whole timing span)"), "{text}");
     let doc = niceeval::load::load_path(record().display().to_string()).unwrap();
     let prices = niceeval::model::usage::builtin_prices();
     let (views, _) = niceeval::analysis::build_views(&doc, None, &prices);

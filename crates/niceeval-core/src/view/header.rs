@@ -55,6 +55,9 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     }
     rows.push(("turns", turn_statuses(ctx)));
     rows.push(("counts", s.counts()));
+    if s.niceeval_duration.is_some() || s.own_duration.is_some() {
+        rows.push(("duration", s.duration_text()));
+    }
     rows.push(("tokens", s.tokens_long()));
     rows.push(("observed", s.observed_long()));
     rows.push(("estimated", s.estimate_long()));

@@ -248,7 +248,7 @@ impl Summary {
         (self.niceeval_duration.is_some() && self.duration() != Some(own)).then_some(own)
     }
 
-    /// "4ms (eval.run) · ours 178ms (the whole timing span, assertion evaluation too)", "—".
+    /// "4ms (eval.run) · ours 178ms (the whole timing span)", or "—".
     pub fn duration_text(&self) -> Text {
         let mut text = match (&self.niceeval_duration, self.duration()) {
             (Some(Measured::NoValue(why)), _) => {
@@ -259,13 +259,7 @@ impl Summary {
             (_, None) => Text::toned(MISSING, Tone::Soft),
         };
         if let Some(d) = self.other_duration() {
-            text.push(
-                format!(
-                    " · ours {} (first start to last end, with assertion evaluation)",
-                    super::format::duration_ms(d)
-                ),
-                Tone::Soft,
-            );
+            text.push(format!(" · ours {} (the whole timing span)", super::format::duration_ms(d)), Tone::Soft);
         }
         text
     }
