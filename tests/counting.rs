@@ -27,6 +27,11 @@ fn run(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }
 
+/// The words of a text, wrapped lines joined.
+fn words_of(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn json(args: &[&str]) -> Value {
     let (code, out, err) = run(args);
     assert_eq!(code, 0, "{args:?}: {err}");
@@ -78,6 +83,8 @@ fn compare_gives_the_eval_the_verdict_of_its_last_recorded_attempt_and_niceevals
     let (code, text, _) = run(&["compare", "--width", "140"]);
     assert_eq!(code, 0);
     assert!(text.contains("! 1 selected slot was not recorded"), "{text}");
+    assert!(text.lines().next().unwrap().ends_with("1 experiment · 2 evals · 1 flaky · 1 slot not recorded"), "{text}");
+    assert!(words_of(&text).contains("pass rate (slots with a verdict) A 4 of 5"), "the * of the pass rate: {text}");
     assert!(text.contains("~ flaky   flaky    ! 1/2"), "{text}");
     assert!(!text.contains("1/3"), "the never-run slot is no attempt: {text}");
     let header = text.lines().find(|l| l.trim_start().starts_with("col ")).unwrap();
@@ -87,8 +94,10 @@ fn compare_gives_the_eval_the_verdict_of_its_last_recorded_attempt_and_niceevals
     let row = text.lines().find(|l| l.trim_start().starts_with("A ")).unwrap();
     let cells: Vec<&str> = row.split("   ").map(str::trim).filter(|s| !s.is_empty()).collect();
     assert_eq!(&cells[2..5], ["3/4 · 75%*", "1/2 · 50%", "120*"], "{row}");
-    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(words.contains("A 4 slots for 3 attempts, 3 of 4 with a verdict passed, 1 slot not recorded"), "{text}");
+    assert!(
+        words_of(&text).contains("A 4 slots for 3 attempts, 3 of 4 with a verdict passed, 1 slot not recorded"),
+        "{text}"
+    );
 }
 
 #[test]

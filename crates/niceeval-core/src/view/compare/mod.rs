@@ -402,6 +402,11 @@ pub fn meta(c: &Cv) -> Text {
             t.append(Text::toned(format!("{n} {}", change_word(change)), change_text(change).spans[0].1));
         }
     }
+    // Slots a run expected that hold no attempt: NiceEval's "selected slots … not recorded".
+    let missing = c.slots_not_recorded.len();
+    if missing > 0 {
+        t.push(format!(" · {}", count(missing, "slot not recorded", "slots not recorded")), Tone::Warn);
+    }
     t
 }
 

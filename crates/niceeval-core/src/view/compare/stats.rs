@@ -194,7 +194,7 @@ pub fn slots_note(stats: &[ColumnStats]) -> Option<Text> {
     })
 }
 
-/// "* sums of the attempts that report them: tokens A 8 of 9, C 3 of 4;
+/// "* of the attempts that report it: tokens A 8 of 9, C 3 of 4;
 /// observed C 3 of 4", when a column's sum leaves attempts out.
 pub fn partial_note(stats: &[ColumnStats]) -> Option<Text> {
     let mut parts = Vec::new();
@@ -221,6 +221,14 @@ pub fn partial_note(stats: &[ColumnStats]) -> Option<Text> {
             parts.push(format!("{name} {}", which.join(", ")));
         }
     }
+    let rates: Vec<String> = stats
+        .iter()
+        .filter(|s| s.pass_rate_partial())
+        .map(|s| format!("{} {} of {}", s.letter, s.slots.decided, s.slots.slots + s.slots.not_recorded))
+        .collect();
+    if !rates.is_empty() {
+        parts.push(format!("pass rate (slots with a verdict) {}", rates.join(", ")));
+    }
     (!parts.is_empty())
-        .then(|| Text::toned(format!("* the sum of the attempts that report it: {}", parts.join("; ")), Tone::Warn))
+        .then(|| Text::toned(format!("* of the attempts that report it: {}", parts.join("; ")), Tone::Warn))
 }
