@@ -53,6 +53,11 @@ fn a_never_run_slot_is_not_an_attempt_but_a_slot_not_recorded() {
     let shown = json(&["show", "--json"]);
     let attempts = shown["attempts"].as_array().unwrap();
     assert_eq!(attempts.len(), 3);
+    assert_eq!(
+        shown["slotsNotRecorded"],
+        serde_json::json!([{"run": "a0000000-0000-4000-8000-00000000000a", "experiment": "main", "eval": "flaky",
+            "attempt": 3, "action": "not-dispatched"}])
+    );
     let notices: Vec<&str> =
         shown["notices"].as_array().unwrap().iter().filter_map(|n| n["message"].as_str()).collect();
     assert!(

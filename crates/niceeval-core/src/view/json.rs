@@ -33,8 +33,14 @@ pub fn document(doc: &Document, views: &[AttemptView], findings: &[Finding], sel
         "sources": doc.sources,
         "inputFormat": doc.format,
         "notices": doc.notices.iter().map(notice_json).collect::<Vec<_>>(),
+        "slotsNotRecorded": doc.slots_not_recorded.iter().map(slot_json).collect::<Vec<_>>(),
         "attempts": attempts,
     })
+}
+
+/// A slot a run expected that holds no attempt (NiceEval: not recorded).
+pub fn slot_json(x: &crate::model::measure::SlotNotRecorded) -> Value {
+    json!({"run": x.run_id, "experiment": x.experiment_id, "eval": x.eval_id, "attempt": x.attempt_number, "action": x.action})
 }
 
 /// The first number `show --json` would have to print that is not finite,

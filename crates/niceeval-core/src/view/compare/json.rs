@@ -33,10 +33,9 @@ pub fn document(c: &Cv) -> Value {
         c.slots_not_recorded
             .iter()
             .map(|(side, x)| {
-                json!({
-                    "source": side_word(*side), "run": x.run_id, "experiment": x.experiment_id,
-                    "eval": x.eval_id, "attempt": x.attempt_number, "action": x.action,
-                })
+                let mut v = crate::view::json::slot_json(x);
+                v["source"] = side_word(*side).into();
+                v
             })
             .collect(),
     );
