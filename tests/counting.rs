@@ -152,3 +152,13 @@ fn view_with_a_locator_opens_that_attempt_as_show_does() {
     assert_eq!(code, 2);
     assert!(err.contains("no attempt with the locator @1NOSUCHATTEMPT"), "{err}");
 }
+
+/// NiceEval's duration reads a Record's timing collection: a native log's
+/// call timings have no `eval.run` interval, and are no 0 ms duration.
+#[test]
+fn a_native_log_has_no_eval_run_duration() {
+    let out = Command::new(bin()).args(["show", "--json", "assets/demo/claude-code-session.jsonl"]).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a = &v["attempts"][0];
+    assert_eq!((&a["durationMs"], a.get("viewerDurationMs")), (&Value::Null, None), "{a:#}");
+}

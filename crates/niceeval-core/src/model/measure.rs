@@ -42,8 +42,13 @@ pub fn tokens(usage: &RecordedUsage) -> Measured {
 
 /// NiceEval's duration of an attempt: the sum of its `eval.run` intervals
 /// when the timing collection is complete (0 with none); no value when it
-/// is not. `None` when the file records no timing collection (not a Record).
+/// is not. `None` when the file records no such timing collection (not a
+/// Record, nor a NiceEval page: a native log's call timings, an
+/// InvocationSummary's phases).
 pub fn duration(timing: &Timing) -> Option<Measured> {
+    if !timing.niceeval_collection {
+        return None;
+    }
     match timing.state.as_ref()? {
         Completeness::Complete => Some(Measured::Value(
             timing
@@ -137,10 +142,13 @@ mod tests {
             intervals: vec![iv("eval.run", 4.0), iv("assertion.evaluate", 170.0), iv("eval.run", 2.0)],
             state: Some(Completeness::Complete),
             epoch_zero_ms: None,
+            niceeval_collection: true,
         };
         assert_eq!(duration(&t), Some(Measured::Value(6.0)));
         t.state = Some(Completeness::Partial(vec![]));
         assert!(matches!(duration(&t), Some(Measured::NoValue(_))));
         assert_eq!(duration(&Timing::default()), None, "no timing collection: not NiceEval's figure");
+        t.niceeval_collection = false;
+        assert_eq!(duration(&t), None, "a native log's call timings: not NiceEval's figure");
     }
 }
