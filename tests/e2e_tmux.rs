@@ -111,3 +111,8 @@ fn a_panic_leaves_a_sane_terminal() {
         _ => assert!(out.status.success(), "panic e2e failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr)),
     }
 }
+
+#[test]
+fn view_with_a_locator_opens_that_attempt_in_the_terminal() {
+    run_script("locator.sh");
+}

@@ -35,7 +35,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Every sample, and the bundled demo (a session and a Record).
 fn samples() -> Vec<PathBuf> {
-    let mut items = vec![PathBuf::from("assets/demo/session.json"), PathBuf::from("assets/demo/record")];
+    let mut items = vec![
+        PathBuf::from("assets/demo/session.json"),
+        PathBuf::from("assets/demo/record"),
+        PathBuf::from("tests/fixtures/record-counting"),
+    ];
     if let Some(shared) = common::shared_dir() {
         walk(&shared.join("samples"), &mut items);
     }
@@ -60,9 +64,10 @@ fn middle(line: &str) -> &str {
 fn header_facts(a: &Value) -> Vec<String> {
     let num = |k: &str| a[k].as_f64();
     let mut facts = vec![a["headline"].as_str().unwrap_or("").to_string()];
-    facts.push(match num("tokens") {
-        Some(t) => format!("{} tokens", number(t)),
-        None => "— tokens".into(),
+    facts.push(match (num("tokens"), num("partialTokens")) {
+        (Some(t), _) => format!("{} tokens", number(t)),
+        (None, Some(p)) => format!("— tokens · partial {}", number(p)),
+        (None, None) => "— tokens".into(),
     });
     facts.push(format!("cost {}", num("observedCostUSD").map(usd).unwrap_or_else(|| "—".into())));
     facts.push(format!("est {}", num("estimatedCostUSD").map(usd).unwrap_or_else(|| "—".into())));
@@ -130,9 +135,12 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             for fact in header_facts(a) {
                 assert!(s[1].contains(&fact), "{what}: the viewer's header lacks {fact:?}:\n{}", s[1]);
                 // `show` says a missing token figure under its "tokens" label, with why.
-                let in_show = match fact.as_str() {
-                    "— tokens" => "— (no input or output token counts reported)",
-                    f => f.trim_start_matches("cost ").trim_start_matches("est "),
+                let partial = a["partialTokens"].as_f64().map(|p| format!("partial sum {} tokens", number(p)));
+                let in_show = match (fact.as_str(), &partial, a["tokensNoValue"].as_str()) {
+                    ("— tokens", None, None) => "— (no input or output token counts reported)",
+                    (f, Some(p), _) if f.starts_with("— tokens") => p,
+                    (f, None, Some(_)) if f.starts_with("— tokens") => "— (NiceEval has no value:",
+                    (f, _, _) => f.trim_start_matches("cost ").trim_start_matches("est "),
                 };
                 assert!(plain.contains(in_show), "{what}: show lacks {in_show:?}");
             }
@@ -177,6 +185,13 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             let s = screen(&mut app, 400, 60);
             let model = a["model"].as_str().map(niceeval::view::clean).unwrap_or_else(|| "—".into());
             assert!(s.iter().any(|l| l.contains("model") && l.contains(&model)), "{what}: model {model}");
+            // The duration, NiceEval's (the eval.run intervals) where the file records its timing.
+            let duration = a["durationMs"].as_f64().map(niceeval::view::format::duration_ms).unwrap_or("—".into());
+            assert!(
+                s.iter().any(|l| l.contains(&format!("duration    {duration}"))),
+                "{what}: the inspector's duration is not {duration}:\n{}",
+                s.join("\n")
+            );
             assert!(plain.contains(&format!("model      {model}")), "{what}: show's model {model}");
         }
     }

@@ -290,3 +290,78 @@ fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
         "{exact} exact, {approximate} approximate, {not_recorded} not recorded"
     );
 }
+
+/// NiceEval's tokens (`analysis/bindings.ts` `attemptTokens`) and duration
+/// (`attemptLatencyMs`) of a usage and a timing collection as its pages and
+/// Records hold them: input + output when the usage collection is complete
+/// with both buckets, 0 when complete with no token bucket, else none; the
+/// sum of the `eval.run` intervals when the timing collection is complete.
+fn niceeval_figures(usage: &Value, timing: &Value) -> (Value, Value) {
+    let complete = |c: &Value| c["collection"]["state"] == "complete";
+    let tokens = if !complete(usage) {
+        Value::Null
+    } else {
+        let buckets: Vec<&Value> =
+            usage["observations"].as_array().into_iter().flatten().filter(|o| o["kind"] == "token-bucket").collect();
+        let sum = |b: &str| {
+            let of: Vec<f64> =
+                buckets.iter().filter(|o| o["bucket"] == b).filter_map(|o| o["tokens"].as_f64()).collect();
+            (!of.is_empty()).then(|| of.iter().sum::<f64>())
+        };
+        match (buckets.is_empty(), sum("input"), sum("output")) {
+            (true, _, _) => Value::from(0),
+            (false, Some(i), Some(o)) => Value::from((i + o) as u64),
+            _ => Value::Null,
+        }
+    };
+    let duration = if !complete(timing) {
+        Value::Null
+    } else {
+        let run = timing["intervals"].as_array().into_iter().flatten().filter(|i| i["phase"] == "eval.run");
+        Value::from(run.filter_map(|i| i["durationMs"].as_u64()).sum::<u64>())
+    };
+    (tokens, duration)
+}
+
+/// Every attempt of the Records NiceEval wrote reads NiceEval's tokens and
+/// duration in `show --json`, from its Record's own collections, and the
+/// same as NiceEval's own `show --json` pages hold them (realrun-sdk).
+#[test]
+fn every_real_attempt_shows_niceevals_tokens_and_duration() {
+    let dirs = attempt_dirs();
+    if dirs.is_empty() {
+        common::skip("the Records under ../shared/samples");
+        return;
+    }
+    let (mut checked, mut zero_tokens, mut durations_apart) = (0, 0, 0);
+    for (_, dir) in &dirs {
+        let bytes = std::fs::read(dir.join("attachments/niceeval.observability/payload.json"));
+        let Ok(bytes) = bytes else { continue };
+        let p: Value = serde_json::from_slice(&bytes).unwrap();
+        let (tokens, duration) = niceeval_figures(&p["usage-data"], &p["timing-data"]);
+        let ours = show_json(dir);
+        let a = &ours["attempts"][0];
+        assert_eq!((&a["tokens"], &a["durationMs"]), (&tokens, &duration), "{}", dir.display());
+        zero_tokens += usize::from(tokens == 0);
+        durations_apart += usize::from(a.get("viewerDurationMs").is_some());
+        checked += 1;
+    }
+    // NiceEval's own pages of realrun-sdk attempts.
+    let record = realrun_record().unwrap();
+    let whole = show_json(&record);
+    let pages = record.parent().unwrap().join("niceeval-show-json");
+    let mut pages_checked = 0;
+    for page in std::fs::read_dir(&pages).unwrap().flatten() {
+        let v: Value = serde_json::from_slice(&std::fs::read(page.path()).unwrap()).unwrap();
+        let entry = &v["data"]["observability"]["entries"][0];
+        let (tokens, duration) = niceeval_figures(&entry["detail"]["usage"], &entry["detail"]["timing"]);
+        let locator = &entry["attempt"]["locator"];
+        let a = whole["attempts"].as_array().unwrap().iter().find(|a| &a["locator"] == locator).expect("in the Record");
+        assert_eq!((&a["tokens"], &a["durationMs"]), (&tokens, &duration), "{}", page.path().display());
+        pages_checked += 1;
+    }
+    common::report(&format!(
+        "real records: {checked} attempts and {pages_checked} NiceEval pages read NiceEval's tokens ({zero_tokens} of 0) and duration ({durations_apart} apart from the timing span)"
+    ));
+    assert!(checked >= 40 && pages_checked >= 10 && zero_tokens > 0 && durations_apart > 0);
+}

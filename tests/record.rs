@@ -148,10 +148,11 @@ fn fixture_record_runs_members_and_drafts() {
     print_attempts(&doc);
     print!("{}", notices(&doc));
     assert_eq!(doc.format, "NiceEval Record");
-    // 4 executed attempts + the not-dispatched slot from run A, + the carried attempt from run B.
+    // 4 executed attempts from run A, + the carried attempt from run B; run A's
+    // not-dispatched slot is no attempt (NiceEval: a slot not recorded).
     // Attempt 1 is accepted by run B too but appears once. The draft run's attempt is ignored.
     let evals: Vec<_> = doc.attempts.iter().map(|a| a.eval_id.as_deref().unwrap_or("-")).collect();
-    assert_eq!(evals, ["values", "judge", "files", "blobs", "skipped-slot", "carried"]);
+    assert_eq!(evals, ["values", "judge", "files", "blobs", "carried"]);
     assert!(!evals.contains(&"draft-eval"));
     assert!(has_notice(&doc, NoticeLevel::Info, &["draft", "draft-run"]));
 
@@ -174,10 +175,11 @@ fn fixture_record_runs_members_and_drafts() {
     assert_eq!(a.diagnostic().and_then(|d| d.code).as_deref(), Some("equals-mismatch"));
     assert_eq!(carried.verdict.map(|v| v.as_str()), Some("failed"));
 
-    let skipped = attempt(&doc, "skipped-slot");
-    assert_eq!(skipped.verdict, None);
-    assert_eq!(skipped.locator, None);
-    assert_eq!(skipped.review.membership.as_ref().and_then(|m| m.action.as_deref()), Some("not-dispatched"));
+    let [skipped] = doc.slots_not_recorded.as_slice() else { panic!("{:?}", doc.slots_not_recorded) };
+    assert_eq!(skipped.eval_id.as_deref(), Some("skipped-slot"));
+    assert_eq!(skipped.action.as_deref(), Some("not-dispatched"));
+    assert_eq!((skipped.attempt_number, skipped.experiment_id.as_deref()), (Some(1), Some("fx")));
+    assert!(has_notice(&doc, NoticeLevel::Warning, &["1 selected slot was not recorded", "skipped-slot"]));
 
     // Run facts on every attempt.
     assert_eq!(values.experiment_id.as_deref(), Some("fx"));
@@ -372,10 +374,10 @@ fn fixture_record_file_changes_and_blob_problems() {
 fn fixture_record_json_path_opens_through_load_path() {
     let p = common::fixture("record").join("project/.niceeval/record/record.json");
     let doc = load::load_path(p.display().to_string()).expect("record.json opens its Record");
-    assert_eq!(doc.attempts.len(), 6);
+    assert_eq!((doc.attempts.len(), doc.slots_not_recorded.len()), (5, 1));
     let dir = common::fixture("record").join("project");
     let doc = load::load_path(dir.display().to_string()).expect("project dir opens its Record");
-    assert_eq!(doc.attempts.len(), 6);
+    assert_eq!((doc.attempts.len(), doc.slots_not_recorded.len()), (5, 1));
 }
 
 // ---------- show --json and exp --json ----------

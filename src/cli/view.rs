@@ -15,7 +15,7 @@ pub enum ThemeArg {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ViewArgs {
-    /// Input files or directories (`-` for stdin). Several open together.
+    /// Input files or directories (`-` for stdin). Several open together; one `@locator` opens that attempt (as `show` selects it).
     #[arg(value_name = "PATH", required_unless_present = "demo")]
     pub paths: Vec<std::path::PathBuf>,
     /// Open the bundled demo (assets/demo).
@@ -45,6 +45,53 @@ pub struct ViewArgs {
 pub const DEMO_SESSION: &str = include_str!("../../assets/demo/session.json");
 
 pub fn run(args: &ViewArgs) -> i32 {
+    // `view PATH @LOCATOR` opens that attempt, as `show PATH @LOCATOR` shows it.
+    let (locators, paths): (Vec<_>, Vec<_>) =
+        args.paths.iter().cloned().partition(|p| p.as_os_str().as_encoded_bytes().starts_with(b"@"));
+    if !locators.is_empty() {
+        let [locator] = locators.as_slice() else { return report_error(&"give at most one @locator") };
+        if paths.is_empty() {
+            return report_error(&"no input file given (an @locator selects an attempt inside the files you name)");
+        }
+        let locator = crate::load::display_name(locator);
+        return run_attempt(&ViewArgs { paths, ..args.clone() }, &locator);
+    }
+    run_paths(args)
+}
+
+/// `view PATH… @LOCATOR`: the document with only that attempt (the one
+/// `show` selects with the same locator), in the viewer or, off a terminal,
+/// as `show --all` prints it.
+fn run_attempt(args: &ViewArgs, locator: &str) -> i32 {
+    if args.watch || args.follow || args.compare || args.demo {
+        return report_error(
+            &"an @locator opens one attempt of the files named; not with --watch, --follow, --compare or --demo",
+        );
+    }
+    let mut doc = match crate::load::load_paths_as(&args.paths, args.agent.map(super::convert::AgentArg::agent)) {
+        Ok(d) => d,
+        Err(e) => return report_error(&e),
+    };
+    let sel = crate::view::context::Selection { locator: Some(locator.to_string()), ..Default::default() };
+    doc.attempts.retain(|a| sel.locator_matches(a.locator.as_deref()));
+    if doc.attempts.is_empty() {
+        return report_error(&format!("no attempt with the locator {}", crate::plain::layout::clean(locator)));
+    }
+    let prices = match price_table(&args.opts) {
+        Ok(p) => p,
+        Err(e) => return report_error(&e),
+    };
+    let interactive = std::io::stdout().is_terminal() && !crate::runtime::settings::Settings::get().dumb_terminal;
+    if !interactive {
+        let (views, findings) = crate::analysis::build_views(&doc, args.opts.model.as_deref(), &prices);
+        let text = crate::plain::render_all(&doc, &views, &findings, &crate::plain::PlainOptions::default());
+        return super::print_stdout(&text);
+    }
+    let app = analysed_app(doc, args.opts.model.clone(), prices);
+    run_terminal(app, theme(args), std::time::Instant::now(), None)
+}
+
+fn run_paths(args: &ViewArgs) -> i32 {
     let started = std::time::Instant::now();
     // A dumb terminal cannot draw the viewer: it gets what a pipe gets.
     let interactive = std::io::stdout().is_terminal() && !crate::runtime::settings::Settings::get().dumb_terminal;

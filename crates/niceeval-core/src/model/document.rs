@@ -183,6 +183,9 @@ pub enum NoticeKind {
     /// Input that could not be read and was skipped (also in the document's
     /// `losses`, which `check` reports as `input-*` findings).
     InputLost,
+    /// Slots a Record's runs expected hold no attempt (the document's
+    /// `slots_not_recorded`); `compare` prints it too.
+    SlotsNotRecorded,
 }
 
 /// Where a Turn with a problem is: its session and turn index in the
@@ -262,6 +265,9 @@ pub struct Attempt {
     pub sessions: Vec<Session>,
     /// Usage the file states for the whole attempt (when it is not the sum of turns).
     pub reported_usage: Option<Usage>,
+    /// A Record's usage collection as NiceEval's token figure reads it
+    /// (`measure::tokens`); `None` when the file has none.
+    pub recorded_usage: Option<super::recorded::RecordedUsage>,
     /// `estimatedCostUSD` as the file states it (NiceEval's own estimate).
     pub reported_estimate: Option<f64>,
     /// True when events are the adapter's exact stream; false when rebuilt.
@@ -310,6 +316,9 @@ pub struct Document {
     pub notices: Vec<Notice>,
     /// Input the loader could not take as written, each where it was.
     pub losses: Vec<super::diagnostics::InputLoss>,
+    /// Slots the runs expected that hold no attempt (a Record's never-run
+    /// slots): not attempts, and counted apart as NiceEval counts them.
+    pub slots_not_recorded: Vec<super::recorded::SlotNotRecorded>,
 }
 
 impl Document {

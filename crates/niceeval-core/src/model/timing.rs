@@ -71,6 +71,9 @@ pub struct Timing {
     pub state: Option<Completeness>,
     /// Epoch milliseconds of the attempt's zero offset, when the file states it.
     pub epoch_zero_ms: Option<f64>,
+    /// A Record's (or NiceEval `show --json` page's) timing collection: the
+    /// one NiceEval's attempt duration reads (`measure::duration`).
+    pub niceeval_collection: bool,
 }
 
 impl Timing {
@@ -78,7 +81,12 @@ impl Timing {
     pub fn from_collection(v: &Value, state: Completeness) -> Timing {
         let intervals =
             v.get("intervals").and_then(Value::as_array).map(|l| l.iter().map(Interval::from_value).collect());
-        Timing { intervals: intervals.unwrap_or_default(), state: Some(state), epoch_zero_ms: None }
+        Timing {
+            intervals: intervals.unwrap_or_default(),
+            state: Some(state),
+            epoch_zero_ms: None,
+            niceeval_collection: true,
+        }
     }
 
     /// Earliest start to latest end of the top-level intervals (the
@@ -491,6 +499,7 @@ mod tests {
             ],
             state: Some(Completeness::Complete),
             epoch_zero_ms: None,
+            niceeval_collection: true,
         }
     }
 

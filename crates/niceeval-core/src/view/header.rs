@@ -58,6 +58,9 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     }
     rows.push(("turns", turn_statuses(ctx)));
     rows.push(("counts", s.counts()));
+    if s.niceeval_duration.is_some() || s.own_duration.is_some() {
+        rows.push(("duration", s.duration_text()));
+    }
     rows.push(("tokens", s.tokens_long()));
     rows.push(("observed", s.observed_long()));
     rows.push(("estimated", s.estimate_long()));
@@ -238,6 +241,30 @@ pub fn header_line(parts: Vec<HeaderPart>, width: usize) -> Vec<Text> {
     out
 }
 
+/// NiceEval's counts of the attempts: "4 attempts (3 listed) · pass rate 75%
+/// of 4 slots · 1 slot not recorded" — slot memberships (a carried attempt
+/// counts in each run that carries it), its pass rate over slots.
+pub fn slot_counts(doc: &Document) -> String {
+    let t = crate::model::measure::SlotTally::of(doc);
+    let mut out = super::format::count(t.slots, "attempt", "attempts");
+    if t.slots != doc.attempts.len() {
+        out.push_str(&format!(" ({} listed)", super::format::number(doc.attempts.len() as f64)));
+    }
+    if let Some(r) = t.pass_rate() {
+        out.push_str(&format!(" · pass rate {}", super::format::percent(r)));
+        if t.partial() {
+            out.push_str(&format!(" of {}", super::format::count(t.decided, "slot", "slots")));
+        }
+    }
+    if t.not_recorded > 0 {
+        out.push_str(&format!(
+            " · {}",
+            super::format::count(t.not_recorded, "slot not recorded", "slots not recorded")
+        ));
+    }
+    out
+}
+
 /// The viewer's first header line, `width` columns at most: "niceeval",
 /// the loading progress, the files and their format, and with several
 /// attempts how many there are and how many are to review. Counts and
@@ -248,9 +275,11 @@ pub fn top_line(doc: &Document, to_review: usize, loading: Option<String>, width
     if let Some(l) = loading {
         lead.push(format!("{}  ", clean(&l)), Tone::Warn);
     }
-    let tail = (doc.attempts.len() > 1).then(|| {
-        let n = super::format::count(doc.attempts.len(), "attempt", "attempts");
-        Text::toned(format!("  {n} · {} to review", super::format::number(to_review as f64)), Tone::Soft)
+    let tail = (doc.attempts.len() > 1 || !doc.slots_not_recorded.is_empty()).then(|| {
+        Text::toned(
+            format!("  {} · {} to review", slot_counts(doc), super::format::number(to_review as f64)),
+            Tone::Soft,
+        )
     });
     let source = clean(&doc.sources.join(", "));
     let format = clean(&doc.format);

@@ -481,13 +481,7 @@ fn attempt_detail(ctx: &Ctx) -> Vec<Block> {
     if let Some(score) = s.score_text() {
         b.push(kv("score", 10, Text::plain(score)));
     }
-    b.push(kv(
-        "duration",
-        10,
-        a.duration_ms
-            .map(|d| Text::plain(super::format::duration_ms(d)))
-            .unwrap_or_else(|| Text::toned("—", Tone::Soft)),
-    ));
+    b.push(kv("duration", 10, s.duration_text()));
     b.push(kv("counts", 10, s.counts()));
     b.push(kv("tokens", 10, s.tokens_long()));
     b.push(kv("observed", 10, s.observed_long()));

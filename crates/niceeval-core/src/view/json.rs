@@ -53,6 +53,7 @@ pub fn write_document<W: Write>(
     w.field("sources", &doc.sources)?;
     w.field("inputFormat", &doc.format)?;
     w.field("notices", &doc.notices.iter().map(notice_json).collect::<Vec<_>>())?;
+    w.field("slotsNotRecorded", &doc.slots_not_recorded.iter().map(slot_json).collect::<Vec<_>>())?;
     w.key("attempts")?;
     w.begin_array()?;
     for ctx in Ctx::selected(doc, views, findings, sel) {
@@ -69,6 +70,11 @@ fn write_each<W: Write>(w: &mut PrettyWriter<W>, items: impl Iterator<Item = Val
         w.value(&item)?;
     }
     w.end_array()
+}
+
+/// A slot a run expected that holds no attempt (NiceEval: not recorded).
+pub fn slot_json(x: &crate::model::measure::SlotNotRecorded) -> Value {
+    json!({"run": x.run_id, "experiment": x.experiment_id, "eval": x.eval_id, "attempt": x.attempt_number, "action": x.action})
 }
 
 /// The first number `show --json` would have to print that is not finite,
@@ -151,7 +157,11 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     o.insert("model".into(), s.model.clone().into());
     o.insert("agent".into(), a.agent.clone().into());
     o.insert("score".into(), score_json(s));
-    o.insert("durationMs".into(), opt_num(a.duration_ms));
+    // NiceEval's figures (`durationMs`, `tokens`), with this viewer's own beside them where they differ.
+    o.insert("durationMs".into(), opt_num(s.duration()));
+    if let Some(d) = s.other_duration() {
+        o.insert("viewerDurationMs".into(), opt_num(Some(d)));
+    }
     // Missing, not zero, when the events were not recorded (as `counts` in words says).
     o.insert(
         "counts".into(),
@@ -175,6 +185,12 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
         .into(),
     );
     o.insert("tokens".into(), opt_num(s.tokens()));
+    if let Some(why) = s.tokens_no_value() {
+        o.insert("tokensNoValue".into(), why.into());
+    }
+    if let Some(p) = s.partial_tokens() {
+        o.insert("partialTokens".into(), opt_num(Some(p)));
+    }
     o.insert("observedCostUSD".into(), opt_num(s.observed.usd));
     o.insert("observedCostTurns".into(), json!({"reporting": s.observed.turns_reporting, "of": s.observed.turns}));
     o.insert("estimatedCostUSD".into(), opt_num(s.estimate.total()));

@@ -8,6 +8,7 @@ use super::text::{Text, Tone, clean};
 use crate::model::derive::DerivedAttempt;
 use crate::model::document::{Attempt, Document, NoticeLevel};
 use crate::model::hitl::{HitlRequest, HitlState};
+use crate::model::measure::Measured;
 use crate::model::usage::{Estimate, Usage};
 use crate::model::verdict::{ScopeStatus, Verdict, attempt_status, needs_review};
 
@@ -72,6 +73,15 @@ pub struct Summary {
     pub waiting: usize,
     pub usage: Usage,
     pub usage_source: UsageSource,
+    /// NiceEval's tokens of the attempt (`attemptTokens`), when the file
+    /// records a usage collection; the figure every surface shows.
+    pub niceeval_tokens: Option<Measured>,
+    /// NiceEval's duration (the sum of the `eval.run` intervals), when the
+    /// file records a timing collection.
+    pub niceeval_duration: Option<Measured>,
+    /// This viewer's own duration: as the file states it, else from the
+    /// first interval's start to the last one's end.
+    pub own_duration: Option<f64>,
     /// Some turn's usage, or the stated usage, has a negative token count
     /// (the `usage-negative` error): the headline sum is not a real figure.
     pub negative_tokens: bool,
@@ -132,6 +142,9 @@ impl Summary {
             waiting: requests.iter().filter(|r| r.state == HitlState::Waiting).count(),
             usage,
             usage_source,
+            niceeval_tokens: attempt.recorded_usage.as_ref().map(crate::model::measure::tokens),
+            niceeval_duration: crate::model::measure::duration(&attempt.review.timing),
+            own_duration: attempt.duration_ms,
             negative_tokens,
             observed: Observed { usd: usage.cost_usd, turns_reporting, turns, source: usage_source },
             estimate: d.estimate.clone(),
@@ -143,41 +156,113 @@ impl Summary {
         }
     }
 
-    /// Input + output tokens: the figure NiceEval's `show` calls "Tokens"
-    /// (cache buckets are their own input; reasoning is inside output).
+    /// The attempt's tokens as NiceEval counts them (`attemptTokens`) when
+    /// the file records its usage collection, else this viewer's input +
+    /// output sum (cache buckets are their own input; reasoning is inside
+    /// output).
     pub fn tokens(&self) -> Option<f64> {
-        self.usage.billable_tokens()
-    }
-
-    /// "7,872 tokens", "— tokens", or "-30 tokens (negative counts)".
-    pub fn tokens_short(&self) -> String {
-        match self.tokens() {
-            Some(t) if self.negative_tokens => format!("{} tokens ({NEGATIVE_SHORT})", number(t)),
-            Some(t) => format!("{} tokens", number(t)),
-            None => format!("{MISSING} tokens"),
+        match &self.niceeval_tokens {
+            Some(m) => m.value(),
+            None => self.own_tokens(),
         }
     }
 
-    /// "7,872 tokens (input 6,384 + output 1,488; cache read 73,728, cache write 6,144) · stated by the file".
+    /// This viewer's own figure: input + output of the usage it reads.
+    pub fn own_tokens(&self) -> Option<f64> {
+        self.usage.billable_tokens()
+    }
+
+    /// This viewer's sum, when it is a figure and not NiceEval's (a partial
+    /// collection's sum, a lone bucket): shown beside NiceEval's, marked.
+    pub fn partial_tokens(&self) -> Option<f64> {
+        let own = self.own_tokens()?;
+        (self.niceeval_tokens.is_some() && self.tokens() != Some(own)).then_some(own)
+    }
+
+    /// Why NiceEval has no tokens figure for the attempt, when it has none.
+    pub fn tokens_no_value(&self) -> Option<&'static str> {
+        match self.niceeval_tokens {
+            Some(Measured::NoValue(why)) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// "7,872 tokens", "— tokens · partial 60", or "-30 tokens (negative counts)".
+    pub fn tokens_short(&self) -> String {
+        let mut t = match self.tokens() {
+            Some(t) if self.negative_tokens => format!("{} tokens ({NEGATIVE_SHORT})", number(t)),
+            Some(t) => format!("{} tokens", number(t)),
+            None => format!("{MISSING} tokens"),
+        };
+        if let Some(p) = self.partial_tokens() {
+            t.push_str(&format!(" · partial {}", number(p)));
+        }
+        t
+    }
+
+    /// "7,872 tokens (input 6,384 + output 1,488; cache read 73,728, cache write 6,144) · stated by the file";
+    /// NiceEval's "no value" with this viewer's partial sum beside it.
     /// Shown under the label "tokens", so a missing figure does not repeat the word.
     pub fn tokens_long(&self) -> Text {
         let u = &self.usage;
-        let Some(t) = self.tokens() else {
-            return Text::toned(format!("{MISSING} (no input or output token counts reported)"), Tone::Soft);
-        };
-        let mut text = Text::plain(format!(
-            "{} tokens (input {} + output {}; cache read {}, cache write {})",
-            number(t),
+        let buckets = format!(
+            "(input {} + output {}; cache read {}, cache write {})",
             super::format::opt_number(u.input_tokens),
             super::format::opt_number(u.output_tokens),
             super::format::opt_number(u.cache_read_tokens),
             super::format::opt_number(u.cache_creation_tokens)
-        ));
+        );
+        let mut text = match (self.tokens(), self.tokens_no_value()) {
+            (Some(0.0), None) if self.own_tokens().is_none() && self.niceeval_tokens.is_some() => {
+                Text::plain("0 tokens")
+                    .with(" (the usage collection is complete and records no token count)", Tone::Soft)
+            }
+            (Some(t), None) => Text::plain(format!("{} tokens {buckets}", number(t))),
+            (_, Some(why)) => Text::toned(format!("{MISSING} (NiceEval has no value: {why})"), Tone::Soft),
+            (None, None) => {
+                return Text::toned(format!("{MISSING} (no input or output token counts reported)"), Tone::Soft);
+            }
+        };
+        if let Some(p) = self.partial_tokens() {
+            text.push(format!(" · partial sum {} tokens {buckets}", number(p)), Tone::Warn);
+        }
         if let Some(note) = self.usage_note() {
             text.push(format!(" · {note}"), Tone::Soft);
         }
         if self.negative_tokens {
             text.push(format!(" · {NEGATIVE_LONG}"), Tone::Bad);
+        }
+        text
+    }
+
+    /// The attempt's duration as NiceEval counts it (the sum of its
+    /// `eval.run` intervals) when the file records its timing, else this
+    /// viewer's own.
+    pub fn duration(&self) -> Option<f64> {
+        match &self.niceeval_duration {
+            Some(m) => m.value(),
+            None => self.own_duration,
+        }
+    }
+
+    /// This viewer's own duration, when it is not NiceEval's figure.
+    pub fn other_duration(&self) -> Option<f64> {
+        let own = self.own_duration?;
+        (self.niceeval_duration.is_some() && self.duration() != Some(own)).then_some(own)
+    }
+
+    /// "4ms (eval.run) · ours 178ms (the whole timing span)", or "—".
+    pub fn duration_text(&self) -> Text {
+        let mut text = match (&self.niceeval_duration, self.duration()) {
+            (Some(Measured::NoValue(why)), _) => {
+                Text::toned(format!("{MISSING} (NiceEval has no value: {why})"), Tone::Soft)
+            }
+            (Some(_), Some(d)) => Text::plain(super::format::duration_ms(d)).with(" (eval.run)", Tone::Soft),
+            (None, Some(d)) => Text::plain(super::format::duration_ms(d)),
+            (_, None) => Text::toned(MISSING, Tone::Soft),
+        };
+        if let Some(d) = self.other_duration() {
+            text.push(format!(" · ours {} (the whole timing span)", super::format::duration_ms(d)), Tone::Soft);
         }
         text
     }

@@ -7,7 +7,7 @@ use serde_json::Value;
 /// Wrap attempts into a document. Notices about one attempt stay on that
 /// attempt (each surface shows them with it, never with another attempt).
 pub fn document_from_attempts(path: &str, format: String, attempts: Vec<Attempt>) -> Document {
-    Document { format, sources: vec![path.to_string()], attempts, notices: Vec::new(), losses: Vec::new() }
+    Document { format, sources: vec![path.to_string()], attempts, ..Default::default() }
 }
 
 /// A short description of a JSON value's shape, for messages.
@@ -43,6 +43,7 @@ pub fn merge(mut docs: Vec<Document>) -> Document {
         }));
         out.notices.extend(d.notices);
         out.losses.extend(d.losses);
+        out.slots_not_recorded.extend(d.slots_not_recorded);
     }
     out.format = formats.join(" + ");
     // Parts of one attempt (e.g. several `show --json` pages) become one attempt.

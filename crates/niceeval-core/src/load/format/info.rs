@@ -14,7 +14,7 @@ pub(crate) fn info_doc(path: &str, format: &str, message: String) -> Document {
         sources: vec![path.to_string()],
         attempts: Vec::new(),
         notices: vec![Notice::new(NoticeLevel::Info, message)],
-        losses: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -343,6 +343,7 @@ fn absorb(dst: &mut Attempt, src: Attempt) {
         duration_ms,
         started_at,
         reported_usage,
+        recorded_usage,
         reported_estimate
     );
     let dst_events_missing = matches!(dst.events, None | Some(Completeness::NotRecorded));

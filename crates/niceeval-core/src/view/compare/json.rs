@@ -28,6 +28,17 @@ pub fn document(c: &Cv) -> Value {
             .collect(),
     );
     o.insert("notices".into(), c.doc.notices.iter().map(notice_json).collect());
+    o.insert(
+        "slotsNotRecorded".into(),
+        c.slots_not_recorded
+            .iter()
+            .map(|(side, x)| {
+                let mut v = crate::view::json::slot_json(x);
+                v["source"] = side_word(*side).into();
+                v
+            })
+            .collect(),
+    );
     o.insert("pairedBy".into(), c.comparison.pairs.as_ref().map(|(by, _)| paired_by_word(*by)).into());
     o.insert("experiments".into(), experiments(c));
     o.insert("rows".into(), rows(c));
@@ -76,8 +87,14 @@ fn experiments(c: &Cv) -> Value {
                 "evals": s.evals,
                 "decided": s.decided,
                 "passed": s.passed,
+                "evalPassRate": opt_num(s.eval_pass_rate()),
+                // NiceEval's figures, over run slots (a carried attempt counts in each run that carries it).
+                "attempts": s.slots.slots,
                 "passRate": opt_num(s.pass_rate()),
-                "attempts": s.attempts,
+                "passRateSlots": {"passed": s.slots.passed, "decided": s.slots.decided, "notRecorded": s.slots.not_recorded},
+                "totalCostUSD": opt_num(s.total_cost.total),
+                "totalCostReported": sum_json(&s.total_cost),
+                "distinctAttempts": s.attempts,
                 "tokens": opt_num(s.tokens.total),
                 "tokensReported": sum_json(&s.tokens),
                 "costUSD": opt_num(s.observed.total),

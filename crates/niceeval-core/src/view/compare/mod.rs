@@ -20,7 +20,7 @@ use crate::model::diagnostics::Finding;
 use crate::model::document::Document;
 
 pub use crate::model::compare::UnknownExperiment;
-pub use stats::{ColumnStats, Sum, column_stats, partial_note};
+pub use stats::{ColumnStats, Sum, column_stats, partial_note, slots_note};
 
 /// One source as loaded: its document and the views built from it alone
 /// (so attempt numbers and findings are the source's own; `analysis::build_source` makes one).
@@ -46,6 +46,9 @@ pub struct Comparing {
     /// One per attempt of the merged document.
     pub entries: Vec<Entry>,
     pub comparison: Comparison,
+    /// The slots each source's runs expected that hold no attempt (never
+    /// run): no cell's attempt, but NiceEval's pass rate and cost count them.
+    pub slots_not_recorded: Vec<(Side, crate::model::measure::SlotNotRecorded)>,
 }
 
 /// Everything compared: the sources merged into one document (attempts in
@@ -95,6 +98,7 @@ impl Compared {
     fn merge(sources: Vec<(Side, Built)>, experiments: &[String]) -> Result<Compared, UnknownExperiment> {
         let mut doc = Document::default();
         let (mut views, mut findings, mut infos, mut entries) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut slots_not_recorded = Vec::new();
         let mut formats = Vec::new();
         for (side, built) in sources {
             let offset = doc.attempts.len();
@@ -115,13 +119,20 @@ impl Compared {
             doc.sources.extend(built.doc.sources);
             doc.notices.extend(built.doc.notices);
             doc.losses.extend(built.doc.losses);
+            slots_not_recorded.extend(built.doc.slots_not_recorded.iter().cloned().map(|x| (side, x)));
+            doc.slots_not_recorded.extend(built.doc.slots_not_recorded);
             doc.attempts.extend(built.doc.attempts);
             views.extend(built.views);
         }
         formats.dedup();
         doc.format = format!("compare: {}", formats.join(" → "));
         let comparison = compare(&entries, experiments)?;
-        Ok(Compared { doc, views, findings, comparing: Comparing { sources: infos, entries, comparison } })
+        Ok(Compared {
+            doc,
+            views,
+            findings,
+            comparing: Comparing { sources: infos, entries, comparison, slots_not_recorded },
+        })
     }
 }
 
@@ -390,6 +401,11 @@ pub fn meta(c: &Cv) -> Text {
             t.push(" · ", Tone::Soft);
             t.append(Text::toned(format!("{n} {}", change_word(change)), change_text(change).spans[0].1));
         }
+    }
+    // Slots a run expected that hold no attempt: NiceEval's "selected slots … not recorded".
+    let missing = c.slots_not_recorded.len();
+    if missing > 0 {
+        t.push(format!(" · {}", count(missing, "slot not recorded", "slots not recorded")), Tone::Warn);
     }
     t
 }

@@ -21,8 +21,12 @@ pub fn blocks(c: &Cv, width: usize, inner: usize) -> Vec<Block> {
         body.push(Block::Line(Text::toned(super::NO_ROWS, Tone::Soft)));
         return vec![Block::Section(Section::new("Compare", meta(c), body))];
     }
+    for n in c.doc.notices.iter().filter(|n| n.kind == crate::model::document::NoticeKind::SlotsNotRecorded) {
+        body.push(Block::Line(Text::toned(format!("! {}", clean(&n.message)), Tone::Warn)));
+    }
     body.push(Block::Table(experiments_table(c)));
-    if let Some(note) = super::partial_note(&column_stats(c)) {
+    let stats = column_stats(c);
+    for note in [super::slots_note(&stats), super::partial_note(&stats)].into_iter().flatten() {
         body.push(Block::Line(note));
     }
     body.extend([Block::Blank, Block::Table(matrix_table(c, width))]);
@@ -50,13 +54,20 @@ fn sources_lines(c: &Cv) -> Vec<Block> {
     out
 }
 
-/// One row per column: its letter, experiment, evals, pass rate, tokens and costs.
+/// One row per column: its letter, experiment, NiceEval's pass rate (over
+/// run slots: its "of" is NiceEval's attempts), this viewer's evals passed
+/// when that reads otherwise, tokens, NiceEval's total cost, and this
+/// viewer's observed and estimated costs.
 pub fn experiments_table(c: &Cv) -> Table {
     let stats = column_stats(c);
-    let mut columns = vec![Column::fixed("col"), Column::cut("experiment")];
+    let evals = stats.iter().any(|s| s.evals_differ());
+    let mut columns = vec![Column::fixed("col"), Column::cut("experiment"), Column::right("pass rate")];
+    if evals {
+        columns.push(Column::right("evals passed"));
+    }
     columns.extend([
-        Column::right("passed"),
         Column::right("tokens"),
+        Column::right("total cost"),
         Column::right("observed"),
         Column::right("estimated"),
     ]);
@@ -64,10 +75,17 @@ pub fn experiments_table(c: &Cv) -> Table {
         .iter()
         .zip(&c.comparison.columns)
         .map(|(s, key)| {
-            let mut row = vec![Text::toned(s.letter.clone(), Tone::Accent), Text::plain(super::column_id(key))];
+            let mut row = vec![
+                Text::toned(s.letter.clone(), Tone::Accent),
+                Text::plain(super::column_id(key)),
+                s.pass_rate_text(),
+            ];
+            if evals {
+                row.push(s.passed_text());
+            }
             row.extend([
-                s.passed_text(),
                 s.tokens.text(number),
+                s.total_cost.text(super::money),
                 s.observed.text(super::money),
                 s.estimated.text(super::money),
             ]);

@@ -11,6 +11,7 @@ use crate::view::blocks::{Block, Column, Table};
 use crate::view::context::{Ctx, Selection};
 use crate::view::format::{MISSING, count, duration_ms, number};
 use crate::view::inspect::{Inspected, Selected, preview, raw};
+use crate::view::summary::Summary;
 use crate::view::text::{Text, Tone, clean};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
@@ -406,7 +407,7 @@ pub fn usage_table(c: &Cv, split: &Split) -> Table {
             }
         }
     }
-    let dur = |i: usize| c.doc.attempts[i].duration_ms;
+    let dur = |i: usize| c.summary(i).and_then(Summary::duration);
     let [db, da] = split.attempts.map(dur);
     let ms = |x: Option<f64>| Text::plain(x.map(duration_ms).unwrap_or_else(|| MISSING.into()));
     rows.push(vec![Text::toned("duration", Tone::Soft), ms(db), ms(da), delta(db, da, duration_ms)]);

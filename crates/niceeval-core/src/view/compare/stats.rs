@@ -5,7 +5,8 @@
 
 use super::{Cv, column_id, letter};
 use crate::model::compare::Cell;
-use crate::view::format::{MISSING, percent};
+use crate::model::measure::{SlotTally, memberships};
+use crate::view::format::{MISSING, count, percent};
 use crate::view::text::{Text, Tone};
 
 /// The sum of a figure over a column's attempts, and how many report it.
@@ -54,22 +55,58 @@ pub struct ColumnStats {
     pub evals: usize,
     pub decided: usize,
     pub passed: usize,
-    /// Over every attempt of the column.
+    /// Over every attempt of the column, each once.
     pub attempts: usize,
     pub tokens: Sum,
     pub observed: Sum,
     pub estimated: Sum,
+    /// As NiceEval counts (`report/model/metrics.ts`, its summaries): the run
+    /// slots the column's attempts fill (a carried attempt is a slot of each
+    /// run that carries it, so "Attempts" counts it in each), how many of
+    /// them have a verdict and passed, and the slots that hold no attempt.
+    pub slots: SlotTally,
+    /// NiceEval's total cost over the slots (each slot's observed cost, else
+    /// its estimate); its `of` counts every slot, the not recorded too.
+    pub total_cost: Sum,
 }
 
 impl ColumnStats {
-    /// Passed of the evals with a verdict; `None` when none has one.
+    /// NiceEval's pass rate: passed of the slots with a verdict; `None` when none has one.
     pub fn pass_rate(&self) -> Option<f64> {
+        self.slots.pass_rate()
+    }
+
+    /// NiceEval's pass rate leaves slots out: not recorded, or without a verdict.
+    pub fn pass_rate_partial(&self) -> bool {
+        self.pass_rate().is_some() && self.slots.partial()
+    }
+
+    /// "3/4 · 75%" (passed of the slots with a verdict), with "*" when some
+    /// slots have none (a note says which), "— (no verdict)".
+    pub fn pass_rate_text(&self) -> Text {
+        let t = &self.slots;
+        match self.pass_rate() {
+            None => Text::toned(format!("{MISSING} (no verdict)"), Tone::Soft),
+            Some(r) => {
+                let text = Text::plain(format!("{}/{} · {}", t.passed, t.decided, percent(r)));
+                if self.pass_rate_partial() { text.with("*", Tone::Warn) } else { text }
+            }
+        }
+    }
+
+    /// This viewer's eval-level figure reads otherwise than NiceEval's slot-level one.
+    pub fn evals_differ(&self) -> bool {
+        (self.passed, self.decided) != (self.slots.passed, self.slots.decided)
+    }
+
+    /// This viewer's own rate: passed of the evals with a verdict (the last attempt's).
+    pub fn eval_pass_rate(&self) -> Option<f64> {
         (self.decided > 0).then(|| self.passed as f64 / self.decided as f64)
     }
 
     /// "2/9 · 22.2%" (of the evals with a verdict), "— (no verdict)".
     pub fn passed_text(&self) -> Text {
-        match self.pass_rate() {
+        match self.eval_pass_rate() {
             Some(r) => Text::plain(format!("{}/{} · {}", self.passed, self.decided, percent(r))),
             None => Text::toned(format!("{MISSING} (no verdict)"), Tone::Soft),
         }
@@ -97,20 +134,67 @@ pub fn column_stats(c: &Cv) -> Vec<ColumnStats> {
                 tokens: Sum::default(),
                 observed: Sum::default(),
                 estimated: Sum::default(),
+                slots: SlotTally {
+                    not_recorded: c
+                        .slots_not_recorded
+                        .iter()
+                        .filter(|(side, x)| *side == key.side && x.experiment_id == key.experiment)
+                        .count(),
+                    ..Default::default()
+                },
+                total_cost: Sum::default(),
             };
-            for s in cells.iter().flat_map(|x| &x.attempts).filter_map(|&i| c.summary(i)) {
+            for &i in cells.iter().flat_map(|x| &x.attempts) {
+                let Some(s) = c.summary(i) else { continue };
                 stats.attempts += 1;
                 stats.tokens.add(s.tokens());
                 stats.observed.add(s.observed.usd);
                 stats.observed.incomplete += usize::from(s.observed_partial_counts().is_some());
                 stats.estimated.add(s.estimate.total());
+                let Some(a) = c.doc.attempts.get(i) else { continue };
+                stats.slots.add(a);
+                for _ in 0..memberships(a) {
+                    stats.total_cost.add(s.observed.usd.or(s.estimate.total()));
+                }
             }
+            stats.total_cost.of += stats.slots.not_recorded;
             stats
         })
         .collect()
 }
 
-/// "* sums of the attempts that report them: tokens A 8 of 9, C 3 of 4;
+/// How NiceEval's figures of a column are made, when they are not this
+/// viewer's own: "attempts, pass rate and total cost count run slots, as
+/// NiceEval does (…): A 4 slots for 3 attempts, 3 of 4 with a verdict passed,
+/// 1 slot not recorded".
+pub fn slots_note(stats: &[ColumnStats]) -> Option<Text> {
+    let which: Vec<String> = stats
+        .iter()
+        .filter(|s| s.slots.slots != s.attempts || s.pass_rate_partial())
+        .map(|s| {
+            let t = &s.slots;
+            let mut parts = vec![format!("{} slots for {}", t.slots, count(s.attempts, "attempt", "attempts"))];
+            if t.pass_rate().is_some() {
+                parts.push(format!("{} of {} with a verdict passed", t.passed, t.decided));
+            }
+            if t.not_recorded > 0 {
+                parts.push(count(t.not_recorded, "slot not recorded", "slots not recorded"));
+            }
+            format!("{} {}", s.letter, parts.join(", "))
+        })
+        .collect();
+    (!which.is_empty()).then(|| {
+        Text::toned(
+            format!(
+                "attempts, pass rate and total cost count run slots, as NiceEval does (a carried attempt counts in each run that carries it): {}",
+                which.join("; ")
+            ),
+            Tone::Soft,
+        )
+    })
+}
+
+/// "* of the attempts that report it: tokens A 8 of 9, C 3 of 4;
 /// observed C 3 of 4", when a column's sum leaves attempts out.
 pub fn partial_note(stats: &[ColumnStats]) -> Option<Text> {
     let mut parts = Vec::new();
@@ -118,6 +202,7 @@ pub fn partial_note(stats: &[ColumnStats]) -> Option<Text> {
         ("tokens", (|s: &ColumnStats| s.tokens) as fn(&ColumnStats) -> Sum),
         ("observed", |s| s.observed),
         ("estimated", |s| s.estimated),
+        ("total cost (slots)", |s| s.total_cost),
     ] {
         let which: Vec<String> = stats
             .iter()
@@ -136,6 +221,14 @@ pub fn partial_note(stats: &[ColumnStats]) -> Option<Text> {
             parts.push(format!("{name} {}", which.join(", ")));
         }
     }
+    let rates: Vec<String> = stats
+        .iter()
+        .filter(|s| s.pass_rate_partial())
+        .map(|s| format!("{} {} of {}", s.letter, s.slots.decided, s.slots.slots + s.slots.not_recorded))
+        .collect();
+    if !rates.is_empty() {
+        parts.push(format!("pass rate (slots with a verdict) {}", rates.join(", ")));
+    }
     (!parts.is_empty())
-        .then(|| Text::toned(format!("* the sum of the attempts that report it: {}", parts.join("; ")), Tone::Warn))
+        .then(|| Text::toned(format!("* of the attempts that report it: {}", parts.join("; ")), Tone::Warn))
 }

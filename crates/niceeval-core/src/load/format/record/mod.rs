@@ -28,7 +28,8 @@ mod runs;
 pub mod scope;
 
 use crate::load::error::LoadError;
-use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
+use crate::model::document::{Attempt, Document, Membership, Notice, NoticeKind, NoticeLevel, SourceFile};
+use crate::model::measure::SlotNotRecorded;
 use blob::Blobs;
 use regular_file::{NotRead, RecordFile};
 use runs::{Run, is_complete_marker, read_runs};
@@ -206,6 +207,9 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
         }
     }
     read_members(dir, scope, &runs, &mut doc);
+    if !doc.slots_not_recorded.is_empty() {
+        doc.notices.push(slots_notice(&doc.slots_not_recorded));
+    }
     if doc.attempts.is_empty() {
         doc.notices.push(notice(NoticeLevel::Info, "the Record has no published attempts"));
     }
@@ -259,17 +263,14 @@ fn read_members(dir: &Path, scope: &Scope, runs: &[Run], doc: &mut Document) {
     let mut source_cache: HashMap<String, Vec<SourceFile>> = HashMap::new();
     let mut by_attempt: HashMap<String, usize> = HashMap::new();
     for run in runs {
+        if scope.keeps_slots_without_attempt() {
+            doc.slots_not_recorded.extend(slots_not_recorded(run));
+        }
         for m in &run.members {
             let action = s(m.get("action"));
             let slot_id = s(m.get("slotId"));
             let slot = slot_id.as_deref().and_then(|id| run.slot(id));
-            let attempt_ref = m.get("attempt").filter(|a| a.is_object());
-            let Some(aref) = attempt_ref else {
-                if scope.keeps_slots_without_attempt() {
-                    doc.attempts.push(slot_without_attempt(run, slot, slot_id, action));
-                }
-                continue;
-            };
+            let Some(aref) = m.get("attempt").filter(|a| a.is_object()) else { continue };
             let (Some(attempt_id), Some(origin)) = (s(aref.get("attemptId")), s(aref.get("originRunId"))) else {
                 doc.notices.push(notice(
                     NoticeLevel::Warning,
@@ -325,22 +326,58 @@ fn read_members(dir: &Path, scope: &Scope, runs: &[Run], doc: &mut Document) {
     }
 }
 
-/// A slot a run lists without an attempt (not dispatched, interrupted).
-fn slot_without_attempt(run: &Run, slot: Option<&Value>, slot_id: Option<String>, action: Option<String>) -> Attempt {
-    let mut a = base_attempt(run, slot);
-    a.events = Some(Completeness::NotRecorded);
-    a.review.membership = Some(Membership {
-        run_id: Some(run.id.clone()),
-        origin_run_id: None,
-        slot_id,
-        action: action.clone(),
-        also_in: Vec::new(),
-    });
-    a.notices.push(notice(
-        NoticeLevel::Info,
-        format!("slot was {} in run {}: no attempt recorded", action.as_deref().unwrap_or("not run"), run.id),
-    ));
-    a
+/// The slots a run expected that hold no attempt, as NiceEval's Sample
+/// reads them (`not-recorded`): a member with no attempt ref (not
+/// dispatched, interrupted), or no member at all. They are not attempts.
+fn slots_not_recorded(run: &Run) -> Vec<SlotNotRecorded> {
+    let expected = run.value.get("expectedSlots").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    let member_of = |id: &str| run.members.iter().find(|m| m.get("slotId").and_then(Value::as_str) == Some(id));
+    let base = base_attempt(run, None);
+    expected
+        .iter()
+        .filter_map(|slot| {
+            let member = member_of(slot.get("slotId").and_then(Value::as_str)?);
+            if member.is_some_and(|m| m.get("attempt").is_some_and(Value::is_object)) {
+                return None;
+            }
+            Some(SlotNotRecorded {
+                run_id: run.id.clone(),
+                experiment_id: base.experiment_id.clone(),
+                eval_id: s(slot.get("evalId")),
+                attempt_number: slot.get("attemptOrdinal").and_then(Value::as_u64).map(|o| o + 1),
+                action: member.and_then(|m| s(m.get("action"))),
+            })
+        })
+        .collect()
+}
+
+/// "1 selected slot was not recorded: flaky attempt 3 of main (not-dispatched)",
+/// NiceEval's notice for them (`site-components/compute.ts`), with which ones.
+fn slots_notice(slots: &[SlotNotRecorded]) -> Notice {
+    const LISTED: usize = 5;
+    let head = match slots.len() {
+        1 => "1 selected slot was not recorded".to_string(),
+        n => format!("{n} selected slots were not recorded"),
+    };
+    let mut which: Vec<String> = slots
+        .iter()
+        .take(LISTED)
+        .map(|x| {
+            let mut t = x.eval_id.clone().unwrap_or_else(|| "an eval".into());
+            if let Some(n) = x.attempt_number {
+                t.push_str(&format!(" attempt {n}"));
+            }
+            if let Some(e) = &x.experiment_id {
+                t.push_str(&format!(" of {e}"));
+            }
+            t.push_str(&format!(" ({})", x.action.as_deref().unwrap_or("no member")));
+            t
+        })
+        .collect();
+    if slots.len() > LISTED {
+        which.push(format!("and {} more", slots.len() - LISTED));
+    }
+    Notice::of(NoticeLevel::Warning, NoticeKind::SlotsNotRecorded, format!("{head}: {}", which.join(", ")))
 }
 
 /// The sources of an attempt live in its origin run.

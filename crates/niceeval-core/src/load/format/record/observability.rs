@@ -11,6 +11,7 @@
 
 use crate::model::document::{Attempt, Completeness, Diagnostic, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
+use crate::model::measure::RecordedUsage;
 use crate::model::timing::Timing;
 use crate::model::usage::Usage;
 use serde_json::{Map, Value, json};
@@ -187,6 +188,7 @@ fn note_collection(attempt: &mut Attempt, what: &str, collection: Option<&Value>
 }
 
 fn usage(attempt: &mut Attempt, u: &Value) {
+    attempt.recorded_usage = Some(RecordedUsage::from_collection(u));
     let Some(obs) = u.get("observations").and_then(Value::as_array) else { return };
     if obs.is_empty() {
         return;

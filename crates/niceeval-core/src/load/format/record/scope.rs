@@ -87,7 +87,8 @@ impl Scope {
         }
     }
 
-    /// Slots a run lists without an attempt (not dispatched, interrupted).
+    /// Whether the slots a run lists without an attempt (not dispatched,
+    /// interrupted) are counted as not recorded: not for one attempt.
     pub fn keeps_slots_without_attempt(&self) -> bool {
         !matches!(self, Scope::Attempt { .. })
     }

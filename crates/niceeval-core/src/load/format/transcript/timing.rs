@@ -80,7 +80,7 @@ pub fn of(events: &[Event], event_lines: &[usize], times: &[(usize, i128)]) -> T
             calls - timed
         )])
     };
-    Timing { intervals, state: Some(state), epoch_zero_ms: Some(first as f64) }
+    Timing { intervals, state: Some(state), epoch_zero_ms: Some(first as f64), niceeval_collection: false }
 }
 
 #[cfg(test)]
