@@ -98,6 +98,26 @@ pub fn dropped_line(why: &str) -> String {
 pub fn translation_title(counts: Option<&str>) -> String {
     format!(" Translation · {} ", counts.unwrap_or("none"))
 }
+/// What `--follow` says when lines it read could not be: "+2 events · line 5
+/// skipped: an input-line-skipped error (Diagnostics, 6) — the JSON ends
+/// early…". `added` events came with them; the reason, last, may be cut.
+pub fn follow_skipped(added: usize, skipped: &[&crate::model::diagnostics::InputLoss]) -> String {
+    let Some(first) = skipped.first() else { return String::new() };
+    let added = if added > 0 { format!("+{} · ", count(added, "event", "events")) } else { String::new() };
+    let why = clean(first.message.trim_end_matches("; line skipped"));
+    if skipped.len() == 1 {
+        return format!("{added}line {} skipped: an input-line-skipped error (Diagnostics, 6) — {why}", first.line);
+    }
+    let lines: Vec<String> = skipped.iter().take(5).map(|l| l.line.to_string()).collect();
+    let more = if skipped.len() > 5 { ", …" } else { "" };
+    format!(
+        "{added}{} skipped ({}{more}): input-line-skipped errors (Diagnostics, 6) — line {}: {why}",
+        count(skipped.len(), "line", "lines"),
+        lines.join(", "),
+        first.line
+    )
+}
+
 pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
 
 /// The empty Diagnostics list: a clean stream, or why its events were not checked.

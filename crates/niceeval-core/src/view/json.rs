@@ -7,7 +7,7 @@ use super::address::{event_address, turn_label, turn_number};
 use super::assertions::{evidence_links, message, ordered, title};
 use super::attempt::AttemptView;
 use super::context::Ctx;
-use super::findings::place;
+use super::findings::finding_place;
 use super::hitl::{answer_words, state_word};
 use super::report::Selection;
 use super::summary::{Summary, UsageSource, notices};
@@ -339,14 +339,21 @@ fn findings_json(ctx: &Ctx) -> Value {
     ctx.findings
         .iter()
         .map(|f| {
-            json!({
+            let mut v = json!({
                 "code": f.code,
                 "severity": f.severity.as_str(),
-                "at": place(ctx.attempt, ctx.derived, &f.location),
+                "at": finding_place(ctx.attempt, ctx.derived, f),
                 "message": f.message,
                 "hint": f.hint,
                 "rule": super::rules::citation_of(f.code),
-            })
+            });
+            // A finding about the file itself: where in it, as `check --format json` says.
+            if let Some(at) = &f.input {
+                v["path"] = at.path.clone().into();
+                v["line"] = at.line.into();
+                v["column"] = at.column.into();
+            }
+            v
         })
         .collect()
 }
