@@ -9,6 +9,8 @@
 mod common;
 #[path = "one_truth/findings.rs"]
 mod findings;
+#[path = "one_truth/words.rs"]
+mod words;
 
 use niceeval::app::{App, Focus, Scope, scope::set_scope};
 use niceeval::model::usage::builtin_prices;

@@ -18,11 +18,35 @@ use serde_json::Value;
 
 const W: usize = 10;
 
-/// "group › label": the assertion's label (its entry id when unlabelled, as NiceEval titles it).
-pub fn title(a: &Assertion) -> String {
+/// "group › label", the one title of an assertion on every surface. An
+/// unlabelled one (the loader gives it its entry id) is titled by where the
+/// eval declares it, "classic.eval.ts:35 turn.calledTool(…)", when the
+/// Record keeps that site: an id like `ae_27ba…` names no check a reader knows.
+pub fn title(attempt: &Attempt, a: &Assertion) -> String {
     let mut parts: Vec<String> = a.group_path.iter().map(|g| clean(g)).collect();
-    parts.push(if a.label.is_empty() { "(unlabelled)".into() } else { clean(&a.label) });
+    let unlabelled = a.label.is_empty() || a.entry_id.as_deref() == Some(a.label.as_str());
+    let site = if unlabelled { declared_at(attempt, a) } else { None };
+    parts.push(match site {
+        Some(site) => site,
+        None if a.label.is_empty() => "(unlabelled)".into(),
+        None => clean(&a.label),
+    });
     parts.join(" › ")
+}
+
+/// "classic.eval.ts:35 turn.calledTool(…)": the file, line and code of the
+/// assertion's declaration, when the Record keeps its site.
+pub fn declared_at(attempt: &Attempt, a: &Assertion) -> Option<String> {
+    let review = &attempt.review;
+    let site = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id)?;
+    let file = review.sources.iter().find(|f| f.id.is_some() && f.id == site.source_id);
+    let name = file.map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_string()).unwrap_or_default();
+    let code = file
+        .and_then(|f| f.content.as_deref())
+        .and_then(|c| c.lines().nth((site.line as usize).saturating_sub(1)))
+        .map(|l| l.trim().to_string())
+        .unwrap_or_default();
+    Some(clean(format!("{name}:{} {code}", site.line).trim_end()))
 }
 
 /// What the matcher said, when it said something.
@@ -41,8 +65,8 @@ pub fn ordered(list: &[Assertion]) -> Vec<usize> {
 }
 
 /// One list row: outcome, required or optional, criterion, title (and the matcher's message).
-pub fn row(a: &Assertion) -> Vec<Text> {
-    let mut t = Text::plain(title(a));
+pub fn row(attempt: &Attempt, a: &Assertion) -> Vec<Text> {
+    let mut t = Text::plain(title(attempt, a));
     if let Some(m) = message(a).filter(|m| *m != a.label) {
         t.push(format!(" — {m}"), Tone::Soft);
     }
@@ -60,10 +84,10 @@ pub fn list_columns() -> Vec<Column> {
 }
 
 /// What `--grep` looks in.
-fn assertion_text(a: &Assertion) -> String {
+fn assertion_text(attempt: &Attempt, a: &Assertion) -> String {
     format!(
         "{} {} {} {} {} {}",
-        title(a),
+        title(attempt, a),
         a.criterion.as_deref().unwrap_or(""),
         a.result.as_deref().unwrap_or(""),
         a.gate.as_deref().unwrap_or(""),
@@ -426,9 +450,13 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned("No assertions (the eval declared none).", Tone::Soft)));
     }
     let mut shown = 0;
-    for a in ordered(list).into_iter().map(|i| &list[i]).filter(|a| ctx.grep(|| assertion_text(a))) {
+    for a in ordered(list).into_iter().map(|i| &list[i]).filter(|a| ctx.grep(|| assertion_text(ctx.attempt, a))) {
         shown += 1;
-        body.push(Block::Section(Section::new(title(a), outcome_text(assertion_outcome(a)), detail(ctx, a))));
+        body.push(Block::Section(Section::new(
+            title(ctx.attempt, a),
+            outcome_text(assertion_outcome(a)),
+            detail(ctx, a),
+        )));
     }
     let failing = list.iter().filter(|a| assertion_outcome(a).is_failing()).count();
     let mut meta = Text::toned(count(shown, "shown", "shown"), Tone::Soft);
@@ -464,13 +492,13 @@ pub fn failures_section(ctx: &Ctx) -> Section {
                 .into_iter()
                 .map(|i| &list[i])
                 .filter(|x| assertion_outcome(x).is_failing())
-                .filter(|x| ctx.grep(|| assertion_text(x)))
+                .filter(|x| ctx.grep(|| assertion_text(ctx.attempt, x)))
                 .collect();
             if failing.is_empty() {
                 b.push(Block::Line(Text::toned("no failing assertion recorded", Tone::Soft)));
             }
             for x in failing {
-                let mut sec = Section::new(title(x), outcome_text(assertion_outcome(x)), detail(ctx, x));
+                let mut sec = Section::new(title(ctx.attempt, x), outcome_text(assertion_outcome(x)), detail(ctx, x));
                 let rows: Vec<_> = evidence_links(a, ctx.view, x)
                     .iter()
                     .filter_map(|l| l.row.and_then(|ri| row_view(a, ctx.view, ri)))

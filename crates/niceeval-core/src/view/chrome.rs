@@ -5,18 +5,18 @@
 use super::format::{count, megabytes};
 use super::text::clean;
 
-/// " Timeline · 45 rows · merged ".
-pub fn timeline_title(rows: usize, merged: bool) -> String {
-    format!(" Timeline · {} · {} ", count(rows, "row", "rows"), if merged { "merged" } else { "raw events" })
+/// " Timeline · 37 rows · 8 turns · merged " (rows below the turns' headers).
+pub fn timeline_title(rows: usize, turns: usize, merged: bool) -> String {
+    let counts = super::format::timeline_counts(rows, turns);
+    format!(" Timeline · {counts} · {} ", if merged { "merged" } else { "raw events" })
 }
 
 /// " Tools · 8 occurrences · 1 orphan finish · filter all · sort position ",
-/// with " · /read" when a text filter is on.
-pub fn tools_title(occurrences: usize, orphans: usize, filter: &str, by_name: bool, text: Option<String>) -> String {
+/// with " · /read" when a text filter is on (the counts: [`super::tools::ToolCounts::text`]).
+pub fn tools_title(counts: super::tools::ToolCounts, filter: &str, by_name: bool, text: Option<String>) -> String {
     format!(
-        " Tools · {} · {} · filter {filter}{} · sort {} ",
-        count(occurrences, "occurrence", "occurrences"),
-        count(orphans, "orphan finish", "orphan finishes"),
+        " Tools · {} · filter {filter}{} · sort {} ",
+        counts.text(),
         text.map(|t| format!(" {t}")).unwrap_or_default(),
         if by_name { "name" } else { "position" }
     )

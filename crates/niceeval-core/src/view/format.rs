@@ -148,6 +148,12 @@ pub fn score(x: f64) -> String {
     number(x)
 }
 
+/// "37 rows · 8 turns": a timeline's size, as `show` and the viewer's title
+/// count it (a turn's header line is not one of its rows).
+pub fn timeline_counts(rows: usize, turns: usize) -> String {
+    format!("{} · {}", count(rows, "row", "rows"), count(turns, "turn", "turns"))
+}
+
 /// "5 errors · 2,001 warnings": how every surface counts findings (the
 /// viewer's title and header, `show --diagnostics`, `check`).
 pub fn finding_counts(errors: usize, warnings: usize) -> String {

@@ -74,6 +74,13 @@ pub fn opt_num(x: Option<f64>) -> Value {
     x.map(number).unwrap_or(Value::Null)
 }
 
+/// A cost in USD as JSON, rounded to 9 decimal places (the finest precision
+/// NiceEval's pricing profiles print): a float sum's noise
+/// (`0.0007647999999999999`) is not a figure any input gave.
+pub fn usd_num(x: Option<f64>) -> Value {
+    x.map(|v| number(format!("{v:.9}").parse().unwrap_or(v))).unwrap_or(Value::Null)
+}
+
 fn usage_json(u: &Usage) -> Value {
     u.to_json()
 }
@@ -119,11 +126,11 @@ fn attempt_json(ctx: &Ctx) -> Value {
         .into(),
     );
     o.insert("tokens".into(), opt_num(s.tokens()));
-    o.insert("observedCostUSD".into(), opt_num(s.observed.usd));
+    o.insert("observedCostUSD".into(), usd_num(s.observed.usd));
     o.insert("observedCostTurns".into(), json!({"reporting": s.observed.turns_reporting, "of": s.observed.turns}));
-    o.insert("estimatedCostUSD".into(), opt_num(s.estimate.total()));
+    o.insert("estimatedCostUSD".into(), usd_num(s.estimate.total()));
     o.insert("estimate".into(), estimate_json(s));
-    o.insert("statedEstimatedCostUSD".into(), opt_num(s.stated_estimate));
+    o.insert("statedEstimatedCostUSD".into(), usd_num(s.stated_estimate));
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
     o.insert("notices".into(), notices(ctx.doc, a).into_iter().map(|(_, m)| Value::from(m)).collect());
@@ -320,7 +327,7 @@ fn assertions_json(ctx: &Ctx) -> Value {
             json!({
                 "id": a.entry_id,
                 "label": a.label,
-                "title": title(a),
+                "title": title(ctx.attempt, a),
                 "result": outcome.result_word(),
                 "outcome": super::verdict::outcome_word(outcome),
                 "decision": a.result,

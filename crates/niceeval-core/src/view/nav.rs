@@ -63,6 +63,8 @@ pub fn turn_line(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> Text 
     t.push(super::address::turn_title(attempt, &view.derived, addr), Tone::Plain);
     let tools = view.derived.turn(addr).map(|d| d.tool_calls).unwrap_or(0);
     let tokens = record.turn.usage.and_then(|u| u.billable_tokens()).map(compact).unwrap_or_else(|| "—".into());
-    t.push(format!("  {} ev · {tools} tools · {tokens} tok", record.turn.events.len()), Tone::Soft);
+    // Counts read as every surface writes them ("1,000"), shortened words for the narrow panel.
+    let (events, tools) = (super::format::number(record.turn.events.len() as f64), super::format::number(tools as f64));
+    t.push(format!("  {events} ev · {tools} tools · {tokens} tok"), Tone::Soft);
     t
 }
