@@ -289,3 +289,37 @@ fn a_preview_header_marks_its_figures_as_so_far() {
     assert!(s[1].contains("3,000 events"), "{}", s[1]);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A failed → errored pair says "changed" in the matrix row, the pair list
+/// and compare --json, as the README says (it is failing on both sides, but
+/// not the same).
+#[test]
+fn a_failed_then_errored_pair_is_changed_everywhere() {
+    let Some(sample) = super::common::shared_path("samples/niceeval/generated/exp-json/exp-cli-deliberate-fail.ndjson")
+    else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("niceeval-one-truth-errored-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(sample).unwrap();
+    assert!(text.contains("\"verdict\":\"failed\""));
+    let (before, after) = (dir.join("before.ndjson"), dir.join("after.ndjson"));
+    std::fs::write(&before, &text).unwrap();
+    std::fs::write(&after, text.replace("\"verdict\":\"failed\"", "\"verdict\":\"errored\"")).unwrap();
+    let run = |json: bool| {
+        let mut cmd = std::process::Command::new(super::common::bin());
+        cmd.arg("compare").arg(&before).arg(&after);
+        if json {
+            cmd.arg("--json");
+        }
+        String::from_utf8(cmd.output().unwrap().stdout).unwrap()
+    };
+    let doc: Value = serde_json::from_str(&run(true)).unwrap();
+    assert_eq!(doc["rows"][0]["change"], "changed");
+    assert_eq!(doc["pairs"][0]["change"], "changed");
+    let text = run(false);
+    let changed = text.lines().filter(|l| l.contains("≠ changed") && l.contains("deliberate-fail/broken")).count();
+    assert_eq!(changed, 2, "the row and the pair:\n{text}");
+    assert!(!text.contains("still failing"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
