@@ -181,7 +181,8 @@ fn two_runs_of_the_same_evals_pair_by_eval_as_niceevals_verdicts_say() {
             ("passed", "passed") => "still passing",
             ("passed", _) => "broken",
             (_, "passed") => "fixed",
-            _ => "still failing",
+            (b, a) if b == a => "still failing",
+            _ => "changed",
         };
         assert_eq!(p["change"], want, "{eval}");
         fixed += usize::from(want == "fixed");

@@ -26,14 +26,17 @@ const WAITING: u8 = 8;
 const TOOL_FAILED: u8 = 1;
 const TOOL_PENDING: u8 = 2;
 const TOOL_AMBIGUOUS: u8 = 4;
+/// The finish turn of a call never finished.
+const NO_TURN: u32 = u32::MAX;
 
 /// What the lists of one attempt are built from, computed once per document.
 #[derive(Debug, Clone, Default)]
 pub(super) struct AttemptIndex {
     /// One byte of flags per timeline row.
     row_flags: Vec<u8>,
-    /// Per occurrence (root fold): its scope turn and filter flags.
-    tools: Vec<(u32, u8)>,
+    /// Per occurrence (root fold): the scope turns of its start and of its
+    /// finish (`NO_TURN` while pending), and its filter flags.
+    tools: Vec<(u32, u32, u8)>,
     /// Occurrence indices stably sorted by display name.
     by_name: Vec<u32>,
     /// Rows that a diagnostic finding points at, ascending.
@@ -64,7 +67,11 @@ pub struct ListIndex {
     failures: Vec<u32>,
     waiting: Vec<u32>,
     // Per scope (and the tool filter and sort):
+    /// Turn headers among the scope's rows (a folded turn keeps its header).
+    scope_turns: usize,
     tools: Vec<Result<usize, usize>>,
+    /// How many of `tools` finish here a call started before the scope.
+    tools_carried: usize,
     hitl: Vec<usize>,
     hitl_waiting: usize,
     findings: Vec<usize>,
@@ -123,7 +130,13 @@ fn build_attempt_index(
     let rows = &view.timeline.rows;
     let row_flags = rows.iter().map(row_flags).collect();
     let occurrences = &view.derived.occurrences.occurrences;
-    let tools = occurrences.iter().map(|o| (o.start_ref.scope_turn() as u32, tool_flags(o))).collect();
+    let tools = occurrences
+        .iter()
+        .map(|o| {
+            let finish = o.finish_ref.map_or(NO_TURN, |f| f.scope_turn() as u32);
+            (o.start_ref.scope_turn() as u32, finish, tool_flags(o))
+        })
+        .collect();
     let mut finding_rows: Vec<u32> = findings
         .iter()
         .filter(|f| f.location.attempt == a)
@@ -231,6 +244,15 @@ impl App {
             }
             None => self.scope_rows.extend(all.iter().map(|&r| r as usize).filter(|&r| scope.contains(rows[r].addr()))),
         }
+        let headers = &self.index.headers;
+        self.index.scope_turns = match (self.scope_rows.first(), self.scope_rows.last()) {
+            (Some(&first), Some(&last)) => headers[headers.partition_point(|&h| (h as usize) < first)
+                ..headers.partition_point(|&h| (h as usize) <= last)]
+                .iter()
+                .filter(|&&h| scope.contains(rows[h as usize].addr()))
+                .count(),
+            _ => 0,
+        };
         // A folded turn shows its header only.
         let folded = &self.folded;
         if folded.iter().any(|(a, _)| *a == scope.attempt) {
@@ -304,9 +326,11 @@ impl App {
                 ToolFilter::Pending => Some(TOOL_PENDING),
                 ToolFilter::Problems => Some(TOOL_AMBIGUOUS),
             };
+            // A call is in the scope it started or finished in (as `show --tools` lists it).
             let keep = |i: usize| {
-                let (turn, flags) = ai.tools[i];
-                in_scope.get(turn as usize).copied().unwrap_or(false) && want.is_none_or(|w| flags & w != 0)
+                let (start, finish, flags) = ai.tools[i];
+                let here = |t: u32| in_scope.get(t as usize).copied().unwrap_or(false);
+                (here(start) || here(finish)) && want.is_none_or(|w| flags & w != 0)
             };
             // Counted first: a filtered collect grows by doubling, and at
             // 285,720 calls the list would hold twice the room it needs.
@@ -326,7 +350,16 @@ impl App {
         if let Some(q) = &self.tool_query {
             rows = self.tool_rows_matching(rows, &q.matcher);
         }
-        self.index.tools = rows;
+        let (index, views) = (&mut self.index, &self.views);
+        index.tools_carried = match (index.attempts.get(&attempt), views.get(attempt)) {
+            (Some(ai), Some(view)) => {
+                let started_here =
+                    |i: usize| view.derived.turns.get(ai.tools[i].0 as usize).is_some_and(|t| scope.contains(t.addr));
+                rows.iter().filter(|r| r.is_ok_and(|i| !started_here(i))).count()
+            }
+            _ => 0,
+        };
+        index.tools = rows;
     }
 
     /// The tool rows whose words (as the list shows them) match.
@@ -371,6 +404,16 @@ impl App {
     /// followed by orphan finishes as `Err(index)`.
     pub fn tool_rows(&self) -> &[Result<usize, usize>] {
         &self.index.tools
+    }
+
+    /// How many of the scope's timeline rows are turn headers.
+    pub fn timeline_turns(&self) -> usize {
+        self.index.scope_turns
+    }
+
+    /// How many of [`App::tool_rows`] finish in scope a call started before it.
+    pub fn tool_carried(&self) -> usize {
+        self.index.tools_carried
     }
 
     /// How many of [`App::tool_rows`] are orphan finishes (they come last).

@@ -21,7 +21,8 @@ fn fresh_tools(app: &App) -> Vec<Result<usize, usize>> {
     let mut occ: Vec<usize> = (0..d.occurrences.occurrences.len())
         .filter(|&i| {
             let o = &d.occurrences.occurrences[i];
-            in_scope(o.start_ref.scope_turn())
+            // In the scope it started or finished in.
+            (in_scope(o.start_ref.scope_turn()) || o.finish_ref.is_some_and(|f| in_scope(f.scope_turn())))
                 && match app.tool_filter {
                     ToolFilter::All => true,
                     ToolFilter::Failed => {
@@ -83,6 +84,14 @@ fn assert_fresh(app: &App, when: &str) {
     let tools = fresh_tools(app);
     assert_eq!(app.tool_rows(), tools.as_slice(), "tool rows after {when}");
     assert_eq!(app.tool_orphans(), tools.iter().filter(|r| r.is_err()).count(), "orphans after {when}");
+    let carried = app.view().map_or(0, |v| {
+        let started_here = |i: usize| {
+            let t = v.derived.occurrences.occurrences[i].start_ref.scope_turn();
+            v.derived.turns.get(t).is_some_and(|t| app.scope.contains(t.addr))
+        };
+        tools.iter().filter(|r| r.is_ok_and(|i| !started_here(i))).count()
+    });
+    assert_eq!(app.tool_carried(), carried, "calls finished here from earlier after {when}");
     let hitl = fresh_hitl(app);
     assert_eq!(app.hitl_rows(), hitl.as_slice(), "hitl rows after {when}");
     let waiting = app.view().map(|v| hitl.iter().filter(|&&i| v.requests[i].state == HitlState::Waiting).count());

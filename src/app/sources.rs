@@ -99,8 +99,16 @@ impl App {
 
     fn reloaded(&mut self, doc: Document, note: &ReloadNote) {
         let before = self.doc.event_count();
+        let skipped_before = skipped_lines(&self.doc).count();
         self.replace_document(doc);
         let added = self.doc.event_count().saturating_sub(before);
+        // Lines the reload could not read (a followed file reloads whole:
+        // the lines past those skipped before are the new ones).
+        let skipped: Vec<_> = skipped_lines(&self.doc).skip(skipped_before).collect();
+        if !skipped.is_empty() {
+            self.flash_error(crate::view::chrome::follow_skipped(added, &skipped));
+            return;
+        }
         match note {
             ReloadNote::Reloaded => self.flash("reloaded"),
             ReloadNote::NewEvents if added > 0 => {
@@ -122,6 +130,11 @@ impl App {
         }
         self.flash_error(format!("{why}; showing the preview only"));
     }
+}
+
+/// The lines of a document's input that were skipped, in file order.
+fn skipped_lines(doc: &Document) -> impl Iterator<Item = &crate::model::diagnostics::InputLoss> {
+    doc.losses.iter().filter(|l| l.kind == crate::model::diagnostics::LossKind::LineSkipped)
 }
 
 /// Shorthand for a source: an action that installs a prepared document.

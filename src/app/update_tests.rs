@@ -149,3 +149,28 @@ fn documents_from_sources_arrive_as_actions() {
     update(&mut a, Action::SourceSays { text: "gone".into(), error: true });
     assert!(a.flash.as_ref().is_some_and(|f| f.error && f.text == "gone"));
 }
+
+#[test]
+fn a_followed_file_that_gains_a_bad_line_says_so_and_counts_it() {
+    let first = "{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"a\"}\n";
+    let mut a = App::new(crate::load::load_bytes("f.jsonl", first.as_bytes()).unwrap(), None, PriceTable::default());
+    assert_eq!(a.finding_counts().0, 0);
+    let grown = format!("{first}not json\n{first}");
+    let doc = crate::load::load_bytes("f.jsonl", grown.as_bytes()).unwrap();
+    update(&mut a, super::super::sources::reloaded(doc, super::super::sources::ReloadNote::NewEvents));
+    let flash = a.flash.as_ref().unwrap();
+    assert!(flash.error, "{}", flash.text);
+    assert!(
+        flash.text.starts_with("+1 event · line 2 skipped: an input-line-skipped error (Diagnostics, 6) — "),
+        "{}",
+        flash.text
+    );
+    // The header and the Diagnostics list count it, as check does.
+    assert_eq!(a.finding_counts().0, 1);
+    let codes: Vec<&str> = a.scoped_findings().iter().map(|&i| a.findings[i].code).collect();
+    assert_eq!(codes, ["input-line-skipped"]);
+    // The same line skipped again on the next reload is not news.
+    let doc = crate::load::load_bytes("f.jsonl", format!("{grown}{first}").as_bytes()).unwrap();
+    update(&mut a, super::super::sources::reloaded(doc, super::super::sources::ReloadNote::NewEvents));
+    assert_eq!(a.flash.as_ref().map(|f| (f.text.as_str(), f.error)), Some(("+1 event", false)));
+}

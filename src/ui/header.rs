@@ -15,11 +15,17 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         (None, Some(p)) => Some(crate::view::chrome::preview_only_text(p)),
         (None, None) => None,
     };
+    let preview = loading.is_some();
     let top = crate::view::header::top_line(&app.doc, to_review, loading, width);
     let mut second: Vec<Span> = Vec::new();
     if let (Some(attempt), Some(view)) = (app.attempt(), app.view()) {
         let notices = crate::view::summary::notices(&app.doc, attempt).len();
-        let parts = crate::view::header::header_parts(&view.summary, notices);
+        // A preview's figures are of the part read so far.
+        let parts = if preview {
+            crate::view::header::preview_header_parts(&view.summary, notices)
+        } else {
+            crate::view::header::header_parts(&view.summary, notices)
+        };
         for (i, part) in crate::view::header::header_line(parts, width).into_iter().enumerate() {
             if i > 0 {
                 second.push(Span::styled(crate::view::header::PART_SEPARATOR, theme.dim));

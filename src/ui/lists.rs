@@ -102,7 +102,9 @@ fn tools(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
     let orphans = app.tool_orphans();
     let text = app.tool_query.as_ref().map(|q| q.label(20));
     let (filter, by_name) = (app.tool_filter.word(), app.tool_sort_by_name);
-    let title = crate::view::chrome::tools_title(rows.len() - orphans, orphans, filter, by_name, text);
+    let carried = app.tool_carried();
+    let counts = crate::view::tools::ToolCounts { started: rows.len() - orphans - carried, carried, orphans };
+    let title = crate::view::chrome::tools_title(counts, filter, by_name, text);
     let d = ctx.derived;
     let widths = list_widths(&[14, (w / 4).clamp(10, 28), 14], w);
     let lines = rows[win.range(rows.len())]
@@ -179,7 +181,9 @@ fn assertions(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usiz
         .range(total)
         .filter_map(|at| match app.assertion_at(at)? {
             AssertionRow::FixPrompt => Some(Line::from(theme.spans(&Text::toned(FIX_PROMPT_ROW, Tone::Accent)))),
-            AssertionRow::Assertion(i) => Some(list_line(&crate::view::assertions::row(&list[i]), &widths, theme)),
+            AssertionRow::Assertion(i) => {
+                Some(list_line(&crate::view::assertions::row(ctx.attempt, &list[i]), &widths, theme))
+            }
         })
         .collect();
     (title, total, lines)

@@ -18,7 +18,11 @@ const POS_W: usize = 9;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::List;
-    let title = crate::view::chrome::timeline_title(app.visible.len(), app.merge);
+    let title = crate::view::chrome::timeline_title(
+        app.visible.len().saturating_sub(app.timeline_turns()),
+        app.timeline_turns(),
+        app.merge,
+    );
     let block = panel(Line::styled(title, theme.title), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);

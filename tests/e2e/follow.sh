@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --follow: events appended by an adapter appear without a key press; a partial
-# last line waits for its newline; truncation (also to 0 bytes) and a delete
+# last line waits for its newline; a bad line is said and counted; truncation (also to 0 bytes) and a delete
 # followed by a new file are detected and reloaded.
 # Usage: follow.sh PATH/TO/niceeval
 set -u
@@ -31,6 +31,12 @@ echo "ok: partial line not shown"
 printf '%s\n' 'ne, now complete"}' >> "$F"
 wait_for 'half a line, now complete' 10
 check "completed line shown" 'half a line, now complete'
+
+# A line that is not JSON is skipped, said on the footer, and counted as a finding.
+printf '%s\n' '{"type":"message","role":"assistant","text":"broken' >> "$F"
+wait_for 'line 5 skipped' 10
+check "the skipped line is an input-line-skipped finding" 'line 5 skipped: an input-line-skipped error'
+check "the header counts it" '1 error'
 
 # Truncation: the file is rewritten shorter.
 printf '%s\n' '{"type":"message","role":"assistant","text":"fresh start after truncation"}' > "$F"

@@ -81,7 +81,9 @@ pub fn analyse(doc: &Document, model: Option<&str>, prices: &PriceTable) -> Anal
     phases.push((Phase::LintPairing, pairing_time));
     phases.push((Phase::Parts, parts_time));
     let t = Instant::now();
-    let findings = lint::merge(turn_findings, session_findings);
+    // Input findings first, as `derive_and_lint` (and so `check`) has them.
+    let mut findings = lint::input_findings(doc);
+    findings.extend(lint::merge(turn_findings, session_findings));
     let views = assemble_views(doc, derived, parts, &findings, prices);
     phases.push((Phase::MergeFindingsAndViews, t.elapsed()));
     phases.push((Phase::Total, started.elapsed()));

@@ -360,7 +360,8 @@ pub fn classify(entries: &[Entry], before: Option<&Cell>, after: Option<&Cell>) 
         (Standing::Passing, Standing::Passing) => PairClass::StillPassing,
         (Standing::Failing, Standing::Passing) => PairClass::Fixed,
         (Standing::Passing, Standing::Failing) => PairClass::Broken,
-        (Standing::Failing, Standing::Failing) => PairClass::StillFailing,
+        // failed → errored is failing on both sides but not the same: changed, as its row says.
+        (Standing::Failing, Standing::Failing) if rb == ra => PairClass::StillFailing,
         _ if rb == ra => PairClass::Unchanged,
         _ => PairClass::Changed,
     }

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 const W: usize = 10;
 
-pub use super::format::{assertion_message as message, assertion_title as title};
+pub use super::format::{assertion_declared_at as declared_at, assertion_message as message, assertion_title as title};
 
 /// Failing gates first, then the rest, each in source order (indices into the list).
 pub fn ordered(list: &[Assertion]) -> Vec<usize> {
@@ -31,8 +31,8 @@ pub fn ordered(list: &[Assertion]) -> Vec<usize> {
 }
 
 /// One list row: outcome, required or optional, criterion, title (and the matcher's message).
-pub fn row(a: &Assertion) -> Vec<Text> {
-    let mut t = Text::plain(title(a));
+pub fn row(attempt: &Attempt, a: &Assertion) -> Vec<Text> {
+    let mut t = Text::plain(title(attempt, a));
     if let Some(m) = message(a).filter(|m| *m != a.label) {
         t.push(format!(" — {m}"), Tone::Soft);
     }
@@ -50,10 +50,10 @@ pub fn list_columns() -> Vec<Column> {
 }
 
 /// What `--grep` looks in.
-fn assertion_text(a: &Assertion) -> String {
+fn assertion_text(attempt: &Attempt, a: &Assertion) -> String {
     format!(
         "{} {} {} {} {} {}",
-        title(a),
+        title(attempt, a),
         a.criterion.as_deref().unwrap_or(""),
         a.result.as_deref().unwrap_or(""),
         a.gate.as_deref().unwrap_or(""),
@@ -483,9 +483,13 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned("No assertions (the eval declared none).", Tone::Soft)));
     }
     let mut shown = 0;
-    for a in ordered(list).into_iter().map(|i| &list[i]).filter(|a| ctx.grep(|| assertion_text(a))) {
+    for a in ordered(list).into_iter().map(|i| &list[i]).filter(|a| ctx.grep(|| assertion_text(ctx.attempt, a))) {
         shown += 1;
-        body.push(Block::Section(Section::new(title(a), outcome_text(assertion_outcome(a)), detail(ctx, a))));
+        body.push(Block::Section(Section::new(
+            title(ctx.attempt, a),
+            outcome_text(assertion_outcome(a)),
+            detail(ctx, a),
+        )));
     }
     let failing = list.iter().filter(|a| assertion_outcome(a).is_failing()).count();
     let mut meta = Text::toned(count(shown, "shown", "shown"), Tone::Soft);
@@ -521,13 +525,13 @@ pub fn failures_section(ctx: &Ctx) -> Section {
                 .into_iter()
                 .map(|i| &list[i])
                 .filter(|x| assertion_outcome(x).is_failing())
-                .filter(|x| ctx.grep(|| assertion_text(x)))
+                .filter(|x| ctx.grep(|| assertion_text(ctx.attempt, x)))
                 .collect();
             if failing.is_empty() {
                 b.push(Block::Line(Text::toned("no failing assertion recorded", Tone::Soft)));
             }
             for x in failing {
-                let mut sec = Section::new(title(x), outcome_text(assertion_outcome(x)), detail(ctx, x));
+                let mut sec = Section::new(title(ctx.attempt, x), outcome_text(assertion_outcome(x)), detail(ctx, x));
                 let rows: Vec<_> = evidence_links(a, ctx.view, x)
                     .iter()
                     .filter_map(|l| l.row.and_then(|ri| row_view(a, ctx.view, ri)))

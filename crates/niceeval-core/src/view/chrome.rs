@@ -5,18 +5,18 @@
 use super::format::{count, megabytes};
 use super::text::clean;
 
-/// " Timeline · 45 rows · merged ".
-pub fn timeline_title(rows: usize, merged: bool) -> String {
-    format!(" Timeline · {} · {} ", count(rows, "row", "rows"), if merged { "merged" } else { "raw events" })
+/// " Timeline · 37 rows · 8 turns · merged " (rows below the turns' headers).
+pub fn timeline_title(rows: usize, turns: usize, merged: bool) -> String {
+    let counts = super::format::timeline_counts(rows, turns);
+    format!(" Timeline · {counts} · {} ", if merged { "merged" } else { "raw events" })
 }
 
 /// " Tools · 8 occurrences · 1 orphan finish · filter all · sort position ",
-/// with " · /read" when a text filter is on.
-pub fn tools_title(occurrences: usize, orphans: usize, filter: &str, by_name: bool, text: Option<String>) -> String {
+/// with " · /read" when a text filter is on (the counts: [`super::tools::ToolCounts::text`]).
+pub fn tools_title(counts: super::tools::ToolCounts, filter: &str, by_name: bool, text: Option<String>) -> String {
     format!(
-        " Tools · {} · {} · filter {filter}{} · sort {} ",
-        count(occurrences, "occurrence", "occurrences"),
-        count(orphans, "orphan finish", "orphan finishes"),
+        " Tools · {} · filter {filter}{} · sort {} ",
+        counts.text(),
         text.map(|t| format!(" {t}")).unwrap_or_default(),
         if by_name { "name" } else { "position" }
     )
@@ -98,6 +98,26 @@ pub fn dropped_line(why: &str) -> String {
 pub fn translation_title(counts: Option<&str>) -> String {
     format!(" Translation · {} ", counts.unwrap_or("none"))
 }
+/// What `--follow` says when lines it read could not be: "+2 events · line 5
+/// skipped: an input-line-skipped error (Diagnostics, 6) — the JSON ends
+/// early…". `added` events came with them; the reason, last, may be cut.
+pub fn follow_skipped(added: usize, skipped: &[&crate::model::diagnostics::InputLoss]) -> String {
+    let Some(first) = skipped.first() else { return String::new() };
+    let added = if added > 0 { format!("+{} · ", count(added, "event", "events")) } else { String::new() };
+    let why = clean(first.message.trim_end_matches("; line skipped"));
+    if skipped.len() == 1 {
+        return format!("{added}line {} skipped: an input-line-skipped error (Diagnostics, 6) — {why}", first.line);
+    }
+    let lines: Vec<String> = skipped.iter().take(5).map(|l| l.line.to_string()).collect();
+    let more = if skipped.len() > 5 { ", …" } else { "" };
+    format!(
+        "{added}{} skipped ({}{more}): input-line-skipped errors (Diagnostics, 6) — line {}: {why}",
+        count(skipped.len(), "line", "lines"),
+        lines.join(", "),
+        first.line
+    )
+}
+
 pub const NO_FINDINGS: &str = "no findings: the event stream follows the contract";
 
 /// The empty Diagnostics list: a clean stream, or why its events were not checked.

@@ -85,7 +85,7 @@ pub fn why(a: &Attempt) -> Option<Why> {
         let x = &a.review.assertions.as_deref().unwrap_or_default()[i];
         let word = super::verdict::outcome_word(assertion_outcome(x));
         let short = Text::toned(format!("required assertion {word}"), Tone::Warn);
-        let mut text = short.clone().with(format!(": {}", super::format::assertion_title(x)), Tone::Plain);
+        let mut text = short.clone().with(format!(": {}", super::format::assertion_title(a, x)), Tone::Plain);
         if let Some(m) = super::format::assertion_message(x).filter(|m| *m != x.label) {
             text.push(format!(" — {m}"), Tone::Soft);
         }

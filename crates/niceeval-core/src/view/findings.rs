@@ -32,11 +32,28 @@ pub fn place(attempt: &Attempt, derived: &DerivedAttempt, loc: &Location) -> Str
     }
 }
 
+/// Where a finding points: a line of the input file for a finding about the
+/// file itself (a skipped line), else its [`place`] in the attempt.
+pub fn finding_place(attempt: &Attempt, derived: &DerivedAttempt, f: &Finding) -> String {
+    match &f.input {
+        Some(at) => input_place(at),
+        None => place(attempt, derived, &f.location),
+    }
+}
+
+/// `input line 2` (`:59` with the column): the line of the file, not a turn.
+pub fn input_place(at: &crate::model::diagnostics::InputAt) -> String {
+    match at.column {
+        Some(c) => format!("input line {}:{c}", at.line),
+        None => format!("input line {}", at.line),
+    }
+}
+
 /// One list row: severity, where, code, message.
 pub fn finding_row(ctx: &Ctx, f: &Finding) -> Vec<Text> {
     vec![
         severity_text(f.severity),
-        Text::toned(place(ctx.attempt, ctx.derived, &f.location), Tone::Soft),
+        Text::toned(finding_place(ctx.attempt, ctx.derived, f), Tone::Soft),
         Text::toned(f.code, Tone::Accent),
         Text::plain(clean(&f.message)),
     ]
@@ -62,7 +79,7 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
     let mut b = vec![
         kv("severity", W, severity_text(f.severity)),
         kv("code", W, Text::toned(f.code, Tone::Accent)),
-        kv("where", W, Text::plain(place(ctx.attempt, ctx.derived, &f.location))),
+        kv("where", W, Text::plain(finding_place(ctx.attempt, ctx.derived, f))),
         kv("rule", W, Text::plain(super::rules::citation_of(f.code))),
         Block::Section(Section::new("What is wrong", Text::new(), vec![Block::Body(f.message.clone(), Tone::Plain)])),
         Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.clone(), Tone::Plain)])),
@@ -78,7 +95,7 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
             .iter()
             .take(SHOWN)
             .map(|g| {
-                let at = place(ctx.attempt, ctx.derived, &g.location);
+                let at = finding_place(ctx.attempt, ctx.derived, g);
                 if differ {
                     Block::Line(Text::toned(format!("{at}  "), Tone::Soft).with(clean(&g.message), Tone::Plain))
                 } else {
@@ -188,7 +205,7 @@ pub fn section(ctx: &Ctx) -> Section {
                     msg.push(format!(" — fix: {}", clean(&f.hint)), Tone::Soft);
                 }
                 msg.push(format!(" ({}, {})", f.code, super::rules::rule_link(f.code)), Tone::Soft);
-                vec![severity_text(f.severity), Text::plain(place(ctx.attempt, ctx.derived, &f.location)), msg]
+                vec![severity_text(f.severity), Text::plain(finding_place(ctx.attempt, ctx.derived, f)), msg]
             })
             .collect();
         body.push(Block::Table(Table {

@@ -148,6 +148,12 @@ pub fn score(x: f64) -> String {
     number(x)
 }
 
+/// "37 rows · 8 turns": a timeline's size, as `show` and the viewer's title
+/// count it (a turn's header line is not one of its rows).
+pub fn timeline_counts(rows: usize, turns: usize) -> String {
+    format!("{} · {}", count(rows, "row", "rows"), count(turns, "turn", "turns"))
+}
+
 /// "5 errors · 2,001 warnings": how every surface counts findings (the
 /// viewer's title and header, `show --diagnostics`, `check`).
 pub fn finding_counts(errors: usize, warnings: usize) -> String {
@@ -161,14 +167,41 @@ pub fn finding_tally(errors: usize, warnings: usize, checked: bool) -> String {
     if checked || errors + warnings > 0 { finding_counts(errors, warnings) } else { "not checked".into() }
 }
 
-/// "group › label": an assertion's label (its entry id when unlabelled, as
-/// NiceEval titles it). Here because the assertion views and the errored
-/// reason (`view::errored`) both name assertions.
-pub fn assertion_title(a: &crate::model::document::Assertion) -> String {
+/// "group › label", the one title of an assertion on every surface. An
+/// unlabelled one (the loader gives it its entry id) is titled by where the
+/// eval declares it, "classic.eval.ts:35 turn.calledTool(…)", when the
+/// Record keeps that site: an id like `ae_27ba…` names no check a reader knows.
+/// Here because the assertion views and the errored reason (`view::errored`)
+/// both name assertions.
+pub fn assertion_title(attempt: &crate::model::document::Attempt, a: &crate::model::document::Assertion) -> String {
     use super::text::clean;
     let mut parts: Vec<String> = a.group_path.iter().map(|g| clean(g)).collect();
-    parts.push(if a.label.is_empty() { "(unlabelled)".into() } else { clean(&a.label) });
+    let unlabelled = a.label.is_empty() || a.entry_id.as_deref() == Some(a.label.as_str());
+    let site = if unlabelled { assertion_declared_at(attempt, a) } else { None };
+    parts.push(match site {
+        Some(site) => site,
+        None if a.label.is_empty() => "(unlabelled)".into(),
+        None => clean(&a.label),
+    });
     parts.join(" › ")
+}
+
+/// "classic.eval.ts:35 turn.calledTool(…)": the file, line and code of the
+/// assertion's declaration, when the Record keeps its site.
+pub fn assertion_declared_at(
+    attempt: &crate::model::document::Attempt,
+    a: &crate::model::document::Assertion,
+) -> Option<String> {
+    let review = &attempt.review;
+    let site = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id)?;
+    let file = review.sources.iter().find(|f| f.id.is_some() && f.id == site.source_id);
+    let name = file.map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_string()).unwrap_or_default();
+    let code = file
+        .and_then(|f| f.content.as_deref())
+        .and_then(|c| c.lines().nth((site.line as usize).saturating_sub(1)))
+        .map(|l| l.trim().to_string())
+        .unwrap_or_default();
+    Some(super::text::clean(format!("{name}:{} {code}", site.line).trim_end()))
 }
 
 /// What an assertion's matcher said, when it said something.

@@ -193,6 +193,25 @@ pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
     parts
 }
 
+/// [`header_parts`] while only a preview is loaded (the whole file still
+/// loading, or a load that stopped): the tokens, costs and counts are of the
+/// part read so far, and say so.
+pub fn preview_header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
+    /// The priorities of the tokens, cost, estimate and counts in [`header_parts`].
+    const SO_FAR: [u8; 4] = [2, 3, 4, 8];
+    let mut parts = header_parts(summary, notice_count);
+    for p in parts.iter_mut().filter(|p| SO_FAR.contains(&p.priority)) {
+        p.full.push(PREVIEW_MARK, Tone::Warn);
+        if let Some(short) = &mut p.short {
+            short.push(PREVIEW_MARK, Tone::Warn);
+        }
+    }
+    parts
+}
+
+/// What a figure of a preview says beside it.
+pub const PREVIEW_MARK: &str = " so far";
+
 /// The header line's facts that fit in `width` (joined by " │ "): the
 /// least important give way first (the title, locator, counts, findings),
 /// then the costs, tokens and waiting take their shorter words, then the

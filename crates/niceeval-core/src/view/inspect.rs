@@ -83,7 +83,9 @@ pub fn preview(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], s
         },
         Selected::Cost => Inspected { title: "Cost".into(), blocks: super::usage::cost_detail(ctx) },
         Selected::Assertion(i) => match ctx.attempt.review.assertions.as_ref().and_then(|l| l.get(i)) {
-            Some(a) => Inspected { title: super::assertions::title(a), blocks: super::assertions::detail(ctx, a) },
+            Some(a) => {
+                Inspected { title: super::assertions::title(ctx.attempt, a), blocks: super::assertions::detail(ctx, a) }
+            }
             None => nothing("Assertion"),
         },
         Selected::Finding(i) => match all_findings.get(i) {
@@ -320,7 +322,7 @@ fn marks_at(
         let lines = list
             .iter()
             .filter_map(|&i| assertions.get(i))
-            .map(|a| Block::Line(Text::plain(super::assertions::title(a))))
+            .map(|a| Block::Line(Text::plain(super::assertions::title(ctx.attempt, a))))
             .collect();
         out.push(Block::Section(Section::new(
             format!("◆ asserted by {}", count(list.len(), "assertion", "assertions")),
@@ -346,15 +348,11 @@ fn turn_detail(ctx: &Ctx, addr: TurnAddr) -> Vec<Block> {
             9,
             Text::plain(format!("{}/{} (turnOrdinal {})", t.session_name, t.turn_name, t.turn_ordinal)),
         ));
-        b.push(kv(
-            "tools",
-            9,
-            Text::plain(format!(
-                "{}, {}",
-                count(t.tool_calls, "occurrence", "occurrences"),
-                count(t.orphan_finishes, "orphan finish", "orphan finishes")
-            )),
-        ));
+        // Counted over the session's calls, as the Tools tab and `show --tools` count
+        // them: a call started earlier and finished here is no orphan.
+        let here = ctx.derived.turns.iter().position(|d| d.addr == addr);
+        let counts = super::tools::ToolCounts::of(ctx.derived, |st| Some(st) == here);
+        b.push(kv("tools", 9, Text::plain(counts.text())));
     }
     b.push(kv(
         "duration",

@@ -7,7 +7,7 @@ use super::address::{event_address, turn_label, turn_number};
 use super::assertions::{evidence_links, message, ordered, title};
 use super::attempt::AttemptView;
 use super::context::Ctx;
-use super::findings::place;
+use super::findings::finding_place;
 use super::hitl::{answer_words, state_word};
 use super::report::Selection;
 use super::summary::{Summary, UsageSource, notices};
@@ -114,6 +114,13 @@ pub fn opt_num(x: Option<f64>) -> Value {
     x.map(number).unwrap_or(Value::Null)
 }
 
+/// A cost in USD as JSON, rounded to 9 decimal places (the finest precision
+/// NiceEval's pricing profiles print): a float sum's noise
+/// (`0.0007647999999999999`) is not a figure any input gave.
+pub fn usd_num(x: Option<f64>) -> Value {
+    x.map(|v| number(format!("{v:.9}").parse().unwrap_or(v))).unwrap_or(Value::Null)
+}
+
 fn usage_json(u: &Usage) -> Value {
     u.to_json()
 }
@@ -191,11 +198,11 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     if let Some(p) = s.partial_tokens() {
         o.insert("partialTokens".into(), opt_num(Some(p)));
     }
-    o.insert("observedCostUSD".into(), opt_num(s.observed.usd));
+    o.insert("observedCostUSD".into(), usd_num(s.observed.usd));
     o.insert("observedCostTurns".into(), json!({"reporting": s.observed.turns_reporting, "of": s.observed.turns}));
-    o.insert("estimatedCostUSD".into(), opt_num(s.estimate.total()));
+    o.insert("estimatedCostUSD".into(), usd_num(s.estimate.total()));
     o.insert("estimate".into(), estimate_json(s));
-    o.insert("statedEstimatedCostUSD".into(), opt_num(s.stated_estimate));
+    o.insert("statedEstimatedCostUSD".into(), usd_num(s.stated_estimate));
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
     o.insert("erroredBecause".into(), super::errored::json(a));
@@ -393,7 +400,7 @@ fn assertions_json(ctx: &Ctx) -> Value {
             json!({
                 "id": a.entry_id,
                 "label": a.label,
-                "title": title(a),
+                "title": title(ctx.attempt, a),
                 "result": outcome.result_word(),
                 "outcome": super::verdict::outcome_word(outcome),
                 "decision": a.result,
@@ -410,13 +417,20 @@ fn assertions_json(ctx: &Ctx) -> Value {
 
 fn findings_json<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
     ctx.findings().iter().map(|f| {
-        json!({
+        let mut v = json!({
             "code": f.code,
             "severity": f.severity.as_str(),
-            "at": place(ctx.attempt, ctx.derived, &f.location),
+            "at": finding_place(ctx.attempt, ctx.derived, f),
             "message": f.message,
             "hint": f.hint,
             "rule": super::rules::citation_of(f.code),
-        })
+        });
+        // A finding about the file itself: where in it, as `check --format json` says.
+        if let Some(at) = &f.input {
+            v["path"] = at.path.clone().into();
+            v["line"] = at.line.into();
+            v["column"] = at.column.into();
+        }
+        v
     })
 }

@@ -66,7 +66,10 @@ pub fn turn_line(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> Text 
     if record.past_item_cap {
         t.push("  events not recorded", Tone::Warn);
     } else {
-        t.push(format!("  {} ev · {tools} tools · {tokens} tok", record.turn.events.len()), Tone::Soft);
+        // Counts read as every surface writes them ("1,000"), shortened words for the narrow panel.
+        let events = super::format::number(record.turn.events.len() as f64);
+        let tools = super::format::count(tools, "tool", "tools");
+        t.push(format!("  {events} ev · {tools} · {tokens} tok"), Tone::Soft);
     }
     t
 }

@@ -581,7 +581,7 @@ pub fn section(ctx: &Ctx) -> Section {
         };
         body.push(Block::Line(Text::toned(why, Tone::Soft)));
     }
-    Section::new("Timeline", Text::toned(count(shown_rows, "row", "rows"), Tone::Soft), body)
+    Section::new("Timeline", Text::toned(super::format::timeline_counts(shown_rows, shown_turns), Tone::Soft), body)
 }
 
 /// A turn's rows `span` in parts of [`ROWS_AT_ONCE`]; an empty turn is one empty part.

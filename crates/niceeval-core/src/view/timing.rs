@@ -195,7 +195,8 @@ const W: usize = 9;
 pub fn detail(ctx: &Ctx, n: usize) -> Vec<Block> {
     let tree = &ctx.view.timing;
     let Some(node) = tree.nodes.get(n) else { return Vec::new() };
-    let ms = |x: Option<f64>| x.map(|v| format!("{} ms", super::format::number(v))).unwrap_or_else(|| MISSING.into());
+    // Offsets read as durations do ("27ms", "1.2s"), on every surface.
+    let ms = |x: Option<f64>| x.map(duration_ms).unwrap_or_else(|| MISSING.into());
     let mut b = vec![
         kv("label", W, node_label(tree, node)),
         kv("kind", W, Text::plain(kind_word(node))),

@@ -14,6 +14,46 @@ use crate::model::occurrence::{EventAt, Evidence, Lifecycle, Occurrence, OpaqueR
 
 const W: usize = 10;
 
+/// The tool calls of a scope, counted alike on every surface: calls started
+/// in it, calls started before it that finish in it (a HITL-gated call
+/// answered in a later turn: not an orphan), and orphan finishes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ToolCounts {
+    pub started: usize,
+    pub carried: usize,
+    pub orphans: usize,
+}
+
+impl ToolCounts {
+    /// Over the scope turns (indices into `derived.turns`) `in_scope` accepts.
+    pub fn of(derived: &crate::model::derive::DerivedAttempt, in_scope: impl Fn(usize) -> bool) -> ToolCounts {
+        let mut c = ToolCounts::default();
+        for o in &derived.occurrences.occurrences {
+            if in_scope(o.start_ref.scope_turn()) {
+                c.started += 1;
+            } else if o.finish_ref.is_some_and(|f| in_scope(f.scope_turn())) {
+                c.carried += 1;
+            }
+        }
+        c.orphans = derived.occurrences.orphan_finishes.iter().filter(|o| in_scope(o.event_ref.scope_turn())).count();
+        c
+    }
+
+    /// "1 occurrence · 1 call from an earlier turn finished here · 0 orphan finishes".
+    pub fn text(&self) -> String {
+        let carried = match self.carried {
+            0 => String::new(),
+            1 => " · 1 call from an earlier turn finished here".into(),
+            n => format!(" · {} calls from earlier turns finished here", super::format::number(n as f64)),
+        };
+        format!(
+            "{}{carried} · {}",
+            count(self.started, "occurrence", "occurrences"),
+            count(self.orphans, "orphan finish", "orphan finishes")
+        )
+    }
+}
+
 fn label(l: &str) -> Text {
     Text::toned(crate::model::text::fit(l, W), Tone::Soft).with("  ", Tone::Plain)
 }
@@ -103,7 +143,7 @@ pub fn occurrence_detail(ctx: &Ctx, o: &Occurrence) -> Vec<Block> {
         let lines: Vec<Block> = list
             .iter()
             .filter_map(|&i| assertions.get(i))
-            .map(|a| Block::Line(Text::plain(super::assertions::title(a))))
+            .map(|a| Block::Line(Text::plain(super::assertions::title(ctx.attempt, a))))
             .collect();
         let _ = addr;
         body.push(Block::Section(Section::new(
@@ -186,7 +226,7 @@ fn occurrence_text(ctx: &Ctx, o: &Occurrence) -> String {
 /// `--tools`: occurrences per session scope, then orphan finishes and ambiguous ids.
 pub fn section(ctx: &Ctx) -> Section {
     let mut body = Vec::new();
-    let mut shown = 0usize;
+    let mut shown = ToolCounts::default();
     let in_selected_turn =
         |scope_turn: usize| ctx.derived.turns.get(scope_turn).is_some_and(|t| ctx.turn_selected(t.addr));
     for (si, ds) in ctx.derived.sessions.iter().enumerate() {
@@ -201,7 +241,8 @@ pub fn section(ctx: &Ctx) -> Section {
             if !touches || !ctx.grep(|| occurrence_text(ctx, o)) {
                 continue;
             }
-            shown += 1;
+            shown.started += usize::from(in_selected_turn(o.start_ref.scope_turn()));
+            shown.carried += usize::from(!in_selected_turn(o.start_ref.scope_turn()));
             let title = format!("#{} {}", n + 1, tool_name(o));
             sbody.push(Block::Section(Section::new(title, lifecycle_text(ctx.attempt, o), occurrence_detail(ctx, o))));
         }
@@ -211,6 +252,7 @@ pub fn section(ctx: &Ctx) -> Section {
             .filter(|o| in_selected_turn(o.event_ref.scope_turn()))
             .filter(|o| ctx.grep(|| format!("{} {} orphan", o.operation_id, o.status)))
             .collect();
+        shown.orphans += orphans.len();
         if !orphans.is_empty() {
             sbody.push(Block::Section(Section::new(
                 "Orphan finishes",
@@ -242,7 +284,7 @@ pub fn section(ctx: &Ctx) -> Section {
     if body.is_empty() {
         body.push(Block::Line(Text::toned("No session matches the selection.", Tone::Soft)));
     }
-    Section::new("Tools", Text::toned(count(shown, "shown", "shown"), Tone::Soft), body)
+    Section::new("Tools", Text::toned(shown.text(), Tone::Soft), body)
 }
 
 /// Every id that was started again while open: where, and what that poisoned.

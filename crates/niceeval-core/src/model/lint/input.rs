@@ -1,5 +1,7 @@
 //! Findings about the input file itself: lines a JSONL load skipped and text
 //! the loader replaced to open the file. They come first, before any turn's.
+//! Each belongs to the first attempt read from its file (the one whose
+//! notices say the line was lost), so every surface counts it once.
 
 use super::Sink;
 use crate::model::diagnostics::{Finding, InputAt, Location, LossKind};
@@ -12,7 +14,8 @@ pub fn findings(doc: &Document) -> Vec<Finding> {
             LossKind::LineSkipped => "input-line-skipped",
             LossKind::TextReplaced => "input-text-replaced",
         };
-        sink.push(code, Location::default(), loss.describe());
+        let attempt = doc.attempts.iter().position(|a| a.source.as_deref() == Some(loss.path.as_str())).unwrap_or(0);
+        sink.push(code, Location { attempt, ..Location::default() }, loss.describe());
         if let Some(f) = sink.findings.last_mut() {
             f.input = Some(InputAt { path: loss.path.clone(), line: loss.line, column: loss.column });
         }

@@ -4,7 +4,7 @@
 
 use super::Cv;
 use crate::model::verdict::{AssertionOutcome, assertion_outcome};
-use crate::view::text::{Text, Tone, clean};
+use crate::view::text::{Text, Tone};
 
 /// How an assertion went from one side to the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -135,20 +135,10 @@ pub(super) fn change_tag(change: AssertionChange) -> Text {
     Text::toned(format!("{word:<12}"), tone)
 }
 
-/// Where an assertion is declared, "classic.eval.ts:35 turn.calledTool(…)", or its title.
+/// An assertion as every surface titles it ([`crate::view::assertions::title`]).
 pub(super) fn assertion_place(
     attempt: &crate::model::document::Attempt,
     a: &crate::model::document::Assertion,
 ) -> String {
-    let review = &attempt.review;
-    let site = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id);
-    let Some(site) = site else { return crate::view::assertions::title(a) };
-    let file = review.sources.iter().find(|f| f.id.is_some() && f.id == site.source_id);
-    let name = file.map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_string()).unwrap_or_default();
-    let code = file
-        .and_then(|f| f.content.as_deref())
-        .and_then(|c| c.lines().nth((site.line as usize).saturating_sub(1)))
-        .map(|l| l.trim().to_string())
-        .unwrap_or_default();
-    clean(&format!("{name}:{} {code}", site.line))
+    crate::view::assertions::title(attempt, a)
 }

@@ -4,7 +4,7 @@
 
 use super::{Cv, Sum, change_word, column_id, column_stats, pair_word, paired_by_word, side_word};
 use crate::model::compare::Cell;
-use crate::view::json::{notice_json, opt_num, score_json};
+use crate::view::json::{notice_json, opt_num, score_json, usd_num};
 use serde_json::{Map, Value, json};
 
 /// The format name of `compare --json`.
@@ -97,9 +97,9 @@ fn experiments(c: &Cv) -> Value {
                 "distinctAttempts": s.attempts,
                 "tokens": opt_num(s.tokens.total),
                 "tokensReported": sum_json(&s.tokens),
-                "costUSD": opt_num(s.observed.total),
+                "costUSD": usd_num(s.observed.total),
                 "costReported": sum_json(&s.observed),
-                "estimatedCostUSD": opt_num(s.estimated.total),
+                "estimatedCostUSD": usd_num(s.estimated.total),
                 "estimateReported": sum_json(&s.estimated),
             })
         })
@@ -132,9 +132,9 @@ fn attempt_json(c: &Cv, i: usize) -> Value {
         "status": s.status.map(|v| v.as_str()),
         "score": score_json(s),
         "tokens": opt_num(s.tokens()),
-        "costUSD": opt_num(s.observed.usd),
+        "costUSD": usd_num(s.observed.usd),
         "observedCostTurns": {"reporting": s.observed.turns_reporting, "of": s.observed.turns},
-        "estimatedCostUSD": opt_num(s.estimate.total()),
+        "estimatedCostUSD": usd_num(s.estimate.total()),
     })
 }
 
