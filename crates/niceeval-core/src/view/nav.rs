@@ -63,6 +63,6 @@ pub fn turn_line(attempt: &Attempt, view: &AttemptView, addr: TurnAddr) -> Text 
     t.push(super::address::turn_title(attempt, &view.derived, addr), Tone::Plain);
     let tools = view.derived.turn(addr).map(|d| d.tool_calls).unwrap_or(0);
     let tokens = record.turn.usage.and_then(|u| u.billable_tokens()).map(compact).unwrap_or_else(|| "—".into());
-    t.push(format!("  {} ev · {tools} tools · {tokens} tok", record.turn.events.len()), Tone::Soft);
+    t.push(format!("  {} ev · {} · {tokens} tok", record.turn.events.len(), count(tools, "tool", "tools")), Tone::Soft);
     t
 }
