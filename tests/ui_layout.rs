@@ -113,3 +113,29 @@ fn the_timing_tab_names_a_turn_by_its_number_beside_its_label() {
     assert!(text.contains("turn 1 · session2/turn1"), "{text}");
     assert!(text.contains("turn 3 · session3/turn1"), "{text}");
 }
+
+/// The navigator's rows at 120 columns (the attempts list's own panel).
+fn nav_rows(record: &std::path::Path) -> Vec<String> {
+    let doc = niceeval::load::load_path(record).unwrap();
+    let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
+    let text = screen(&mut app, 120, 40);
+    text.lines().skip(4).filter_map(|l| l.split('│').nth(1)).map(|c| c.trim_end().to_string()).collect()
+}
+
+#[test]
+fn one_eval_under_two_experiments_reads_apart_in_the_attempts_list() {
+    let Some(record) = common::shared_path("samples/niceeval/realrun-report/record") else { return };
+    let rows = nav_rows(&record);
+    let tool_note: Vec<&String> = rows.iter().filter(|r| r.contains("ool-note")).collect();
+    assert_eq!(tool_note.len(), 2, "{rows:#?}");
+    assert_ne!(tool_note[0], tool_note[1], "two attempts read alike: {rows:#?}");
+}
+
+#[test]
+fn attempts_of_one_eval_are_listed_in_their_order() {
+    let Some(record) = common::shared_path("samples/niceeval/realrun-sdk/record") else { return };
+    let rows = nav_rows(&record);
+    let wrong: Vec<&String> = rows.iter().filter(|r| r.contains("-wrong") && r.contains("cl")).collect();
+    assert_eq!(wrong.len(), 2, "{rows:#?}");
+    assert!(!wrong[0].contains("#2") && wrong[1].contains("#2"), "attempt 2 before attempt 1: {rows:#?}");
+}
