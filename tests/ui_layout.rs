@@ -139,3 +139,49 @@ fn attempts_of_one_eval_are_listed_in_their_order() {
     assert_eq!(wrong.len(), 2, "{rows:#?}");
     assert!(!wrong[0].contains("#2") && wrong[1].contains("#2"), "attempt 2 before attempt 1: {rows:#?}");
 }
+
+#[test]
+fn the_too_small_notice_wraps_whole() {
+    let mut app = app_of(long_turn(1));
+    let text = screen(&mut app, 40, 10);
+    let words: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("(needs 60×15); make it larger or press q"), "{text}");
+}
+
+#[test]
+fn lists_wrap_their_messages_and_keep_short_codes_whole() {
+    const ORPHANS: &str = "tests/fixtures/ui/failed-orphans.json";
+    let mut app = app_for(ORPHANS);
+    update(&mut app, Action::ShowTab(Tab::Assertions));
+    let text = screen(&mut app, 120, 30);
+    assert!(text.contains("Record, InvocationSummary or show --json)"), "the empty state is cut: {text}");
+    let mut app = app_for(ORPHANS);
+    update(&mut app, Action::ShowTab(Tab::Diagnostics));
+    let text = screen(&mut app, 120, 30);
+    assert!(text.contains("ambiguous-operation-id "), "{text}");
+    // The rule's path breaks after a separator, not inside a word.
+    assert!(text.contains("docs/rules.md#command- "), "{text}");
+    assert!(!text.contains("#command-unclassif│"), "{text}");
+    let mut app = app_for(ORPHANS);
+    update(&mut app, Action::ShowTab(Tab::Usage));
+    let text = screen(&mut app, 120, 30);
+    let header = text.lines().find(|l| l.contains("scope") && l.contains("input")).unwrap();
+    let cell = header.split('│').nth(3).unwrap();
+    assert!(cell.contains("more"), "the hidden columns are said: {cell}");
+    assert!(cell.split_whitespace().all(|w| !"cache write".starts_with(w) || w == "cache"), "a stub column: {cell}");
+}
+
+#[test]
+fn a_wrapped_explanation_line_hangs_under_its_own_indent() {
+    let Some(record) = common::shared_path("samples/niceeval/realrun-sdk/record") else { return };
+    let doc = niceeval::load::load_path(&record).unwrap();
+    let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
+    update(&mut app, Action::ShowTab(Tab::Assertions));
+    let text = screen(&mut app, 120, 40);
+    let inspector: Vec<&str> = text.lines().filter_map(|l| l.split('│').nth(5)).collect();
+    let at = inspector.iter().position(|l| l.starts_with("    calledTool(")).expect("the message line");
+    assert!(
+        inspector[at + 1].starts_with("    ") && inspector[at + 1].trim_start().starts_with("satisfy"),
+        "{inspector:#?}"
+    );
+}
