@@ -1,5 +1,7 @@
 //! `show` says a file's facts once: its notices once for the file (not under
-//! each attempt), and each attempt names its own file, not every file opened.
+//! each attempt), each attempt names its own file, not every file opened, and
+//! a Record's partial conversation is one notice; and its wrapped lines keep
+//! their place (eval source hangs under its code).
 
 mod common;
 
@@ -26,4 +28,25 @@ fn each_attempt_names_its_own_file_when_several_are_opened() {
     assert!(files.len() > 1, "{stdout}\n{stderr}");
     assert!(files.iter().all(|f| *f == MULTI || *f == EXP), "one file per attempt: {files:?}");
     assert!(files.contains(&MULTI) && files.contains(&EXP), "{files:?}");
+}
+
+#[test]
+fn a_records_partial_conversation_is_said_once_per_attempt() {
+    let Some(record) = common::shared_path("samples/niceeval/realrun-sdk/record") else { return };
+    let (_, stdout, _) = common::run_plain(&["show", record.to_str().unwrap(), "--width", "400"]);
+    let stdout = String::from_utf8(stdout).unwrap();
+    assert!(stdout.contains("events are partial: capture-failed"), "{stdout}");
+    assert!(!stdout.contains("conversation is partial"), "said twice: {stdout}");
+}
+
+#[test]
+fn a_wrapped_line_of_eval_source_hangs_under_its_code() {
+    let (_, stdout, _) = common::run_plain(&["show", "assets/demo/record", "--assertions", "--width", "60"]);
+    let stdout = String::from_utf8(stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines.iter().position(|l| l.contains("│     const turn = await t.send(")).expect("the send line");
+    // Columns before the code's text (the gutter and the code's indent are one column each per character here).
+    let code_col = lines[at][..lines[at].find("const").unwrap()].chars().count();
+    let hang = lines[at + 1].chars().take_while(|c| *c == ' ').count();
+    assert_eq!(hang, code_col, "{stdout}");
 }
