@@ -87,8 +87,10 @@ pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
     let area = frame.area();
     if area.width < crate::app::layout::MIN_WIDTH || area.height < crate::app::layout::MIN_HEIGHT {
         let text = crate::view::Text::plain(crate::view::chrome::too_small(area.width, area.height));
-        let lines: Vec<Line> =
-            text.wrap(area.width as usize).iter().map(|t| Line::styled(t.as_plain(), cache.theme.warn)).collect();
+        let lines: Vec<Line> = crate::view::chrome::too_small_lines(&text, area.width as usize)
+            .iter()
+            .map(|t| Line::styled(t.as_plain(), cache.theme.warn))
+            .collect();
         frame.render_widget(Paragraph::new(lines), area);
         return;
     }

@@ -321,6 +321,12 @@ pub fn too_small(width: u16, height: u16) -> String {
     format!("terminal too small: {width}×{height} (needs 60×15); make it larger or press q")
 }
 
+/// [`too_small`] on a screen `width` wide: wrapped at words, or cut on one
+/// line where no word would fit.
+pub fn too_small_lines(text: &super::Text, width: usize) -> Vec<super::Text> {
+    if width < 8 { vec![text.truncate(width)] } else { text.wrap(width) }
+}
+
 /// The inspector's mode tabs beside its title: " [Preview] │ Raw (r) ".
 pub fn inspector_modes(raw: bool) -> &'static str {
     if raw { " Preview │ [Raw] (r) " } else { " [Preview] │ Raw (r) " }
