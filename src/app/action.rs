@@ -189,7 +189,7 @@ impl Action {
             Action::NextFailure => "next failure or error (elsewhere: the first one)",
             Action::PrevFailure => "previous failure or error",
             Action::NextWaiting => "next waiting input request",
-            Action::NextFinding => "next diagnostic finding (]d / [d: from the turn the bracket left)",
+            Action::NextFinding => "next diagnostic finding (]d / [d: next / previous from where the bracket left)",
             Action::PrevFinding => "previous diagnostic finding",
             Action::ToggleRaw => "inspector: Preview / Raw JSON",
             Action::ToggleMerge => "timeline: merged lifecycle rows / raw events",
