@@ -52,6 +52,11 @@ fn translation_tab_line_to_events_and_back() {
 }
 
 #[test]
+fn pager_follow_and_raw_event_keys_say_what_they_did() {
+    run_script("keys.sh");
+}
+
+#[test]
 fn view_search_failure_hitl_quit() {
     run_script("view.sh");
 }

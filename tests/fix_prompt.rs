@@ -142,7 +142,27 @@ fn the_prompt_of_a_real_record_is_the_same_in_show_json_and_the_viewer() {
         .unwrap()
         .iter()
         .find(|x| matches!(x.result.as_deref(), Some("mismatched" | "errored")));
-    assert!(printed.contains(&format!("  reason: {} (+", first.unwrap().label)), "{printed}");
+    assert!(printed.contains(&format!("  reason: {} ", first.unwrap().label)), "{printed}");
+}
+
+/// NiceEval names an unlabelled assertion by its entry id; the reason line
+/// says what its matcher said beside the id, never the bare id alone.
+#[test]
+fn an_unlabelled_failure_gives_its_reason_beside_its_entry_id() {
+    let Some(shared) = common::shared_dir() else { return };
+    let record = shared.join("samples/niceeval/realrun-report/record");
+    let out = std::process::Command::new(common::bin())
+        .args(["show", &record.display().to_string(), "--fix-prompt"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let reasons: Vec<&str> = printed.lines().filter_map(|l| l.strip_prefix("  reason: ")).collect();
+    let by_id: Vec<&&str> = reasons.iter().filter(|r| r.starts_with("ae_")).collect();
+    assert!(!by_id.is_empty(), "the Record has unlabelled failures: {printed}");
+    for r in by_id {
+        let (id, why) = r.split_once(" — ").unwrap_or((r, ""));
+        assert!(!id.contains(' ') && !why.trim().is_empty(), "a bare entry id as the reason: {r}");
+    }
 }
 
 /// A Record whose experiment id is a shell command: the prompt's commands

@@ -164,12 +164,14 @@ fn a_hostile_file_name_is_drawn_as_placeholders() {
 fn tiny_terminals_show_the_size_notice_and_nothing_else() {
     for (w, h) in [(1, 1), (2, 3), (10, 4), (20, 5), (30, 8), (300, 2), (59, 40), (200, 14)] {
         let seen = render_everything(load("hostile-session.json"), w, h);
-        // Every screen of every tab and row is the notice on its first line, cut to the width, and blank below.
-        let notice: String = niceeval::view::chrome::too_small(w, h).chars().take(usize::from(w)).collect();
-        let first = format!("{notice:<width$}", width = usize::from(w));
-        let blank = " ".repeat(usize::from(w));
+        // Every screen of every tab and row is the notice, wrapped at the width, and blank below.
+        let notice = niceeval::view::Text::plain(niceeval::view::chrome::too_small(w, h));
+        let lines = niceeval::view::chrome::too_small_lines(&notice, usize::from(w));
+        let pad = |t: &niceeval::view::Text| {
+            format!("{}{}", t.as_plain(), " ".repeat(usize::from(w).saturating_sub(t.width())))
+        };
         let screen: Vec<String> =
-            std::iter::once(first).chain(std::iter::repeat_n(blank, usize::from(h) - 1)).collect();
+            lines.iter().map(pad).chain(std::iter::repeat(" ".repeat(usize::from(w)))).take(usize::from(h)).collect();
         let screen = screen.join("\n");
         let screens = seen.len() / screen.len();
         assert!(screens > Tab::ALL.len(), "{w}×{h}: only {screens} screens drawn");

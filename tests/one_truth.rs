@@ -67,7 +67,15 @@ fn middle(line: &str) -> &str {
 /// What the JSON says a header must read, as the view formats it.
 fn header_facts(a: &Value) -> Vec<String> {
     let num = |k: &str| a[k].as_f64();
-    let mut facts = vec![a["headline"].as_str().unwrap_or("").to_string()];
+    let headline = a["headline"].as_str().unwrap_or("").to_string();
+    // A waiting status with waiting requests is said once on the header line: by the requests.
+    let waiting = a["waiting"].as_u64().unwrap_or(0);
+    let said = if headline == "⏸ waiting (status)" && waiting > 0 {
+        format!("⏸ WAITING FOR INPUT ({waiting})")
+    } else {
+        headline
+    };
+    let mut facts = vec![said];
     facts.push(match (num("tokens"), num("partialTokens")) {
         (Some(t), _) => format!("{} tokens", number(t)),
         (None, Some(p)) => format!("— tokens · partial {}", number(p)),

@@ -191,8 +191,8 @@ impl Action {
             }
             Action::PrevFailure => "previous failure or error",
             Action::NextWaiting => "next waiting input request",
-            Action::NextFinding => "next diagnostic finding (after ])",
-            Action::PrevFinding => "previous diagnostic finding (after [)",
+            Action::NextFinding => "next diagnostic finding (]d / [d: next / previous from where the bracket left)",
+            Action::PrevFinding => "previous diagnostic finding",
             Action::ToggleRaw => "inspector: Preview / Raw JSON",
             Action::ToggleMerge => "timeline: merged lifecycle rows / raw events",
             Action::CycleFilter => "filter: tools by status, attempts by verdict",

@@ -295,6 +295,8 @@ pub struct App {
     pub before_turn_jump: Option<(ListState, bool)>,
     /// `--follow`: keep the last row selected as rows arrive.
     pub follow: bool,
+    /// The input is read again as it grows (`--follow`, `--watch`): only then can `F` follow it.
+    pub live: bool,
     pub should_quit: bool,
     pub debug_keys: bool,
     /// A preview is shown while the whole file loads.
@@ -361,6 +363,7 @@ impl App {
             help_scroll: 0,
             before_turn_jump: None,
             follow: false,
+            live: false,
             should_quit: false,
             debug_keys: false,
             preview_only: None,

@@ -7,12 +7,12 @@ impl App {
     pub fn rebuild_nav(&mut self) {
         let mut nav = Vec::new();
         let many = self.doc.attempts.len() > 1;
-        let mut order: Vec<usize> = (0..self.doc.attempts.len()).collect();
-        // Failed, errored and unavailable attempts first, then the rest (a
-        // folder's sessions stay newest first).
-        if self.listing.is_none() {
-            order.sort_by_key(|&i| crate::model::verdict::review_rank(&self.doc.attempts[i]));
-        }
+        // Attempts to review first, one eval's attempts in order (a folder's sessions stay newest first).
+        let order: Vec<usize> = if self.listing.is_none() {
+            crate::view::nav::order(&self.doc.attempts, &self.views)
+        } else {
+            (0..self.doc.attempts.len()).collect()
+        };
         for ai in order {
             let attempt = &self.doc.attempts[ai];
             if many && !self.verdict_filter.keeps(attempt) {

@@ -68,6 +68,11 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
     let view = app.view()?;
     let attempt = app.attempt()?;
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    // A tool's input or output that is a string is its text, not that text JSON-encoded.
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => pretty(other),
+    };
     match app.tab {
         Tab::Timeline => {
             let row = &view.timeline.rows[app.selected_row()?];
@@ -83,13 +88,17 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             match (row.kind, event) {
                 (RowKind::Input, _) => record.input.as_ref().map(|i| ("input".into(), pretty(i))),
                 (RowKind::ToolStart, Some(e)) => {
-                    let mut text = e.tool_input().as_deref().map(pretty).unwrap_or_else(|| "(no input)".into());
+                    let mut shown = e.tool_input().as_deref().map(text).unwrap_or_else(|| "(no input)".into());
                     if let Some(f) = row.merged_finish().and_then(|i| record.turn.events.get(i)) {
-                        text.push_str("\n\n");
-                        text.push_str(&f.output().as_deref().map(pretty).unwrap_or_else(|| "(no output)".into()));
+                        shown.push_str("\n\n");
+                        shown.push_str(&f.output().as_deref().map(text).unwrap_or_else(|| "(no output)".into()));
                     }
-                    Some(("tool input and output".into(), text))
+                    Some(("tool input and output".into(), shown))
                 }
+                (RowKind::ToolFinish, Some(e)) => Some((
+                    "tool output".into(),
+                    e.output().as_deref().map(text).unwrap_or_else(|| "(no output)".into()),
+                )),
                 (_, Some(e)) => match e.text() {
                     Some(t) => Some(("text".into(), t.to_string())),
                     None => Some(("event".into(), pretty(&e.raw()))),

@@ -137,10 +137,11 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             app.help_scroll = 0;
         }
         Action::FollowBottom => {
-            app.follow = true;
             app.tab = Tab::Timeline;
             move_by(app, isize::MAX / 2);
-            app.flash("following: sticking to the newest event");
+            // A file read once never grows here: `F` goes to its end and says it cannot follow.
+            app.follow = app.live;
+            app.flash(crate::view::chrome::follow_flash(app.live));
         }
         Action::Redraw => app.effects.push(Effect::Redraw),
         Action::ToggleFold => app.toggle_fold(),

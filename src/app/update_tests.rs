@@ -174,3 +174,56 @@ fn a_followed_file_that_gains_a_bad_line_says_so_and_counts_it() {
     update(&mut a, super::super::sources::reloaded(doc, super::super::sources::ReloadNote::NewEvents));
     assert_eq!(a.flash.as_ref().map(|f| (f.text.as_str(), f.error)), Some(("+1 event", false)));
 }
+
+#[test]
+fn d_alone_goes_to_the_next_finding_and_its_help_asks_for_no_bracket() {
+    let mut a = app(json!({"sessions":[{"sessionIndex":1,"turns":[
+        {"input":{"text":"go"},"turn":{"status":"completed","events":[
+            {"type":"message","role":"assistant","text":"hi"},
+            {"type":"operation.finished","operationId":"nobody","kind":"tool","status":"completed","output":"x"}]}}]}]}));
+    let before = a.selected_row();
+    update(&mut a, Action::NextFinding);
+    let at = a.selected_row().unwrap();
+    assert_ne!(Some(at), before, "d moved without a bracket first");
+    let view = a.view().unwrap();
+    assert_eq!(view.timeline.rows[at].kind, RowKind::ToolFinish, "on the orphan finish");
+    // The help says what the key does: it needs no `]` before it.
+    let help = Action::NextFinding.describe();
+    assert!(!help.contains("after"), "{help}");
+}
+
+#[test]
+fn f_on_a_file_read_once_goes_to_the_end_and_says_it_cannot_follow() {
+    let mut a = two_turns();
+    update(&mut a, Action::FollowBottom);
+    assert!(!a.follow, "a static file is not followed");
+    assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
+    let flash = a.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("not following"), "{flash}");
+    // A growing input is followed.
+    let mut live = two_turns();
+    live.live = true;
+    update(&mut live, Action::FollowBottom);
+    assert!(live.follow);
+}
+
+#[test]
+fn o_on_a_string_output_pages_its_text_not_its_json() {
+    let mut a = app(json!({"sessions":[{"sessionIndex":1,"turns":[
+        {"input":{"text":"go"},"turn":{"status":"completed","events":[
+            {"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"bash","input":"ls -l"}},
+            {"type":"operation.finished","operationId":"c1","kind":"tool","status":"completed","output":"line \"one\"\nline two"}]}}]}]}));
+    let start = a.visible.iter().position(|&ri| a.view().unwrap().timeline.rows[ri].kind == RowKind::ToolStart);
+    a.lists.timeline.selected = start.expect("a tool row");
+    update(&mut a, Action::OpenPager);
+    let paged: Vec<&String> =
+        a.effects.iter().filter_map(|e| if let Effect::Page(t) = e { Some(t) } else { None }).collect();
+    assert_eq!(paged.len(), 1);
+    assert!(paged[0].contains("ls -l\n\nline \"one\"\nline two"), "{:?}", paged[0]);
+    // Raw mode (`r`) still pages the events as written.
+    a.effects.clear();
+    update(&mut a, Action::ToggleRaw);
+    update(&mut a, Action::OpenPager);
+    let raw = a.effects.iter().find_map(|e| if let Effect::Page(t) = e { Some(t.clone()) } else { None }).unwrap();
+    assert!(raw.contains("\"output\": \"line \\\"one\\\"\\nline two\""), "{raw}");
+}

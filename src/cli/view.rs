@@ -183,8 +183,8 @@ fn run_paths(args: &ViewArgs) -> i32 {
     } else {
         None
     };
+    app.live = source.is_some();
     if args.follow {
-        app.follow = true;
         crate::app::update(&mut app, crate::app::Action::FollowBottom);
     }
     run_terminal(app, theme, started, source)

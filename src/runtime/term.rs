@@ -396,7 +396,10 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             match effect {
                 Effect::Copy(text) => copy_osc52(&text)?,
                 Effect::Page(text) => {
-                    page(&text)?;
+                    // A pager that did not run is said on the screen (stderr is behind the alternate screen).
+                    if let Some(why) = page(&text)? {
+                        app.flash_error(why);
+                    }
                     terminal.clear()?;
                 }
                 Effect::Redraw => {
@@ -531,8 +534,9 @@ fn copy_osc52(text: &str) -> io::Result<()> {
     out.flush()
 }
 
-/// Show text in `$PAGER` (default `less`), then come back to the viewer.
-fn page(text: &str) -> io::Result<()> {
+/// Show text in `$PAGER` (default `less`), then come back to the viewer;
+/// the words for a pager that could not run.
+fn page(text: &str) -> io::Result<Option<String>> {
     let safe = crate::model::text::sanitize(text, crate::model::text::Lines::Multi).into_owned();
     restore();
     let pager = &super::settings::Settings::get().pager;
@@ -547,14 +551,37 @@ fn page(text: &str) -> io::Result<()> {
         },
     );
     enter()?;
-    if let Err(e) = result {
-        eprintln!("niceeval: cannot run pager {program}: {e}");
-    }
-    Ok(())
+    Ok(pager_outcome(program, result))
+}
+
+/// What went wrong running the pager, in the view's words (`None`: it ran).
+fn pager_outcome(program: &str, result: io::Result<std::process::ExitStatus>) -> Option<String> {
+    use crate::view::chrome::PagerFailure;
+    let why = match result {
+        Ok(status) if status.success() => return None,
+        Ok(status) => match status.code() {
+            Some(127) => PagerFailure::NotFound,
+            Some(code) => PagerFailure::Status(code),
+            None => PagerFailure::Signal,
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => PagerFailure::NotFound,
+        Err(e) => PagerFailure::Other(e.to_string()),
+    };
+    Some(crate::view::chrome::pager_failed(program, &why))
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_pager_that_does_not_exist_is_said_not_silent() {
+        let program = "niceeval-no-such-pager";
+        let result = std::process::Command::new(program).spawn().and_then(|mut c| c.wait());
+        let said = super::pager_outcome(program, result).expect("a missing pager is said");
+        assert!(said.contains("niceeval-no-such-pager") && said.contains("not found"), "{said}");
+        let ran = std::process::Command::new("true").status();
+        assert_eq!(super::pager_outcome("true", ran), None);
+    }
+
     #[test]
     fn a_caught_worker_panic_leaves_the_terminal_to_the_ui() {
         super::install_panic_hook();

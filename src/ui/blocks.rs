@@ -111,10 +111,20 @@ fn json(v: &Value, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
     let (shown, more) = cut(&pretty);
     let safe = sanitize(shown, Lines::Multi);
     for line in json_lines(&safe, theme.name != ThemeName::Mono, theme.name == ThemeName::Dark) {
-        // Long JSON lines wrap as plain text rather than run off the panel.
+        // Long JSON lines wrap as plain text rather than run off the panel,
+        // hanging two columns past their own indent (the tree stays readable).
         if line.width() > width {
             let plain: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            text_lines(&Text::plain(plain), width, theme, out);
+            let body = plain.trim_start_matches(' ');
+            let lead = plain.len() - body.len();
+            if lead + 2 + 12 > width {
+                text_lines(&Text::plain(plain), width, theme, out);
+                continue;
+            }
+            for (i, piece) in Text::plain(body).wrap(width - lead - 2).into_iter().enumerate() {
+                let pad = " ".repeat(if i == 0 { lead } else { lead + 2 });
+                out.push(Line::from(theme.spans(&Text::plain(pad).with_text(piece))));
+            }
         } else {
             out.push(line);
         }

@@ -78,13 +78,16 @@ fn side_panel(frame: &mut Frame, area: Rect, cv: &Cv, s: &SplitState, side: usiz
     let len = s.split.len(s.tab);
     let view = &cv.views[attempt];
     let doc_attempt = &cv.doc.attempts[attempt];
+    let compact = inner_w < 70;
+    let floor =
+        if compact { crate::view::timeline::COMPACT_POSITION_COLUMNS } else { crate::view::timeline::POSITION_COLUMNS };
+    let pos_w = crate::view::timeline::position_width(doc_attempt, view, true, floor);
+    let look = super::timeline::RowLook { pos_w, merged: true, compact };
     for i in (list.offset..len).take(height) {
         let mut line = match s.tab {
             SplitTab::Timeline => match s.split.timeline[i].sides[side] {
-                Slot::Row(r) => {
-                    super::timeline::row_line(doc_attempt, view, r, inner_w, false, None, theme, inner_w < 70)
-                        .unwrap_or_default()
-                }
+                Slot::Row(r) => super::timeline::row_line(doc_attempt, view, r, inner_w, false, None, theme, look)
+                    .unwrap_or_default(),
                 Slot::NoTurn(n) => Line::from(theme.spans(&no_turn_text(n).truncate(inner_w))),
                 Slot::Blank => Line::raw(""),
             },

@@ -39,7 +39,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(block, area);
     let mut lines = Vec::new();
     if total == 0 {
-        lines.push(Line::styled(empty_text(app), theme.dim));
+        // Wrapped at words, never cut: the reason is the whole message.
+        let empty = crate::view::Text::plain(empty_text(app));
+        lines.extend(empty.wrap(w).iter().map(|t| Line::styled(t.as_plain(), theme.dim)));
     }
     for (k, line) in rows.into_iter().enumerate() {
         let i = win.start + k;
@@ -136,8 +138,10 @@ fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
     let rows = rows(ctx, app.usage_turns(), true);
     let mut header = vec![Text::toned(crate::view::usage::SCOPE_COLUMN, Tone::Soft)];
     header.extend(TOKEN_COLUMNS.iter().chain(COST_COLUMNS.iter().take(2)).map(|h| Text::toned(*h, Tone::Soft)));
-    let label_w = 16;
-    let fixed: Vec<usize> = std::iter::once(label_w).chain([9, 8, 10, 11, 9, 8, 9]).collect();
+    let labels: Vec<&Text> = rows.iter().map(|r| &r.label).collect();
+    let (label_w, shown, hidden) = crate::view::usage::list_layout(&labels, w);
+    let fixed: Vec<usize> =
+        std::iter::once(label_w).chain(crate::view::usage::LIST_WIDTHS.iter().copied().take(shown)).collect();
     let right = |t: Text, width: usize| Text::plain(" ".repeat(width.saturating_sub(t.width()))).with_text(t);
     let line = |cells: Vec<Text>, bar: Option<f64>| {
         let mut spans: Vec<Span<'static>> = Vec::new();
@@ -149,12 +153,17 @@ fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
             };
             spans.extend(theme.spans(&c));
         }
-        if let Some(t) = bar.filter(|_| w > fixed.iter().sum::<usize>() + 14) {
+        // A bar only beside every column: not where hidden columns would be.
+        if let Some(t) = bar.filter(|_| hidden.is_none() && w > fixed.iter().sum::<usize>() + 14) {
             spans.extend(theme.spans(&crate::view::usage::token_bar(t, app.max_turn_tokens())));
         }
         Line::from(spans)
     };
-    let mut lines = vec![line(header, None)];
+    let mut header_line = line(header, None);
+    if let Some(note) = &hidden {
+        header_line.spans.push(Span::styled(note.clone(), theme.dim));
+    }
+    let mut lines = vec![header_line];
     let total = rows.len() + 1;
     for r in rows.iter().skip(win.start).take(win.len.saturating_sub(1)) {
         let u = r.usage.as_ref();
@@ -207,17 +216,16 @@ fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usi
         scoped.iter().filter(|&&i| app.findings[i].severity == crate::model::diagnostics::Severity::Error).count();
     let checked = crate::view::findings::unchecked_reason(ctx.attempt).is_none();
     let title = crate::view::chrome::diagnostics_title(errors, scoped.len() - errors, recorded.len(), checked);
-    let widths = list_widths(&[10, 24, 26], w);
     let total = findings.len() + recorded.len();
-    let lines = win
+    let cells: Vec<Vec<Text>> = win
         .range(total)
         .map(|i| match findings.get(i) {
-            Some(&(f, n)) => {
-                list_line(&crate::view::findings::finding_group_row(ctx, &app.findings[f], n), &widths, theme)
-            }
-            None => list_line(&crate::view::findings::diagnostic_row(&recorded[i - findings.len()]), &widths, theme),
+            Some(&(f, n)) => crate::view::findings::finding_group_row(ctx, &app.findings[f], n),
+            None => crate::view::findings::diagnostic_row(&recorded[i - findings.len()]),
         })
         .collect();
+    let widths = crate::view::blocks::fitted_widths(&cells, &[10, 24, 26], w);
+    let lines = cells.iter().map(|c| list_line(c, &widths, theme)).collect();
     (title, total, lines)
 }
 

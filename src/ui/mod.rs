@@ -86,8 +86,12 @@ pub fn render(frame: &mut Frame, app: &App, cache: &mut RenderCache) {
     }
     let area = frame.area();
     if area.width < crate::app::layout::MIN_WIDTH || area.height < crate::app::layout::MIN_HEIGHT {
-        let text = crate::view::chrome::too_small(area.width, area.height);
-        frame.render_widget(Paragraph::new(Line::styled(text, cache.theme.warn)), area);
+        let text = crate::view::Text::plain(crate::view::chrome::too_small(area.width, area.height));
+        let lines: Vec<Line> = crate::view::chrome::too_small_lines(&text, area.width as usize)
+            .iter()
+            .map(|t| Line::styled(t.as_plain(), cache.theme.warn))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), area);
         return;
     }
     if app.compare_screen().is_some() {

@@ -25,14 +25,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let fold = crate::view::nav::fold_mark(node.has_children, app.collapsed.contains(&node.scope));
         let mut spans = vec![Span::raw(format!("{indent}{fold}"))];
         let Some(view) = app.views.get(node.scope.attempt) else { continue };
+        let room = width.saturating_sub(indent.len() + 2);
         let text = match (node.scope.session, node.scope.turn) {
-            (None, _) => app.listed_line(node.scope.attempt).unwrap_or_else(|| crate::view::nav::attempt_line(view)),
+            (None, _) => {
+                app.listed_line(node.scope.attempt).unwrap_or_else(|| crate::view::nav::attempt_line_fit(view, room))
+            }
             (Some(si), None) => crate::view::nav::session_line(attempt, si),
             (Some(si), Some(ti)) => {
                 crate::view::nav::turn_line(attempt, view, crate::model::TurnAddr { session: si, turn: ti })
             }
         };
-        let room = width.saturating_sub(indent.len() + 2);
         spans.extend(theme.spans(&text.truncate(room)));
         let mut line = Line::from(spans);
         if i == app.nav_state.selected {

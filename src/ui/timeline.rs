@@ -6,15 +6,12 @@ use super::theme::Theme;
 use crate::app::{App, Focus};
 use crate::model::text::{fit, truncate, width};
 use crate::model::timeline::RowKind;
-use crate::view::timeline::{kind_marker, kind_tone, kind_word, row_view, summary_tone};
+use crate::view::timeline::{kind_marker, kind_tone, kind_word, row_view_as, summary_tone};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-
-/// Columns of the position field (`12:104→105` is cut with `…`).
-const POS_W: usize = 9;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Focus::List;
@@ -45,10 +42,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let list = app.lists.timeline;
     let query = app.search.query.as_ref().map(|q| &q.matcher);
 
+    let pos_w =
+        crate::view::timeline::position_width(attempt, view, app.merge, crate::view::timeline::POSITION_COLUMNS);
     let mut lines = Vec::with_capacity(inner.height as usize);
     for (pos, &ri) in app.visible.iter().enumerate().skip(list.offset).take(inner.height as usize) {
         let folded = app.is_folded(view.timeline.rows[ri].addr());
-        let Some(mut line) = row_line(attempt, view, ri, w, folded, query, theme, false) else { continue };
+        let look = RowLook { pos_w, merged: app.merge, compact: false };
+        let Some(mut line) = row_line(attempt, view, ri, w, folded, query, theme, look) else { continue };
         let selected = pos == list.selected;
         let is_match = app.search.matches.binary_search(&ri).is_ok();
         if selected {
@@ -61,9 +61,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+/// How a timeline row is laid out: its position column's width (the
+/// view's, from the attempt's largest address), merged lifecycle rows or
+/// raw events (`m`), and `compact` (the kind's mark without its word, for
+/// the split view's half-width panel).
+#[derive(Debug, Clone, Copy)]
+pub struct RowLook {
+    pub pos_w: usize,
+    pub merged: bool,
+    pub compact: bool,
+}
+
 /// Timeline row `ri` of an attempt as the viewer draws it at `w` columns
-/// (the split view draws each side's rows with it too: `compact` keeps the
-/// kind's mark without its word, for a half-width panel).
+/// (the split view draws each side's rows with it too).
 #[allow(clippy::too_many_arguments)]
 pub fn row_line(
     attempt: &crate::model::document::Attempt,
@@ -73,9 +83,9 @@ pub fn row_line(
     folded: bool,
     query: Option<&crate::view::search::Matcher>,
     theme: &Theme,
-    compact: bool,
+    look: RowLook,
 ) -> Option<Line<'static>> {
-    let row = row_view(attempt, view, ri)?;
+    let row = row_view_as(attempt, view, ri, look.merged)?;
     let mut spans: Vec<Span> = Vec::new();
     if row.kind == RowKind::TurnHeader {
         spans.push(Span::styled(crate::view::chrome::turn_lead(folded), theme.title));
@@ -83,8 +93,7 @@ pub fn row_line(
         spans.extend(theme.spans(&summary));
         return Some(Line::from(spans));
     }
-    let narrow = compact;
-    let pos_w = if narrow { 7 } else { POS_W };
+    let (narrow, pos_w) = (look.compact, look.pos_w);
     spans.push(Span::styled(fit(&truncate(&row.pos, pos_w), pos_w), theme.dim));
     // The status mark only: the word is in the inspector and in `show`.
     match &row.status {

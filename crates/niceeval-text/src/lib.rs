@@ -328,6 +328,24 @@ pub fn middle_ellipsis(s: &str, width: usize) -> String {
     format!("{head}…{}", &s[tail_start..])
 }
 
+/// Cut from the start: `…tool-note`, for names whose ends tell them apart.
+pub fn head_ellipsis(s: &str, width: usize) -> String {
+    if self::width(s) <= width || width < 2 {
+        return truncate(s, width);
+    }
+    let mut tail_start = s.len();
+    let mut used = 0;
+    for (at, g) in s.grapheme_indices(true).rev() {
+        let w = cluster_width(g);
+        if used + w > width - 1 {
+            break;
+        }
+        used += w;
+        tail_start = at;
+    }
+    format!("…{}", &s[tail_start..])
+}
+
 /// Wrap sanitized multi-line text to `width` columns (cluster wrap).
 pub fn wrap(s: &str, width: usize) -> Vec<String> {
     let width = width.max(1);

@@ -191,6 +191,9 @@ pub struct Node {
     pub source: Source,
     pub parent: Option<usize>,
     pub children: Vec<usize>,
+    /// The attempt-wide number (turnOrdinal) of the turn a send interval is
+    /// labelled with, when its label names one of the attempt's turns.
+    pub turn: Option<u64>,
 }
 
 impl Node {
@@ -299,6 +302,7 @@ pub fn tree(timing: &Timing, trace: Option<&Value>) -> Tree {
             source: Source::Interval(i),
             parent: parent[i],
             children: Vec::new(),
+            turn: None,
         });
     }
     let (spans, unreadable) = spans(trace);
@@ -429,6 +433,7 @@ fn place_spans(t: &mut Tree, timing: &Timing, spans: Vec<Span>) {
             source: Source::Span(si),
             parent,
             children: Vec::new(),
+            turn: None,
         });
     }
     t.nodes.extend(placed);

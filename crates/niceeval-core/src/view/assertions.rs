@@ -155,10 +155,10 @@ fn diagnostic_subtree(d: &MatchDiagnostic, depth: usize, out: &mut Vec<Block>, t
         head.push(format!("  at /{}", clean(&d.path.join("/"))), Tone::Soft);
     }
     out.push(Block::Line(head));
-    let row =
-        |label: &str, value: Text| Block::Line(Text::toned(format!("{pad}  {label:<9}"), Tone::Soft).with_text(value));
+    // Label and value as Kv: a wrapped value hangs under itself, not at the panel's edge.
+    let row = |label: &str, value: Text| Block::Kv(Text::toned(format!("{pad}  {label:<9}"), Tone::Soft), value);
     if let Some(m) = &d.message {
-        out.push(Block::Line(Text::plain(format!("{pad}  {}", clean(m)))));
+        out.push(Block::Kv(Text::plain(format!("{pad}  ")), Text::plain(clean(m))));
     }
     if let Some(e) = &d.expected {
         out.push(row("expected", Text::plain(clean(&e.to_line()))));
@@ -261,10 +261,12 @@ fn source_blocks(attempt: &Attempt, a: &Assertion) -> Vec<Block> {
             .next()
             .unwrap_or((" ".to_string(), Tone::Soft));
         let code = clean(lines.get(n - 1).copied().unwrap_or(""));
-        out.push(Block::Line(
-            Text::toned(mark.0, mark.1)
-                .with(format!("{n:>4} │ "), Tone::Soft)
-                .with(code, if n == at { Tone::Bold } else { Tone::Plain }),
+        // The gutter and the code's own indent lead; a wrapped line of code hangs under its text.
+        let body = code.trim_start_matches(' ');
+        let indent = " ".repeat(code.len() - body.len());
+        out.push(Block::Kv(
+            Text::toned(mark.0, mark.1).with(format!("{n:>4} │ "), Tone::Soft).with(indent, Tone::Plain),
+            Text::toned(body.to_string(), if n == at { Tone::Bold } else { Tone::Plain }),
         ));
     }
     out

@@ -58,7 +58,21 @@ pub fn attempt_parts(attempt: &Attempt, derived: &DerivedAttempt) -> AttemptPart
     let mut timing = crate::model::timing::tree(&attempt.review.timing, attempt.review.trace.as_ref());
     let errors = attempt.review.diagnostics.iter().enumerate().filter(|(_, d)| d.is_execution_error());
     timing.place_execution_errors(&attempt.review.timing, errors.filter_map(|(i, d)| Some((i, d.phase.as_deref()?))));
+    number_turn_intervals(attempt, derived, &mut timing);
     AttemptParts { requests, timeline, badges, timing }
+}
+
+/// A send interval labelled `session2/turn1` is that turn: its number is
+/// said beside the label, as every other surface says it.
+fn number_turn_intervals(attempt: &Attempt, derived: &DerivedAttempt, tree: &mut crate::model::timing::Tree) {
+    let labels: HashMap<String, u64> = derived
+        .turns
+        .iter()
+        .map(|t| (super::address::turn_label(attempt, t.addr), super::address::turn_number(derived, t.addr)))
+        .collect();
+    for node in tree.nodes.iter_mut().filter(|n| n.trunk && n.kind != "eval.run") {
+        node.turn = labels.get(&node.label).copied();
+    }
 }
 
 /// Every attempt's view from its derived facts, its parts and the

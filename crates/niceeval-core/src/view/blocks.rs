@@ -174,3 +174,18 @@ pub fn natural_widths(table: &Table) -> Vec<usize> {
     }
     natural
 }
+
+/// The widths of a viewer list's columns in `width`: each column but the
+/// last as wide as its widest cell among `rows` (at most `caps[i]`), the
+/// last one the rest, so a short code is never cut for a column sized for
+/// the widest one could be (`ambiguous-oper…`).
+pub fn fitted_widths(rows: &[Vec<Text>], caps: &[usize], width: usize) -> Vec<usize> {
+    let mut w: Vec<usize> = caps
+        .iter()
+        .enumerate()
+        .map(|(i, cap)| rows.iter().filter_map(|r| r.get(i)).map(Text::width).max().unwrap_or(0).min(*cap))
+        .collect();
+    let used: usize = w.iter().map(|w| w + 1).sum();
+    w.push(width.saturating_sub(used).max(4));
+    w
+}

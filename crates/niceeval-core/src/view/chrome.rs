@@ -341,6 +341,12 @@ pub fn too_small(width: u16, height: u16) -> String {
     format!("terminal too small: {width}×{height} (needs 60×15); make it larger or press q")
 }
 
+/// [`too_small`] on a screen `width` wide: wrapped at words, or cut on one
+/// line where no word would fit.
+pub fn too_small_lines(text: &super::Text, width: usize) -> Vec<super::Text> {
+    if width < 8 { vec![text.truncate(width)] } else { text.wrap(width) }
+}
+
 /// The inspector's mode tabs beside its title: " [Preview] │ Raw (r) ".
 pub fn inspector_modes(raw: bool) -> &'static str {
     if raw { " Preview │ [Raw] (r) " } else { " [Preview] │ Raw (r) " }
@@ -396,4 +402,38 @@ pub const SCOPE_EMPTY: &str = "scope: empty";
 /// Below a table too wide for its width: "(2 more columns not shown)".
 pub fn columns_not_shown(n: usize) -> String {
     format!("({} not shown)", count(n, "more column", "more columns"))
+}
+
+/// Why the pager did not show a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PagerFailure {
+    /// No such program (or a shell's "command not found", status 127).
+    NotFound,
+    /// It ran and ended with this status.
+    Status(i32),
+    /// It was stopped by a signal.
+    Signal,
+    /// It could not be started, for the system's reason.
+    Other(String),
+}
+
+/// The flash when `o` could not show a value: the pager named by `$PAGER`
+/// (or the default `less`) did not start, or ended with a failure.
+pub fn pager_failed(program: &str, why: &PagerFailure) -> String {
+    let why = match why {
+        PagerFailure::NotFound => "not found".to_string(),
+        PagerFailure::Status(code) => format!("it exited with status {code}"),
+        PagerFailure::Signal => "it was stopped by a signal".to_string(),
+        PagerFailure::Other(e) => super::text::clean(e),
+    };
+    format!("cannot open the pager {}: {why} (set $PAGER to a pager that exists)", super::text::clean(program))
+}
+
+/// The flash of `F`: following a growing input, or why a file read once is not followed.
+pub fn follow_flash(live: bool) -> &'static str {
+    if live {
+        "following: sticking to the newest event"
+    } else {
+        "at the last row; not following: this file was read once (open it with --follow or --watch to follow it)"
+    }
 }

@@ -55,6 +55,18 @@ fn is_points(assertions: &[Assertion]) -> bool {
     })
 }
 
+/// A failing assertion as the reason line names it: NiceEval's name (its
+/// label); an unlabelled one, named only by its entry id, says beside it what
+/// its matcher said, so the reason is a reason and not an id.
+fn failure_name(a: &Assertion) -> String {
+    let name = clean(&a.label);
+    let unlabelled = a.label.is_empty() || a.entry_id.as_deref() == Some(a.label.as_str());
+    match super::assertions::message(a).filter(|_| unlabelled) {
+        Some(m) => format!("{name} — {}", m.split_whitespace().collect::<Vec<_>>().join(" ")),
+        None => name,
+    }
+}
+
 /// Why an attempt has no fix prompt, or the prompt.
 pub fn compose(attempt: &Attempt, summary: &Summary) -> Result<String, &'static str> {
     let verdict = match summary.verdict {
@@ -83,7 +95,7 @@ pub fn compose(attempt: &Attempt, summary: &Summary) -> Result<String, &'static 
         (format!("{}: {}/{}", clean(&a.label), js_number(*e), js_number(*p)), lost.len() - 1, "lost points")
     } else {
         let Some(a) = failing.first() else { return Err("no assertion failed") };
-        (clean(&a.label), failing.len() - 1, "failures")
+        (failure_name(a), failing.len() - 1, "failures")
     };
     let reason = if more > 0 { format!("{summary_line} (+{more} more {noun})") } else { summary_line };
     let (eval, experiment, locator) = (clean(eval), clean(experiment), clean(locator));

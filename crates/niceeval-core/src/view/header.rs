@@ -5,9 +5,10 @@
 
 use super::blocks::{Block, kv_lines};
 use super::context::Ctx;
-use super::summary::{Summary, notices};
+use super::summary::Summary;
 use super::text::{Text, Tone, clean};
 use crate::model::document::{Completeness, Document, NoticeLevel};
+use crate::model::verdict::ScopeStatus;
 
 /// The section title of an attempt: "eval · experiment · attempt N".
 pub fn title(ctx: &Ctx) -> String {
@@ -23,10 +24,11 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     let a = ctx.attempt;
     let s = &ctx.view.summary;
     let mut rows: Vec<(&str, Text)> = Vec::new();
-    let files = if ctx.doc.sources.is_empty() {
-        "—".to_string()
-    } else {
-        ctx.doc.sources.iter().map(|s| clean(s)).collect::<Vec<_>>().join(", ")
+    // The attempt's own file when several were opened (each attempt names one, not all).
+    let files = match (&s.source, ctx.doc.sources.is_empty()) {
+        (Some(own), _) => clean(own),
+        (None, true) => "—".to_string(),
+        (None, false) => ctx.doc.sources.iter().map(|s| clean(s)).collect::<Vec<_>>().join(", "),
     };
     rows.push(("file", Text::plain(files)));
     rows.push(("format", Text::plain(if ctx.doc.format.is_empty() { "—".into() } else { clean(&ctx.doc.format) })));
@@ -104,8 +106,9 @@ fn turn_statuses(ctx: &Ctx) -> Text {
     turns
 }
 
-/// What the input says about this attempt's data, then its notices.
-fn attempt_notices(doc: &Document, ctx: &Ctx) -> Vec<(NoticeLevel, String)> {
+/// What the input says about this attempt's data, then its notices (the
+/// header, the inspector and `--json` say the same ones).
+pub fn attempt_notices(doc: &Document, ctx: &Ctx) -> Vec<(NoticeLevel, String)> {
     let a = ctx.attempt;
     let mut out = Vec::new();
     let warn = |m: String| (NoticeLevel::Warning, m);
@@ -128,7 +131,11 @@ fn attempt_notices(doc: &Document, ctx: &Ctx) -> Vec<(NoticeLevel, String)> {
     if !ctx.derived.coverage.is_complete() {
         out.push(warn("evidence coverage is not complete (see --diagnostics)".into()));
     }
-    out.extend(notices(doc, a));
+    out.extend(a.notices.iter().map(|n| (n.level, clean(&n.message))));
+    // The file's own notices are said once for the file, not under each of its attempts.
+    if doc.attempts.len() <= 1 {
+        out.extend(doc.notices.iter().map(|n| (n.level, clean(&n.message))));
+    }
     out
 }
 
@@ -159,12 +166,20 @@ pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
         )),
         _ => None,
     };
-    let mut parts = vec![part(0, summary.headline.clone(), short_headline)];
+    let waiting =
+        summary.waiting_text().map(|w| (w, Text::toned(format!("⏸ WAITING ({})", summary.waiting), Tone::Hitl)));
+    // A waiting status and the waiting requests say one thing: said once, by the requests.
+    let status_is_waiting = summary.verdict.is_none() && summary.status == Some(ScopeStatus::Waiting);
+    let mut parts = Vec::new();
+    match &waiting {
+        Some((w, short)) if status_is_waiting => parts.push(part(0, w.clone(), Some(short.clone()))),
+        _ => parts.push(part(0, summary.headline.clone(), short_headline)),
+    }
     if let Some(why) = &summary.why {
         parts.push(part(1, why.text.clone(), Some(why.short.clone())));
     }
-    if let Some(w) = summary.waiting_text() {
-        parts.push(part(1, w, Some(Text::toned(format!("⏸ WAITING ({})", summary.waiting), Tone::Hitl))));
+    if let (Some((w, short)), false) = (waiting, status_is_waiting) {
+        parts.push(part(1, w, Some(short)));
     }
     parts.push(part(6, Text::plain(summary.title()), None));
     if let Some(l) = &summary.locator {

@@ -496,7 +496,11 @@ fn attempt_detail(ctx: &Ctx) -> Vec<Block> {
     if let Some(f) = s.findings_text() {
         b.push(kv("findings", 10, f.with(" (tab 6)", Tone::Soft)));
     }
-    let notices = super::summary::notices(ctx.doc, a);
+    let mut notices = super::header::attempt_notices(ctx.doc, ctx);
+    // The viewer shows one attempt at a time: the file's own notices stand with each.
+    if ctx.doc.attempts.len() > 1 {
+        notices.extend(ctx.doc.notices.iter().map(|n| (n.level, clean(&n.message))));
+    }
     if !notices.is_empty() {
         let lines = notices.into_iter().map(|(_, m)| Block::Line(Text::toned(format!("! {m}"), Tone::Warn))).collect();
         b.push(Block::Section(Section::new("Notices", Text::new(), lines)));

@@ -10,7 +10,7 @@ use super::context::Ctx;
 use super::findings::finding_place;
 use super::hitl::{answer_words, state_word};
 use super::report::Selection;
-use super::summary::{Summary, UsageSource, notices};
+use super::summary::{Summary, UsageSource};
 use super::timeline::{kind_word, turn_rows_iter};
 use super::verdict::{row_status_word, scope_status_mark};
 use crate::model::diagnostics::Finding;
@@ -206,7 +206,10 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
     o.insert("erroredBecause".into(), super::errored::json(a));
-    o.insert("notices".into(), notices(ctx.doc, a).into_iter().map(|(_, m)| Value::from(m)).collect());
+    o.insert(
+        "notices".into(),
+        super::header::attempt_notices(ctx.doc, ctx).into_iter().map(|(_, m)| Value::from(m)).collect(),
+    );
     o
 }
 

@@ -8,6 +8,7 @@ use super::text::{Text, Tone, clean};
 use super::verdict::{turn_status_text, verdict_mark, verdict_tone};
 use crate::model::derive::TurnAddr;
 use crate::model::document::Attempt;
+use crate::model::text::{head_ellipsis, middle_ellipsis, width};
 
 /// "✗ realrun/claude · baseline · attempt 2 · @1YVAP5X8K33CP".
 /// The fold mark before a navigator node: "▾ " open, "▸ " folded, "  " a leaf.
@@ -38,6 +39,63 @@ pub fn attempt_line(view: &AttemptView) -> Text {
         t.push(format!(" {}", clean(l)), Tone::Soft);
     }
     t
+}
+
+/// [`attempt_line`] in `room` columns. When it does not fit, the line keeps
+/// what tells one attempt from another: the eval and the experiment each cut
+/// to its end and the experiment in the middle (`…tool-note · base…ne`,
+/// `…tool-note · memo…-b`), and a later attempt's number as `#N`: two
+/// attempts of one eval under two experiments, or two of one experiment,
+/// never read alike.
+pub fn attempt_line_fit(view: &AttemptView, room: usize) -> Text {
+    let full = attempt_line(view);
+    if full.width() <= room {
+        return full;
+    }
+    let s = &view.summary;
+    let mut t = full.spans.first().map(|(m, tone)| Text::toned(m.clone(), *tone)).unwrap_or_default();
+    // A first attempt is told from a later one by the later one's number.
+    let number = s.attempt_number.filter(|n| *n > 1).map(|n| format!(" #{n}")).unwrap_or_default();
+    let mut parts: Vec<String> = s.title_parts().into_iter().take(if s.experiment.is_some() { 2 } else { 1 }).collect();
+    if let [eval, experiment] = parts.as_mut_slice() {
+        // The experiment without the namespace it shares with the eval
+        // (`classic/tool-note · baseline`), and not at all when it is the eval's name.
+        let shared = eval.rfind('/').map(|i| &eval[..=i]).filter(|ns| experiment.starts_with(ns)).map(str::len);
+        *experiment = experiment[shared.unwrap_or(0)..].to_string();
+        if experiment == eval || experiment.is_empty() {
+            parts.truncate(1);
+        }
+    }
+    let separators = 3 * parts.len().saturating_sub(1);
+    let mut left = room.saturating_sub(t.width() + width(&number) + separators);
+    let mut cut = Vec::new();
+    for (i, p) in parts.iter().enumerate() {
+        // The eval takes three fifths of what is left, the experiment the rest;
+        // a short part leaves its rest to the next.
+        let share = if i + 1 == parts.len() { left } else { left * 3 / 5 }.min(width(p));
+        // An eval's namespace is shared by its neighbours: its end is kept (`…tool-note`).
+        cut.push(if i == 0 { head_ellipsis(p, share) } else { middle_ellipsis(p, share) });
+        left -= share;
+    }
+    t.push(cut.join(" · "), Tone::Plain);
+    t.push(number, Tone::Plain);
+    t.truncate(room)
+}
+
+/// The navigator's order of attempts: those to review first (failed,
+/// errored, unavailable, then the rest), each kind in the file's order, and
+/// the attempts of one eval and experiment together, by their number.
+pub fn order(attempts: &[Attempt], views: &[AttemptView]) -> Vec<usize> {
+    let mut first_of: std::collections::HashMap<(Option<&str>, Option<&str>), usize> = Default::default();
+    let group: Vec<usize> = attempts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| *first_of.entry((a.eval_id.as_deref(), a.experiment_id.as_deref())).or_insert(i))
+        .collect();
+    let number = |i: usize| views.get(i).and_then(|v| v.summary.attempt_number);
+    let mut order: Vec<usize> = (0..attempts.len()).collect();
+    order.sort_by_key(|&i| (crate::model::verdict::review_rank(&attempts[i]), group[i], number(i), i));
+    order
 }
 
 /// "session-2 thread_demo_deploy · 2 turns".

@@ -370,6 +370,11 @@ impl Summary {
     /// "classic/tool-note · baseline · attempt 1": eval, experiment and the
     /// attempt's number among the attempts of that eval.
     pub fn title(&self) -> String {
+        self.title_parts().join(" · ")
+    }
+
+    /// The parts of [`Summary::title`]: eval (or file), experiment, "attempt N".
+    pub fn title_parts(&self) -> Vec<String> {
         let mut parts = Vec::new();
         // Without an eval id, the file names the attempt (several files opened together).
         let file = self.source.as_deref().map(|p| {
@@ -383,7 +388,7 @@ impl Summary {
         if let Some(n) = self.attempt_number {
             parts.push(format!("attempt {n}"));
         }
-        parts.join(" · ")
+        parts
     }
 
     /// "score 1.5 of 3 pts".

@@ -17,9 +17,10 @@ use crate::model::event::{Event, EventKind};
 use crate::model::occurrence::{Lifecycle, Occurrence};
 use crate::model::timeline::{Row, RowKind, finish_status};
 use serde_json::Value;
-use std::fmt::Write as _;
 
 mod measure;
+mod position;
+pub use position::{COMPACT_POSITION_COLUMNS, POSITION_COLUMNS, position, position_as, position_width};
 
 /// How much of a long string a summary reads (a lazy event's string is read
 /// from the file only this far).
@@ -140,19 +141,6 @@ pub fn kind_text(kind: RowKind) -> Text {
     Text::toned(kind_word(kind), kind_tone(kind))
 }
 
-/// `N:i` of a row; `N:i→j` when a finish is merged into it; `turn N` for a header.
-pub fn position(row: &Row) -> String {
-    match (row.kind, row.merged_finish()) {
-        (RowKind::TurnHeader, _) => format!("turn {}", row.turn_ordinal),
-        (_, Some(f)) => {
-            let mut pos = event_address(row.turn_ordinal, row.event());
-            let _ = write!(pos, "→{}", f + 1);
-            pos
-        }
-        (_, None) => event_address(row.turn_ordinal, row.event()),
-    }
-}
-
 /// A turn past a Record's item cap: its events are missing, not none.
 pub const PAST_ITEM_CAP: &str = "events not recorded (past the Record's item cap)";
 
@@ -192,8 +180,14 @@ fn row_and_record<'a>(attempt: &'a Attempt, view: &'a AttemptView, ri: usize) ->
     Some((row, attempt.sessions.get(row.addr().session)?.turns.get(row.addr().turn)?))
 }
 
-/// The view of timeline row `ri` of an attempt.
+/// The view of timeline row `ri` of an attempt (lifecycle rows merged).
 pub fn row_view(attempt: &Attempt, view: &AttemptView, ri: usize) -> Option<RowView> {
+    row_view_as(attempt, view, ri, true)
+}
+
+/// [`row_view`]; with `merged` false (raw events, `m`) a start row is the
+/// start alone: its own position, and where it finished instead of the output.
+pub fn row_view_as(attempt: &Attempt, view: &AttemptView, ri: usize, merged: bool) -> Option<RowView> {
     let (row, record) = row_and_record(attempt, view, ri)?;
     let event = row.event().and_then(|e| record.turn.events.get(e));
     let key = (row.addr(), row.event());
@@ -203,11 +197,11 @@ pub fn row_view(attempt: &Attempt, view: &AttemptView, ri: usize) -> Option<RowV
             Text::toned(title, Tone::Bold).with("  ", Tone::Plain).with_text(meta)
         }
         (RowKind::Input, _) => input_summary(record),
-        (_, Some(ev)) => event_summary(view, row, record, ev),
+        (_, Some(ev)) => event_summary(view, row, record, ev, merged),
         (_, None) => Text::new(),
     };
     Some(RowView {
-        pos: position(row),
+        pos: position_as(row, merged),
         kind: row.kind,
         status: row_status(view, row, record),
         summary: cut(summary),
@@ -319,11 +313,11 @@ fn row_status(view: &AttemptView, row: &Row, record: &TurnRecord) -> Option<Text
 }
 
 /// The summary of an event row.
-fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event) -> Text {
+fn event_summary(view: &AttemptView, row: &Row, record: &TurnRecord, ev: &Event, merge: bool) -> Text {
     let events = &record.turn.events;
     let occurrences = &view.derived.occurrences;
     let occ = row.occurrence().and_then(|i| occurrences.occurrences.get(i));
-    let merged = row.merged_finish().and_then(|f| events.get(f));
+    let merged = row.merged_finish().filter(|_| merge).and_then(|f| events.get(f));
     match &ev.kind {
         EventKind::Message { .. } | EventKind::Thinking | EventKind::Error => Text::plain(text_of(ev)),
         EventKind::ContextInjected => {

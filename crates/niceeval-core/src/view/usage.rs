@@ -108,6 +108,36 @@ pub const TOKEN_COLUMNS: [&str; 5] = ["input", "output", "cache read", "cache wr
 /// The header of the cost columns.
 pub const COST_COLUMNS: [&str; 3] = ["requests", "costUSD", "cache hit"];
 
+/// The widths of the viewer's Usage list columns after the scope: the token
+/// columns, then requests and costUSD.
+pub const LIST_WIDTHS: [usize; 7] = [9, 8, 10, 11, 9, 8, 9];
+
+/// How the viewer's Usage list fits `width` columns: the scope column's
+/// width (its longest label, at most 16), how many of [`LIST_WIDTHS`] are
+/// shown whole, and when some are not, the words that say so in the header
+/// row (a column is never cut to a stub like `cac`).
+pub fn list_layout(labels: &[&Text], width: usize) -> (usize, usize, Option<String>) {
+    let label_w = labels.iter().map(|t| t.width()).chain([SCOPE_COLUMN.len()]).max().unwrap_or(0).min(16);
+    let fits =
+        |n: usize, note: usize| label_w + 1 + LIST_WIDTHS[..n].iter().map(|w| w + 1).sum::<usize>() + note <= width;
+    if fits(LIST_WIDTHS.len(), 0) {
+        return (label_w, LIST_WIDTHS.len(), None);
+    }
+    for shown in (0..LIST_WIDTHS.len()).rev() {
+        let note = hidden_columns(LIST_WIDTHS.len() - shown);
+        if fits(shown, crate::model::text::width(&note)) || shown == 0 {
+            return (label_w, shown, Some(note));
+        }
+    }
+    (label_w, 0, None)
+}
+
+/// "+4 more": the columns a narrow Usage list leaves out, said in its header
+/// row (a wider panel or `show --usage` has them).
+fn hidden_columns(n: usize) -> String {
+    format!("+{n} more")
+}
+
 /// "4.0k": input + output tokens of a turn, for a bar or a dense list.
 pub fn turn_tokens_short(u: Option<&Usage>) -> String {
     u.and_then(Usage::billable_tokens).map(compact).unwrap_or_else(|| "—".into())

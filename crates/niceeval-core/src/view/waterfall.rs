@@ -286,7 +286,10 @@ pub fn node_label(tree: &Tree, node: &Node) -> Text {
     if node.duration_ms.is_none() {
         t.push("… ", Tone::Pending);
     }
-    t.push(clean(&node.label), Tone::Plain);
+    match node.turn.filter(|n| node.label != format!("turn{n}")) {
+        Some(n) => t.push(format!("turn {n} · {}", clean(&node.label)), Tone::Plain),
+        None => t.push(clean(&node.label), Tone::Plain),
+    };
     if let Source::Span(s) = node.source
         && let Some(tool) = tree.spans.get(s).and_then(|s| s.tool.as_deref())
     {

@@ -131,6 +131,11 @@ impl Iterator for WrapLines<'_> {
         }
         let mut line = Text::new();
         let mut used = 0;
+        // Where the word being placed starts, and the last place inside it
+        // after a path or name separator (`/`, `#`, `-`, …): a word too long
+        // for a line breaks there rather than between any two letters.
+        let mut word_start = self.at;
+        let mut soft: Option<SoftBreak> = None;
         loop {
             self.at = self.norm(self.at);
             let Some((s, tone)) = self.spans.get(self.at.0) else {
@@ -140,6 +145,8 @@ impl Iterator for WrapLines<'_> {
             if self.at >= self.word_end {
                 let (end, word_w) = self.word_from(self.at);
                 self.word_end = end;
+                word_start = self.at;
+                soft = None;
                 if used > 0 && used + word_w > self.width {
                     break;
                 }
@@ -152,7 +159,12 @@ impl Iterator for WrapLines<'_> {
             let limit = if self.word_end.0 == self.at.0 { self.word_end.1 - self.at.1 } else { rest.len() };
             let run = rest[..limit.min(room)].iter().take_while(|b| (b'!'..=b'~').contains(b)).count();
             if run > 1 && rest.get(run).is_none_or(u8::is_ascii) {
-                line.push_cluster(&s[self.at.1..self.at.1 + run], *tone);
+                let piece = &s[self.at.1..self.at.1 + run];
+                line.push_cluster(piece, *tone);
+                if let Some(k) = piece.rfind(|c: char| SEPARATORS.contains(c)) {
+                    let back = run - (k + 1);
+                    soft = Some(SoftBreak::at(&line, (self.at.0, self.at.1 + k + 1), used + k + 1, back));
+                }
                 used += run;
                 self.at.1 += run;
                 continue;
@@ -164,20 +176,69 @@ impl Iterator for WrapLines<'_> {
                     self.at.1 += g.len();
                     continue;
                 }
+                // Mid-word: back to the word's last separator when that keeps half the line.
+                if let Some(b) = soft.take().filter(|b| b.at > word_start && b.used * 2 >= self.width) {
+                    b.cut(&mut line);
+                    self.at = b.at;
+                }
                 break;
             }
             line.push_cluster(g, *tone);
             used += w;
             self.at.1 += g.len();
+            if g.len() == 1 && SEPARATORS.contains(g) {
+                soft = Some(SoftBreak::at(&line, self.at, used, 0));
+            }
         }
         line.trim_end_spaces();
         Some(line)
     }
 }
 
+/// Characters after which a long path, URL or name may break.
+const SEPARATORS: &str = "/#-_.,:;&?=";
+
+/// A place a line may end inside a word: where the next line starts, the
+/// columns used before it, and how long the line's spans were there.
+struct SoftBreak {
+    at: (usize, usize),
+    used: usize,
+    spans: usize,
+    last_len: usize,
+}
+
+impl SoftBreak {
+    /// The break `back` bytes before the end of `line` (all ASCII there).
+    fn at(line: &Text, at: (usize, usize), used: usize, back: usize) -> SoftBreak {
+        let last_len = line.spans.last().map_or(0, |(s, _)| s.len() - back);
+        SoftBreak { at, used, spans: line.spans.len(), last_len }
+    }
+
+    /// `line` as it was at the break.
+    fn cut(&self, line: &mut Text) {
+        line.spans.truncate(self.spans);
+        if let Some((s, _)) = line.spans.last_mut() {
+            s.truncate(self.last_len);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_path_breaks_after_a_separator_not_inside_a_word() {
+        let t = Text::plain("rule docs/rules.md#command-unclassified — NiceEval §1.7");
+        let lines: Vec<String> = t.wrap(30).iter().map(Text::as_plain).collect();
+        assert_eq!(lines, ["rule", "docs/rules.md#command-", "unclassified — NiceEval §1.7"]);
+        // Nothing is lost or added, whatever the width.
+        for w in 4..40 {
+            let joined: String = t.wrap(w).iter().map(Text::as_plain).collect::<Vec<_>>().join(" ");
+            assert_eq!(joined.replace(' ', ""), t.as_plain().replace(' ', ""), "at {w}");
+            assert!(t.wrap(w).iter().all(|l| l.width() <= w), "at {w}");
+        }
+    }
 
     #[test]
     fn spans_that_continue_a_cluster_join_the_span_before() {

@@ -329,16 +329,14 @@ fn build_turns(attempt: &mut Attempt, conv: &Value, nav_rows: Option<&[Value]>, 
 /// How complete the conversation is, its limitations said as notices.
 fn conversation_state(attempt: &mut Attempt, conv: &Value) -> Completeness {
     let state = completeness(conv.get("collection"));
-    if let Completeness::Partial(lims) = &state {
-        for l in lims {
-            attempt.notices.push(notice(NoticeLevel::Info, format!("conversation is partial: {l}")));
-        }
-        if lims.iter().any(|l| l.starts_with("unsupported-input")) {
-            attempt.notices.push(notice(
-                NoticeLevel::Info,
-                "a Record drops thinking, compaction, redacted/truncated events and items it cannot represent".into(),
-            ));
-        }
+    // Each limitation is said once, by the header's "events are partial" (from `state`).
+    if let Completeness::Partial(lims) = &state
+        && lims.iter().any(|l| l.starts_with("unsupported-input"))
+    {
+        attempt.notices.push(notice(
+            NoticeLevel::Info,
+            "a Record drops thinking, compaction, redacted/truncated events and items it cannot represent".into(),
+        ));
     }
     state
 }
