@@ -102,7 +102,7 @@ fn a_turn_past_the_item_cap_says_its_events_were_not_recorded() {
     }
     let capped = record_with_an_empty_second_turn(true);
     let text = show(&capped, &[DELIBERATE_ERROR]);
-    assert!(text.contains("conversation is partial: collection-cap-reached"), "the cap notice: {text}");
+    assert!(text.contains("events are partial: collection-cap-reached"), "the cap notice: {text}");
     let header = text.lines().find(|l| l.trim_start().starts_with("turn 2 ")).expect("turn 2 header");
     assert!(header.contains("✓ completed · events not recorded (past the Record's item cap)"), "{header}");
     assert!(!header.contains("0 events"), "{header}");

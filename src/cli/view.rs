@@ -73,8 +73,7 @@ fn run_attempt(args: &ViewArgs, locator: &str) -> i32 {
         Err(e) => return report_error(&e),
     };
     let sel = crate::view::context::Selection { locator: Some(locator.to_string()), ..Default::default() };
-    doc.attempts.retain(|a| sel.locator_matches(a.locator.as_deref()));
-    if doc.attempts.is_empty() {
+    if !doc.attempts.iter().any(|a| sel.locator_matches(a.locator.as_deref())) {
         return report_error(&format!("no attempt with the locator {}", crate::plain::layout::clean(locator)));
     }
     let prices = match price_table(&args.opts) {
@@ -83,10 +82,17 @@ fn run_attempt(args: &ViewArgs, locator: &str) -> i32 {
     };
     let interactive = std::io::stdout().is_terminal() && !crate::runtime::settings::Settings::get().dumb_terminal;
     if !interactive {
+        // Exactly what `show PATH… @LOCATOR --all` prints: the file's notices
+        // on stderr, the attempt selected from the whole document.
+        for line in crate::view::summary::notice_lines(&doc) {
+            eprintln!("niceeval: {line}");
+        }
         let (views, findings) = crate::analysis::build_views(&doc, args.opts.model.as_deref(), &prices);
-        let text = crate::plain::render_all(&doc, &views, &findings, &crate::plain::PlainOptions::default());
-        return super::print_stdout(&text);
+        let all = crate::view::report::SectionKind::ALL;
+        let text = crate::plain::render(&doc, &views, &findings, &all, &sel, &crate::plain::PlainOptions::default());
+        return super::print_stdout(&text.text);
     }
+    doc.attempts.retain(|a| sel.locator_matches(a.locator.as_deref()));
     let app = analysed_app(doc, args.opts.model.clone(), prices);
     run_terminal(app, theme(args), std::time::Instant::now(), None)
 }

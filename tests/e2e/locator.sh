@@ -10,11 +10,12 @@ RECORD=tests/fixtures/record-counting
 start_shell 140 30
 
 keys "$BIN view $RECORD @14DBBZWSRFDFG" Enter
-wait_for '! errored │ flaky · main · attempt 2 │ @14DBBZWSRFDFG' 20
+wait_for '! errored │ no reason recorded' 20
+check "the attempt the locator names, alone" '▾ ! flaky · main #2'
 check "NiceEval's counts of what is open" '1 attempt · pass rate 0% of 1 slot · 1 slot not recorded'
 check "NiceEval's tokens, the partial sum beside them" '— tokens · partial 60'
 keys q
-wait_gone 'attempt 2 │' 10
+wait_gone 'no reason recorded' 10
 assert_sane_terminal
 
 keys "$BIN view $RECORD @1NOSUCHATTEMPT; echo rc=\$?" Enter
