@@ -429,3 +429,35 @@ fn a_record_without_attempts_says_there_is_nothing_to_compare() {
     assert!(!text.contains("change   eval"), "no empty matrix:\n{text}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("the Record has no published attempts"));
 }
+
+/// Every cost `compare --json` prints on the real Records is rounded as
+/// NiceEval's pricing allows (9 decimals): no `0.0007647999999999999`.
+#[test]
+fn compare_json_costs_carry_no_float_noise_on_real_records() {
+    let mut costs = 0;
+    for name in ["realrun-report", "realrun-sdk"] {
+        let Some(record) = shared_path(&format!("samples/niceeval/{name}/record")) else { return };
+        let out = Command::new(bin()).args(["compare", "--json"]).arg(&record).output().unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut stack = vec![&v];
+        while let Some(x) = stack.pop() {
+            match x {
+                Value::Object(o) => {
+                    for (k, v) in o {
+                        if let (true, Some(n)) = (k.ends_with("USD"), v.as_f64()) {
+                            costs += 1;
+                            let rounded: f64 = format!("{n:.9}").parse().unwrap();
+                            assert_eq!(n, rounded, "{name}: {k} = {n} carries float noise");
+                        }
+                        stack.push(v);
+                    }
+                }
+                Value::Array(a) => stack.extend(a),
+                _ => {}
+            }
+        }
+    }
+    assert!(costs > 0, "no cost was printed");
+    report(&format!("compare --json: {costs} costs on real Records, none with float noise"));
+}

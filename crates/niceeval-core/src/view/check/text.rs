@@ -71,7 +71,11 @@ impl Report<'_> {
             }
             for (reason, list) in reasons {
                 let what = count(list.len(), "attempt", "attempts");
-                let _ = writeln!(out, "note: {what} not checked ({}): {reason}", ranges("attempt", "attempts", &list));
+                let _ = writeln!(
+                    out,
+                    "note: {what} not checked ({}), for each: {reason}",
+                    ranges("attempt", "attempts", &list)
+                );
             }
         }
         for (ai, a) in self.doc.attempts.iter().enumerate() {

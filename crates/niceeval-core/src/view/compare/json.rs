@@ -92,7 +92,7 @@ fn experiments(c: &Cv) -> Value {
                 "attempts": s.slots.slots,
                 "passRate": opt_num(s.pass_rate()),
                 "passRateSlots": {"passed": s.slots.passed, "decided": s.slots.decided, "notRecorded": s.slots.not_recorded},
-                "totalCostUSD": opt_num(s.total_cost.total),
+                "totalCostUSD": usd_num(s.total_cost.total),
                 "totalCostReported": sum_json(&s.total_cost),
                 "distinctAttempts": s.attempts,
                 "tokens": opt_num(s.tokens.total),
