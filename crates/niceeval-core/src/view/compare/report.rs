@@ -61,7 +61,7 @@ fn sources_lines(c: &Cv) -> Vec<Block> {
 pub fn experiments_table(c: &Cv) -> Table {
     let stats = column_stats(c);
     let evals = stats.iter().any(|s| s.evals_differ());
-    let mut columns = vec![Column::fixed("col"), Column::cut("experiment"), Column::right("pass rate")];
+    let mut columns = vec![Column::fixed("col"), Column::left("experiment"), Column::right("pass rate")];
     if evals {
         columns.push(Column::right("evals passed"));
     }
