@@ -96,6 +96,11 @@ fn header_facts(a: &Value) -> Vec<String> {
             count(n("toolCalls"), "tool call", "tool calls")
         )
     });
+    // The header counts the notices the inspector and `--json` list.
+    let notices = a["notices"].as_array().map_or(0, Vec::len);
+    if notices > 0 {
+        facts.push(format!("! {}", count(notices, "notice", "notices")));
+    }
     facts
 }
 
@@ -146,6 +151,14 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             let s = screen(&mut app, 400, height);
             for fact in header_facts(a) {
                 assert!(s[1].contains(&fact), "{what}: the viewer's header lacks {fact:?}:\n{}", s[1]);
+                if fact.starts_with("! ") && fact.contains(" notice") {
+                    // `show` lists the notices themselves.
+                    for n in a["notices"].as_array().into_iter().flatten() {
+                        let n = n.as_str().unwrap_or("");
+                        assert!(plain.contains(n), "{what}: show lacks the notice {n:?}");
+                    }
+                    continue;
+                }
                 // `show` says a missing token figure under its "tokens" label, with why.
                 let partial = a["partialTokens"].as_f64().map(|p| format!("partial sum {} tokens", number(p)));
                 let in_show = match (fact.as_str(), &partial, a["tokensNoValue"].as_str()) {

@@ -18,8 +18,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let preview = loading.is_some();
     let top = crate::view::header::top_line(&app.doc, to_review, loading, width);
     let mut second: Vec<Span> = Vec::new();
-    if let (Some(attempt), Some(view)) = (app.attempt(), app.view()) {
-        let notices = crate::view::summary::notices(&app.doc, attempt).len();
+    let sel = crate::view::context::Selection::default();
+    if let (Some(ctx), Some(view)) = (app.context(&sel), app.view()) {
+        // Counted as the inspector and `--json` list them.
+        let notices = crate::view::header::attempt_notices(&app.doc, &ctx).len();
         // A preview's figures are of the part read so far.
         let parts = if preview {
             crate::view::header::preview_header_parts(&view.summary, notices)
