@@ -10,10 +10,7 @@ mod common;
 
 use common::{bin, shared_path};
 use niceeval::app::{Action, App, Focus, Tab, update};
-use niceeval::ui::{self, RenderCache, ThemeName};
 use niceeval::view::inspect::Selected;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::Value;
 use std::path::Path;
 
@@ -158,12 +155,7 @@ fn viewer_on(path: &Path, eval: &str) -> App {
 
 fn screen(app: &mut App) -> String {
     let (w, h) = (140, 40);
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-    let buffer = terminal.backend().buffer();
-    (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
+    common::mono_screen(app, w, h)
 }
 
 #[test]

@@ -1,12 +1,11 @@
 //! Folding turns in the timeline (`z`, `-`, `+`) and a resizable navigator
 //! (`<`, `>`), through the real update and render paths.
 
+mod common;
+
 use niceeval::app::{Action, App, Tab, update};
 use niceeval::model::timeline::RowKind;
 use niceeval::model::usage::PriceTable;
-use niceeval::ui::{self, RenderCache, ThemeName};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 fn demo() -> App {
     let doc = niceeval::load::load_path("assets/demo/session.json").expect("demo loads");
@@ -14,12 +13,7 @@ fn demo() -> App {
 }
 
 fn draw(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-    let buffer = terminal.backend().buffer();
-    (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
+    common::mono_screen(app, w, h)
 }
 
 fn kind(app: &App) -> RowKind {

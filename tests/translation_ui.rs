@@ -2,10 +2,9 @@
 //! (tests/fixtures/translation-small.jsonl): its screen at 120×30 (an insta
 //! snapshot), and the jumps between a native line and its events.
 
+mod common;
+
 use niceeval::app::{Action, App, Focus, Tab, update};
-use niceeval::ui::{self, RenderCache, ThemeName};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 /// Relative to the crate root, so the snapshot does not depend on the checkout folder.
 const LOG: &str = "tests/fixtures/translation-small.jsonl";
@@ -16,12 +15,7 @@ fn app_for(path: &str) -> App {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-    let buffer = terminal.backend().buffer();
-    (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
+    common::mono_screen(app, w, h)
 }
 
 #[test]

@@ -4,9 +4,6 @@
 mod common;
 
 use niceeval::app::{Action, App, Focus, Tab, update};
-use niceeval::ui::{self, RenderCache, ThemeName};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
 fn app_of(doc: Value) -> App {
@@ -21,12 +18,7 @@ fn app_for(path: &str) -> App {
 
 /// Render like the terminal layer does, the screen as text.
 fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-    let buffer = terminal.backend().buffer();
-    (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
+    common::mono_screen(app, w, h)
 }
 
 /// One turn whose last two events are a tool call: `1:{n-1}→{n}`.
