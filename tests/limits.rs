@@ -399,3 +399,57 @@ fn exit_codes() {
     assert!(err.contains("directory"), "{err}");
     assert!(Path::new(&good).exists());
 }
+
+/// `show`'s "turns" row at 1,000 turns is one short line: the turns counted
+/// by status, the most common first, and the turns of each other status
+/// named as runs, cut after eight runs with "… (N in all)".
+#[test]
+fn a_thousand_turns_fold_into_one_short_turns_row() {
+    let dir = TempDir::new("turns");
+    let failed = |n: usize| n == 7 || n == 12 || (601..=700).step_by(3).any(|f| f == n);
+    let waiting = |n: usize| (500..=520).contains(&n);
+    let turns: Vec<String> = (1..=1000)
+        .map(|n| {
+            let status = match n {
+                1000 => String::new(),
+                n if failed(n) => r#""status":"failed","#.into(),
+                n if waiting(n) => r#""status":"waiting","#.into(),
+                _ => r#""status":"completed","#.into(),
+            };
+            format!(r#"{{{status}"events":[{{"type":"message","role":"user","text":"turn {n}"}}]}}"#)
+        })
+        .collect();
+    let path = dir.write("thousand.json", format!(r#"{{"sessions":[{{"turns":[{}]}}]}}"#, turns.join(",")).as_bytes());
+    let (code, out, err) = cli(&["show", &path, "--width", "1000"]);
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("turns ")).collect();
+    assert_eq!(rows.len(), 1, "one turns row:\n{out}");
+    let (n_failed, n_waiting) = ((1..=1000).filter(|&n| failed(n)).count(), (1..=1000).filter(|&n| waiting(n)).count());
+    assert_eq!((n_failed, n_waiting), (36, 21));
+    let expected = format!(
+        "1,000 turns: {} ✓ completed · 36 ✗ failed (turns 7, 12, 601, 604, 607, 610, 613, 616, … (36 in all)) \
+         · 21 ⏸ waiting (turns 500–520) · 1 — no status (turn 1,000)",
+        1000 - n_failed - n_waiting - 1
+    );
+    assert_eq!(rows[0].trim_start().strip_prefix("turns").map(str::trim), Some(expected.as_str()), "{}", rows[0]);
+    assert!(rows[0].chars().count() < 200, "the row stays short: {} chars", rows[0].chars().count());
+}
+
+/// A status word per turn (statuses NiceEval does not define) does not grow
+/// the row either: past five statuses the rest are counted, not listed.
+#[test]
+fn many_distinct_turn_statuses_are_counted_past_five() {
+    let dir = TempDir::new("statuses");
+    let turns: Vec<String> = (1..=400).map(|n| format!(r#"{{"status":"odd{n}","events":[]}}"#)).collect();
+    let path = dir.write("statuses.json", format!(r#"{{"sessions":[{{"turns":[{}]}}]}}"#, turns.join(",")).as_bytes());
+    let (_, out, err) = cli(&["show", &path, "--width", "1000"]);
+    let row = out.lines().find(|l| l.trim_start().starts_with("turns ")).unwrap_or_else(|| panic!("{out}{err}"));
+    assert_eq!(
+        row.trim_start().strip_prefix("turns").map(str::trim),
+        Some(
+            "400 turns: 1 ? odd1 (turn 1) · 1 ? odd2 (turn 2) · 1 ? odd3 (turn 3) · 1 ? odd4 (turn 4) · 1 ? odd5 (turn 5) \
+             · 395 turns of 395 other statuses"
+        ),
+        "{row}"
+    );
+}

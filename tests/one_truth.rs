@@ -169,6 +169,33 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
                 };
                 assert!(plain.contains(in_show), "{what}: show lacks {in_show:?}");
             }
+            // `show`'s turns row counts the turns `show --json` lists, status by status.
+            let json_turns = a["turns"].as_array().unwrap();
+            let mut by_status: Vec<(String, usize)> = Vec::new();
+            for t in json_turns {
+                let words = match (t["statusMark"].as_str(), t["status"].as_str()) {
+                    (Some(mark), Some(st)) => format!("{mark} {st}"),
+                    (None, Some(st)) => format!("? {}", niceeval::view::clean(st)),
+                    _ => "— no status".into(),
+                };
+                match by_status.iter_mut().find(|(w, _)| *w == words) {
+                    Some((_, n)) => *n += 1,
+                    None => by_status.push((words, 1)),
+                }
+            }
+            let lead = format!("{}: ", count(json_turns.len(), "turn", "turns"));
+            let row_agrees = |row: &str| {
+                row.trim_start().strip_prefix("turns ").is_some_and(|r| r.trim_start().starts_with(&lead))
+                    && by_status
+                        .iter()
+                        .map(|(w, n)| format!("{} {w}", number(*n as f64)))
+                        .all(|said| row.contains(&format!(": {said}")) || row.contains(&format!("· {said}")))
+            };
+            assert!(
+                json_turns.is_empty() || plain.lines().any(row_agrees),
+                "{what}: show's turns row does not count {by_status:?} of {}",
+                json_turns.len()
+            );
             // Turn addresses: every row `show --json` lists, in the viewer's order.
             let json_rows: Vec<String> = a["turns"]
                 .as_array()

@@ -140,6 +140,29 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", number(n as f64), if n == 1 { one } else { many })
 }
 
+/// Sorted numbers as runs, "1–4, 7, 9–1,000", at most `cap` runs; past the
+/// cap the rest is "…" (`check` names the turns of a rule's findings with
+/// it) or, given `in_all`, "… (N in all)" (the attempt header's turns).
+pub fn number_runs(sorted: &[u64], cap: usize, in_all: bool) -> String {
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for &n in sorted {
+        match runs.last_mut() {
+            Some((_, end)) if *end == n => {}
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let mut words: Vec<String> = runs
+        .iter()
+        .take(cap)
+        .map(|&(a, b)| if a == b { number(a as f64) } else { format!("{}–{}", number(a as f64), number(b as f64)) })
+        .collect();
+    if runs.len() > cap {
+        words.push(if in_all { format!("… ({} in all)", number(sorted.len() as f64)) } else { "…".into() });
+    }
+    words.join(", ")
+}
+
 /// "4.2 MB": the loaders' notices say sizes with the same function.
 pub use crate::model::text::megabytes;
 
@@ -260,5 +283,16 @@ mod tests {
         assert_eq!(percent(0.87), "87%");
         assert_eq!(count(1, "turn", "turns"), "1 turn");
         assert_eq!(count(1024, "event", "events"), "1,024 events");
+    }
+
+    #[test]
+    fn number_runs_fold_and_cap() {
+        assert_eq!(number_runs(&[1, 2, 3, 4, 7, 9, 10], 8, true), "1–4, 7, 9–10");
+        assert_eq!(number_runs(&[5], 8, true), "5");
+        assert_eq!(number_runs(&[0, 0, 1], 8, true), "0–1");
+        assert_eq!(number_runs(&[1, 1000, 1001], 8, false), "1, 1,000–1,001");
+        let even: Vec<u64> = (1..=500).map(|i| i * 2).collect();
+        assert_eq!(number_runs(&even, 3, true), "2, 4, 6, … (500 in all)");
+        assert_eq!(number_runs(&even, 3, false), "2, 4, 6, …");
     }
 }

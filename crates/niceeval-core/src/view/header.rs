@@ -84,26 +84,63 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     blocks
 }
 
-/// "1 ✓ completed · 2 ⏸ waiting · 6 session2/turn1 ⏸ waiting".
+/// "20 turns: 18 ✓ completed · 2 ✗ failed (turns 7, 12)": the turns
+/// counted by status, the most common first. A status most turns have is
+/// the rule and names none; every other names its turns (runs folded,
+/// "… (N in all)" past eight runs), so the row stays one short line at
+/// 1,000 turns. One rule at every size: "5 turns: 2 ✓ completed (turns 1,
+/// 4) · 2 ⏸ waiting (turns 2–3) · 1 ✗ failed (turn 5)". Ties keep the
+/// order the statuses first appear in; past five statuses the rest are
+/// counted.
 fn turn_statuses(ctx: &Ctx) -> Text {
-    let mut turns = Text::new();
-    for (i, (_, addr)) in ctx.addrs().enumerate() {
-        if i > 0 {
-            turns.push(" · ", Tone::Soft);
-        }
+    const STATUSES: usize = 5;
+    const RUNS: usize = 8;
+    // (status words, turn numbers), in the order each status first appears.
+    let mut groups: Vec<(Text, Vec<u64>)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut total = 0;
+    for (_, addr) in ctx.addrs() {
         let status = ctx
             .attempt
             .sessions
             .get(addr.session)
             .and_then(|s| s.turns.get(addr.turn))
             .and_then(|r| r.turn.status.as_deref());
-        turns.push(format!("{} ", super::address::turn_ref(ctx.attempt, ctx.derived, addr)), Tone::Plain);
-        turns.append(super::verdict::turn_status_text(status));
+        let words = match status {
+            Some(_) => super::verdict::turn_status_text(status),
+            None => Text::toned("— no status", Tone::Soft),
+        };
+        let i = *index.entry(words.as_plain()).or_insert_with(|| {
+            groups.push((words, Vec::new()));
+            groups.len() - 1
+        });
+        groups[i].1.push(super::address::turn_number(ctx.derived, addr));
+        total += 1;
     }
-    if turns.is_empty() {
-        turns.push("— (no turns recorded)", Tone::Soft);
+    if total == 0 {
+        return Text::toned("— (no turns recorded)", Tone::Soft);
     }
-    turns
+    // Stable: equal counts keep the order of first appearance.
+    groups.sort_by_key(|(_, turns)| std::cmp::Reverse(turns.len()));
+    let mut out = Text::plain(format!("{}: ", super::format::count(total, "turn", "turns")));
+    for (i, (words, turns)) in groups.iter_mut().take(STATUSES).enumerate() {
+        if i > 0 {
+            out.push(" · ", Tone::Soft);
+        }
+        out.push(format!("{} ", super::format::number(turns.len() as f64)), Tone::Plain);
+        out.append(words.clone());
+        if turns.len() * 2 <= total {
+            turns.sort_unstable();
+            let word = if turns.len() == 1 { "turn" } else { "turns" };
+            out.push(format!(" ({word} {})", super::format::number_runs(turns, RUNS, true)), Tone::Soft);
+        }
+    }
+    if groups.len() > STATUSES {
+        let rest: usize = groups[STATUSES..].iter().map(|(_, t)| t.len()).sum();
+        let statuses = super::format::count(groups.len() - STATUSES, "other status", "other statuses");
+        out.push(format!(" · {} of {statuses}", super::format::count(rest, "turn", "turns")), Tone::Soft);
+    }
+    out
 }
 
 /// What the input says about this attempt's data, then its notices (the

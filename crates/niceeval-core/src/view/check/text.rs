@@ -4,7 +4,7 @@
 use super::{Report, RuleStat, skip_reason};
 use crate::model::diagnostics::{Finding, Severity};
 use crate::model::lint::RULES;
-use crate::view::format::{count, finding_counts, number};
+use crate::view::format::{count, finding_counts, number, number_runs};
 use crate::view::text::clean;
 use crate::view::verdict::severity_text;
 use std::fmt::Write as _;
@@ -286,24 +286,9 @@ fn severity_count(s: Severity, n: usize) -> String {
 /// Sorted, distinct numbers as runs: "turns 1–4, 7, 9–20"; after eight
 /// runs the rest is "…".
 fn ranges(one: &str, many: &str, sorted: &[usize]) -> String {
-    const RUNS: usize = 8;
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    for &n in sorted {
-        match runs.last_mut() {
-            Some((_, end)) if *end + 1 == n => *end = n,
-            _ => runs.push((n, n)),
-        }
-    }
-    let mut words: Vec<String> = runs
-        .iter()
-        .take(RUNS)
-        .map(|&(a, b)| if a == b { number(a as f64) } else { format!("{}–{}", number(a as f64), number(b as f64)) })
-        .collect();
-    if runs.len() > RUNS {
-        words.push("…".into());
-    }
+    let numbers: Vec<u64> = sorted.iter().map(|&n| n as u64).collect();
     let word = if sorted.len() == 1 { one } else { many };
-    format!("{word} {}", words.join(", "))
+    format!("{word} {}", number_runs(&numbers, 8, false))
 }
 
 /// `check --list-rules`: every rule's code, severity and what it catches.
