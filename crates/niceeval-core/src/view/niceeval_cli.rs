@@ -1,0 +1,62 @@
+//! Words about NiceEval's own CLI: the commands this binary hands to it,
+//! and the Record it looks for as NiceEval does when no path is given.
+
+use std::path::Path;
+
+/// Where a project's NiceEval CLI is installed, looked for from the working
+/// directory upward (npm, pnpm and yarn all link package bins there).
+pub const NICEEVAL_BIN: &str = "node_modules/.bin/niceeval";
+
+/// The Record root NiceEval's `show` reads when none is named (its
+/// `--record` default), looked for from the working directory upward as
+/// NiceEval finds `.niceeval`.
+pub const DEFAULT_RECORD: &str = ".niceeval/record";
+
+/// One line: `command` is not this viewer's, and NiceEval's CLI was not
+/// found where it was looked for. `skipped` names a `node_modules/.bin/niceeval`
+/// that was this binary itself (handing to it would loop).
+pub fn no_niceeval_cli(command: &str, start: &Path, skipped: Option<&Path>) -> String {
+    let skipped = match skipped {
+        Some(path) => format!(" (only {}, which is this viewer)", super::clean(&path.display().to_string())),
+        None => String::new(),
+    };
+    format!(
+        "`{}` is not a command of this viewer, and NiceEval's own CLI, which may have it, was not found: no {NICEEVAL_BIN} in {} or any folder above it{skipped}. Install NiceEval in the project (npm install --save-dev niceeval), or run `niceeval --help` for this viewer's commands.",
+        super::clean(command),
+        super::clean(&start.display().to_string()),
+    )
+}
+
+/// One line, in NiceEval's words (`No .niceeval directory found from … upward`),
+/// for `show` with no path where no Record is found.
+pub fn no_record(start: &Path) -> String {
+    format!(
+        "No {DEFAULT_RECORD} found from {} upward. Run this inside the project, or pass --record <record-root> (or a path) to point at it.",
+        super::clean(&start.display().to_string())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_not_found_line_names_the_command_what_was_searched_and_where() {
+        let line = no_niceeval_cli("exp", Path::new("/tmp/p"), None);
+        assert!(line.contains("`exp`"), "{line}");
+        assert!(line.contains("no node_modules/.bin/niceeval in /tmp/p or any folder above it"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
+        let line = no_niceeval_cli("exp\x1b[2J", Path::new("/a"), Some(Path::new("/a/node_modules/.bin/niceeval")));
+        assert!(!line.contains('\x1b'), "{line:?}");
+        assert!(line.contains("only /a/node_modules/.bin/niceeval, which is this viewer"), "{line}");
+    }
+
+    #[test]
+    fn the_no_record_line_is_niceevals_and_names_the_start() {
+        let line = no_record(Path::new("/w/sub"));
+        assert_eq!(
+            line,
+            "No .niceeval/record found from /w/sub upward. Run this inside the project, or pass --record <record-root> (or a path) to point at it."
+        );
+    }
+}
