@@ -126,6 +126,15 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
     }
 }
 
+/// The nearest `relative` that `accept`s, from `start` upward.
+pub fn find_upward(
+    start: &std::path::Path,
+    relative: &str,
+    mut accept: impl FnMut(&std::path::Path) -> bool,
+) -> Option<std::path::PathBuf> {
+    start.ancestors().map(|dir| dir.join(relative)).find(|candidate| accept(candidate))
+}
+
 /// Print a load error the same way everywhere.
 pub fn report_error(err: &dyn std::fmt::Display) -> i32 {
     eprintln!("niceeval: {err}");

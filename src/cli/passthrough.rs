@@ -4,12 +4,6 @@
 
 use crate::view::niceeval_cli::{self, NICEEVAL_BIN};
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-
-/// The nearest `relative` that `accept`s, from `start` upward.
-pub fn find_upward(start: &Path, relative: &str, mut accept: impl FnMut(&Path) -> bool) -> Option<PathBuf> {
-    start.ancestors().map(|dir| dir.join(relative)).find(|candidate| accept(candidate))
-}
 
 /// Run NiceEval's CLI with `args` (the subcommand first), stdio inherited;
 /// its exit code is ours, 128+N when signal N ended it.
@@ -21,7 +15,7 @@ pub fn run(args: &[OsString]) -> i32 {
     };
     let me = std::env::current_exe().and_then(std::fs::canonicalize).ok();
     let mut skipped = None;
-    let found = find_upward(&start, NICEEVAL_BIN, |candidate| {
+    let found = super::find_upward(&start, NICEEVAL_BIN, |candidate| {
         if !candidate.is_file() {
             return false;
         }

@@ -12,9 +12,12 @@ pub enum ColorChoice {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ShowArgs {
-    /// Input files or directories (`-` for stdin), and optionally one `@locator` to pick an attempt.
-    #[arg(value_name = "PATH", required = true)]
+    /// Input files or directories (`-` for stdin), and optionally one `@locator` to pick an attempt. No path: the nearest `.niceeval/record` from the working directory upward, as NiceEval finds it.
+    #[arg(value_name = "PATH")]
     pub paths: Vec<std::path::PathBuf>,
+    /// The Record root to read, as NiceEval's `--record` names it (the root itself; nothing is appended). Instead of a PATH.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<std::path::PathBuf>,
     /// One row per event (the default section).
     #[arg(long)]
     pub timeline: bool,
@@ -145,9 +148,10 @@ pub fn run(args: &ShowArgs) -> i32 {
     if locators.len() > 1 {
         return usage_error("give at most one @locator");
     }
-    if paths.is_empty() {
-        return usage_error("no input file given (an @locator selects an attempt inside the files you name)");
-    }
+    let paths = match input_paths(args, paths) {
+        Ok(paths) => paths,
+        Err(code) => return code,
+    };
     let turn = match args.turn.as_deref().map(|t| (t, TurnSelector::parse(t))) {
         None => None,
         Some((_, Some(t))) => Some(t),
@@ -226,6 +230,27 @@ pub fn run(args: &ShowArgs) -> i32 {
         return super::EXIT_INPUT;
     }
     exit_code(&sections, &report)
+}
+
+/// The paths named, else `--record DIR`, else the nearest `.niceeval/record`
+/// from the working directory upward (NiceEval's default Record root).
+fn input_paths(args: &ShowArgs, paths: Vec<std::path::PathBuf>) -> Result<Vec<std::path::PathBuf>, i32> {
+    use crate::view::niceeval_cli;
+    if let Some(root) = &args.record {
+        if !paths.is_empty() {
+            return Err(usage_error("--record names the Record root: give it or PATHs, not both"));
+        }
+        return Ok(vec![root.clone()]);
+    }
+    if !paths.is_empty() {
+        return Ok(paths);
+    }
+    let start = std::env::current_dir()
+        .map_err(|e| super::report_error(&format!("the working directory cannot be read: {e}")))?;
+    match super::find_upward(&start, niceeval_cli::DEFAULT_RECORD, |p| p.is_dir()) {
+        Some(root) => Ok(vec![root]),
+        None => Err(super::report_error(&niceeval_cli::no_record(&start))),
+    }
 }
 
 /// `--json`, written as it is made (see `view::json::write_document`),

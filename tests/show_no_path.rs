@@ -1,0 +1,100 @@
+//! `show` with no path reads NiceEval's default Record root, the nearest
+//! `.niceeval/record` from the working directory upward, as NiceEval's
+//! `show` does; `--record DIR` names the root as NiceEval spells it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A project folder holding a copy of a small Record at `.niceeval/record`.
+fn project(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("niceeval-show-no-path-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&common::fixture("record-counting"), &dir.join(".niceeval/record"));
+    std::fs::create_dir_all(dir.join("src/deep")).unwrap();
+    dir
+}
+
+fn show(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(common::bin()).arg("show").args(args).current_dir(dir).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn with_no_path_show_reads_the_nearest_niceeval_record_upward() {
+    let dir = project("upward");
+    let deep = dir.join("src/deep");
+    let root = dir.join(".niceeval/record");
+    let root = root.to_str().unwrap();
+    for args in [&["--assertions", "--width", "100"][..], &["--json"][..]] {
+        let (code, named, _) = show(&deep, &[&[root][..], args].concat());
+        assert_eq!(code, 0);
+        let (code, found, stderr) = show(&deep, args);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(!found.is_empty());
+        assert_eq!(found, named, "show {args:?} with no path differs from naming the Record");
+        let (code, flagged, stderr) = show(&deep, &[&["--record", root][..], args].concat());
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(flagged, named, "show --record differs from naming the Record");
+    }
+    let (code, named, _) = show(&dir, &[root, "--json"]);
+    assert_eq!(code, 0);
+    let locator = serde_json::from_str::<serde_json::Value>(&named).unwrap()["attempts"][0]["locator"]
+        .as_str()
+        .map(str::to_owned)
+        .expect("the fixture's first attempt has a locator");
+    let (code, at, stderr) = show(&deep, &[&locator, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, at_named, _) = show(&deep, &[root, &locator, "--json"]);
+    assert_eq!(at, at_named, "show @LOC with no path differs from naming the Record");
+    let value: serde_json::Value = serde_json::from_str(&at).unwrap();
+    assert_eq!(value["attempts"].as_array().map(Vec::len), Some(1), "{at}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn with_no_record_above_one_line_in_niceevals_words() {
+    let dir = std::env::temp_dir().join(format!("niceeval-show-no-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (code, stdout, stderr) = show(&dir, &[]);
+    assert_eq!(code, 2, "{stdout}");
+    let start = dir.canonicalize().unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "niceeval: No .niceeval/record found from {} upward. Run this inside the project, or pass --record <record-root> (or a path) to point at it.\n",
+            start.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn record_and_a_path_together_is_a_usage_error() {
+    let dir = project("both");
+    let (code, stdout, stderr) = show(&dir, &["--record", ".niceeval/record", ".niceeval/record"]);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stderr.contains("--record names the Record root: give it or PATHs, not both"), "{stderr}");
+    let (code, _, stderr) = show(&dir, &["--record", ".niceeval/record", "--tools"]);
+    assert_eq!(code, 0, "a relative --record is read from the working directory: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
