@@ -1,6 +1,7 @@
 //! `show` with no path reads NiceEval's default Record root, the nearest
 //! `.niceeval/record` from the working directory upward, as NiceEval's
-//! `show` does; `--record DIR` names the root as NiceEval spells it.
+//! `show` does; `--record DIR` names the root as NiceEval spells it; the
+//! flags only NiceEval's Report takes name NiceEval's own CLI.
 
 mod common;
 
@@ -96,5 +97,22 @@ fn record_and_a_path_together_is_a_usage_error() {
     assert!(stderr.contains("--record names the Record root: give it or PATHs, not both"), "{stderr}");
     let (code, _, stderr) = show(&dir, &["--record", ".niceeval/record", "--tools"]);
     assert_eq!(code, 0, "a relative --record is read from the working directory: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn report_browser_flags_name_niceevals_own_cli() {
+    let dir = project("browser");
+    for (flag, value) in [("--page", "/attempts"), ("--report", "standard")] {
+        let (code, stdout, stderr) = show(&dir, &[flag, value]);
+        assert_eq!(code, 2, "{flag}: {stdout}");
+        assert!(stdout.is_empty(), "{flag}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("niceeval show: {flag} selects a page or module of NiceEval's Report")),
+            "{stderr}"
+        );
+        assert!(stderr.contains(&format!("node_modules/.bin/niceeval show … {flag} …")), "{stderr}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

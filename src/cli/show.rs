@@ -69,6 +69,12 @@ pub struct ShowArgs {
     /// Print complete payloads (pretty JSON) instead of cut previews.
     #[arg(long)]
     pub full: bool,
+    /// NiceEval's Report page route: its browser's, not drawn here (a usage error naming NiceEval's CLI).
+    #[arg(long, value_name = "ROUTE", hide = true)]
+    pub page: Option<String>,
+    /// NiceEval's Report module: its browser's, not drawn here (a usage error naming NiceEval's CLI).
+    #[arg(long, value_name = "MODULE", hide = true)]
+    pub report: Option<String>,
     #[command(flatten)]
     pub layout: LayoutArgs,
     #[command(flatten)]
@@ -142,6 +148,11 @@ fn usage_error(msg: &str) -> i32 {
 }
 
 pub fn run(args: &ShowArgs) -> i32 {
+    for (flag, given) in [("--page", args.page.is_some()), ("--report", args.report.is_some())] {
+        if given {
+            return usage_error(&crate::view::niceeval_cli::browser_only(flag));
+        }
+    }
     let (locators, paths): (Vec<_>, Vec<_>) =
         args.paths.iter().cloned().partition(|p| p.as_os_str().as_encoded_bytes().starts_with(b"@"));
     let locators: Vec<String> = locators.iter().map(|l| crate::load::display_name(l)).collect();

@@ -36,6 +36,14 @@ pub fn no_record(start: &Path) -> String {
     )
 }
 
+/// One line for a `show` flag that only NiceEval's Report takes (`--page`,
+/// `--report`): this viewer draws its own views, and says whose flag it is.
+pub fn browser_only(flag: &str) -> String {
+    format!(
+        "{flag} selects a page or module of NiceEval's Report, which this viewer does not render; run NiceEval's own CLI for it ({NICEEVAL_BIN} show … {flag} …, or npx niceeval show … {flag} …)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
