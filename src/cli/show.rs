@@ -69,6 +69,9 @@ pub struct ShowArgs {
     /// Print complete payloads (pretty JSON) instead of cut previews.
     #[arg(long)]
     pub full: bool,
+    /// Only this published Run of the Record (repeatable), as NiceEval's `--run` selects it.
+    #[arg(long, value_name = "ID")]
+    pub run: Vec<String>,
     /// NiceEval's Report page route: its browser's, not drawn here (a usage error naming NiceEval's CLI).
     #[arg(long, value_name = "ROUTE", hide = true)]
     pub page: Option<String>,
@@ -159,7 +162,10 @@ pub fn run(args: &ShowArgs) -> i32 {
     if locators.len() > 1 {
         return usage_error("give at most one @locator");
     }
-    let paths = match input_paths(args, paths) {
+    if !args.run.is_empty() && !locators.is_empty() {
+        return usage_error("An Attempt locator cannot combine with --run or --experiment.");
+    }
+    let paths = match input_paths(args, paths).and_then(|paths| run_paths(&args.run, paths)) {
         Ok(paths) => paths,
         Err(code) => return code,
     };
@@ -262,6 +268,40 @@ fn input_paths(args: &ShowArgs, paths: Vec<std::path::PathBuf>) -> Result<Vec<st
         Some(root) => Ok(vec![root]),
         None => Err(super::report_error(&niceeval_cli::no_record(&start))),
     }
+}
+
+/// `--run ID…`: each a run directory of the one Record root given (read as
+/// the Record's run scope, each attempt once); none: the paths as given.
+fn run_paths(runs: &[String], paths: Vec<std::path::PathBuf>) -> Result<Vec<std::path::PathBuf>, i32> {
+    use crate::view::niceeval_cli;
+    if runs.is_empty() {
+        return Ok(paths);
+    }
+    let [root] = paths.as_slice() else {
+        return Err(usage_error(
+            "--run selects runs of one Record root: give one Record (a PATH or --record), or none",
+        ));
+    };
+    if !root.join("record.json").is_file() {
+        return Err(super::report_error(&niceeval_cli::not_a_record_root(root)));
+    }
+    let mut out: Vec<std::path::PathBuf> = Vec::new();
+    for id in runs {
+        if !niceeval_cli::portable_segment(id) {
+            return Err(usage_error(&format!(
+                "Invalid --run value \"{}\": expected one exact portable RunId.",
+                crate::plain::layout::clean(id)
+            )));
+        }
+        let dir = root.join("runs").join(id);
+        if !dir.join("run.json").is_file() {
+            return Err(super::report_error(&niceeval_cli::no_run(id, root)));
+        }
+        if !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    Ok(out)
 }
 
 /// `--json`, written as it is made (see `view::json::write_document`),

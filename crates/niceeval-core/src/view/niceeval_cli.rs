@@ -44,6 +44,31 @@ pub fn browser_only(flag: &str) -> String {
     )
 }
 
+/// Whether `id` can be a Run id: NiceEval's portable file-name segment
+/// (ASCII, no path separator, not `.` or `..`), so a `--run` value never
+/// names a path outside the Record's `runs/`.
+pub fn portable_segment(id: &str) -> bool {
+    !id.is_empty() && id != "." && id != ".." && id.bytes().all(|b| b.is_ascii_graphic() && b != b'/' && b != b'\\')
+}
+
+/// `--run` was given with a path that is not a Record root.
+pub fn not_a_record_root(path: &Path) -> String {
+    format!(
+        "{}: --run selects runs of a Record root (a folder holding record.json), and this is not one",
+        super::clean(&path.display().to_string())
+    )
+}
+
+/// `--run ID` names no published run of the Record.
+pub fn no_run(id: &str, root: &Path) -> String {
+    format!(
+        "{}: --run {}: no run with that id (no runs/{}/run.json)",
+        super::clean(&root.display().to_string()),
+        super::clean(id),
+        super::clean(id)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +82,14 @@ mod tests {
         let line = no_niceeval_cli("exp\x1b[2J", Path::new("/a"), Some(Path::new("/a/node_modules/.bin/niceeval")));
         assert!(!line.contains('\x1b'), "{line:?}");
         assert!(line.contains("only /a/node_modules/.bin/niceeval, which is this viewer"), "{line}");
+    }
+
+    #[test]
+    fn a_run_id_is_one_portable_segment() {
+        assert!(portable_segment("a0000000-0000-4000-8000-00000000000a"));
+        for bad in ["", ".", "..", "../x", "a/b", "a\\b", "a b", "é"] {
+            assert!(!portable_segment(bad), "{bad:?}");
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! `show` with no path reads NiceEval's default Record root, the nearest
-//! `.niceeval/record` from the working directory upward, as NiceEval's
-//! `show` does; `--record DIR` names the root as NiceEval spells it; the
-//! flags only NiceEval's Report takes name NiceEval's own CLI.
+//! NiceEval's `show` grammar. With no path, `show` reads NiceEval's default
+//! Record root, the nearest `.niceeval/record` from the working directory
+//! upward; `--record DIR` names the root as NiceEval spells it; `--run ID`
+//! reads only the published Runs named; the flags only NiceEval's Report
+//! takes name NiceEval's own CLI.
 
 mod common;
 
@@ -113,6 +114,44 @@ fn report_browser_flags_name_niceevals_own_cli() {
             "{stderr}"
         );
         assert!(stderr.contains(&format!("node_modules/.bin/niceeval show … {flag} …")), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn locators(json: &str) -> Vec<String> {
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    value["attempts"].as_array().unwrap().iter().map(|a| a["locator"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn run_selects_the_published_runs_named_as_niceeval_does() {
+    let dir = project("run");
+    let deep = dir.join("src/deep");
+    const A: &str = "a0000000-0000-4000-8000-00000000000a";
+    const B: &str = "b0000000-0000-4000-8000-00000000000b";
+    let (code, all, _) = show(&deep, &["--json"]);
+    assert_eq!(code, 0);
+    let all = locators(&all);
+    assert_eq!(all.len(), 3, "{all:?}");
+    // Run b executed nothing: it carries run a's third attempt.
+    let (code, only_b, stderr) = show(&deep, &["--run", B, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(locators(&only_b), vec![all[2].clone()]);
+    let (code, both, stderr) = show(&deep, &["--run", A, "--run", B, "--run", A, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(locators(&both), all, "each attempt once");
+    let (code, _, stderr) = show(&deep, &["--record", dir.join(".niceeval/record").to_str().unwrap(), "--run", B]);
+    assert_eq!(code, 0, "{stderr}");
+
+    for (args, words) in [
+        (vec!["--run", "nope"], "--run nope: no run with that id (no runs/nope/run.json)"),
+        (vec!["--run", "../record"], "Invalid --run value \"../record\": expected one exact portable RunId."),
+        (vec!["--run", B, "@X"], "An Attempt locator cannot combine with --run or --experiment."),
+        (vec!["--run", B, "src"], "--run selects runs of a Record root (a folder holding record.json)"),
+    ] {
+        let (code, stdout, stderr) = show(&deep.join(".."), &args);
+        assert_eq!(code, 2, "{args:?}: {stdout}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
