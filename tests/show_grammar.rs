@@ -1,7 +1,8 @@
 //! NiceEval's `show` grammar. With no path, `show` reads NiceEval's default
 //! Record root, the nearest `.niceeval/record` from the working directory
 //! upward; `--record DIR` names the root as NiceEval spells it; `--run ID`
-//! reads only the published Runs named; the flags only NiceEval's Report
+//! reads only the published Runs named, `--experiment ID` only those
+//! experiments' attempts; the flags only NiceEval's Report
 //! takes name NiceEval's own CLI.
 
 mod common;
@@ -154,4 +155,39 @@ fn run_selects_the_published_runs_named_as_niceeval_does() {
         assert!(stderr.contains(words), "{args:?}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn experiment_narrows_to_the_attempts_and_slots_of_the_ids_named() {
+    let counting = common::fixture("record-counting");
+    let other = common::fixture("record/project/.niceeval/record");
+    let (counting, other) = (counting.to_str().unwrap(), other.to_str().unwrap());
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (code, main_alone, _) = show(here, &[counting, "--json"]);
+    assert_eq!(code, 0);
+    let (code, narrowed, stderr) = show(here, &[counting, other, "--experiment", "main", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(locators(&narrowed), locators(&main_alone));
+    // The not-recorded slots are said anew: only main's.
+    assert!(stderr.contains("1 selected slot was not recorded: flaky attempt 3 of main"), "{stderr}");
+    assert!(!stderr.contains("of fx"), "{stderr}");
+    let (code, both, _) = show(here, &[counting, other, "--experiment", "fx", "--experiment", "main", "--json"]);
+    assert_eq!(code, 0);
+    let (_, unnarrowed, _) = show(here, &[counting, other, "--json"]);
+    assert_eq!(locators(&both), locators(&unnarrowed));
+
+    let (code, _, stderr) = show(here, &[counting, other, "--experiment", "nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--experiment nope: no attempt or slot of that experiment (experiments here: fx, main)"),
+        "{stderr}"
+    );
+    for (args, words) in [
+        (vec![counting, "--experiment", "main", "--run", "x"], "--experiment cannot combine with explicit --run."),
+        (vec![counting, "--experiment", "main", "@X"], "An Attempt locator cannot combine with --run or --experiment."),
+    ] {
+        let (code, _, stderr) = show(here, &args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+    }
 }

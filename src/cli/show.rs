@@ -72,6 +72,9 @@ pub struct ShowArgs {
     /// Only this published Run of the Record (repeatable), as NiceEval's `--run` selects it.
     #[arg(long, value_name = "ID")]
     pub run: Vec<String>,
+    /// Only the attempts of this experiment (repeatable; its complete id), as NiceEval's `--experiment` narrows.
+    #[arg(long, value_name = "ID")]
+    pub experiment: Vec<String>,
     /// NiceEval's Report page route: its browser's, not drawn here (a usage error naming NiceEval's CLI).
     #[arg(long, value_name = "ROUTE", hide = true)]
     pub page: Option<String>,
@@ -162,7 +165,10 @@ pub fn run(args: &ShowArgs) -> i32 {
     if locators.len() > 1 {
         return usage_error("give at most one @locator");
     }
-    if !args.run.is_empty() && !locators.is_empty() {
+    if !args.run.is_empty() && !args.experiment.is_empty() {
+        return usage_error("--experiment cannot combine with explicit --run.");
+    }
+    if (!args.run.is_empty() || !args.experiment.is_empty()) && !locators.is_empty() {
         return usage_error("An Attempt locator cannot combine with --run or --experiment.");
     }
     let paths = match input_paths(args, paths).and_then(|paths| run_paths(&args.run, paths)) {
@@ -189,10 +195,17 @@ pub fn run(args: &ShowArgs) -> i32 {
         Some(Ok(re)) => Some(re),
         Some(Err(e)) => return usage_error(&format!("--grep: invalid regular expression: {e}")),
     };
-    let doc = match crate::load::load_paths_as(&paths, args.agent.agent()) {
+    let mut doc = match crate::load::load_paths_as(&paths, args.agent.agent()) {
         Ok(d) => d,
         Err(e) => return super::report_error(&e),
     };
+    if !args.experiment.is_empty() {
+        let known = crate::load::select::experiment_ids(&doc);
+        let unknown = crate::load::select::experiments(&mut doc, &args.experiment);
+        if !unknown.is_empty() {
+            return super::report_error(&crate::view::niceeval_cli::no_experiment(&doc.sources, &unknown, &known));
+        }
+    }
     let prices = match super::price_table(&args.opts) {
         Ok(p) => p,
         Err(e) => return super::report_error(&e),

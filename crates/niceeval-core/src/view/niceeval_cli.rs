@@ -69,6 +69,17 @@ pub fn no_run(id: &str, root: &Path) -> String {
     )
 }
 
+/// `--experiment ID` names no experiment of the input; `known` are its own.
+pub fn no_experiment(sources: &[String], unknown: &[String], known: &[String]) -> String {
+    let list = |ids: &[String]| ids.iter().map(|i| super::clean(i)).collect::<Vec<_>>().join(", ");
+    let known = if known.is_empty() { "none".to_string() } else { list(known) };
+    format!(
+        "{}: --experiment {}: no attempt or slot of that experiment (experiments here: {known})",
+        super::clean(&sources.join(", ")),
+        list(unknown)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
