@@ -4,13 +4,15 @@ pub mod check;
 pub mod compare;
 pub mod convert;
 pub mod derive;
+pub mod passthrough;
 pub mod show;
 pub mod view;
 
 use clap::{Parser, Subcommand};
+use std::ffi::OsString;
 
 #[derive(Debug, Parser)]
-#[command(name = "niceeval", version, long_version = version_text(), about = "Terminal viewer for NiceEval agent Turns, sessions and eval results")]
+#[command(name = "niceeval", version, long_version = version_text(), about = "Terminal viewer for NiceEval agent Turns, sessions and eval results", after_help = "Any other command (exp, list, session, sandbox, debug, …) is handed to the project's own NiceEval CLI: node_modules/.bin/niceeval, from the working directory upward.")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -65,6 +67,10 @@ pub enum Command {
         #[command(flatten)]
         agent: convert::AgentOpt,
     },
+    /// Any other command (`exp`, `list`, `sandbox`, …) goes to the project's own
+    /// NiceEval CLI (`node_modules/.bin/niceeval`, from here upward).
+    #[command(external_subcommand)]
+    External(Vec<OsString>),
 }
 
 /// Exit codes: 0 ok, 1 findings or failures, 2 bad input or usage.
@@ -93,6 +99,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Show(args) => show::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::External(args) => passthrough::run(&args),
     }
 }
 
@@ -117,6 +124,15 @@ pub fn price_table(opts: &DeriveOpts) -> Result<crate::model::usage::PriceTable,
             Ok(table)
         }
     }
+}
+
+/// The nearest `relative` that `accept`s, from `start` upward.
+pub fn find_upward(
+    start: &std::path::Path,
+    relative: &str,
+    mut accept: impl FnMut(&std::path::Path) -> bool,
+) -> Option<std::path::PathBuf> {
+    start.ancestors().map(|dir| dir.join(relative)).find(|candidate| accept(candidate))
 }
 
 /// Print a load error the same way everywhere.

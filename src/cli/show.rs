@@ -12,9 +12,12 @@ pub enum ColorChoice {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ShowArgs {
-    /// Input files or directories (`-` for stdin), and optionally one `@locator` to pick an attempt.
-    #[arg(value_name = "PATH", required = true)]
+    /// Input files or directories (`-` for stdin), and optionally one `@locator` to pick an attempt. No path: the nearest `.niceeval/record` from the working directory upward, as NiceEval finds it.
+    #[arg(value_name = "PATH")]
     pub paths: Vec<std::path::PathBuf>,
+    /// The Record root to read, as NiceEval's `--record` names it (the root itself; nothing is appended). Instead of a PATH.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<std::path::PathBuf>,
     /// One row per event (the default section).
     #[arg(long)]
     pub timeline: bool,
@@ -66,6 +69,18 @@ pub struct ShowArgs {
     /// Print complete payloads (pretty JSON) instead of cut previews.
     #[arg(long)]
     pub full: bool,
+    /// Only this published Run of the Record (repeatable), as NiceEval's `--run` selects it.
+    #[arg(long, value_name = "ID")]
+    pub run: Vec<String>,
+    /// Only the attempts of this experiment (repeatable; its complete id), as NiceEval's `--experiment` narrows.
+    #[arg(long, value_name = "ID")]
+    pub experiment: Vec<String>,
+    /// NiceEval's Report page route: its browser's, not drawn here (a usage error naming NiceEval's CLI).
+    #[arg(long, value_name = "ROUTE", hide = true)]
+    pub page: Option<String>,
+    /// NiceEval's Report module: its browser's, not drawn here (a usage error naming NiceEval's CLI).
+    #[arg(long, value_name = "MODULE", hide = true)]
+    pub report: Option<String>,
     #[command(flatten)]
     pub layout: LayoutArgs,
     #[command(flatten)]
@@ -139,15 +154,27 @@ fn usage_error(msg: &str) -> i32 {
 }
 
 pub fn run(args: &ShowArgs) -> i32 {
+    for (flag, given) in [("--page", args.page.is_some()), ("--report", args.report.is_some())] {
+        if given {
+            return usage_error(&crate::view::niceeval_cli::browser_only(flag));
+        }
+    }
     let (locators, paths): (Vec<_>, Vec<_>) =
         args.paths.iter().cloned().partition(|p| p.as_os_str().as_encoded_bytes().starts_with(b"@"));
     let locators: Vec<String> = locators.iter().map(|l| crate::load::display_name(l)).collect();
     if locators.len() > 1 {
         return usage_error("give at most one @locator");
     }
-    if paths.is_empty() {
-        return usage_error("no input file given (an @locator selects an attempt inside the files you name)");
+    if !args.run.is_empty() && !args.experiment.is_empty() {
+        return usage_error("--experiment cannot combine with explicit --run.");
     }
+    if (!args.run.is_empty() || !args.experiment.is_empty()) && !locators.is_empty() {
+        return usage_error("An Attempt locator cannot combine with --run or --experiment.");
+    }
+    let paths = match input_paths(args, paths).and_then(|paths| run_paths(&args.run, paths)) {
+        Ok(paths) => paths,
+        Err(code) => return code,
+    };
     let turn = match args.turn.as_deref().map(|t| (t, TurnSelector::parse(t))) {
         None => None,
         Some((_, Some(t))) => Some(t),
@@ -168,10 +195,17 @@ pub fn run(args: &ShowArgs) -> i32 {
         Some(Ok(re)) => Some(re),
         Some(Err(e)) => return usage_error(&format!("--grep: invalid regular expression: {e}")),
     };
-    let doc = match crate::load::load_paths_as(&paths, args.agent.agent()) {
+    let mut doc = match crate::load::load_paths_as(&paths, args.agent.agent()) {
         Ok(d) => d,
         Err(e) => return super::report_error(&e),
     };
+    if !args.experiment.is_empty() {
+        let known = crate::load::select::experiment_ids(&doc);
+        let unknown = crate::load::select::experiments(&mut doc, &args.experiment);
+        if !unknown.is_empty() {
+            return super::report_error(&crate::view::niceeval_cli::no_experiment(&doc.sources, &unknown, &known));
+        }
+    }
     let prices = match super::price_table(&args.opts) {
         Ok(p) => p,
         Err(e) => return super::report_error(&e),
@@ -226,6 +260,61 @@ pub fn run(args: &ShowArgs) -> i32 {
         return super::EXIT_INPUT;
     }
     exit_code(&sections, &report)
+}
+
+/// The paths named, else `--record DIR`, else the nearest `.niceeval/record`
+/// from the working directory upward (NiceEval's default Record root).
+fn input_paths(args: &ShowArgs, paths: Vec<std::path::PathBuf>) -> Result<Vec<std::path::PathBuf>, i32> {
+    use crate::view::niceeval_cli;
+    if let Some(root) = &args.record {
+        if !paths.is_empty() {
+            return Err(usage_error("--record names the Record root: give it or PATHs, not both"));
+        }
+        return Ok(vec![root.clone()]);
+    }
+    if !paths.is_empty() {
+        return Ok(paths);
+    }
+    let start = std::env::current_dir()
+        .map_err(|e| super::report_error(&format!("the working directory cannot be read: {e}")))?;
+    match super::find_upward(&start, niceeval_cli::DEFAULT_RECORD, |p| p.is_dir()) {
+        Some(root) => Ok(vec![root]),
+        None => Err(super::report_error(&niceeval_cli::no_record(&start))),
+    }
+}
+
+/// `--run ID…`: each a run directory of the one Record root given (read as
+/// the Record's run scope, each attempt once); none: the paths as given.
+fn run_paths(runs: &[String], paths: Vec<std::path::PathBuf>) -> Result<Vec<std::path::PathBuf>, i32> {
+    use crate::view::niceeval_cli;
+    if runs.is_empty() {
+        return Ok(paths);
+    }
+    let [root] = paths.as_slice() else {
+        return Err(usage_error(
+            "--run selects runs of one Record root: give one Record (a PATH or --record), or none",
+        ));
+    };
+    if !root.join("record.json").is_file() {
+        return Err(super::report_error(&niceeval_cli::not_a_record_root(root)));
+    }
+    let mut out: Vec<std::path::PathBuf> = Vec::new();
+    for id in runs {
+        if !niceeval_cli::portable_segment(id) {
+            return Err(usage_error(&format!(
+                "Invalid --run value \"{}\": expected one exact portable RunId.",
+                crate::plain::layout::clean(id)
+            )));
+        }
+        let dir = root.join("runs").join(id);
+        if !dir.join("run.json").is_file() {
+            return Err(super::report_error(&niceeval_cli::no_run(id, root)));
+        }
+        if !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    Ok(out)
 }
 
 /// `--json`, written as it is made (see `view::json::write_document`),

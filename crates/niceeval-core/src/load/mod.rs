@@ -14,6 +14,7 @@ pub mod input;
 pub mod parse;
 pub mod preview;
 pub mod progress;
+pub mod select;
 
 pub use error::LoadError;
 use format::document::merge;

@@ -21,6 +21,7 @@ pub mod hitl;
 pub mod inspect;
 pub mod json;
 pub mod nav;
+pub mod niceeval_cli;
 pub mod payload;
 pub mod preview;
 pub mod report;

@@ -353,7 +353,7 @@ fn slots_not_recorded(run: &Run) -> Vec<SlotNotRecorded> {
 
 /// "1 selected slot was not recorded: flaky attempt 3 of main (not-dispatched)",
 /// NiceEval's notice for them (`site-components/compute.ts`), with which ones.
-fn slots_notice(slots: &[SlotNotRecorded]) -> Notice {
+pub(crate) fn slots_notice(slots: &[SlotNotRecorded]) -> Notice {
     const LISTED: usize = 5;
     let head = match slots.len() {
         1 => "1 selected slot was not recorded".to_string(),

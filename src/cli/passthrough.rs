@@ -1,0 +1,97 @@
+//! A subcommand this binary does not have (`exp`, `list`, `sandbox`, …) is
+//! handed to the project's own NiceEval CLI, so that installing this viewer
+//! as `niceeval` never hides NiceEval.
+
+use crate::view::niceeval_cli::{self, NICEEVAL_BIN};
+use std::ffi::OsString;
+
+/// Run NiceEval's CLI with `args` (the subcommand first), stdio inherited;
+/// its exit code is ours, 128+N when signal N ended it.
+pub fn run(args: &[OsString]) -> i32 {
+    let command = args.first().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let start = match std::env::current_dir() {
+        Ok(dir) => dir,
+        Err(e) => return super::report_error(&format!("{command}: the working directory cannot be read: {e}")),
+    };
+    let me = std::env::current_exe().and_then(std::fs::canonicalize).ok();
+    let mut skipped = None;
+    let found = super::find_upward(&start, NICEEVAL_BIN, |candidate| {
+        if !candidate.is_file() {
+            return false;
+        }
+        // A `niceeval` that is this binary (linked into node_modules) would loop.
+        let is_me = me.is_some() && std::fs::canonicalize(candidate).ok() == me;
+        if is_me {
+            skipped = Some(candidate.to_path_buf());
+        }
+        !is_me
+    });
+    let Some(bin) = found else {
+        return super::report_error(&niceeval_cli::no_niceeval_cli(&command, &start, skipped.as_deref()));
+    };
+    let mut child = match std::process::Command::new(&bin).args(args).spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            let shown = crate::view::clean(&bin.display().to_string());
+            return super::report_error(&format!("{shown}: could not run NiceEval's CLI: {e}"));
+        }
+    };
+    // Ctrl-C and Ctrl-\ reach the child from the terminal; this process waits
+    // for it to finish (NiceEval stops a run in steps) instead of dying first.
+    // Set after the spawn: an ignored signal would be inherited across exec.
+    let restore = ignore_terminal_signals();
+    let status = child.wait();
+    restore_signals(restore);
+    match status {
+        Ok(status) => exit_code(status),
+        Err(e) => super::report_error(&format!("{}: {e}", crate::view::clean(&bin.display().to_string()))),
+    }
+}
+
+fn exit_code(status: std::process::ExitStatus) -> i32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return 128 + signal;
+        }
+    }
+    status.code().unwrap_or(1)
+}
+
+#[cfg(unix)]
+type Saved = Vec<(libc::c_int, libc::sigaction)>;
+#[cfg(not(unix))]
+type Saved = ();
+
+#[cfg(unix)]
+fn ignore_terminal_signals() -> Saved {
+    let mut saved = Vec::new();
+    for signal in [libc::SIGINT, libc::SIGQUIT] {
+        // SAFETY: sigaction with zeroed structs; SIG_IGN runs no code.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = libc::SIG_IGN;
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, &action, &mut old) == 0 {
+                saved.push((signal, old));
+            }
+        }
+    }
+    saved
+}
+
+#[cfg(unix)]
+fn restore_signals(saved: Saved) {
+    for (signal, old) in saved {
+        // SAFETY: puts back the action sigaction returned above.
+        unsafe {
+            libc::sigaction(signal, &old, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn ignore_terminal_signals() -> Saved {}
+#[cfg(not(unix))]
+fn restore_signals(_: Saved) {}
