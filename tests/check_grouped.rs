@@ -233,3 +233,66 @@ fn a_record_says_why_each_attempt_is_not_checked_and_exits_2() {
     assert!(notes.len() <= 3, "{out}");
     assert!(notes.iter().any(|n| n.contains("attempts not checked (attempts ")), "{out}");
 }
+
+/// The report of `paths` as `check` builds it.
+fn report_json(paths: &[PathBuf], statistics_only: bool) -> (String, String) {
+    let doc = niceeval::load::load_paths(paths).unwrap();
+    let prices = niceeval::model::usage::builtin_prices();
+    let (derived, findings) = niceeval::analysis::derive_and_lint(&doc, None, &prices);
+    let report = niceeval::view::check::Report::new(&doc, &derived, findings, false);
+    let safe = niceeval::model::text::json_terminal_safe;
+    let tree = safe(&serde_json::to_string_pretty(&report.json_as(statistics_only)).unwrap()).into_owned();
+    let mut w = niceeval::view::json::PrettyWriter::new(Vec::new(), safe);
+    report.write_json(statistics_only, &mut w).unwrap();
+    (String::from_utf8(w.into_inner()).unwrap(), tree)
+}
+
+/// `--format json` is written a finding at a time, and its bytes are those
+/// of the whole tree pretty-printed: one file, several files (each finding
+/// names its file), findings about the input itself, hostile text.
+#[test]
+fn json_written_as_it_is_made_is_the_tree_byte_for_byte() {
+    let dir = tempdir("streamed");
+    let unmigrated = unmigrated_session(&dir);
+    let check = |name: &str| fixture(&format!("check/{name}.json"));
+    let sets = [
+        vec![unmigrated.clone()],
+        vec![unmigrated.clone(), check("input-line-skipped"), check("input-text-replaced")],
+        vec![
+            fixture("hostile/hostile-format-chars.json"),
+            fixture("hostile/hostile-turn.json"),
+            check("orphan-finish"),
+        ],
+    ];
+    for paths in &sets {
+        for statistics_only in [false, true] {
+            let (streamed, tree) = report_json(paths, statistics_only);
+            assert!(tree.contains("\"statistics\": ["), "{tree}");
+            assert_eq!(tree.contains("\"findings\": ["), !statistics_only);
+            assert_eq!(streamed, tree, "{paths:?} statistics_only={statistics_only}");
+        }
+        // And the command writes it, with the final newline.
+        let args: Vec<&str> = paths.iter().map(|p| p.to_str().unwrap()).collect();
+        let (_, out, _) = run(&[&["check", "--format", "json"], &args[..]].concat());
+        assert_eq!(out, format!("{}\n", report_json(paths, false).1), "{paths:?}");
+    }
+    let (_, out, _) = run(&["check", "--format", "json", unmigrated.to_str().unwrap()]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["findings"].as_array().map(Vec::len), Some(TURNS * STARTS_PER_TURN + 1));
+}
+
+/// A rule's own hint is borrowed from the catalog, not copied into each of
+/// thousands of findings.
+#[test]
+fn default_hints_are_borrowed_not_copied() {
+    let dir = tempdir("hints");
+    let doc = niceeval::load::load_paths(&[unmigrated_session(&dir)]).unwrap();
+    let prices = niceeval::model::usage::builtin_prices();
+    let (_, findings) = niceeval::analysis::derive_and_lint(&doc, None, &prices);
+    let unclassified: Vec<_> = findings.iter().filter(|f| f.code == "command-unclassified").collect();
+    assert_eq!(unclassified.len(), TURNS * STARTS_PER_TURN);
+    let catalog = niceeval::model::lint::rule_info("command-unclassified").unwrap().hint;
+    for f in unclassified {
+        assert!(matches!(f.hint, std::borrow::Cow::Borrowed(h) if std::ptr::eq(h, catalog)), "{:?}", f.hint);
+    }
+}

@@ -572,7 +572,7 @@ fn diagnostics_show_findings_with_where_and_fix() {
             severity: Severity::Warning,
             location: Location { attempt: 1, session: 0, turn: Some(1), event: None },
             message: "only in the second attempt".into(),
-            hint: String::new(),
+            hint: "".into(),
             rule: "derivation §5.1",
             input: None,
         },

@@ -72,12 +72,29 @@ pub fn run(args: &CheckArgs) -> i32 {
         CheckFormat::Text if args.statistics => report.text_as(Layout::Statistics),
         CheckFormat::Text if args.all => report.text_as(Layout::All),
         CheckFormat::Text => report.text(),
-        CheckFormat::Json => super::terminal_safe_json(&report.json_as(args.statistics)),
+        CheckFormat::Json => return write_json(&report, args.statistics),
     };
-    if let (Some(refusal), CheckFormat::Text) = (report.refusal(), args.format) {
+    if let Some(refusal) = report.refusal() {
         eprintln!("{refusal}");
     }
     emit(&text, report.exit_code())
+}
+
+/// `--format json`, written as it is made (one finding at a time, see
+/// `Report::write_json`), terminal-safe as every JSON this binary prints.
+fn write_json(report: &Report, statistics_only: bool) -> i32 {
+    let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut w = crate::view::json::PrettyWriter::new(stdout, crate::model::text::json_terminal_safe);
+    let written = report.write_json(statistics_only, &mut w).and_then(|()| {
+        let mut out = w.into_inner();
+        out.write_all(b"\n")?;
+        out.flush()
+    });
+    match written {
+        Ok(()) => report.exit_code(),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => report.exit_code(),
+        Err(e) => super::report_error(&e),
+    }
 }
 
 /// Write to stdout; a closed pipe is a normal exit.

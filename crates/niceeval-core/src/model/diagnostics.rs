@@ -2,6 +2,8 @@
 //! Produced by the lint rules (`niceeval check`) and shown by every surface.
 //! Also what a load lost of its input ([`InputLoss`]), which the rules report.
 
+use std::borrow::Cow;
+
 /// Error findings break NiceEval's derivations; warnings are likely mistakes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -37,8 +39,9 @@ pub struct Finding {
     pub location: Location,
     /// One line: what is wrong.
     pub message: String,
-    /// One line: how to fix it.
-    pub hint: String,
+    /// One line: how to fix it. Almost always the rule's own hint, borrowed
+    /// from the catalog: a long stream has hundreds of thousands of findings.
+    pub hint: Cow<'static, str>,
     /// The spec rule it enforces, e.g. `derivation §2.2`.
     pub rule: &'static str,
     /// For a finding about the input file itself (a skipped line, replaced

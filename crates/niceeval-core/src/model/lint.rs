@@ -274,7 +274,7 @@ impl Sink {
             severity,
             location,
             message,
-            hint: hint.unwrap_or_else(|| default_hint.to_string()),
+            hint: hint.map_or(std::borrow::Cow::Borrowed(default_hint), std::borrow::Cow::Owned),
             rule,
             input: None,
         });

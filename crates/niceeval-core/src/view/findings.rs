@@ -82,7 +82,7 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         kv("where", W, Text::plain(finding_place(ctx.attempt, ctx.derived, f))),
         kv("rule", W, Text::plain(super::rules::citation_of(f.code))),
         Block::Section(Section::new("What is wrong", Text::new(), vec![Block::Body(f.message.clone(), Tone::Plain)])),
-        Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.clone(), Tone::Plain)])),
+        Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.to_string(), Tone::Plain)])),
     ];
     let same: Vec<&&Finding> = ctx.findings().iter().filter(|g| g.code == f.code).collect();
     if same.len() > 1 {

@@ -4,8 +4,10 @@
 use super::{Report, skip_reason};
 use crate::model::diagnostics::Finding;
 use crate::model::lint::RULES;
+use crate::view::json::PrettyWriter;
 use crate::view::text::clean;
 use serde_json::{Map, Value, json};
+use std::io::{self, Write};
 
 /// Output format name of `--format json`.
 pub const JSON_FORMAT: &str = "niceeval.check/1";
@@ -72,6 +74,27 @@ impl Report<'_> {
             o["findings"] = self.findings.iter().map(|f| self.finding_json(f)).collect();
         }
         o
+    }
+
+    /// [`Report::json_as`] written as it is made, byte for byte as that tree
+    /// pretty-printed: each finding is built, written and dropped, so a
+    /// stream with hundreds of thousands of findings never holds them as a tree.
+    pub fn write_json<W: Write>(&self, statistics_only: bool, w: &mut PrettyWriter<W>) -> io::Result<()> {
+        w.begin_object()?;
+        if let Value::Object(head) = self.json_as(true) {
+            for (key, value) in &head {
+                w.field(key, value)?;
+            }
+        }
+        if !statistics_only {
+            w.key("findings")?;
+            w.begin_array()?;
+            for f in &self.findings {
+                w.value(&self.finding_json(f))?;
+            }
+            w.end_array()?;
+        }
+        w.end_object()
     }
 
     fn finding_json(&self, f: &Finding) -> Value {
