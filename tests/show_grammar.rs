@@ -10,24 +10,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A project folder holding a copy of a small Record at `.niceeval/record`.
 fn project(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("niceeval-show-no-path-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&common::fixture("record-counting"), &dir.join(".niceeval/record"));
+    common::copy_dir(&common::fixture("record-counting"), &dir.join(".niceeval/record"));
     std::fs::create_dir_all(dir.join("src/deep")).unwrap();
     dir
 }
