@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{bin, shared_path};
+use common::shared_path;
 use niceeval::app::{Action, App, Focus, Tab, update};
 use niceeval::view::inspect::Selected;
 use serde_json::Value;
@@ -26,15 +26,7 @@ fn sdk_record() -> Option<std::path::PathBuf> {
 }
 
 fn show(path: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new(bin())
-        .arg("show")
-        .arg(path)
-        .args(args)
-        .args(["--width", "200", "--color", "never"])
-        .output()
-        .expect("run niceeval show");
-    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8")
+    common::show_wide(path, args)
 }
 
 fn show_json(path: &Path, locator: &str, extra: &[&str]) -> Value {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bin, shared_path};
+use common::shared_path;
 use serde_json::Value;
 use std::path::Path;
 
@@ -14,15 +14,7 @@ const HITL_WRONG: &str = "@10VFJB7ST8TSM";
 const DELIBERATE_ERROR: &str = "@1TG23FZ5BJDB0";
 
 fn show(path: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new(bin())
-        .arg("show")
-        .arg(path)
-        .args(args)
-        .args(["--width", "200", "--color", "never"])
-        .output()
-        .expect("run niceeval show");
-    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8")
+    common::show_wide(path, args)
 }
 
 fn attempt_json(path: &Path, locator: &str) -> Value {

@@ -142,3 +142,16 @@ pub fn mono_screen(app: &mut niceeval::app::App, w: u16, h: u16) -> String {
     let buffer = terminal.backend().buffer();
     (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
 }
+
+/// `show PATH ARGS…` at 200 columns without colour: its stdout (it must exit 0 or 1).
+pub fn show_wide(path: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(bin())
+        .arg("show")
+        .arg(path)
+        .args(args)
+        .args(["--width", "200", "--color", "never"])
+        .output()
+        .expect("run niceeval show");
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}

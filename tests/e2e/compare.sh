@@ -7,15 +7,8 @@ set -u
 BIN=$1
 cd "$(dirname "$0")/../.."
 RECORD=../shared/samples/niceeval/realrun-report/record
-if [ ! -d "$RECORD" ]; then
-  if [ "${NICEEVAL_REQUIRE_SHARED:-}" = 1 ]; then
-    echo "e2e compare: $RECORD not found, and NICEEVAL_REQUIRE_SHARED=1 requires it"
-    exit 1
-  fi
-  echo "e2e compare: skipped ($RECORD not found)"
-  exit 0
-fi
 . tests/e2e/lib.sh
+need_shared compare "$RECORD"
 start_shell 120 35
 
 keys "$BIN view --compare $RECORD" Enter

@@ -11,6 +11,18 @@ T() { tmux -L "$SOCK" "$@"; }
 cleanup() { T kill-server 2>/dev/null || true; }
 trap cleanup EXIT
 
+# need_shared NAME DIR: end the script unless DIR (under ../shared) exists:
+# skipped with a notice, or failed where NICEEVAL_REQUIRE_SHARED=1 requires it.
+need_shared() {
+  [ -d "$2" ] && return 0
+  if [ "${NICEEVAL_REQUIRE_SHARED:-}" = 1 ]; then
+    echo "e2e $1: $2 not found, and NICEEVAL_REQUIRE_SHARED=1 requires it"
+    exit 1
+  fi
+  echo "e2e $1: skipped ($2 not found)"
+  exit 0
+}
+
 # start_shell WIDTH HEIGHT: a clean bash with a known prompt.
 start_shell() {
   T new-session -d -s e2e -x "$1" -y "$2" "env -i PATH=$PATH HOME=$HOME TERM=xterm-256color LANG=C.UTF-8 PS1='E2E\$ ' bash --norc --noprofile"
