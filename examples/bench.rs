@@ -16,7 +16,7 @@
 
 use niceeval::app::{Action, App, Tab, update};
 use niceeval::model::usage::PriceTable;
-use niceeval::ui::{RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::{Duration, Instant};
@@ -111,9 +111,9 @@ fn terminal() -> Terminal<TestBackend> {
     Terminal::new(TestBackend::new(200, 60)).expect("terminal")
 }
 
-fn draw(term: &mut Terminal<TestBackend>, app: &App, cache: &mut RenderCache) -> Duration {
+fn draw(term: &mut Terminal<TestBackend>, app: &App, cache: &Theme) -> Duration {
     let t = Instant::now();
-    term.draw(|f| niceeval::ui::render(f, app, cache)).expect("draw");
+    term.draw(|f| niceeval::runtime::term::draw(f, app, cache)).expect("draw");
     t.elapsed()
 }
 
@@ -125,14 +125,14 @@ fn median(mut v: Vec<Duration>) -> Duration {
 fn frame(n: usize) {
     let (mut app, built) = app_with(n);
     let mut term = terminal();
-    let mut cache = RenderCache::new(ThemeName::Dark);
-    draw(&mut term, &app, &mut cache);
+    let cache = Theme::new(ThemeName::Dark);
+    draw(&mut term, &app, &cache);
     // Move the selection each frame so every frame has new content.
     let mut times = Vec::new();
     for i in 0..200 {
         update(&mut app, if (i / 20) % 2 == 0 { Action::Down } else { Action::Up });
         term.clear().expect("clear");
-        times.push(draw(&mut term, &app, &mut cache));
+        times.push(draw(&mut term, &app, &cache));
     }
     println!("frame events={n} build_s={:.3} median_ms={:.3}", secs(built), secs(median(times)) * 1e3);
 }
@@ -142,19 +142,19 @@ fn frame(n: usize) {
 fn frames_ratio(a: usize, b: usize) {
     let (mut small, _) = app_with(a);
     let (mut large, _) = app_with(b);
-    let (mut term, mut cache) = (terminal(), RenderCache::new(ThemeName::Dark));
-    draw(&mut term, &small, &mut cache);
-    let (mut term_l, mut cache_l) = (terminal(), RenderCache::new(ThemeName::Dark));
-    draw(&mut term_l, &large, &mut cache_l);
+    let (mut term, cache) = (terminal(), Theme::new(ThemeName::Dark));
+    draw(&mut term, &small, &cache);
+    let (mut term_l, cache_l) = (terminal(), Theme::new(ThemeName::Dark));
+    draw(&mut term_l, &large, &cache_l);
     let (mut ts, mut tl) = (Vec::new(), Vec::new());
     for i in 0..400 {
         let action = if (i / 20) % 2 == 0 { Action::Down } else { Action::Up };
         update(&mut small, action.clone());
         update(&mut large, action);
         term.clear().expect("clear");
-        ts.push(draw(&mut term, &small, &mut cache));
+        ts.push(draw(&mut term, &small, &cache));
         term_l.clear().expect("clear");
-        tl.push(draw(&mut term_l, &large, &mut cache_l));
+        tl.push(draw(&mut term_l, &large, &cache_l));
     }
     let (ms, ml) = (secs(median(ts)) * 1e3, secs(median(tl)) * 1e3);
     println!("frames small={a} large={b} small_median_ms={ms:.3} large_median_ms={ml:.3} ratio={:.2}", ml / ms);
@@ -163,8 +163,8 @@ fn frames_ratio(a: usize, b: usize) {
 fn keys(n: usize) {
     let (mut app, _) = app_with(n);
     let mut term = terminal();
-    let mut cache = RenderCache::new(ThemeName::Dark);
-    draw(&mut term, &app, &mut cache);
+    let cache = Theme::new(ThemeName::Dark);
+    draw(&mut term, &app, &cache);
     let actions = [
         Action::Down,
         Action::PageDown,
@@ -200,7 +200,7 @@ fn keys(n: usize) {
         let name = format!("{a:?}");
         let t = Instant::now();
         update(app, a);
-        draw(&mut term, app, &mut cache);
+        draw(&mut term, app, &cache);
         let d = t.elapsed();
         if verbose {
             eprintln!("key {name:<40} {:>9.3} ms", secs(d) * 1e3);
@@ -262,12 +262,12 @@ fn keys(n: usize) {
 fn search(n: usize) {
     let (mut app, _) = app_with(n);
     let mut term = terminal();
-    let mut cache = RenderCache::new(ThemeName::Dark);
-    draw(&mut term, &app, &mut cache);
+    let cache = Theme::new(ThemeName::Dark);
+    draw(&mut term, &app, &cache);
     update(&mut app, Action::SearchStart);
     for c in "needle-42".chars() {
         update(&mut app, Action::SearchChar(c));
-        draw(&mut term, &app, &mut cache);
+        draw(&mut term, &app, &cache);
     }
     // The keystroke: Enter commits the query. Then run the event loop's idle
     // steps (as the terminal loop does) until the first hit is highlighted.
@@ -280,7 +280,7 @@ fn search(n: usize) {
     }
     // The two halves of a step: the scan and the draw after it.
     let mut longest_scan = longest_step;
-    let mut longest_draw = secs(draw(&mut term, &app, &mut cache));
+    let mut longest_draw = secs(draw(&mut term, &app, &cache));
     let mut frames = 1;
     let verbose = std::env::var_os("BENCH_VERBOSE").is_some();
     while app.search_pending() && app.search.matches.is_empty() {
@@ -293,7 +293,7 @@ fn search(n: usize) {
             eprintln!("search step rows {from}..{to}: scan {:.3} ms", scan * 1e3);
         }
         longest_scan = longest_scan.max(scan);
-        longest_draw = longest_draw.max(secs(draw(&mut term, &app, &mut cache)));
+        longest_draw = longest_draw.max(secs(draw(&mut term, &app, &cache)));
         longest_step = longest_step.max(secs(s.elapsed()));
         frames += 1;
     }
@@ -347,9 +347,9 @@ fn app_with_string(bytes: usize) -> App {
 fn string_frames(mb: usize) {
     let mut small = app_with_string(20_000);
     let mut large = app_with_string(mb * 1_000_000);
-    let (mut term, mut cache) = (terminal(), RenderCache::new(ThemeName::Dark));
-    let (mut term_l, mut cache_l) = (terminal(), RenderCache::new(ThemeName::Dark));
-    let press = |app: &mut App, term: &mut Terminal<TestBackend>, cache: &mut RenderCache, action| {
+    let (mut term, cache) = (terminal(), Theme::new(ThemeName::Dark));
+    let (mut term_l, cache_l) = (terminal(), Theme::new(ThemeName::Dark));
+    let press = |app: &mut App, term: &mut Terminal<TestBackend>, cache: &Theme, action| {
         let t = Instant::now();
         update(app, action);
         draw(term, app, cache);
@@ -358,8 +358,8 @@ fn string_frames(mb: usize) {
     let (mut ts, mut tl) = (Vec::new(), Vec::new());
     for i in 0..20 {
         let action = if i % 2 == 0 { Action::Up } else { Action::Down };
-        ts.push(press(&mut small, &mut term, &mut cache, action.clone()));
-        tl.push(press(&mut large, &mut term_l, &mut cache_l, action));
+        ts.push(press(&mut small, &mut term, &cache, action.clone()));
+        tl.push(press(&mut large, &mut term_l, &cache_l, action));
     }
     let (ms, ml) = (secs(median(ts)) * 1e3, secs(median(tl)) * 1e3);
     println!("string mb={mb} small_median_ms={ms:.3} large_median_ms={ml:.3} ratio={:.1}", ml / ms);

@@ -5,7 +5,7 @@
 
 use niceeval::app::{Action, App, Focus, Mode, Tab, update};
 use niceeval::plain::{PlainOptions, SectionKind, Selection};
-use niceeval::ui::{RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -95,8 +95,8 @@ pub fn set_viewport(app: &mut App, width: u16, height: u16) {
 
 /// Draw and check that no cell holds a control, bidi or zero-width character.
 /// Returns the screen as text (one line per row).
-pub fn draw(terminal: &mut Terminal<TestBackend>, app: &App, cache: &mut RenderCache) -> String {
-    terminal.draw(|f| niceeval::ui::render(f, app, cache)).expect("draw");
+pub fn draw(terminal: &mut Terminal<TestBackend>, app: &App, cache: &Theme) -> String {
+    terminal.draw(|f| niceeval::runtime::term::draw(f, app, cache)).expect("draw");
     let buffer = terminal.backend().buffer();
     let mut screen = String::new();
     for (i, cell) in buffer.content().iter().enumerate() {
@@ -119,8 +119,8 @@ pub fn tui(data: &[u8]) {
     let (w, h) = [(80, 24), (40, 10), (160, 48), (20, 5)][usize::from(pick & 3)];
     set_viewport(&mut app, w, h);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    let mut cache = RenderCache::new(ThemeName::Dark);
-    draw(&mut terminal, &app, &mut cache);
+    let cache = Theme::new(ThemeName::Dark);
+    draw(&mut terminal, &app, &cache);
     let script: &[Action] = &[
         Action::Down,
         Action::Enter,
@@ -149,16 +149,16 @@ pub fn tui(data: &[u8]) {
     let heavy = pick & 4 != 0;
     for tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
-        draw(&mut terminal, &app, &mut cache);
+        draw(&mut terminal, &app, &cache);
         let actions = if heavy { script } else { &script[..4] };
         for a in actions.iter().cloned() {
             update(&mut app, a);
             app.effects.clear();
             if heavy {
-                draw(&mut terminal, &app, &mut cache);
+                draw(&mut terminal, &app, &cache);
             }
         }
-        draw(&mut terminal, &app, &mut cache);
+        draw(&mut terminal, &app, &cache);
         app.focus = Focus::List;
         app.mode = Mode::Normal;
     }
@@ -166,7 +166,7 @@ pub fn tui(data: &[u8]) {
         update(&mut app, Action::ClickAt { column: w / 2, row: i * h / 4 });
         update(&mut app, Action::ScrollAt { column: w / 3, row: i * h / 4, down: i % 2 == 0 });
     }
-    draw(&mut terminal, &app, &mut cache);
+    draw(&mut terminal, &app, &cache);
     compare(file, w, h, pick & 4 != 0);
 }
 
@@ -193,8 +193,8 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
     set_viewport(&mut app, w, h);
     app.clamp_compare();
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    let mut cache = RenderCache::new(ThemeName::Dark);
-    draw(&mut terminal, &app, &mut cache);
+    let cache = Theme::new(ThemeName::Dark);
+    draw(&mut terminal, &app, &cache);
     let light: &[Action] = &[Action::Down, Action::CellRight, Action::Enter, Action::Down];
     let script: &[Action] = &[
         Action::Enter,
@@ -229,7 +229,7 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
     for a in (if heavy { script } else { light }).iter().cloned() {
         update(&mut app, a);
         app.effects.clear();
-        draw(&mut terminal, &app, &mut cache);
+        draw(&mut terminal, &app, &cache);
     }
 }
 

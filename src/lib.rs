@@ -12,4 +12,6 @@ pub mod app;
 pub mod cli;
 pub mod plain;
 pub mod runtime;
+pub mod screen;
+pub mod styled;
 pub mod ui;

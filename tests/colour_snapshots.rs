@@ -6,7 +6,7 @@
 mod common;
 
 use niceeval::app::App;
-use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::{Modifier, Style};
@@ -41,8 +41,8 @@ fn styled_screen(theme: ThemeName) -> String {
     let (w, h) = (120, 30);
     app.viewport = niceeval::app::layout::viewport(w, h, &app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(theme);
-    terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+    let cache = Theme::new(theme);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     let mut out = String::new();
     for y in 0..h {

@@ -13,7 +13,7 @@ use niceeval::app::{Action, App, update};
 use niceeval::model::document::{Assertion, Attempt, Document, Session, Turn, TurnRecord};
 use niceeval::model::usage::builtin_prices;
 use niceeval::model::verdict::Verdict;
-use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use niceeval::view::compare::Compared;
 use niceeval::view::compare::split::{AssertionChange, Slot, ToolChange};
 use ratatui::Terminal;
@@ -23,13 +23,8 @@ use serde_json::{Value, json};
 fn screen(app: &mut App, w: u16, h: u16) -> String {
     app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-    // A second frame with what the first learnt (the inspector's extent), as the terminal loop does.
-    for action in cache.feedback(app) {
-        update(app, action);
-    }
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
 }

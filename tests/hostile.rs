@@ -11,7 +11,7 @@ mod harness;
 use common::fixture;
 use harness::{draw, is_unsafe, set_viewport};
 use niceeval::app::{Action, App, Focus, Tab, update};
-use niceeval::ui::{RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
@@ -61,7 +61,7 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
     set_viewport(&mut app, width, height);
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Dark);
+    let cache = Theme::new(ThemeName::Dark);
     let mut seen = String::new();
     for tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
@@ -69,7 +69,7 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
         let len = app.list_len();
         update(&mut app, Action::Top);
         for _ in 0..len.max(1) {
-            seen.push_str(&draw(&mut terminal, &app, &mut cache));
+            seen.push_str(&draw(&mut terminal, &app, &cache));
             update(&mut app, Action::Down);
         }
     }
@@ -88,7 +88,7 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
                 // Scroll through the whole inspector content.
                 app.inspector_scroll = 0;
                 for _ in 0..4 {
-                    seen.push_str(&draw(&mut terminal, &app, &mut cache));
+                    seen.push_str(&draw(&mut terminal, &app, &cache));
                     app.inspector_scroll += usize::from(height.saturating_sub(4).max(1));
                 }
                 app.inspector_scroll = 0;
@@ -100,19 +100,19 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
     }
     // The help overlay, a search for an escape, the navigator over every node.
     update(&mut app, Action::Help);
-    seen.push_str(&draw(&mut terminal, &app, &mut cache));
+    seen.push_str(&draw(&mut terminal, &app, &cache));
     update(&mut app, Action::Back);
     update(&mut app, Action::SearchStart);
     for c in "\u{1b}[2J\u{9b}".chars() {
         update(&mut app, Action::SearchChar(c));
     }
-    seen.push_str(&draw(&mut terminal, &app, &mut cache));
+    seen.push_str(&draw(&mut terminal, &app, &cache));
     update(&mut app, Action::SearchCommit);
-    seen.push_str(&draw(&mut terminal, &app, &mut cache));
+    seen.push_str(&draw(&mut terminal, &app, &cache));
     app.focus = Focus::Nav;
     update(&mut app, Action::Top);
     for _ in 0..app.nav.len() {
-        seen.push_str(&draw(&mut terminal, &app, &mut cache));
+        seen.push_str(&draw(&mut terminal, &app, &cache));
         update(&mut app, Action::Down);
     }
     seen

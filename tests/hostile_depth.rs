@@ -135,24 +135,24 @@ fn a_record_timing_chain_of_20000_intervals_is_shown_with_the_deep_levels_folded
 #[test]
 fn the_timing_tab_draws_a_deep_chain() {
     use niceeval::app::{Action, App, Focus, Tab, update};
-    use niceeval::ui::{RenderCache, ThemeName};
+    use niceeval::ui::{Theme, ThemeName};
     let dir = temp("tab");
     let path = summary_with_spans(&dir, CHAIN, |i| i.checked_sub(1));
     let doc = niceeval::load::load_path(path.to_str().unwrap()).unwrap();
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
     harness::set_viewport(&mut app, 120, 40);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Dark);
+    let cache = Theme::new(ThemeName::Dark);
     update(&mut app, Action::ShowTab(Tab::Timing));
     app.focus = Focus::List;
     let rows = app.timing_rows().len();
     assert!(rows < 100, "{rows} rows");
     let mut seen = String::new();
     update(&mut app, Action::Bottom);
-    seen.push_str(&harness::draw(&mut terminal, &app, &mut cache));
+    seen.push_str(&harness::draw(&mut terminal, &app, &cache));
     update(&mut app, Action::Top);
     for _ in 0..rows {
-        seen.push_str(&harness::draw(&mut terminal, &app, &mut cache));
+        seen.push_str(&harness::draw(&mut terminal, &app, &cache));
         app.toggle_timing();
         app.toggle_timing();
         update(&mut app, Action::Down);
@@ -178,9 +178,9 @@ fn timing_parent_loops_are_cut_with_a_notice() {
     let mut app = niceeval::app::App::new(doc, None, niceeval::model::usage::builtin_prices());
     harness::set_viewport(&mut app, 120, 30);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
-    let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Dark);
+    let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Dark);
     niceeval::app::update(&mut app, niceeval::app::Action::ShowTab(niceeval::app::Tab::Timing));
-    let screen = harness::draw(&mut terminal, &app, &mut cache);
+    let screen = harness::draw(&mut terminal, &app, &cache);
     assert!(screen.contains("1 parent loop cut"), "the Timing tab does not say a loop was cut:\n{screen}");
     let mut intervals = chained_intervals(3);
     intervals[0]["parentIntervalId"] = "iv2".into();

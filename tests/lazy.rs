@@ -220,8 +220,8 @@ fn the_viewer_reads_lazy_events_without_parsing_them_all() {
     let mut app = App::new(doc, None, PriceTable::default());
     let backend = ratatui::backend::TestBackend::new(160, 50);
     let mut terminal = ratatui::Terminal::new(backend).unwrap();
-    let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Mono);
-    terminal.draw(|f| niceeval::ui::render(f, &app, &mut cache)).unwrap();
+    let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let whole =
         |app: &App| app.doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.parsed_whole()).count();
     assert!(whole(&app) <= 1, "drawing parsed {} events whole", whole(&app));

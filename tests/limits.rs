@@ -10,7 +10,7 @@ mod harness;
 
 use common::bin;
 use niceeval::app::{Action, App, Effect, Focus, Tab, update};
-use niceeval::ui::{RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -140,11 +140,11 @@ fn deep_but_allowed_values_go_through_every_path() {
         let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
         harness::set_viewport(&mut app, 120, 40);
         let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-        let mut cache = RenderCache::new(ThemeName::Dark);
+        let cache = Theme::new(ThemeName::Dark);
         for _ in 0..app.visible.len() {
             for raw in [false, true] {
                 app.raw = raw;
-                harness::draw(&mut terminal, &app, &mut cache);
+                harness::draw(&mut terminal, &app, &cache);
             }
             update(&mut app, Action::Down);
         }
@@ -190,7 +190,7 @@ fn a_huge_string_field_opens_and_pages() {
     let built = t0.elapsed();
     harness::set_viewport(&mut app, 120, 40);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Dark);
+    let cache = Theme::new(ThemeName::Dark);
     // Select the message row and look at it in the inspector.
     let row = app
         .visible
@@ -198,19 +198,19 @@ fn a_huge_string_field_opens_and_pages() {
         .position(|&r| app.view().unwrap().timeline.rows[r].event() == Some(0))
         .expect("a row for the message");
     app.lists.timeline.selected = row;
-    let top = harness::draw(&mut terminal, &app, &mut cache);
+    let top = harness::draw(&mut terminal, &app, &cache);
     let first_frame = t0.elapsed();
     // The stated cut is at the end of the inspector's content.
     app.focus = Focus::Inspector;
     app.inspector_scroll = usize::MAX / 2;
-    let screen = harness::draw(&mut terminal, &app, &mut cache);
+    let screen = harness::draw(&mut terminal, &app, &cache);
     app.inspector_scroll = 0;
     app.focus = Focus::List;
     let t1 = Instant::now();
     for _ in 0..5 {
         update(&mut app, Action::Up);
         update(&mut app, Action::Down);
-        harness::draw(&mut terminal, &app, &mut cache);
+        harness::draw(&mut terminal, &app, &cache);
     }
     let per_frame = t1.elapsed() / 5;
     println!(
@@ -261,7 +261,7 @@ fn long_lines_and_a_million_element_array() {
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
     harness::set_viewport(&mut app, 120, 40);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Dark);
+    let cache = Theme::new(ThemeName::Dark);
     let mut seen = String::new();
     for tab in [Tab::Timeline, Tab::Tools] {
         update(&mut app, Action::ShowTab(tab));
@@ -269,11 +269,11 @@ fn long_lines_and_a_million_element_array() {
         for _ in 0..3 {
             for raw in [false, true] {
                 app.raw = raw;
-                seen.push_str(&harness::draw(&mut terminal, &app, &mut cache));
+                seen.push_str(&harness::draw(&mut terminal, &app, &cache));
                 // The end of the inspector, where a cut is stated.
                 app.focus = Focus::Inspector;
                 app.inspector_scroll = usize::MAX / 2;
-                seen.push_str(&harness::draw(&mut terminal, &app, &mut cache));
+                seen.push_str(&harness::draw(&mut terminal, &app, &cache));
                 app.inspector_scroll = 0;
                 app.focus = Focus::List;
             }
@@ -283,7 +283,7 @@ fn long_lines_and_a_million_element_array() {
     }
     for tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
-        seen.push_str(&harness::draw(&mut terminal, &app, &mut cache));
+        seen.push_str(&harness::draw(&mut terminal, &app, &cache));
     }
     println!("million-element array: opened and drawn every tab in {:?}", t0.elapsed());
     assert!(seen.contains("more characters"), "the big payload is not cut with a stated count");

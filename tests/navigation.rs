@@ -6,7 +6,7 @@
 use niceeval::app::sources::{ReloadNote, loaded, reloaded};
 use niceeval::app::{Action, App, Focus, Prepared, Tab, update};
 use niceeval::model::usage::PriceTable;
-use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -113,8 +113,8 @@ fn two_findings_of_one_code_at_one_place_both_say_why() {
     let (w, h) = (200, 60);
     app.viewport = niceeval::app::layout::viewport(w, h, &app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     let text: String = (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n").collect();
     assert!(text.contains("`truncated` path"), "the first reason:\n{text}");

@@ -14,7 +14,7 @@ mod words;
 
 use niceeval::app::{App, Focus, Scope, scope::set_scope};
 use niceeval::model::usage::builtin_prices;
-use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use niceeval::view::format::{count, number, usd};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -53,8 +53,8 @@ fn samples() -> Vec<PathBuf> {
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
     app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string()).collect()
 }

@@ -168,8 +168,8 @@ fn a_failed_whole_load_keeps_the_preview_and_says_so() {
     // Once the flash is gone the header still says that only the preview is shown.
     app.flash = None;
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).unwrap();
-    let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Mono);
-    terminal.draw(|f| niceeval::ui::render(f, &app, &mut cache)).unwrap();
+    let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let top: String = (0..160).map(|x| terminal.backend().buffer()[(x, 0)].symbol().to_string()).collect();
     assert!(top.contains("⚠ preview only: the first") && top.contains("could not be read"), "{top}");
     let _ = std::fs::remove_dir_all(dir);

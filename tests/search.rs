@@ -5,7 +5,7 @@
 
 use niceeval::app::{Action, App, Focus, Mode, Tab, update};
 use niceeval::model::usage::PriceTable;
-use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -20,17 +20,12 @@ fn type_text(app: &mut App, text: &str) {
     }
 }
 
-/// Draw like the terminal loop: a frame, then what the frame learnt goes back as actions.
+/// Draw like the terminal loop: one frame of the app's screen.
 fn draw(app: &mut App, w: u16, h: u16) -> String {
     app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    for _ in 0..2 {
-        terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-        for action in cache.feedback(app) {
-            update(app, action);
-        }
-    }
+    let cache = Theme::new(ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
 }
@@ -182,7 +177,7 @@ fn in_the_inspector_slash_finds_lines_and_n_moves_between_them() {
     type_text(&mut app, "o");
     let screen = draw(&mut app, 140, 40);
     let search = app.inspector_search.clone().expect("an inspector search");
-    let count = search.count.expect("the frame counted the lines");
+    let count = app.inspector_match_count().expect("the inspector counts its matching lines");
     assert!(count >= 2, "{screen}");
     assert_eq!(search.current, Some(0));
     update(&mut app, Action::SearchCommit);
@@ -209,7 +204,7 @@ fn an_inspector_match_below_the_fold_is_scrolled_into_view() {
     // The last line of the content: search for a word of it.
     let screen = draw(&mut app, 100, 16);
     assert!(screen.contains("more line"), "the content must be longer than the panel: {screen}");
-    let max = app.inspector_max.expect("extent reported");
+    let max = app.inspector_extent();
     update(&mut app, Action::Bottom);
     let bottom = draw(&mut app, 100, 16);
     update(&mut app, Action::Top);

@@ -6,7 +6,7 @@
 mod common;
 use niceeval::app::{Action, App, Tab, update};
 use niceeval::model::usage::PriceTable;
-use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
@@ -20,8 +20,8 @@ fn the_viewer_draws_sgr_colours_as_styles_not_codes() {
     update(&mut app, Action::ShowTab(Tab::Tools));
     app.viewport = niceeval::app::layout::viewport(140, 40, &app);
     let mut terminal = Terminal::new(TestBackend::new(140, 40)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Dark);
-    terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Dark);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     let mut pass = None;
     let mut fail = None;

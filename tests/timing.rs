@@ -279,8 +279,8 @@ fn waterfall_text_at_80_and_160_columns() {
 fn screen(app: &mut App, w: u16, h: u16) -> String {
     app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = niceeval::ui::RenderCache::new(niceeval::ui::ThemeName::Mono);
-    terminal.draw(|f| niceeval::ui::render(f, app, &mut cache)).unwrap();
+    let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
 }

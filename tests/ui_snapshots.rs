@@ -3,7 +3,7 @@
 
 use niceeval::app::{Action, App, Focus, Tab, update};
 use niceeval::model::usage::PriceTable;
-use niceeval::ui::{self, RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -21,8 +21,8 @@ fn demo() -> App {
 fn screen(app: &mut App, w: u16, h: u16) -> String {
     app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     let mut out = String::new();
     for y in 0..h {
@@ -53,16 +53,16 @@ fn inspector_follows_the_tool_sort_and_filter() {
     app.viewport = niceeval::app::layout::viewport(160, 48, &app);
     update(&mut app, Action::ShowTab(Tab::Tools));
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let before = text_of(&terminal);
     for action in
         [Action::CycleSort, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter]
     {
         update(&mut app, action.clone());
-        terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+        terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
         let cached = text_of(&terminal);
-        terminal.draw(|f| ui::render(f, &app, &mut RenderCache::new(ThemeName::Mono))).unwrap();
+        terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &Theme::new(ThemeName::Mono))).unwrap();
         assert_eq!(cached, text_of(&terminal), "after {action:?}");
     }
     assert_ne!(before, text_of(&terminal), "sorting by name changed the first tool");
@@ -254,13 +254,9 @@ fn the_inspector_scrolls_back_from_its_last_line() {
     let draw = |app: &mut App| {
         app.viewport = niceeval::app::layout::viewport(160, 30, app);
         let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
-        let mut cache = RenderCache::new(ThemeName::Mono);
-        terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-        // What the terminal loop does after each frame.
-        for action in cache.feedback(app) {
-            update(app, action);
-        }
-        cache.inspector_extent
+        let cache = Theme::new(ThemeName::Mono);
+        terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
+        app.inspector_extent()
     };
     let max = draw(&mut app);
     assert!(max > 0, "the assertion's detail is longer than the panel");
@@ -303,11 +299,8 @@ fn help_scrolls_to_its_legend_and_says_more_is_below() {
     let frame = |app: &mut App| {
         app.viewport = niceeval::app::layout::viewport(100, 24, app);
         let mut terminal = Terminal::new(TestBackend::new(100, 24)).unwrap();
-        let mut cache = RenderCache::new(ThemeName::Mono);
-        terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
-        for action in cache.feedback(app) {
-            update(app, action);
-        }
+        let cache = Theme::new(ThemeName::Mono);
+        terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
         text_of(&terminal)
     };
     let top = frame(&mut app);
@@ -398,8 +391,8 @@ fn the_selected_timing_row_keeps_its_bar_visible() {
     update(&mut app, Action::ShowTab(Tab::Timing));
     app.viewport = niceeval::app::layout::viewport(160, 30, &app);
     let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Dark);
-    terminal.draw(|f| ui::render(f, &app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Dark);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     let row = (0..30).find(|&y| {
         let line: String = (0..160).map(|x| buffer[(x, y)].symbol()).collect();

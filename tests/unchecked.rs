@@ -7,7 +7,7 @@
 mod harness;
 
 use niceeval::app::{Action, App, Tab, update};
-use niceeval::ui::{RenderCache, ThemeName};
+use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::process::Command;
@@ -32,7 +32,7 @@ fn diagnostics_screen(path: &str) -> String {
     harness::set_viewport(&mut app, 200, 40);
     update(&mut app, Action::ShowTab(Tab::Diagnostics));
     let mut terminal = Terminal::new(TestBackend::new(200, 40)).unwrap();
-    harness::draw(&mut terminal, &app, &mut RenderCache::new(ThemeName::Dark))
+    harness::draw(&mut terminal, &app, &Theme::new(ThemeName::Dark))
 }
 
 #[test]

@@ -107,19 +107,6 @@ pub enum Action {
         column: u16,
         row: u16,
     },
-    /// How far the inspector and the help can scroll: their content is this
-    /// many lines more than they show (from the renderer, after each frame).
-    ScrollExtent {
-        inspector: usize,
-        help: usize,
-    },
-    /// The inspector search as drawn: the match shown (if any), how many
-    /// lines match, and the scroll that shows it (from the renderer).
-    InspectorFound {
-        current: Option<usize>,
-        count: usize,
-        scroll: usize,
-    },
     // From sources (not keys): see `app::sources`.
     /// A background load's progress.
     LoadProgress {
@@ -221,8 +208,6 @@ impl Action {
             Action::SearchToggleRegex => "text (ignores case) or regex (as show --grep)",
             Action::ScrollAt { .. } => "scroll",
             Action::ClickAt { .. } => "select",
-            Action::ScrollExtent { .. } => "panel sizes",
-            Action::InspectorFound { .. } => "inspector matches",
             Action::LoadProgress { .. } => "loading progress",
             Action::Loaded { .. } => "the whole file loaded",
             Action::LoadFailed { .. } => "the whole load failed",

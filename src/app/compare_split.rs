@@ -63,7 +63,7 @@ pub fn split_key(app: &mut App, action: Action) {
                 Action::HalfPageDown => (page / 2).max(1),
                 _ => -(page / 2).max(1),
             };
-            let max = app.inspector_max.unwrap_or(usize::MAX / 4);
+            let max = app.inspector_extent();
             app.inspector_scroll =
                 (app.inspector_scroll.min(max) as isize).saturating_add(step).clamp(0, max as isize) as usize;
         }

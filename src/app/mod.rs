@@ -10,7 +10,9 @@ mod compare_split;
 mod compare_state;
 mod fold;
 pub mod folder;
+pub mod help;
 mod index;
+pub mod inspector;
 mod jumps;
 mod keep;
 pub mod key;
@@ -278,9 +280,10 @@ pub struct App {
     /// A search in the inspector's lines (`/` while the inspector has focus).
     pub inspector_search: Option<search::InspectorSearch>,
     pub inspector_scroll: usize,
-    /// The largest inspector and help scroll, as last drawn (`None` before a frame).
-    pub inspector_max: Option<usize>,
-    pub help_max: Option<usize>,
+    /// The inspector's lines as made for the selections seen (see [`inspector`]).
+    inspector_memo: inspector::Memo,
+    /// The theme the inspector's lines are made for (JSON colours differ).
+    theme: crate::styled::ThemeName,
     /// Where jumps came from, for Ctrl-o / Ctrl-i.
     pub jumps: jumps::JumpList,
     pub raw: bool,
@@ -350,8 +353,8 @@ impl App {
             tool_query: None,
             inspector_search: None,
             inspector_scroll: 0,
-            inspector_max: None,
-            help_max: None,
+            inspector_memo: inspector::Memo::default(),
+            theme: crate::styled::ThemeName::Dark,
             jumps: jumps::JumpList::default(),
             raw: false,
             tool_filter: ToolFilter::All,

@@ -63,26 +63,20 @@ struct Jump {
     jumped: bool,
 }
 
-/// A search in the inspector's lines. The lines exist only at the panel's
-/// width, so the renderer finds them and reports back
-/// ([`super::Action::InspectorFound`]).
+/// A search in the inspector's lines (made at the panel's width, see
+/// [`super::inspector`]).
 #[derive(Debug, Clone)]
 pub struct InspectorSearch {
     pub query: Query,
-    /// A move the next frame makes.
-    pub seek: Option<Seek>,
     /// The match shown (an index into the matching lines).
     pub current: Option<usize>,
-    /// Lines that match, as last drawn (`None` before a frame).
-    pub count: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seek {
     /// The first match at or after this line (wrapping to the first).
     From(usize),
-    /// This many matches on (`n` is +1, `N` is -1; keys pressed between
-    /// two frames add up).
+    /// This many matches on (`n` is +1, `N` is -1).
     Step(isize),
 }
 
@@ -186,15 +180,14 @@ impl App {
             }
             SearchTarget::Inspector => {
                 self.inspector_scroll = before.inspector_scroll;
+                let typed = query.is_some();
                 self.inspector_search = match query {
-                    Some(query) => Some(InspectorSearch {
-                        query,
-                        seek: Some(Seek::From(before.inspector_scroll)),
-                        current: None,
-                        count: None,
-                    }),
+                    Some(query) => Some(InspectorSearch { query, current: None }),
                     None => before.inspector,
                 };
+                if typed {
+                    self.inspector_seek(Seek::From(before.inspector_scroll));
+                }
             }
         }
     }
@@ -261,7 +254,7 @@ impl App {
             SearchTarget::Timeline => self.search.scan.is_none().then_some(self.search.matches.len()),
             SearchTarget::Attempts => Some(self.nav.iter().filter(|n| n.depth == 0).count()),
             SearchTarget::Tools => Some(self.tool_rows().len()),
-            SearchTarget::Inspector => self.inspector_search.as_ref().and_then(|s| s.count),
+            SearchTarget::Inspector => self.inspector_match_count(),
         }
     }
 
@@ -355,14 +348,8 @@ impl App {
 
     /// `n` / `N`: the next or previous match of the search the focus has.
     pub fn next_match(&mut self, forward: bool) {
-        if self.focus == Focus::Inspector
-            && let Some(s) = self.inspector_search.as_mut()
-        {
-            let d = if forward { 1 } else { -1 };
-            s.seek = Some(match s.seek {
-                Some(Seek::Step(n)) => Seek::Step(n + d),
-                _ => Seek::Step(d),
-            });
+        if self.focus == Focus::Inspector && self.inspector_search.is_some() {
+            self.inspector_seek(Seek::Step(if forward { 1 } else { -1 }));
             return;
         }
         if self.search.matches.is_empty() {

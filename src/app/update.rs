@@ -7,21 +7,6 @@ use super::scope::set_scope;
 use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab};
 
 pub fn update(app: &mut App, action: Action) {
-    // Not a key: the flash, a pending `]d` and the mode stay as they are.
-    if let Action::ScrollExtent { inspector, help } = action {
-        app.inspector_max = Some(inspector);
-        app.inspector_scroll = app.inspector_scroll.min(inspector);
-        app.help_max = Some(help);
-        app.help_scroll = app.help_scroll.min(help);
-        return;
-    }
-    if let Action::InspectorFound { current, count, scroll } = action {
-        if let Some(s) = app.inspector_search.as_mut() {
-            (s.seek, s.current, s.count) = (None, current, Some(count));
-        }
-        app.inspector_scroll = scroll;
-        return;
-    }
     // A source's document or progress: the flash and the mode stay.
     if app.source_action(&action) {
         return;
@@ -152,9 +137,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::CellLeft | Action::CellRight | Action::Mark | Action::ViewAttempt => {}
         Action::JumpBack => app.jump_back(),
         Action::JumpForward => app.jump_forward(),
-        Action::ScrollExtent { .. }
-        | Action::InspectorFound { .. }
-        | Action::LoadProgress { .. }
+        Action::LoadProgress { .. }
         | Action::Loaded { .. }
         | Action::LoadFailed { .. }
         | Action::Reloaded { .. }
@@ -235,7 +218,7 @@ fn move_by(app: &mut App, delta: isize) {
             }
         }
         Focus::Inspector => {
-            let max = app.inspector_max.unwrap_or(usize::MAX / 4);
+            let max = app.inspector_extent();
             let from = app.inspector_scroll.min(max) as isize;
             app.inspector_scroll = (from.saturating_add(delta).max(0) as usize).min(max);
         }
@@ -488,7 +471,7 @@ fn help_key(app: &mut App, action: Action) {
                 Action::Bottom => isize::MAX / 2,
                 _ => return,
             };
-            let max = app.help_max.unwrap_or(usize::MAX / 4);
+            let max = super::help::extent(app.viewport.width, app.viewport.height);
             let from = app.help_scroll.min(max) as isize;
             app.help_scroll = (from.saturating_add(delta).max(0) as usize).min(max);
         }

@@ -3,7 +3,7 @@
 //! fatal signal; on suspend (Ctrl-Z, SIGTSTP) it is left and taken back.
 
 use crate::app::{Action, App, Effect, keymap};
-use crate::ui::{self, RenderCache};
+use crate::ui::{self, Theme};
 use crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers, MouseEventKind,
 };
@@ -357,7 +357,8 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
     let backend = CrosstermBackend::new(io::stdout());
     let mut terminal = Terminal::new(backend)?;
     terminal.clear()?;
-    let mut cache = RenderCache::new(opts.theme);
+    let theme = Theme::new(opts.theme);
+    app.set_theme(opts.theme);
     let size = terminal.size()?;
     set_viewport(&mut app, size.width, size.height);
     let mut dirty = true;
@@ -368,18 +369,12 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             // and the terminal may have been resized meanwhile.
             let size = terminal.size()?;
             set_viewport(&mut app, size.width, size.height);
-            cache.clear();
             terminal.clear()?;
             dirty = true;
         }
         if dirty {
-            terminal.draw(|f| ui::render(f, &app, &mut cache))?;
+            terminal.draw(|f| draw(f, &app, &theme))?;
             dirty = false;
-            for action in cache.feedback(&app) {
-                // An inspector match changes the footer: draw it again.
-                dirty |= matches!(action, crate::app::Action::InspectorFound { .. });
-                crate::app::update(&mut app, action);
-            }
             if first_frame.is_none() {
                 first_frame = opts.started.map(|s| s.elapsed());
                 if opts.exit_after_first_frame {
@@ -402,10 +397,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
                     }
                     terminal.clear()?;
                 }
-                Effect::Redraw => {
-                    cache.clear();
-                    terminal.clear()?;
-                }
+                Effect::Redraw => terminal.clear()?,
             }
             dirty = true;
         }
@@ -425,10 +417,10 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             None => true,
         };
         if ready {
-            dirty |= handle(&mut app, event::read()?, &mut cache);
+            dirty |= handle(&mut app, event::read()?);
             // Drain a burst (key repeat, paste, resize storm) before drawing.
             while event::poll(Duration::ZERO)? {
-                dirty |= handle(&mut app, event::read()?, &mut cache);
+                dirty |= handle(&mut app, event::read()?);
             }
         }
         if let Some(s) = source.as_mut() {
@@ -466,7 +458,13 @@ pub fn set_viewport(app: &mut App, width: u16, height: u16) {
     app.clamp_compare();
 }
 
-fn handle(app: &mut App, ev: Event, cache: &mut RenderCache) -> bool {
+/// The app's screen at the frame's size, drawn.
+pub fn draw(frame: &mut ratatui::Frame, app: &App, theme: &Theme) {
+    let area = frame.area();
+    ui::draw(frame, &crate::screen::screen(app, area.width, area.height), theme);
+}
+
+fn handle(app: &mut App, ev: Event) -> bool {
     match ev {
         Event::Key(key) if key.kind == KeyEventKind::Press => {
             if key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL) {
@@ -505,7 +503,6 @@ fn handle(app: &mut App, ev: Event, cache: &mut RenderCache) -> bool {
         }
         Event::Resize(w, h) => {
             set_viewport(app, w, h);
-            cache.clear();
             true
         }
         _ => false,

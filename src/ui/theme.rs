@@ -1,18 +1,11 @@
 //! Semantic styles. Widgets never name raw colours; they ask the theme.
 //! Status uses the 16 named ANSI colours so the user's palette applies.
 
+pub use crate::styled::ThemeName;
+use crate::styled::{Chrome, Look};
+use crate::view::Tone;
 use crate::view::text::Lane;
-use crate::view::{Text, Tone};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Span;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ThemeName {
-    Dark,
-    Light,
-    /// NO_COLOR: modifiers only; marks and words carry the meaning.
-    Mono,
-}
 
 #[derive(Debug, Clone)]
 pub struct Theme {
@@ -166,9 +159,46 @@ impl Theme {
         Style::default().fg(colors[usize::from(slot) % colors.len()])
     }
 
-    /// A view text as styled spans.
-    pub fn spans(&self, text: &Text) -> Vec<Span<'static>> {
-        text.spans().iter().map(|(s, tone)| Span::styled(s.clone(), self.tone(*tone))).collect()
+    /// The style of a look.
+    pub fn look(&self, look: Look) -> Style {
+        match look {
+            Look::Tone(tone) => self.tone(tone),
+            Look::Chrome(chrome) => self.chrome(chrome),
+            // No colour means none, whichever palette the lines were made for.
+            Look::Syntax { .. } if self.name == ThemeName::Mono => Style::default(),
+            Look::Syntax { rgb: (r, g, b), bold, italic } => {
+                let mut s = Style::default().fg(Color::Rgb(r, g, b));
+                if bold {
+                    s = s.add_modifier(Modifier::BOLD);
+                }
+                if italic {
+                    s = s.add_modifier(Modifier::ITALIC);
+                }
+                s
+            }
+        }
+    }
+
+    /// The style of the screen's own furniture.
+    pub fn chrome(&self, chrome: Chrome) -> Style {
+        match chrome {
+            Chrome::Bare => Style::default(),
+            Chrome::Text => self.text,
+            Chrome::Dim => self.dim,
+            Chrome::Title => self.title,
+            Chrome::Accent => self.accent,
+            Chrome::Key => self.key,
+            Chrome::Error => self.err,
+            Chrome::Warn => self.warn,
+            Chrome::Hitl => self.hitl,
+            Chrome::Matched => self.matched,
+            Chrome::MatchedHere => self.matched.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            Chrome::Emphasis => Style::default().add_modifier(Modifier::BOLD),
+            Chrome::Faint => Style::default().add_modifier(Modifier::DIM),
+            Chrome::TabActive => self.tab_active,
+            Chrome::Selected => self.selected,
+            Chrome::SelectedUnfocused => self.selected_unfocused,
+        }
     }
 }
 

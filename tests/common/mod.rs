@@ -134,11 +134,11 @@ pub fn run_plain(args: &[&str]) -> (i32, Vec<u8>, String) {
 /// The viewer's screen as text, drawn as the terminal layer draws it
 /// (mono theme, each line trimmed at its end).
 pub fn mono_screen(app: &mut niceeval::app::App, w: u16, h: u16) -> String {
-    use niceeval::ui::{self, RenderCache, ThemeName};
+    use niceeval::ui::{Theme, ThemeName};
     app.viewport = niceeval::app::layout::viewport(w, h, app);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
-    let mut cache = RenderCache::new(ThemeName::Mono);
-    terminal.draw(|f| ui::render(f, app, &mut cache)).unwrap();
+    let cache = Theme::new(ThemeName::Mono);
+    terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
     let buffer = terminal.backend().buffer();
     (0..h).map(|y| (0..w).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_string() + "\n").collect()
 }

@@ -1,29 +1,24 @@
 //! Navigator: attempt → session → turn. Selecting a node scopes the other panels.
 
-use super::panel;
-use super::theme::Theme;
+use super::{Screen, inner, selection};
+use crate::app::layout::Rect;
 use crate::app::{App, Focus};
-use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use crate::styled::{Chrome, Line, Span, spans};
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn panel(out: &mut Screen, area: Rect, app: &App) {
     let focused = app.focus == Focus::Nav;
     let shown = app.nav.iter().filter(|n| n.scope.session.is_none()).count();
     let title =
         app.listing_title(shown).unwrap_or_else(|| crate::view::chrome::navigator_title(shown, app.doc.attempts.len()));
-    let block = panel(Line::styled(title, theme.title), focused, theme);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let width = inner.width as usize;
-    let height = inner.height as usize;
+    let inside = inner(area);
+    let width = inside.width as usize;
+    let height = inside.height as usize;
     let mut lines = Vec::with_capacity(height);
     for (i, node) in app.nav.iter().enumerate().skip(app.nav_state.offset).take(height) {
         let Some(attempt) = app.doc.attempts.get(node.scope.attempt) else { continue };
         let indent = "  ".repeat(node.depth as usize);
         let fold = crate::view::nav::fold_mark(node.has_children, app.collapsed.contains(&node.scope));
-        let mut spans = vec![Span::raw(format!("{indent}{fold}"))];
+        let mut line = vec![Span::bare(format!("{indent}{fold}"))];
         let Some(view) = app.views.get(node.scope.attempt) else { continue };
         let room = width.saturating_sub(indent.len() + 2);
         let text = match (node.scope.session, node.scope.turn) {
@@ -35,12 +30,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 crate::view::nav::turn_line(attempt, view, crate::model::TurnAddr { session: si, turn: ti })
             }
         };
-        spans.extend(theme.spans(&text.truncate(room)));
-        let mut line = Line::from(spans);
+        line.extend(spans(&text.truncate(room)));
+        let mut line = Line::new(line);
         if i == app.nav_state.selected {
-            line = line.style(if focused { theme.selected } else { theme.selected_unfocused });
+            line = line.with_over(selection(focused));
         }
         lines.push(line);
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    out.panel(area, Line::chrome(title, Chrome::Title), focused, lines);
 }

@@ -3,10 +3,12 @@
 //! cell, and the legend. Every word and mark is the view's
 //! (`view::compare`); here they are laid out and scrolled.
 
-use super::{RenderCache, Theme};
+use super::Screen;
 use crate::app::App;
-use crate::app::compare::Screen;
+use crate::app::compare::Screen as CompareScreen;
+use crate::app::layout::Rect;
 use crate::model::text::width;
+use crate::styled::{Chrome, Line, Span, spans};
 use crate::view::Text;
 use crate::view::blocks::Block;
 use crate::view::chrome::HintsFor;
@@ -14,58 +16,56 @@ use crate::view::compare::{
     CHANGE_HEADER, Cv, EVAL_HEADER, NO_ROWS, column_labels, column_stats, legend, marked_text, matrix_rows, meta,
     more_columns, more_experiments, more_rows, partial_note, report, screen_title,
 };
-use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App, cache: &mut RenderCache) {
+pub fn screen(out: &mut Screen, area: Rect, app: &App) {
     let Some(cv) = app.cv() else { return };
     match app.compare_screen() {
-        Some(Screen::Split) => super::compare_split::render(frame, area, app, &cv, cache),
-        _ => matrix(frame, area, app, &cv, &cache.theme),
+        Some(CompareScreen::Split) => super::compare_split::screen(out, area, app, &cv),
+        _ => matrix(out, area, app, &cv),
     }
 }
 
-fn matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) {
+fn matrix(out: &mut Screen, area: Rect, app: &App, cv: &Cv) {
     let Some(state) = app.compare.as_ref() else { return };
     let areas = crate::app::compare_layout::matrix(area.width, area.height, app);
     let w = area.width as usize;
     // Header: the sources, then what the comparison found.
-    let top = Line::from(theme.spans(&screen_title(cv).truncate(w)));
+    let top = Line::of(&screen_title(cv).truncate(w));
     let mut second = meta(cv);
     if let Some(at) = state.mark {
         second.append(marked_text(cv, at));
     }
-    frame.render_widget(Paragraph::new(vec![top, Line::from(theme.spans(&second.truncate(w)))]), areas.header.into());
+    out.lines(areas.header, vec![top, Line::of(&second.truncate(w))]);
 
     let mut table = vec![Block::Table(report::experiments_table(cv))];
     if let Some(note) = partial_note(&column_stats(cv)) {
         table.push(Block::Line(note));
     }
-    let mut lines = super::blocks::lines(&table, w, theme);
+    let mut lines = crate::styled::blocks::lines(&table, w, app.theme());
     let room = areas.experiments.height as usize;
     if lines.len() > room && room > 1 {
         // The last line says how many experiments are not listed.
         let hidden = lines.len() - room + 1;
         lines.truncate(room - 1);
-        lines.push(Line::from(theme.spans(&more_experiments(hidden))));
+        lines.push(Line::of(&more_experiments(hidden)));
     }
-    frame.render_widget(Paragraph::new(lines), areas.experiments.into());
+    out.lines(areas.experiments, lines);
 
-    let drawn = draw_matrix(frame, areas.matrix.into(), app, cv, theme);
+    let rows = matrix_lines(areas.matrix, app, cv);
+    let drawn = rows.len();
+    out.lines(areas.matrix, rows);
     // The legend right under the rows (at the bottom when they fill the screen).
-    let legend: Vec<Line> = legend(cv).wrap(w).iter().map(|t| Line::from(theme.spans(t))).collect();
+    let legend: Vec<Line> = legend(cv).wrap(w).iter().map(Line::of).collect();
     let y = (areas.matrix.y + drawn as u16 + 1).min(areas.legend.y);
     let at = Rect::new(areas.legend.x, y, areas.legend.width, areas.legend.y + areas.legend.height - y);
-    frame.render_widget(Paragraph::new(legend), at);
-    super::footer::render(frame, areas.footer.into(), app, HintsFor::Matrix, theme);
+    out.lines(at, legend);
+    out.lines(areas.footer, vec![super::footer::compare_line(app, HintsFor::Matrix, areas.footer.width as usize)]);
 }
 
-/// The matrix rows on screen (how many lines were drawn). Columns that do
-/// not fit scroll sideways so the selected one stays in view.
-fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme) -> usize {
-    let Some(state) = app.compare.as_ref() else { return 0 };
+/// The matrix rows on screen. Columns that do not fit scroll sideways so
+/// the selected one stays in view.
+fn matrix_lines(area: Rect, app: &App, cv: &Cv) -> Vec<Line> {
+    let Some(state) = app.compare.as_ref() else { return Vec::new() };
     let rows = matrix_rows(cv);
     let w = area.width as usize;
     let change_w = rows.iter().map(|r| r.change.width()).chain([width(CHANGE_HEADER)]).max().unwrap_or(6);
@@ -99,24 +99,24 @@ fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme)
         (first, shown) = window(all.saturating_sub(more_columns(labels.len()).width()));
     }
     let pad = |t: Text, n: usize| t.truncate(n).pad_to(n);
-    let line_of = |change: Text, eval: Text, cells: &[Text], styles: &[(usize, ratatui::style::Style)]| {
-        let mut spans = theme.spans(&pad(change, change_w));
-        spans.push(Span::raw("  "));
-        spans.extend(theme.spans(&pad(eval, eval_w)));
-        spans.push(Span::raw("  "));
+    let line_of = |change: Text, eval: Text, cells: &[Text], overs: &[(usize, Chrome)]| {
+        let mut line = spans(&pad(change, change_w));
+        line.push(Span::bare("  "));
+        line.extend(spans(&pad(eval, eval_w)));
+        line.push(Span::bare("  "));
         for &i in &shown {
-            let cell = theme.spans(&pad(cells[i].clone(), cell_w[i]));
-            match styles.iter().find(|(col, _)| *col == i) {
-                Some((_, s)) => spans.extend(cell.into_iter().map(|x| x.patch_style(*s))),
-                None => spans.extend(cell),
+            let cell = spans(&pad(cells[i].clone(), cell_w[i]));
+            match overs.iter().find(|(col, _)| *col == i) {
+                Some((_, over)) => line.extend(cell.into_iter().map(|x| Span { over: Some(*over), ..x })),
+                None => line.extend(cell),
             }
-            spans.push(Span::raw("  "));
+            line.push(Span::bare("  "));
         }
         if shown.last().is_some_and(|&l| l + 1 < labels.len()) || first > 0 {
             let more = labels.len() - shown.len();
-            spans.extend(theme.spans(&more_columns(more)));
+            line.extend(spans(&more_columns(more)));
         }
-        Line::from(spans)
+        Line::new(line)
     };
     let header_cells: Vec<Text> = labels.iter().map(|l| Text::toned(l.clone(), crate::view::Tone::Soft)).collect();
     let mut lines = vec![line_of(
@@ -133,27 +133,25 @@ fn draw_matrix(frame: &mut Frame, area: Rect, app: &App, cv: &Cv, theme: &Theme)
     }
     for (i, r) in rows.iter().enumerate().skip(state.rows.offset).take(height) {
         let selected = i == state.rows.selected;
-        let mut styles = Vec::new();
+        let mut overs = Vec::new();
         if let Some((_, col)) = state.mark.filter(|(row, _)| *row == i) {
-            styles.push((col, theme.matched));
+            overs.push((col, Chrome::Matched));
         }
         if selected {
-            styles.insert(0, (state.column, theme.selected));
+            overs.insert(0, (state.column, Chrome::Selected));
         }
-        let mut line = line_of(r.change.clone(), r.eval.clone(), &r.cells, &styles);
+        let mut line = line_of(r.change.clone(), r.eval.clone(), &r.cells, &overs);
         if selected {
-            line = line.style(theme.selected_unfocused);
+            line = line.with_over(Chrome::SelectedUnfocused);
         }
         lines.push(line);
     }
     if rows.is_empty() {
-        lines.push(Line::styled(NO_ROWS, theme.dim));
+        lines.push(Line::chrome(NO_ROWS, Chrome::Dim));
     }
     let below = rows.len().saturating_sub(state.rows.offset + height);
     if below > 0 {
-        lines.push(Line::from(theme.spans(&more_rows(below))));
+        lines.push(Line::of(&more_rows(below)));
     }
-    let drawn = lines.len();
-    frame.render_widget(Paragraph::new(lines), area);
-    drawn
+    lines
 }

@@ -1,8 +1,7 @@
 //! JSON highlighting with syntect: loaded lazily once, per block, capped.
 //! Blocks over the cap keep the rest plain and say how much was left plain.
 
-use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::{Line, Span};
+use super::{Chrome, Line, Look, Span, ThemeName};
 use std::sync::OnceLock;
 use syntect::easy::HighlightLines;
 use syntect::highlighting::{FontStyle, Theme, ThemeSet};
@@ -29,17 +28,18 @@ fn theme(dark: bool) -> &'static Theme {
     a.themes.themes.get(name).or_else(|| a.themes.themes.values().next()).expect("syntect ships default themes")
 }
 
-/// Highlight sanitized JSON text into styled lines. `color == false` gives plain lines.
-pub fn json_lines(text: &str, color: bool, dark: bool) -> Vec<Line<'static>> {
+/// Highlight sanitized JSON text into lines: syntax colours for the dark or
+/// the light theme, plain lines for the no-colour one.
+pub fn json_lines(text: &str, theme_name: ThemeName) -> Vec<Line> {
     let lines: Vec<&str> = text.split('\n').collect();
-    if !color {
-        return lines.into_iter().map(|l| Line::raw(l.to_string())).collect();
+    if theme_name == ThemeName::Mono {
+        return lines.into_iter().map(Line::bare).collect();
     }
     let a = assets();
     let Some(syntax) = a.syntaxes.find_syntax_by_extension("json") else {
-        return lines.into_iter().map(|l| Line::raw(l.to_string())).collect();
+        return lines.into_iter().map(Line::bare).collect();
     };
-    let mut h = HighlightLines::new(syntax, theme(dark));
+    let mut h = HighlightLines::new(syntax, theme(theme_name == ThemeName::Dark));
     let mut out = Vec::with_capacity(lines.len() + 1);
     let mut plain_from = None;
     for (i, line) in lines.iter().enumerate() {
@@ -49,33 +49,27 @@ pub fn json_lines(text: &str, color: bool, dark: bool) -> Vec<Line<'static>> {
         }
         let with_newline = format!("{line}\n");
         match h.highlight_line(&with_newline, &a.syntaxes) {
-            Ok(ranges) => out.push(Line::from(
+            Ok(ranges) => out.push(Line::new(
                 ranges
                     .into_iter()
-                    .map(|(style, piece)| Span::styled(piece.trim_end_matches('\n').to_string(), convert(style)))
+                    .map(|(style, piece)| Span::new(piece.trim_end_matches('\n'), look(style)))
                     .collect::<Vec<_>>(),
             )),
-            Err(_) => out.push(Line::raw(line.to_string())),
+            Err(_) => out.push(Line::bare(*line)),
         }
     }
     if let Some(from) = plain_from {
-        out.extend(lines[from..].iter().map(|l| Line::raw(l.to_string())));
-        out.push(Line::styled(
-            crate::view::chrome::highlight_stopped(from, lines.len() - from),
-            Style::default().add_modifier(Modifier::DIM),
-        ));
+        out.extend(lines[from..].iter().map(|l| Line::bare(*l)));
+        out.push(Line::chrome(crate::view::chrome::highlight_stopped(from, lines.len() - from), Chrome::Faint));
     }
     out
 }
 
-fn convert(style: syntect::highlighting::Style) -> Style {
+fn look(style: syntect::highlighting::Style) -> Look {
     let c = style.foreground;
-    let mut s = Style::default().fg(Color::Rgb(c.r, c.g, c.b));
-    if style.font_style.contains(FontStyle::BOLD) {
-        s = s.add_modifier(Modifier::BOLD);
+    Look::Syntax {
+        rgb: (c.r, c.g, c.b),
+        bold: style.font_style.contains(FontStyle::BOLD),
+        italic: style.font_style.contains(FontStyle::ITALIC),
     }
-    if style.font_style.contains(FontStyle::ITALIC) {
-        s = s.add_modifier(Modifier::ITALIC);
-    }
-    s
 }

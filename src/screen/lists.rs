@@ -1,65 +1,59 @@
-//! The list panel of the Tools, HITL, Usage, Assertions, Diagnostics and
-//! Changes tabs. The rows are the view's (`view::{tools, hitl, usage,
-//! assertions, findings, changes}`); here only the rows on screen are made,
-//! in fixed columns.
+//! The list panel of the Tools, HITL, Usage, Assertions, Diagnostics,
+//! Changes, Timing and Translation tabs. The rows are the view's
+//! (`view::{tools, hitl, usage, assertions, findings, changes, timing,
+//! translation}`); here only the rows on screen are made, in fixed columns.
 
-use super::blocks::{list_line, list_widths};
-use super::panel;
-use super::theme::Theme;
+use super::{Screen, inner, selection};
+use crate::app::layout::Rect;
 use crate::app::{App, AssertionRow, Focus, Tab};
+use crate::styled::{Chrome, Line, Span, spans};
 use crate::view::chrome::FIX_PROMPT_ROW;
 use crate::view::report::Selection;
 use crate::view::{Text, Tone};
-use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub fn panel(out: &mut Screen, area: Rect, app: &App) {
     let focused = app.focus == Focus::List;
     let list = app.list();
-    // Only the rows on screen are built: lists can hold hundreds of thousands of calls.
+    // Only the rows on screen are made: lists can hold hundreds of thousands of calls.
     let win = Window { start: list.offset, len: area.height.saturating_sub(2) as usize };
     let w = area.width.saturating_sub(2) as usize;
     let full = Selection { full: true, ..Selection::default() };
     let Some(ctx) = app.context(&full) else { return };
     let (title, total, rows) = match app.tab {
-        Tab::Tools => tools(app, &ctx, theme, w, win),
-        Tab::Hitl => hitl(app, &ctx, theme, w, win),
-        Tab::Usage => usage(app, &ctx, theme, w, win),
-        Tab::Assertions => assertions(app, &ctx, theme, w, win),
-        Tab::Diagnostics => diagnostics(app, &ctx, theme, w, win),
-        Tab::Changes => changes(app, &ctx, theme, w, win),
-        Tab::Timing => timing(app, &ctx, theme, w, win),
-        Tab::Translation => translation(&ctx, theme, w, win),
+        Tab::Tools => tools(app, &ctx, w, win),
+        Tab::Hitl => hitl(app, &ctx, w, win),
+        Tab::Usage => usage(app, &ctx, w, win),
+        Tab::Assertions => assertions(app, &ctx, w, win),
+        Tab::Diagnostics => diagnostics(app, &ctx, w, win),
+        Tab::Changes => changes(&ctx, w, win),
+        Tab::Timing => timing(app, &ctx, w, win),
+        Tab::Translation => translation(&ctx, w, win),
         Tab::Timeline => (String::new(), 0, Vec::new()),
     };
-    let block = panel(Line::styled(title, theme.title), focused, theme);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
     let mut lines = Vec::new();
     if total == 0 {
         // Wrapped at words, never cut: the reason is the whole message.
         let empty = crate::view::Text::plain(empty_text(app));
-        lines.extend(empty.wrap(w).iter().map(|t| Line::styled(t.as_plain(), theme.dim)));
+        lines.extend(empty.wrap(inner(area).width as usize).iter().map(|t| Line::chrome(t.as_plain(), Chrome::Dim)));
     }
     for (k, line) in rows.into_iter().enumerate() {
         let i = win.start + k;
-        let style = if focused { theme.selected } else { theme.selected_unfocused };
+        let over = selection(focused);
         let line = match (i == list.selected, app.tab) {
             (false, _) | (true, Tab::Usage) => line,
             // Reversed, a bar's full blocks would turn into the background:
             // the selection marks the label, the bars keep their colour.
-            (true, Tab::Timing) => {
-                let spans =
-                    line.spans.into_iter().map(|s| if s.content.contains('█') { s } else { s.patch_style(style) });
-                Line::from(spans.collect::<Vec<_>>())
-            }
-            (true, _) => line.style(style),
+            (true, Tab::Timing) => Line::new(
+                line.spans
+                    .into_iter()
+                    .map(|s| if s.text.contains('█') { s } else { Span { over: Some(over), ..s } })
+                    .collect(),
+            ),
+            (true, _) => line.with_over(over),
         };
         lines.push(line);
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    out.panel(area, Line::chrome(title, Chrome::Title), focused, lines);
 }
 
 /// The rows of a list that are on screen.
@@ -75,7 +69,7 @@ impl Window {
     }
 }
 
-type Rows = (String, usize, Vec<Line<'static>>);
+type Rows = (String, usize, Vec<Line>);
 
 fn empty_text(app: &App) -> String {
     use crate::view::chrome;
@@ -99,7 +93,7 @@ fn empty_text(app: &App) -> String {
     }
 }
 
-fn tools(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn tools(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let rows = app.tool_rows();
     let orphans = app.tool_orphans();
     let text = app.tool_query.as_ref().map(|q| q.label(20));
@@ -116,24 +110,24 @@ fn tools(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
                 Ok(i) => crate::view::tools::occurrence_row(ctx, &d.occurrences.occurrences[*i]),
                 Err(i) => crate::view::tools::orphan_row(&d.occurrences.orphan_finishes[*i]),
             };
-            list_line(&cells, &widths, theme)
+            list_line(&cells, &widths)
         })
         .collect();
     (title, rows.len(), lines)
 }
 
-fn hitl(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn hitl(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let rows = app.hitl_rows();
     let title = crate::view::chrome::hitl_title(rows.len(), app.hitl_waiting());
     let widths = list_widths(&[16, 8, 18], w);
     let lines = rows[win.range(rows.len())]
         .iter()
-        .map(|&i| list_line(&crate::view::hitl::request_row(ctx, &ctx.view.requests[i]), &widths, theme))
+        .map(|&i| list_line(&crate::view::hitl::request_row(ctx, &ctx.view.requests[i]), &widths))
         .collect();
     (title, rows.len(), lines)
 }
 
-fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn usage(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     use crate::view::usage::{COST_COLUMNS, TOKEN_COLUMNS, cost_cells, rows, token_cells};
     let rows = rows(ctx, app.usage_turns(), true);
     let mut header = vec![Text::toned(crate::view::usage::SCOPE_COLUMN, Tone::Soft)];
@@ -144,24 +138,24 @@ fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
         std::iter::once(label_w).chain(crate::view::usage::LIST_WIDTHS.iter().copied().take(shown)).collect();
     let right = |t: Text, width: usize| Text::plain(" ".repeat(width.saturating_sub(t.width()))).with_text(t);
     let line = |cells: Vec<Text>, bar: Option<f64>| {
-        let mut spans: Vec<Span<'static>> = Vec::new();
+        let mut out: Vec<Span> = Vec::new();
         for (i, (c, width)) in cells.into_iter().zip(&fixed).enumerate() {
             let c = if i == 0 {
                 c.truncate(*width).with(" ".repeat(width.saturating_sub(c.width().min(*width)) + 1), Tone::Plain)
             } else {
                 right(c.truncate(*width), *width).with(" ", Tone::Plain)
             };
-            spans.extend(theme.spans(&c));
+            out.extend(spans(&c));
         }
         // A bar only beside every column: not where hidden columns would be.
         if let Some(t) = bar.filter(|_| hidden.is_none() && w > fixed.iter().sum::<usize>() + 14) {
-            spans.extend(theme.spans(&crate::view::usage::token_bar(t, app.max_turn_tokens())));
+            out.extend(spans(&crate::view::usage::token_bar(t, app.max_turn_tokens())));
         }
-        Line::from(spans)
+        Line::new(out)
     };
     let mut header_line = line(header, None);
     if let Some(note) = &hidden {
-        header_line.spans.push(Span::styled(note.clone(), theme.dim));
+        header_line.spans.push(Span::chrome(note.clone(), Chrome::Dim));
     }
     let mut lines = vec![header_line];
     let total = rows.len() + 1;
@@ -179,7 +173,7 @@ fn usage(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, wi
     (crate::view::chrome::USAGE_TITLE.into(), total, lines)
 }
 
-fn assertions(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn assertions(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let Some(list) = ctx.attempt.review.assertions.as_ref() else {
         return (crate::view::chrome::assertions_title(None), 0, Vec::new());
     };
@@ -189,26 +183,26 @@ fn assertions(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usiz
     let lines = win
         .range(total)
         .filter_map(|at| match app.assertion_at(at)? {
-            AssertionRow::FixPrompt => Some(Line::from(theme.spans(&Text::toned(FIX_PROMPT_ROW, Tone::Accent)))),
+            AssertionRow::FixPrompt => Some(Line::of(&Text::toned(FIX_PROMPT_ROW, Tone::Accent))),
             AssertionRow::Assertion(i) => {
-                Some(list_line(&crate::view::assertions::row(ctx.attempt, &list[i]), &widths, theme))
+                Some(list_line(&crate::view::assertions::row(ctx.attempt, &list[i]), &widths))
             }
         })
         .collect();
     (title, total, lines)
 }
 
-fn timing(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn timing(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let tree = &ctx.view.timing;
     let title = crate::view::chrome::timing_title(&crate::view::timing::meta(tree).as_plain());
     let rows = app.timing_rows();
     // One layout for every row, so the columns line up while scrolling.
     let layout = crate::view::waterfall::Layout::new(rows.iter().map(|r| &r.line), w);
-    let lines = rows[win.range(rows.len())].iter().map(|r| Line::from(theme.spans(&layout.line(&r.line)))).collect();
+    let lines = rows[win.range(rows.len())].iter().map(|r| Line::of(&layout.line(&r.line))).collect();
     (title, rows.len(), lines)
 }
 
-fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let scoped = app.scoped_findings();
     let findings = app.finding_rows();
     let recorded = &ctx.attempt.review.diagnostics;
@@ -225,11 +219,11 @@ fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usi
         })
         .collect();
     let widths = crate::view::blocks::fitted_widths(&cells, &[10, 24, 26], w);
-    let lines = cells.iter().map(|c| list_line(c, &widths, theme)).collect();
+    let lines = cells.iter().map(|c| list_line(c, &widths)).collect();
     (title, total, lines)
 }
 
-fn changes(_app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn changes(ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let Some(fc) = ctx.attempt.review.file_changes.as_ref() else {
         return (crate::view::chrome::changes_title(None), 0, Vec::new());
     };
@@ -240,12 +234,12 @@ fn changes(_app: &App, ctx: &crate::view::context::Ctx, theme: &Theme, w: usize,
     let widths = list_widths(&[12, 16], w);
     let lines = fc.changes[win.range(fc.changes.len())]
         .iter()
-        .map(|c| list_line(&crate::view::changes::row(c), &widths, theme))
+        .map(|c| list_line(&crate::view::changes::row(c), &widths))
         .collect();
     (title, fc.changes.len(), lines)
 }
 
-fn translation(ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Window) -> Rows {
+fn translation(ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     use crate::view::translation::{counts_brief, line_row};
     let Some(p) = ctx.attempt.provenance.as_deref() else {
         return (crate::view::chrome::translation_title(None), 0, Vec::new());
@@ -255,6 +249,31 @@ fn translation(ctx: &crate::view::context::Ctx, theme: &Theme, w: usize, win: Wi
     // What each line became is the point of the tab: its column is as wide as the rows on screen need (up to half).
     let became = rows.iter().map(|r| r.became().width()).max().unwrap_or(0).clamp(8, (w / 2).max(8));
     let widths = list_widths(&[6, became], w);
-    let lines = rows.iter().map(|row| list_line(&row.list_cells(), &widths, theme)).collect();
+    let lines = rows.iter().map(|row| list_line(&row.list_cells(), &widths)).collect();
     (title, p.lines.len(), lines)
+}
+
+/// One list row of cells laid out in fixed columns (only rows on screen are made).
+pub fn list_line(cells: &[Text], widths: &[usize]) -> Line {
+    let mut out = Vec::new();
+    for (i, w) in widths.iter().enumerate() {
+        let cell = cells.get(i).cloned().unwrap_or_default();
+        let last = i + 1 == widths.len();
+        let cell = cell.truncate(*w);
+        let pad = if last { String::new() } else { " ".repeat(w.saturating_sub(cell.width()) + 1) };
+        out.extend(spans(&cell));
+        if !pad.is_empty() {
+            out.push(Span::bare(pad));
+        }
+    }
+    Line::new(out)
+}
+
+/// Column widths for a list: each fixed column at `fixed[i]`, the last one
+/// gets the rest.
+pub fn list_widths(fixed: &[usize], width: usize) -> Vec<usize> {
+    let used: usize = fixed.iter().map(|w| w + 1).sum();
+    let mut w = fixed.to_vec();
+    w.push(width.saturating_sub(used).max(4));
+    w
 }

@@ -1,13 +1,12 @@
-//! Draws the view's blocks as ratatui lines at a width: what only a screen
-//! adds is here (wrapping at the panel's width, JSON highlighting, diffs as
-//! colours); every word and number comes from the view.
+//! The view's blocks as lines at a width: what only a screen adds is here
+//! (wrapping at the panel's width, JSON highlighting, diffs as looks);
+//! every word and number comes from the view.
 
-use super::highlight::json_lines;
-use super::theme::{Theme, ThemeName};
-use crate::model::text::{Lines, sanitize, truncate};
+use super::json::json_lines;
+use super::{Chrome, Line, Span, ThemeName, spans};
+use crate::model::text::{Lines, sanitize};
 use crate::view::blocks::{Align, Block, Table};
 use crate::view::{Text, Tone};
-use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 /// Payload text longer than this is cut with a stated count (the whole
@@ -15,7 +14,7 @@ use serde_json::Value;
 pub const PREVIEW_CHARS: usize = 200_000;
 
 /// Lines of `blocks` at `width` columns.
-pub fn lines(blocks: &[Block], width: usize, theme: &Theme) -> Vec<Line<'static>> {
+pub fn lines(blocks: &[Block], width: usize, theme: ThemeName) -> Vec<Line> {
     let mut out = Vec::new();
     for b in blocks {
         block(b, width.max(8), theme, &mut out);
@@ -23,64 +22,61 @@ pub fn lines(blocks: &[Block], width: usize, theme: &Theme) -> Vec<Line<'static>
     out
 }
 
-fn text_lines(t: &Text, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+fn text_lines(t: &Text, width: usize, out: &mut Vec<Line>) {
     for piece in t.wrap(width) {
-        out.push(Line::from(theme.spans(&piece)));
+        out.push(Line::of(&piece));
     }
 }
 
-fn indented(blocks: &[Block], indent: usize, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+fn indented(blocks: &[Block], indent: usize, width: usize, theme: ThemeName, out: &mut Vec<Line>) {
     let pad = " ".repeat(indent);
     for l in lines(blocks, width.saturating_sub(indent).max(8), theme) {
-        let mut spans = vec![Span::raw(pad.clone())];
+        let mut spans = vec![Span::bare(pad.clone())];
         spans.extend(l.spans);
-        out.push(Line::from(spans));
+        out.push(Line::new(spans));
     }
 }
 
-fn block(b: &Block, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+fn block(b: &Block, width: usize, theme: ThemeName, out: &mut Vec<Line>) {
     match b {
-        Block::Line(t) => text_lines(t, width, theme, out),
-        Block::Blank => out.push(Line::raw("")),
+        Block::Line(t) => text_lines(t, width, out),
+        Block::Blank => out.push(Line::default()),
         Block::Kv(label, value) => {
             let lw = label.width();
             if lw + 12 > width {
-                return text_lines(&label.clone().with_text(value.clone()), width, theme, out);
+                return text_lines(&label.clone().with_text(value.clone()), width, out);
             }
             for (i, v) in value.wrap(width - lw).into_iter().enumerate() {
                 let lead = if i == 0 { label.clone() } else { Text::plain(" ".repeat(lw)) };
-                out.push(Line::from(theme.spans(&lead.with_text(v))));
+                out.push(Line::of(&lead.with_text(v)));
             }
         }
         Block::Section(s) => {
-            out.push(Line::raw(""));
+            out.push(Line::default());
             let mut head = Text::toned(s.title.clone(), Tone::Bold);
             if !s.meta.is_empty() {
                 head.push("  ", Tone::Plain);
                 head.append(s.meta.clone());
             }
-            text_lines(&head, width, theme, out);
+            text_lines(&head, width, out);
             indented(&s.body, 2, width, theme, out);
         }
-        Block::Body(s, tone) => body(s, *tone, width, theme, out),
+        Block::Body(s, tone) => body(s, *tone, width, out),
         Block::Json(v) => json(v, width, theme, out),
         Block::Field { label, lead, value } => {
-            text_lines(&label.clone().with_text(lead.clone()), width, theme, out);
+            text_lines(&label.clone().with_text(lead.clone()), width, out);
             indented(&crate::view::payload::blocks(value), 2, width, theme, out);
         }
         Block::Diff { expected, received } => {
             let side_by_side = width >= crate::view::diff::SIDE_BY_SIDE;
             let lines = crate::view::diff::value_lines(expected, received, width, side_by_side);
-            out.extend(lines.iter().map(|t| Line::from(theme.spans(t))));
+            out.extend(lines.iter().map(Line::of));
         }
         Block::Patch { before, after } => {
-            let lines = crate::view::diff::patch_lines(before, after, width);
-            out.extend(lines.iter().map(|t| Line::from(theme.spans(t))));
+            out.extend(crate::view::diff::patch_lines(before, after, width).iter().map(Line::of));
         }
-        Block::Table(t) => table(t, width, theme, out),
-        Block::Waterfall(w) => {
-            out.extend(crate::view::waterfall::layout(w, width).iter().map(|t| Line::from(theme.spans(t))));
-        }
+        Block::Table(t) => table(t, width, out),
+        Block::Waterfall(w) => out.extend(crate::view::waterfall::layout(w, width).iter().map(Line::of)),
         // Only the report `show` prints defers its rows; the viewer draws its timeline from the view's rows.
         Block::TurnRows(_) => {}
     }
@@ -94,49 +90,49 @@ fn cut(text: &str) -> (&str, usize) {
     }
 }
 
-fn more_line(n: usize, theme: &Theme) -> Line<'static> {
-    Line::styled(crate::view::chrome::more_characters(n), theme.dim)
+fn more_line(n: usize) -> Line {
+    Line::chrome(crate::view::chrome::more_characters(n), Chrome::Dim)
 }
 
-fn body(s: &str, tone: Tone, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+fn body(s: &str, tone: Tone, width: usize, out: &mut Vec<Line>) {
     let (shown, more) = cut(s);
-    crate::view::text::body_lines(shown, tone, &mut |line| text_lines(&line, width, theme, out));
+    crate::view::text::body_lines(shown, tone, &mut |line| text_lines(&line, width, out));
     if more > 0 {
-        out.push(more_line(more, theme));
+        out.push(more_line(more));
     }
 }
 
-fn json(v: &Value, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+fn json(v: &Value, width: usize, theme: ThemeName, out: &mut Vec<Line>) {
     let pretty = serde_json::to_string_pretty(v).unwrap_or_default();
     let (shown, more) = cut(&pretty);
     let safe = sanitize(shown, Lines::Multi);
-    for line in json_lines(&safe, theme.name != ThemeName::Mono, theme.name == ThemeName::Dark) {
+    for line in json_lines(&safe, theme) {
         // Long JSON lines wrap as plain text rather than run off the panel,
         // hanging two columns past their own indent (the tree stays readable).
         if line.width() > width {
-            let plain: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            let plain = line.plain();
             let body = plain.trim_start_matches(' ');
             let lead = plain.len() - body.len();
             if lead + 2 + 12 > width {
-                text_lines(&Text::plain(plain), width, theme, out);
+                text_lines(&Text::plain(plain), width, out);
                 continue;
             }
             for (i, piece) in Text::plain(body).wrap(width - lead - 2).into_iter().enumerate() {
                 let pad = " ".repeat(if i == 0 { lead } else { lead + 2 });
-                out.push(Line::from(theme.spans(&Text::plain(pad).with_text(piece))));
+                out.push(Line::of(&Text::plain(pad).with_text(piece)));
             }
         } else {
             out.push(line);
         }
     }
     if more > 0 {
-        out.push(more_line(more, theme));
+        out.push(more_line(more));
     }
 }
 
 /// A table in columns: natural widths, the widest shrinkable column giving
 /// way until it fits, cells cut with `…`.
-fn table(t: &Table, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
+fn table(t: &Table, width: usize, out: &mut Vec<Line>) {
     let mut widths = crate::view::blocks::natural_widths(t);
     let gap = 2;
     let total = |w: &[usize]| w.iter().sum::<usize>() + gap * w.len().saturating_sub(1);
@@ -166,36 +162,6 @@ fn table(t: &Table, width: usize, theme: &Theme, out: &mut Vec<Line<'static>>) {
     let mut lines = vec![row(header)];
     lines.extend(t.rows.iter().map(|r| row(r.clone())));
     for l in lines {
-        out.push(Line::from(theme.spans(&l.truncate(width))));
+        out.push(Line::new(spans(&l.truncate(width))));
     }
-}
-
-/// One list row of cells laid out in fixed columns (only rows on screen are made).
-pub fn list_line(cells: &[Text], widths: &[usize], theme: &Theme) -> Line<'static> {
-    let mut spans = Vec::new();
-    for (i, w) in widths.iter().enumerate() {
-        let cell = cells.get(i).cloned().unwrap_or_default();
-        let last = i + 1 == widths.len();
-        let cell = cell.truncate(*w);
-        let pad = if last { String::new() } else { " ".repeat(w.saturating_sub(cell.width()) + 1) };
-        spans.extend(theme.spans(&cell));
-        if !pad.is_empty() {
-            spans.push(Span::raw(pad));
-        }
-    }
-    Line::from(spans)
-}
-
-/// Column widths for a list: each fixed column at `fixed[i]`, the last one
-/// gets the rest.
-pub fn list_widths(fixed: &[usize], width: usize) -> Vec<usize> {
-    let used: usize = fixed.iter().map(|w| w + 1).sum();
-    let mut w = fixed.to_vec();
-    w.push(width.saturating_sub(used).max(4));
-    w
-}
-
-/// `text` cut to `width` columns (for titles drawn by ratatui blocks).
-pub fn cut_to(text: &str, width: usize) -> String {
-    truncate(text, width)
 }

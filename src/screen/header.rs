@@ -1,14 +1,9 @@
 //! Header: file and format, verdict or status, counts, tokens, costs, diagnostics.
 
-use super::theme::Theme;
 use crate::app::App;
-use ratatui::Frame;
-use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use crate::styled::{Chrome, Line, Span, spans};
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let width = area.width as usize;
+pub fn lines(app: &App, width: usize) -> Vec<Line> {
     let to_review = app.views.iter().filter(|v| v.summary.to_review).count();
     let loading = match (&app.loading, &app.preview_only) {
         (Some(l), _) => Some(crate::view::chrome::loading_text(l)),
@@ -30,10 +25,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         };
         for (i, part) in crate::view::header::header_line(parts, width).into_iter().enumerate() {
             if i > 0 {
-                second.push(Span::styled(crate::view::header::PART_SEPARATOR, theme.dim));
+                second.push(Span::chrome(crate::view::header::PART_SEPARATOR, Chrome::Dim));
             }
-            second.extend(theme.spans(&part));
+            second.extend(spans(&part));
         }
     }
-    frame.render_widget(Paragraph::new(vec![Line::from(theme.spans(&top)), Line::from(second)]), area);
+    vec![Line::of(&top), Line::new(second)]
 }
