@@ -148,7 +148,7 @@ fn decision(s: &str) -> Option<&'static str> {
 fn the_renderers_decide_no_word_number_or_mark() {
     let mut found = Vec::new();
     let mut files = 0;
-    for dir in ["ui", "plain"] {
+    for dir in ["ui", "plain", "screen", "styled"] {
         for path in sources(dir) {
             files += 1;
             for (line, s) in literals(&code(&path)) {
@@ -184,8 +184,10 @@ fn dependencies_point_one_way() {
         ("view", &["load", "analysis", "ui", "plain", "app", "cli", "runtime"][..]),
         ("analysis", &["load", "ui", "plain", "app", "cli", "runtime"][..]),
         ("plain", &["load", "ui", "app", "cli", "runtime"][..]),
-        ("ui", &["load", "plain", "cli", "runtime"][..]),
-        ("app", &["ui", "plain", "cli", "runtime"][..]),
+        ("ui", &["load", "plain", "cli", "runtime", "app", "analysis"][..]),
+        ("screen", &["load", "ui", "plain", "cli", "runtime", "analysis"][..]),
+        ("styled", &["load", "ui", "plain", "cli", "runtime", "app", "screen", "analysis"][..]),
+        ("app", &["ui", "plain", "cli", "runtime", "screen"][..]),
         ("runtime", &["cli"][..]),
     ] {
         let bad: Vec<String> = imports(layer)
@@ -419,6 +421,25 @@ fn app_imports_no_terminal_library() {
         .map(|p| p.display().to_string())
         .collect();
     assert!(found.is_empty(), "app uses ratatui or crossterm:\n{}", found.join("\n"));
+}
+
+/// `ui` draws the screen model and nothing else: it reads no state, no
+/// document and no view but the tones its theme maps.
+#[test]
+fn ui_imports_only_the_screen_model_the_text_types_and_the_theme() {
+    const ALLOWED: [&str; 6] = ["screen::", "styled::", "ui::", "view::Tone", "view::text::Lane", "model::sgr::"];
+    let mut found = Vec::new();
+    for path in sources("ui") {
+        let code = code(&path);
+        for (at, _) in code.match_indices("crate::") {
+            let rest = &code[at + 7..];
+            if !ALLOWED.iter().any(|a| rest.starts_with(a)) {
+                let shown: String = rest.chars().take_while(|c| !c.is_whitespace() && *c != ';').collect();
+                found.push(format!("{}: crate::{shown}", path.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "ui imports more than the screen model, text types and theme:\n{}", found.join("\n"));
 }
 
 /// The environment is read in one place (`runtime/settings.rs`), once.

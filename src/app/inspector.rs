@@ -95,7 +95,10 @@ impl App {
         };
         Some(self.inspector_memo.get_or_make(key, || {
             let inspected = crate::view::compare::split::inspect(&cv, &s.split, s.tab, line, s.side, self.raw);
-            Content { title: inspected.title, lines: crate::styled::blocks::lines(&inspected.blocks, width, self.theme) }
+            Content {
+                title: inspected.title,
+                lines: crate::styled::blocks::lines(&inspected.blocks, width, self.theme),
+            }
         }))
     }
 
@@ -139,7 +142,8 @@ impl App {
         let at: Vec<usize> = found.lines.iter().map(|(l, _)| *l).collect();
         let max = content.lines.len().saturating_sub(height);
         let scroll = self.inspector_scroll.min(max);
-        let (current, scroll) = seek(&at, found.current, to, scroll, height).map_or((None, scroll), |(c, s)| (Some(c), s));
+        let (current, scroll) =
+            seek(&at, found.current, to, scroll, height).map_or((None, scroll), |(c, s)| (Some(c), s));
         if let Some(s) = self.inspector_search.as_mut() {
             s.current = current;
         }

@@ -12,8 +12,8 @@ use crate::view::blocks::Block;
 use crate::view::chrome::HintsFor;
 use crate::view::compare::Cv;
 use crate::view::compare::split::{
-    Slot, SplitTab, USAGE_TITLE, assertion_cell, deltas, empty_text, mode_text, more_below, no_turn_text,
-    side_figures, side_title, tab_meta, title, tool_cell, usage_table,
+    Slot, SplitTab, USAGE_TITLE, assertion_cell, deltas, empty_text, mode_text, more_below, no_turn_text, side_figures,
+    side_title, tab_meta, title, tool_cell, usage_table,
 };
 
 pub fn screen(out: &mut Screen, area: Rect, app: &App, cv: &Cv) {
@@ -100,7 +100,8 @@ fn side_panel(out: &mut Screen, area: Rect, cv: &Cv, s: &SplitState, side: usize
 fn inspector(out: &mut Screen, area: Rect, app: &App) {
     let width = area.width.saturating_sub(2) as usize;
     let Some(content) = app.split_inspector_content(width) else { return };
-    let mut title = vec![Span::chrome(format!(" {} ", cut_to(&content.title, width.saturating_sub(24))), Chrome::Title)];
+    let mut title =
+        vec![Span::chrome(format!(" {} ", cut_to(&content.title, width.saturating_sub(24))), Chrome::Title)];
     title.extend(spans(&mode_text(app.raw)));
     let height = inner(area).height as usize;
     let max = content.lines.len().saturating_sub(height);

@@ -14,7 +14,7 @@ mod lists;
 mod nav;
 pub mod timeline;
 
-use crate::app::layout::Rect;
+pub use crate::app::layout::Rect;
 use crate::app::{App, Mode};
 use crate::styled::{Chrome, Line, Span};
 

@@ -7,7 +7,7 @@ use crate::app::{App, Focus};
 use crate::model::text::{fit, truncate, width};
 use crate::model::timeline::RowKind;
 use crate::styled::{Chrome, Line, Look, Span, spans};
-use crate::view::timeline::{kind_marker, kind_tone, kind_word, row_view_as, summary_tone};
+use crate::view::timeline::{kind_cell, row_view_as, status_mark, summary_tone};
 
 pub fn panel(out: &mut Screen, area: Rect, app: &App) {
     let focused = app.focus == Focus::List;
@@ -83,20 +83,14 @@ pub fn row_line(
     let (narrow, pos_w) = (look.compact, look.pos_w);
     line.push(Span::chrome(fit(&truncate(&row.pos, pos_w), pos_w), Chrome::Dim));
     // The status mark only: the word is in the inspector and in `show`.
-    match &row.status {
-        Some(s) => {
-            let mark = s.as_plain().chars().next().unwrap_or(' ');
-            line.push(Span::new(format!("{mark} "), Look::Tone(s.first_tone())));
-        }
-        None => line.push(Span::bare("  ")),
+    let status = status_mark(row.status.as_ref());
+    match row.status {
+        Some(_) => line.extend(spans(&status)),
+        None => line.push(Span::bare(status.as_plain())),
     }
-    let kind = if narrow {
-        format!("{} ", kind_marker(row.kind))
-    } else {
-        format!("{} {:<10} ", kind_marker(row.kind), kind_word(row.kind))
-    };
-    let kind_w = width(&kind);
-    line.push(Span::new(kind, Look::Tone(kind_tone(row.kind))));
+    let kind = kind_cell(row.kind, narrow);
+    let kind_w = kind.width();
+    line.extend(spans(&kind));
     let badges = row.badges();
     let used = pos_w + 2 + kind_w + if badges.is_empty() { 0 } else { width(&badges) + 1 };
     let budget = w.saturating_sub(used);

@@ -54,7 +54,11 @@ pub enum Look {
     Tone(Tone),
     Chrome(Chrome),
     /// A JSON token's colour from the syntax highlighter.
-    Syntax { rgb: (u8, u8, u8), bold: bool, italic: bool },
+    Syntax {
+        rgb: (u8, u8, u8),
+        bold: bool,
+        italic: bool,
+    },
 }
 
 /// A piece of text with one look, and optionally a second look laid over
@@ -167,10 +171,7 @@ mod tests {
         let ranges = [std::ops::Range { start: 2, end: 4 }];
         let marked = mark(line, &ranges, Chrome::Matched);
         let pieces: Vec<(&str, Option<Chrome>)> = marked.spans.iter().map(|s| (s.text.as_str(), s.over)).collect();
-        assert_eq!(
-            pieces,
-            [("ab", None), ("c", Some(Chrome::Matched)), ("d", Some(Chrome::Matched)), ("ef", None)]
-        );
+        assert_eq!(pieces, [("ab", None), ("c", Some(Chrome::Matched)), ("d", Some(Chrome::Matched)), ("ef", None)]);
         assert_eq!(marked.spans[2].look, Look::Chrome(Chrome::Key), "the span keeps its own look under the mark");
     }
 }

@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame, screen: &Screen, theme: &Theme) {
     }
 }
 
-fn rect(r: crate::app::layout::Rect) -> Rect {
+fn rect(r: crate::screen::Rect) -> Rect {
     Rect::new(r.x, r.y, r.width, r.height)
 }
 

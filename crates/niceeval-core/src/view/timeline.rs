@@ -18,8 +18,10 @@ use crate::model::occurrence::{Lifecycle, Occurrence};
 use crate::model::timeline::{Row, RowKind, finish_status};
 use serde_json::Value;
 
+mod columns;
 mod measure;
 mod position;
+pub use columns::{KIND_WORD_COLUMNS, kind_cell, status_mark};
 pub use position::{COMPACT_POSITION_COLUMNS, POSITION_COLUMNS, position, position_as, position_width};
 
 /// How much of a long string a summary reads (a lazy event's string is read
