@@ -103,7 +103,7 @@ fn app_with(n: usize) -> (App, Duration) {
     let doc = niceeval::load::load_bytes("bench.jsonl", &bytes).expect("load");
     let mut app = App::new(doc, None, PriceTable::default());
     let built = t.elapsed();
-    niceeval::runtime::term::set_viewport(&mut app, 200, 60);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 200, height: 60 });
     (app, built)
 }
 
@@ -251,7 +251,7 @@ fn keys(n: usize) {
             press(&mut app, a);
         }
         while app.search_pending() {
-            app.search_step();
+            niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
         }
         for a in [Action::SearchNext, Action::SearchNext, Action::SearchPrev, Action::Back] {
             press(&mut app, a);
@@ -286,7 +286,7 @@ fn search(n: usize) {
     while app.search_pending() && app.search.matches.is_empty() {
         let s = Instant::now();
         let from = app.search.scan.as_ref().map(|s| s.next).unwrap_or(0);
-        app.search_step();
+        niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
         let scan = secs(s.elapsed());
         if verbose {
             let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
@@ -301,7 +301,7 @@ fn search(n: usize) {
     let hit = app.selected_row().is_some_and(|r| app.search.matches.contains(&r));
     while app.search_pending() {
         let s = Instant::now();
-        app.search_step();
+        niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
         longest_scan = longest_scan.max(secs(s.elapsed()));
         longest_step = longest_step.max(secs(s.elapsed()));
     }
@@ -335,7 +335,7 @@ fn app_with_string(bytes: usize) -> App {
     let doc = niceeval::load::load_path(path.to_str().expect("a UTF-8 temp path")).expect("load");
     let _ = std::fs::remove_file(&path);
     let mut app = App::new(doc, None, PriceTable::default());
-    niceeval::runtime::term::set_viewport(&mut app, 200, 60);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 200, height: 60 });
     let view = app.view().expect("a view");
     let row = app.visible.iter().position(|&r| view.timeline.rows[r].event() == Some(0)).expect("the message row");
     app.lists.timeline.selected = row;

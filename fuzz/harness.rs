@@ -84,13 +84,7 @@ pub fn plain(data: &[u8]) {
 
 /// What the terminal layer does on start and resize.
 pub fn set_viewport(app: &mut App, width: u16, height: u16) {
-    app.viewport.width = width;
-    app.viewport.height = height;
-    let areas = niceeval::app::layout::areas(width, height, app);
-    let (list, inspector, nav) = areas.content_rows();
-    app.viewport.list_rows = list.max(1);
-    app.viewport.inspector_rows = inspector.max(1);
-    app.viewport.nav_rows = nav.max(1);
+    niceeval::app::update(app, niceeval::app::Action::Resize { width, height });
 }
 
 /// Draw and check that no cell holds a control, bidi or zero-width character.
@@ -153,7 +147,6 @@ pub fn tui(data: &[u8]) {
         let actions = if heavy { script } else { &script[..4] };
         for a in actions.iter().cloned() {
             update(&mut app, a);
-            app.effects.clear();
             if heavy {
                 draw(&mut terminal, &app, &cache);
             }
@@ -228,7 +221,6 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
     ];
     for a in (if heavy { script } else { light }).iter().cloned() {
         update(&mut app, a);
-        app.effects.clear();
         draw(&mut terminal, &app, &cache);
     }
 }

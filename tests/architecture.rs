@@ -442,6 +442,31 @@ fn ui_imports_only_the_screen_model_the_text_types_and_the_theme() {
     assert!(found.is_empty(), "ui imports more than the screen model, text types and theme:\n{}", found.join("\n"));
 }
 
+/// State changes in one place, `app::update`: the terminal loop, the CLI,
+/// the sources and the screen model send actions; none of them assigns to
+/// the app's state or takes from it.
+#[test]
+fn only_update_changes_the_apps_state() {
+    let mut found = Vec::new();
+    for layer in ["runtime", "cli", "screen", "ui"] {
+        for path in sources(layer) {
+            for (n, line) in code(&path).lines().enumerate() {
+                let Some(at) = line.find("app.") else { continue };
+                let rest = &line[at + 4..];
+                let field_end =
+                    rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).unwrap_or(rest.len());
+                let after = rest[field_end..].trim_start();
+                let assigns = after.starts_with('=') && !after.starts_with("==");
+                let takes = line.contains("&mut app.");
+                if assigns || takes {
+                    found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "state changed outside app::update:\n{}", found.join("\n"));
+}
+
 /// The environment is read in one place (`runtime/settings.rs`), once.
 #[test]
 fn the_environment_is_read_in_one_place() {

@@ -247,8 +247,8 @@ fn the_usual_moves_act_on_the_focused_side() {
     let Slot::Row(r) = lines[split_of(&app).list().selected].sides[1] else { panic!("a row") };
     assert!(app.views[1].timeline.rows[r].is_failure());
     // y copies the side's selection as JSON.
-    update(&mut app, Action::Copy);
-    assert!(matches!(app.effects.last(), Some(niceeval::app::Effect::Copy(t)) if t.contains("pnpm test -- --bail")));
+    let effects = update(&mut app, Action::Copy);
+    assert!(matches!(effects.last(), Some(niceeval::app::Effect::Copy(t)) if t.contains("pnpm test -- --bail")));
 }
 
 #[test]

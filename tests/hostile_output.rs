@@ -132,8 +132,7 @@ fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
     update(&mut app, Action::Top);
     let mut copied = None;
     for _ in 0..app.list_len() {
-        update(&mut app, Action::Copy);
-        if let Some(Effect::Copy(text)) = app.effects.last()
+        if let Some(Effect::Copy(text)) = update(&mut app, Action::Copy).last()
             && text.contains("pnpm test")
         {
             copied = Some(text.clone());
@@ -149,8 +148,7 @@ fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
     assert!(copied.contains("‹C1:9B›2J‹U+202E›‹U+180E›\ttab"), "{copied:?}");
     let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.contains("5 control characters replaced"), "flash: {flash}");
-    update(&mut app, Action::OpenPager);
-    match app.effects.last() {
+    match update(&mut app, Action::OpenPager).last() {
         Some(Effect::Page(text)) => assert_eq!(text, &copied, "the pager gets what the copy got"),
         other => panic!("o gave {other:?}"),
     }

@@ -229,7 +229,7 @@ fn the_viewer_reads_lazy_events_without_parsing_them_all() {
     assert!(screen.contains("f0.rs"), "the first tool call's input path is shown");
     app.commit_search(niceeval::view::search::Query::new("needle-37", false).unwrap());
     while app.search_pending() {
-        app.search_step();
+        niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
     }
     assert_eq!(app.search.matches.len(), 1, "a string left in the file is searched");
     assert!(whole(&app) <= 1, "searching parsed events whole");

@@ -223,8 +223,8 @@ fn a_huge_string_field_opens_and_pages() {
     assert!(top.contains("␛[31") || screen.contains("␛[31"), "escape not shown as a placeholder");
     assert_eq!(app.lists.timeline.selected, row);
     app.focus = Focus::Inspector;
-    update(&mut app, Action::OpenPager);
-    let paged = app.effects.iter().find_map(|e| match e {
+    let effects = update(&mut app, Action::OpenPager);
+    let paged = effects.iter().find_map(|e| match e {
         Effect::Page(t) => Some(t.len()),
         _ => None,
     });

@@ -399,8 +399,8 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
             // The fix prompt: what show --json states is what y copies from the Assertions list.
             update(&mut app, Action::ShowTab(Tab::Assertions));
             app.lists.assertions.selected = 0;
-            update(&mut app, Action::Copy);
-            let copied = match app.effects.last() {
+            let effects = update(&mut app, Action::Copy);
+            let copied = match effects.last() {
                 Some(Effect::Copy(t)) => Some(t.clone()),
                 _ => None,
             };
@@ -411,7 +411,6 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
                 }
                 None => assert!(app.assertion_offset() == 0, "{what}: no fix prompt row without a prompt"),
             }
-            app.effects.clear();
         }
     }
     common::report(&format!("one truth: timing of {timed} attempts and {prompts} fix prompts agree"));

@@ -407,8 +407,8 @@ fn copying_a_huge_value_is_capped_and_says_so() {
     let doc = niceeval::load::load_bytes("big.json", turn.as_bytes()).unwrap();
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
     update(&mut app, Action::Bottom);
-    update(&mut app, Action::Copy);
-    let copied = app.effects.iter().find_map(|e| match e {
+    let effects = update(&mut app, Action::Copy);
+    let copied = effects.iter().find_map(|e| match e {
         Effect::Copy(t) => Some(t.len()),
         _ => None,
     });

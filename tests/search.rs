@@ -241,7 +241,7 @@ fn the_timeline_search_finds_values_not_key_names() {
     type_text(&mut app, "rm");
     update(&mut app, Action::SearchCommit);
     while app.search_pending() {
-        app.search_step();
+        update(&mut app, Action::SearchStep);
     }
     let rows: Vec<String> = app
         .search

@@ -322,8 +322,8 @@ fn enter_opens_and_closes_a_fold_and_y_copies_the_node() {
     assert_eq!(app.timing_rows().len(), 3 + 1, "the attempt's top level only");
     // y copies the selected node as show --json lists it.
     app.lists.timing.selected = 0;
-    update(&mut app, Action::Copy);
-    let Some(Effect::Copy(text)) = app.effects.last() else { panic!("nothing copied") };
+    let effects = update(&mut app, Action::Copy);
+    let Some(Effect::Copy(text)) = effects.last() else { panic!("nothing copied") };
     let v: Value = serde_json::from_str(text).unwrap();
     assert_eq!((v["label"].as_str(), v["phase"].as_str()), (Some("telemetry.configure"), Some("attempt.setup")));
 }

@@ -76,8 +76,8 @@ fn demo_every_tab_at_two_sizes() {
             update(&mut app, Action::ShowTab(tab));
             // Put a meaningful row under the inspector.
             match tab {
-                Tab::Timeline => update(&mut app, Action::NextFailure),
-                Tab::Hitl => update(&mut app, Action::Down),
+                Tab::Timeline => drop(update(&mut app, Action::NextFailure)),
+                Tab::Hitl => drop(update(&mut app, Action::Down)),
                 _ => {}
             }
             let text = screen(&mut app, w, h);

@@ -107,7 +107,24 @@ pub enum Action {
         column: u16,
         row: u16,
     },
+    // From the terminal (not keys).
+    /// The terminal's size: at the start, on a resize, after a suspend.
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// A running search scan's next step, taken between key presses.
+    SearchStep,
+    /// Ctrl-Z where SIGTSTP is ignored: the viewer cannot stop.
+    SuspendRefused,
+    /// The pager `o` opened did not show the value.
+    PagerFailed {
+        program: String,
+        why: crate::view::chrome::PagerFailure,
+    },
     // From sources (not keys): see `app::sources`.
+    /// A background load (or a folder's listing) started: how far it has got.
+    LoadStarted(crate::view::chrome::LoadProgress),
     /// A background load's progress.
     LoadProgress {
         bytes: u64,
@@ -208,6 +225,11 @@ impl Action {
             Action::SearchToggleRegex => "text (ignores case) or regex (as show --grep)",
             Action::ScrollAt { .. } => "scroll",
             Action::ClickAt { .. } => "select",
+            Action::Resize { .. } => "the terminal's size",
+            Action::SearchStep => "a search step",
+            Action::SuspendRefused => "suspend refused",
+            Action::PagerFailed { .. } => "the pager failed",
+            Action::LoadStarted(_) => "loading started",
             Action::LoadProgress { .. } => "loading progress",
             Action::Loaded { .. } => "the whole file loaded",
             Action::LoadFailed { .. } => "the whole load failed",

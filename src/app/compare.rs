@@ -78,7 +78,9 @@ pub fn key(app: &mut App, action: Action) {
                 key(app, delta.clone());
             }
         }
-        Action::DebugPanic if app.debug_keys => panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)"),
+        Action::DebugPanic if app.debug_keys() => {
+            panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)")
+        }
         other => match app.compare_screen() {
             Some(Screen::Matrix) => matrix_key(app, other),
             Some(Screen::Split) => super::compare_split::split_key(app, other),

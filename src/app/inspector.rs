@@ -163,8 +163,4 @@ impl App {
     pub fn theme(&self) -> ThemeName {
         self.theme
     }
-
-    pub fn set_theme(&mut self, theme: ThemeName) {
-        self.theme = theme;
-    }
 }

@@ -231,6 +231,24 @@ impl Prepared {
     }
 }
 
+/// What the viewer is started with: given once, at construction
+/// ([`App::with_options`]); nothing sets them later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// The theme the inspector's lines are made for.
+    pub theme: crate::styled::ThemeName,
+    /// `NICEEVAL_DEBUG_PANIC_KEY`: F12 panics on purpose (to test the terminal's restore).
+    pub debug_keys: bool,
+    /// The input is read again as it grows (`--follow`, `--watch`).
+    pub live: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { theme: crate::styled::ThemeName::Dark, debug_keys: false, live: false }
+    }
+}
+
 /// A one-off message in the footer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Flash {
@@ -292,16 +310,17 @@ pub struct App {
     pub search: Search,
     pub viewport: Viewport,
     pub flash: Option<Flash>,
-    pub effects: Vec<Effect>,
+    /// What the terminal is to do, collected during one `update` and returned by it.
+    effects: Vec<Effect>,
     pub help_scroll: usize,
     /// Selection before the last `[`/`]`, so `[d`/`]d` can start from it.
     pub before_turn_jump: Option<(ListState, bool)>,
     /// `--follow`: keep the last row selected as rows arrive.
     pub follow: bool,
     /// The input is read again as it grows (`--follow`, `--watch`): only then can `F` follow it.
-    pub live: bool,
+    live: bool,
     pub should_quit: bool,
-    pub debug_keys: bool,
+    debug_keys: bool,
     /// A preview is shown while the whole file loads.
     pub loading: Option<Loading>,
     /// The whole of a large file could not be read: what is shown is its
@@ -395,6 +414,19 @@ impl App {
         app.rebuild_visible();
         app.open_first_failure();
         app
+    }
+
+    /// The app with what it is started with (the theme, the debug key,
+    /// whether the input is live).
+    pub fn with_options(mut self, options: Options) -> App {
+        let Options { theme, debug_keys, live } = options;
+        (self.theme, self.debug_keys, self.live) = (theme, debug_keys, live);
+        self
+    }
+
+    /// Whether F12 panics on purpose (`NICEEVAL_DEBUG_PANIC_KEY`).
+    pub fn debug_keys(&self) -> bool {
+        self.debug_keys
     }
 
     /// Swap in a reloaded document, keeping the tab, the focus, the scroll

@@ -64,6 +64,7 @@ impl App {
     /// Apply an action from a source; `false` when `action` is not one.
     pub(super) fn source_action(&mut self, action: &Action) -> bool {
         match action {
+            Action::LoadStarted(progress) => self.loading = Some(*progress),
             Action::LoadProgress { bytes, lines, building, elapsed_ms } => {
                 if let Some(l) = self.loading.as_mut() {
                     (l.parsed_bytes, l.parsed_lines, l.building, l.elapsed_ms) =

@@ -1,15 +1,35 @@
-//! `update(&mut App, Action)`: where keys and most other events change UI
-//! state. Not yet the only place: the terminal loop also sets the viewport
-//! on resize and the search step, the CLI sets `debug_keys` and `follow`,
-//! and the background load sets `loading`.
+//! `update(&mut App, Action)`: the one place UI state changes. Keys,
+//! clicks, the terminal's size, a search's steps, background loads and
+//! reloads all arrive here as actions.
 
 use super::scope::set_scope;
 use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab};
 
-pub fn update(app: &mut App, action: Action) {
+/// Apply `action`; what the terminal is to do (copy, page, redraw) is returned.
+pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
+    let focus = app.focus;
+    apply(app, action);
+    if app.focus != focus {
+        // The stacked layout depends on focus.
+        resize(app, app.viewport.width, app.viewport.height);
+    }
+    std::mem::take(&mut app.effects)
+}
+
+fn apply(app: &mut App, action: Action) {
     // A source's document or progress: the flash and the mode stay.
     if app.source_action(&action) {
         return;
+    }
+    // The terminal's own: the flash and the mode stay.
+    match action {
+        Action::Resize { width, height } => return resize(app, width, height),
+        Action::SearchStep => return app.search_step(),
+        Action::PagerFailed { program, why } => {
+            return app.flash_error(crate::view::chrome::pager_failed(&program, &why));
+        }
+        Action::SuspendRefused => return app.flash_error("cannot suspend: SIGTSTP is ignored here"),
+        _ => {}
     }
     // The flash message lives until the next key.
     if !matches!(action, Action::ScrollAt { .. }) {
@@ -34,6 +54,15 @@ pub fn update(app: &mut App, action: Action) {
     if jump {
         app.record_jump(before);
     }
+}
+
+/// Size the panels for a terminal of `width`×`height`.
+fn resize(app: &mut App, width: u16, height: u16) {
+    app.viewport = crate::app::layout::viewport(width, height, app);
+    clamp_list(app);
+    let nav_len = app.nav.len();
+    app.nav_state.clamp(nav_len, app.viewport.nav_rows);
+    app.clamp_compare();
 }
 
 /// Moves the jump list remembers where they left from.
@@ -137,7 +166,12 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::CellLeft | Action::CellRight | Action::Mark | Action::ViewAttempt => {}
         Action::JumpBack => app.jump_back(),
         Action::JumpForward => app.jump_forward(),
-        Action::LoadProgress { .. }
+        Action::SuspendRefused
+        | Action::Resize { .. }
+        | Action::SearchStep
+        | Action::PagerFailed { .. }
+        | Action::LoadStarted(_)
+        | Action::LoadProgress { .. }
         | Action::Loaded { .. }
         | Action::LoadFailed { .. }
         | Action::Reloaded { .. }
@@ -146,7 +180,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => mouse_click(app, column, row),
         Action::DebugPanic => {
-            if app.debug_keys {
+            if app.debug_keys() {
                 panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)");
             }
         }
@@ -535,8 +569,7 @@ fn mouse_scroll(app: &mut App, column: u16, row: u16, down: bool) {
 fn mouse_click(app: &mut App, column: u16, row: u16) {
     let areas = crate::app::layout::areas(app.viewport.width, app.viewport.height, app);
     if let Some(tab) = areas.tab_at(column, row) {
-        update(app, Action::ShowTab(tab));
-        return;
+        return apply(app, Action::ShowTab(tab));
     }
     let Some(focus) = areas.focus_at(column, row) else { return };
     app.focus = focus;

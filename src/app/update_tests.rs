@@ -114,8 +114,8 @@ fn waiting_jump_and_copy() {
     let row = a.selected_row().unwrap();
     assert_eq!(a.view().unwrap().timeline.rows[row].kind, RowKind::InputRequest);
     update(&mut a, Action::ToggleRaw);
-    update(&mut a, Action::Copy);
-    assert!(matches!(a.effects.last(), Some(Effect::Copy(t)) if t.contains("ok?")));
+    let effects = update(&mut a, Action::Copy);
+    assert!(matches!(effects.last(), Some(Effect::Copy(t)) if t.contains("ok?")));
 }
 
 #[test]
@@ -215,15 +215,14 @@ fn o_on_a_string_output_pages_its_text_not_its_json() {
             {"type":"operation.finished","operationId":"c1","kind":"tool","status":"completed","output":"line \"one\"\nline two"}]}}]}]}));
     let start = a.visible.iter().position(|&ri| a.view().unwrap().timeline.rows[ri].kind == RowKind::ToolStart);
     a.lists.timeline.selected = start.expect("a tool row");
-    update(&mut a, Action::OpenPager);
+    let effects = update(&mut a, Action::OpenPager);
     let paged: Vec<&String> =
-        a.effects.iter().filter_map(|e| if let Effect::Page(t) = e { Some(t) } else { None }).collect();
+        effects.iter().filter_map(|e| if let Effect::Page(t) = e { Some(t) } else { None }).collect();
     assert_eq!(paged.len(), 1);
     assert!(paged[0].contains("ls -l\n\nline \"one\"\nline two"), "{:?}", paged[0]);
     // Raw mode (`r`) still pages the events as written.
-    a.effects.clear();
     update(&mut a, Action::ToggleRaw);
-    update(&mut a, Action::OpenPager);
-    let raw = a.effects.iter().find_map(|e| if let Effect::Page(t) = e { Some(t.clone()) } else { None }).unwrap();
+    let effects = update(&mut a, Action::OpenPager);
+    let raw = effects.iter().find_map(|e| if let Effect::Page(t) = e { Some(t.clone()) } else { None }).unwrap();
     assert!(raw.contains("\"output\": \"line \\\"one\\\"\\nline two\""), "{raw}");
 }

@@ -178,9 +178,8 @@ fn run_paths(args: &ViewArgs) -> i32 {
     let theme = theme(args);
     let progress = crate::runtime::loading::Reporter::start(&names.join(", "), None);
     crate::load::progress::deriving();
-    let mut app = analysed_app(doc, args.opts.model.clone(), prices);
+    let app = analysed_app(doc, args.opts.model.clone(), prices);
     drop(progress);
-    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
     let source: Option<Box<dyn crate::runtime::term::Source>> = if args.watch || args.follow {
         match crate::runtime::live::source_for(&args.paths, args.follow) {
             Ok(s) => Some(s),
@@ -189,7 +188,7 @@ fn run_paths(args: &ViewArgs) -> i32 {
     } else {
         None
     };
-    app.live = source.is_some();
+    let mut app = app.with_options(options(args, source.is_some()));
     if args.follow {
         crate::app::update(&mut app, crate::app::Action::FollowBottom);
     }
@@ -210,9 +209,14 @@ fn run_compare(args: &ViewArgs, started: std::time::Instant, interactive: bool) 
         Ok(p) => p,
         Err(e) => return report_error(&e),
     };
-    let mut app = App::for_compare(compared, args.opts.model.clone(), prices);
-    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
+    let app = App::for_compare(compared, args.opts.model.clone(), prices).with_options(options(args, false));
     run_terminal(app, theme(args), started, None)
+}
+
+/// What the viewer starts with: the theme, the debug key, a live input.
+fn options(args: &ViewArgs, live: bool) -> crate::app::Options {
+    let debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
+    crate::app::Options { theme: theme(args), debug_keys, live }
 }
 
 fn theme(args: &ViewArgs) -> ThemeName {
@@ -231,8 +235,7 @@ fn run_preview(args: &ViewArgs, preview: crate::load::preview::Preview, started:
         Err(e) => return report_error(&e),
     };
     let crate::load::preview::Preview { doc, bytes, total } = preview;
-    let mut app = analysed_app(doc, args.opts.model.clone(), prices.clone());
-    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
+    let mut app = analysed_app(doc, args.opts.model.clone(), prices.clone()).with_options(options(args, false));
     let path = args.paths[0].clone();
     let source =
         crate::runtime::background::start(&mut app, (bytes, total), path, args.opts.model.clone(), prices, started);
@@ -260,8 +263,8 @@ fn run_folder(args: &ViewArgs, dir: &std::path::Path, started: std::time::Instan
     }
     let listed = crate::app::folder::Listed { rows, notices, scanned: first, bytes: 0 };
     let name = crate::load::display_name(dir);
-    let mut app = App::for_folder(&name, listed, entries.len(), args.opts.model.clone(), prices);
-    app.debug_keys = crate::runtime::settings::Settings::get().debug_panic_key;
+    let mut app = App::for_folder(&name, listed, entries.len(), args.opts.model.clone(), prices)
+        .with_options(options(args, false));
     let source = crate::runtime::folder::start(&mut app, entries, first, started);
     run_terminal(app, theme(args), started, Some(Box::new(source)))
 }

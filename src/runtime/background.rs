@@ -51,8 +51,9 @@ pub fn start(
         // The viewer may have quit meanwhile; nobody to tell.
         let _ = tx.send(prepared);
     });
-    app.loading =
-        Some(Loading { preview_bytes, total_bytes, parsed_bytes: 0, parsed_lines: 0, building: false, elapsed_ms: 0 });
+    let started =
+        Loading { preview_bytes, total_bytes, parsed_bytes: 0, parsed_lines: 0, building: false, elapsed_ms: 0 };
+    crate::app::update(app, Action::LoadStarted(started));
     BackgroundLoad { rx, started: Instant::now(), done: false }
 }
 

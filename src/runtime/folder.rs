@@ -62,16 +62,16 @@ pub fn start(app: &mut App, entries: Vec<Entry>, already: usize, program_started
             }
         }
     });
-    app.loading = Some(crate::app::Loading {
-        preview_bytes: first,
-        total_bytes: total,
-        parsed_bytes: first,
-        parsed_lines: 0,
-        building: false,
-        elapsed_ms: 0,
-    });
-    if already >= count {
-        app.loading = None;
+    if already < count {
+        let started = crate::app::Loading {
+            preview_bytes: first,
+            total_bytes: total,
+            parsed_bytes: first,
+            parsed_lines: 0,
+            building: false,
+            elapsed_ms: 0,
+        };
+        crate::app::update(app, crate::app::Action::LoadStarted(started));
     }
     FolderListing { rx, done: false, started: program_started }
 }

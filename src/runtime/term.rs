@@ -358,9 +358,9 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
     let mut terminal = Terminal::new(backend)?;
     terminal.clear()?;
     let theme = Theme::new(opts.theme);
-    app.set_theme(opts.theme);
     let size = terminal.size()?;
-    set_viewport(&mut app, size.width, size.height);
+    // What `update` asks of the terminal (copy, page, redraw), done before the next frame.
+    let mut effects = crate::app::update(&mut app, Action::Resize { width: size.width, height: size.height });
     let mut dirty = true;
     let mut first_frame: Option<Duration> = None;
     loop {
@@ -368,7 +368,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             // Back from a stop: the alternate screen was entered anew (blank),
             // and the terminal may have been resized meanwhile.
             let size = terminal.size()?;
-            set_viewport(&mut app, size.width, size.height);
+            effects.extend(crate::app::update(&mut app, Action::Resize { width: size.width, height: size.height }));
             terminal.clear()?;
             dirty = true;
         }
@@ -385,15 +385,14 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
                 break;
             }
         }
-        let effects = std::mem::take(&mut app.effects);
         let had_effects = !effects.is_empty();
-        for effect in effects {
+        for effect in std::mem::take(&mut effects) {
             match effect {
                 Effect::Copy(text) => copy_osc52(&text)?,
                 Effect::Page(text) => {
                     // A pager that did not run is said on the screen (stderr is behind the alternate screen).
-                    if let Some(why) = page(&text)? {
-                        app.flash_error(why);
+                    if let Some(failed) = page(&text)? {
+                        effects.extend(crate::app::update(&mut app, failed));
                     }
                     terminal.clear()?;
                 }
@@ -416,18 +415,19 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             Some(s) => event::poll(s.interval())?,
             None => true,
         };
+        let mut send = |app: &mut App, action: Action| effects.extend(crate::app::update(app, action));
         if ready {
-            dirty |= handle(&mut app, event::read()?);
+            dirty |= handle(&mut app, event::read()?, &mut send);
             // Drain a burst (key repeat, paste, resize storm) before drawing.
             while event::poll(Duration::ZERO)? {
-                dirty |= handle(&mut app, event::read()?);
+                dirty |= handle(&mut app, event::read()?, &mut send);
             }
         }
         if let Some(s) = source.as_mut() {
             for action in s.poll() {
                 let loaded = matches!(action, crate::app::Action::Loaded { .. });
                 let installing = Instant::now();
-                crate::app::update(&mut app, action);
+                send(&mut app, action);
                 if loaded {
                     crate::runtime::timings::installed(installing.elapsed());
                 }
@@ -435,7 +435,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             }
         }
         if busy && !ready {
-            app.search_step();
+            send(&mut app, Action::SearchStep);
             dirty = true;
         }
     }
@@ -447,45 +447,31 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
     Ok(())
 }
 
-/// Size the panels for a terminal of `width`×`height`.
-pub fn set_viewport(app: &mut App, width: u16, height: u16) {
-    app.viewport = crate::app::layout::viewport(width, height, app);
-    let len = app.list_len();
-    let rows = app.viewport.list_rows;
-    app.list_mut().clamp(len, rows);
-    let nav_len = app.nav.len();
-    app.nav_state.clamp(nav_len, app.viewport.nav_rows);
-    app.clamp_compare();
-}
-
 /// The app's screen at the frame's size, drawn.
 pub fn draw(frame: &mut ratatui::Frame, app: &App, theme: &Theme) {
     let area = frame.area();
     ui::draw(frame, &crate::screen::screen(app, area.width, area.height), theme);
 }
 
-fn handle(app: &mut App, ev: Event) -> bool {
+/// A terminal event as the action it asks for, sent with `send`; whether
+/// the screen must be drawn again.
+fn handle(app: &mut App, ev: Event, send: &mut impl FnMut(&mut App, Action)) -> bool {
     match ev {
         Event::Key(key) if key.kind == KeyEventKind::Press => {
             if key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL) {
                 if !suspend() {
-                    app.flash_error("cannot suspend: SIGTSTP is ignored here");
+                    send(app, Action::SuspendRefused);
                     return true;
                 }
                 return false;
             }
-            if app.debug_keys && key.code == KeyCode::F(12) {
-                crate::app::update(app, Action::DebugPanic);
+            if app.debug_keys() && key.code == KeyCode::F(12) {
+                send(app, Action::DebugPanic);
             }
             let Some(key) = super::keys::key_press(key) else { return false };
             match keymap::lookup(app.mode, key) {
                 Some(action) => {
-                    let focus = app.focus;
-                    crate::app::update(app, action);
-                    if app.focus != focus {
-                        // The stacked layout depends on focus.
-                        set_viewport(app, app.viewport.width, app.viewport.height);
-                    }
+                    send(app, action);
                     true
                 }
                 None => false,
@@ -498,11 +484,11 @@ fn handle(app: &mut App, ev: Event) -> bool {
                 MouseEventKind::Down(_) => Action::ClickAt { column: m.column, row: m.row },
                 _ => return false,
             };
-            crate::app::update(app, action);
+            send(app, action);
             true
         }
-        Event::Resize(w, h) => {
-            set_viewport(app, w, h);
+        Event::Resize(width, height) => {
+            send(app, Action::Resize { width, height });
             true
         }
         _ => false,
@@ -532,8 +518,8 @@ fn copy_osc52(text: &str) -> io::Result<()> {
 }
 
 /// Show text in `$PAGER` (default `less`), then come back to the viewer;
-/// the words for a pager that could not run.
-fn page(text: &str) -> io::Result<Option<String>> {
+/// what to tell the app when the pager could not run.
+fn page(text: &str) -> io::Result<Option<Action>> {
     let safe = crate::model::text::sanitize(text, crate::model::text::Lines::Multi).into_owned();
     restore();
     let pager = &super::settings::Settings::get().pager;
@@ -548,11 +534,11 @@ fn page(text: &str) -> io::Result<Option<String>> {
         },
     );
     enter()?;
-    Ok(pager_outcome(program, result))
+    Ok(pager_outcome(result).map(|why| Action::PagerFailed { program: program.to_string(), why }))
 }
 
-/// What went wrong running the pager, in the view's words (`None`: it ran).
-fn pager_outcome(program: &str, result: io::Result<std::process::ExitStatus>) -> Option<String> {
+/// What went wrong running the pager (`None`: it ran).
+fn pager_outcome(result: io::Result<std::process::ExitStatus>) -> Option<crate::view::chrome::PagerFailure> {
     use crate::view::chrome::PagerFailure;
     let why = match result {
         Ok(status) if status.success() => return None,
@@ -564,19 +550,20 @@ fn pager_outcome(program: &str, result: io::Result<std::process::ExitStatus>) ->
         Err(e) if e.kind() == io::ErrorKind::NotFound => PagerFailure::NotFound,
         Err(e) => PagerFailure::Other(e.to_string()),
     };
-    Some(crate::view::chrome::pager_failed(program, &why))
+    Some(why)
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn a_pager_that_does_not_exist_is_said_not_silent() {
-        let program = "niceeval-no-such-pager";
-        let result = std::process::Command::new(program).spawn().and_then(|mut c| c.wait());
-        let said = super::pager_outcome(program, result).expect("a missing pager is said");
-        assert!(said.contains("niceeval-no-such-pager") && said.contains("not found"), "{said}");
+        use crate::view::chrome::PagerFailure;
+        let result = std::process::Command::new("niceeval-no-such-pager").spawn().and_then(|mut c| c.wait());
+        assert_eq!(super::pager_outcome(result), Some(PagerFailure::NotFound), "a missing pager is said");
+        let failed = std::process::Command::new("false").status();
+        assert_eq!(super::pager_outcome(failed), Some(PagerFailure::Status(1)));
         let ran = std::process::Command::new("true").status();
-        assert_eq!(super::pager_outcome("true", ran), None);
+        assert_eq!(super::pager_outcome(ran), None);
     }
 
     #[test]

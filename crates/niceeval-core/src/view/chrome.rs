@@ -156,7 +156,7 @@ pub fn no_assertions(recorded: bool) -> &'static str {
 }
 
 /// How far the background load of a large file has got.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LoadProgress {
     pub preview_bytes: u64,
     pub total_bytes: u64,
@@ -405,7 +405,7 @@ pub fn columns_not_shown(n: usize) -> String {
 }
 
 /// Why the pager did not show a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PagerFailure {
     /// No such program (or a shell's "command not found", status 127).
     NotFound,
