@@ -14,7 +14,7 @@
 //!                          against a 20 KB string, alternately in one process (ratio of medians)
 //! ```
 
-use niceeval::app::{Action, App, Tab, update};
+use niceeval::app::{Action, App, Panel, update};
 use niceeval::model::usage::PriceTable;
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -181,14 +181,14 @@ fn keys(n: usize) {
         Action::ToggleRaw,
         Action::ToggleMerge,
         Action::ToggleMerge,
-        Action::ShowTab(Tab::Tools),
+        Action::ShowTab(Panel::Tools),
         Action::Down,
         Action::CycleFilter,
         Action::CycleSort,
-        Action::ShowTab(Tab::Hitl),
-        Action::ShowTab(Tab::Usage),
-        Action::ShowTab(Tab::Diagnostics),
-        Action::ShowTab(Tab::Timeline),
+        Action::ShowTab(Panel::Hitl),
+        Action::ShowTab(Panel::Usage),
+        Action::ShowTab(Panel::Diagnostics),
+        Action::ShowTab(Panel::Timeline),
         Action::SearchStart,
         Action::SearchChar('x'),
         Action::SearchCancel,
@@ -225,11 +225,11 @@ fn keys(n: usize) {
             Action::Up,
             Action::Top,
             Action::FocusNext,
-            Action::ShowTab(Tab::Tools),
+            Action::ShowTab(Panel::Tools),
             Action::CycleSort,
             Action::CycleSort,
             Action::CycleFilter,
-            Action::ShowTab(Tab::Timeline),
+            Action::ShowTab(Panel::Timeline),
             Action::NextFailure,
             Action::PrevFailure,
             Action::NextWaiting,

@@ -3,7 +3,7 @@
 //! replays tests/fixtures/fuzz-regressions through the same functions.
 #![allow(dead_code)]
 
-use niceeval::app::{Action, App, Focus, Mode, Tab, update};
+use niceeval::app::{Action, App, Focus, Mode, Panel, update};
 use niceeval::plain::{PlainOptions, SectionKind, Selection};
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -141,7 +141,7 @@ pub fn tui(data: &[u8]) {
         Action::Back,
     ];
     let heavy = pick & 4 != 0;
-    for tab in Tab::ALL {
+    for tab in Panel::ALL {
         update(&mut app, Action::ShowTab(tab));
         draw(&mut terminal, &app, &cache);
         let actions = if heavy { script } else { &script[..4] };
@@ -199,13 +199,13 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
         Action::ToggleRaw,
         Action::FocusNext,
         Action::Copy,
-        Action::ShowTab(Tab::Tools),
+        Action::ShowTab(Panel::Tools),
         Action::Down,
         Action::Enter,
-        Action::ShowTab(Tab::Assertions),
+        Action::ShowTab(Panel::Assertions),
         Action::Bottom,
-        Action::ShowTab(Tab::Usage),
-        Action::ShowTab(Tab::Timing),
+        Action::ShowTab(Panel::Usage),
+        Action::ShowTab(Panel::Timing),
         Action::ViewAttempt,
         Action::Back,
         Action::Back,

@@ -176,14 +176,14 @@ fn split_view_snapshots() {
     update(&mut app, Action::Enter);
     assert_eq!(app.compare_screen(), Some(Screen::Split));
     insta::assert_snapshot!("pair_split_timeline_100x30", screen(&mut app, 100, 30));
-    update(&mut app, Action::ShowTab(niceeval::app::Tab::Tools));
+    update(&mut app, Action::ShowTab(niceeval::app::Panel::Tools));
     update(&mut app, Action::Down);
     update(&mut app, Action::Enter);
     insta::assert_snapshot!("pair_split_tools_inspector_100x40", screen(&mut app, 100, 40));
     update(&mut app, Action::Back);
-    update(&mut app, Action::ShowTab(niceeval::app::Tab::Assertions));
+    update(&mut app, Action::ShowTab(niceeval::app::Panel::Assertions));
     insta::assert_snapshot!("pair_split_assertions_100x24", screen(&mut app, 100, 24));
-    update(&mut app, Action::ShowTab(niceeval::app::Tab::Usage));
+    update(&mut app, Action::ShowTab(niceeval::app::Panel::Usage));
     insta::assert_snapshot!("pair_split_usage_80x24", screen(&mut app, 80, 24));
 }
 
@@ -196,12 +196,12 @@ fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
     update(&mut app, Action::FocusNext);
     assert_eq!(split_of(&app).side, 0);
     // The before side's Bash row, then the viewer on it.
-    update(&mut app, Action::ShowTab(niceeval::app::Tab::Tools));
+    update(&mut app, Action::ShowTab(niceeval::app::Panel::Tools));
     update(&mut app, Action::Down);
     update(&mut app, Action::ViewAttempt);
     assert_eq!(app.compare.as_ref().unwrap().screen, Screen::Viewer);
     assert_eq!(app.attempt().unwrap().locator.as_deref(), Some("@1BEFORE000001"));
-    assert_eq!(app.tab, niceeval::app::Tab::Tools);
+    assert_eq!(app.tab, niceeval::app::Panel::Tools);
     // Both sides' attempts read alike in the viewer: the footer says which side this is.
     let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert_eq!(flash, "Esc (at the top) goes back to the comparison · before: @1BEFORE000001.json");
@@ -298,7 +298,7 @@ fn realrun_report_matrix_and_split() {
     let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1CJ2NTSS6T1XA".to_string(), "@1JKJTH22H75S5".to_string()], "recall-constraint");
     insta::assert_snapshot!("realrun_report_split_160x48", screen(&mut app, 160, 48));
-    update(&mut app, Action::ShowTab(niceeval::app::Tab::Assertions));
+    update(&mut app, Action::ShowTab(niceeval::app::Panel::Assertions));
     insta::assert_snapshot!("realrun_report_split_assertions_80x24", screen(&mut app, 80, 24));
 }
 
@@ -410,7 +410,7 @@ fn a_split_of_two_unrecorded_attempts_counts_nothing_as_zero() {
     let split = niceeval::view::compare::split::Split::new(&c, 0, 1);
     let deltas = niceeval::view::compare::split::deltas(&c, &split).as_plain();
     assert!(deltas.contains("turns — · tool calls —"), "{deltas}");
-    let meta = niceeval::view::compare::split::tab_meta(&split, niceeval::view::compare::split::SplitTab::Timeline);
+    let meta = niceeval::view::compare::split::tab_meta(&split, niceeval::view::compare::split::Panel::Timeline);
     assert!(!meta.as_plain().contains("0 turns"), "{}", meta.as_plain());
     let table = niceeval::view::compare::split::usage_table(&c, &split);
     for label in ["turns", "tool calls"] {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use niceeval::app::{Action, App, Tab, update};
+use niceeval::app::{Action, App, Panel, update};
 use niceeval::model::timeline::RowKind;
 use niceeval::model::usage::PriceTable;
 
@@ -66,7 +66,7 @@ fn search_and_jumps_look_inside_folded_turns_and_unfold_where_they_land() {
     assert!(app.view().unwrap().timeline.rows[app.selected_row().unwrap()].is_failure());
     // Turn jumps still step header to header.
     update(&mut app, Action::FoldAll);
-    update(&mut app, Action::ShowTab(Tab::Timeline));
+    update(&mut app, Action::ShowTab(Panel::Timeline));
     update(&mut app, Action::Top);
     update(&mut app, Action::NextTurn);
     assert_eq!(kind(&app), RowKind::TurnHeader);

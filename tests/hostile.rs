@@ -10,7 +10,7 @@ mod harness;
 
 use common::fixture;
 use harness::{draw, is_unsafe, set_viewport};
-use niceeval::app::{Action, App, Focus, Tab, update};
+use niceeval::app::{Action, App, Focus, Panel, update};
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -63,7 +63,7 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     let cache = Theme::new(ThemeName::Dark);
     let mut seen = String::new();
-    for tab in Tab::ALL {
+    for tab in Panel::ALL {
         update(&mut app, Action::ShowTab(tab));
         app.focus = Focus::List;
         let len = app.list_len();
@@ -78,7 +78,7 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
         if app.merge != merge {
             update(&mut app, Action::ToggleMerge);
         }
-        update(&mut app, Action::ShowTab(Tab::Timeline));
+        update(&mut app, Action::ShowTab(Panel::Timeline));
         app.focus = Focus::List;
         update(&mut app, Action::Top);
         for _ in 0..app.visible.len() {
@@ -174,7 +174,7 @@ fn tiny_terminals_show_the_size_notice_and_nothing_else() {
             lines.iter().map(pad).chain(std::iter::repeat(" ".repeat(usize::from(w)))).take(usize::from(h)).collect();
         let screen = screen.join("\n");
         let screens = seen.len() / screen.len();
-        assert!(screens > Tab::ALL.len(), "{w}×{h}: only {screens} screens drawn");
+        assert!(screens > Panel::ALL.len(), "{w}×{h}: only {screens} screens drawn");
         assert!(
             seen == screen.repeat(screens),
             "{w}×{h}: a screen other than the notice:\n{}",

@@ -125,9 +125,9 @@ fn app_with_message(text: &str) -> niceeval::app::App {
 
 #[test]
 fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
-    use niceeval::app::{Action, Effect, Tab, update};
+    use niceeval::app::{Action, Effect, Panel, update};
     let mut app = app_with_message(PASTE_BREAKOUT);
-    update(&mut app, Action::ShowTab(Tab::Timeline));
+    update(&mut app, Action::ShowTab(Panel::Timeline));
     // The message row: the first row whose value is the message's text.
     update(&mut app, Action::Top);
     let mut copied = None;
@@ -156,7 +156,7 @@ fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
     assert!(flash.contains("5 control characters replaced"), "pager flash: {flash}");
     // Clean text says nothing of replacing.
     let mut clean = app_with_message("all fine\n\tindented");
-    update(&mut clean, Action::ShowTab(Tab::Timeline));
+    update(&mut clean, Action::ShowTab(Panel::Timeline));
     update(&mut clean, Action::Bottom);
     update(&mut clean, Action::Copy);
     let flash = clean.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();

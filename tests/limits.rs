@@ -9,7 +9,7 @@ mod common;
 mod harness;
 
 use common::bin;
-use niceeval::app::{Action, App, Effect, Focus, Tab, update};
+use niceeval::app::{Action, App, Effect, Focus, Panel, update};
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -263,7 +263,7 @@ fn long_lines_and_a_million_element_array() {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let cache = Theme::new(ThemeName::Dark);
     let mut seen = String::new();
-    for tab in [Tab::Timeline, Tab::Tools] {
+    for tab in [Panel::Timeline, Panel::Tools] {
         update(&mut app, Action::ShowTab(tab));
         update(&mut app, Action::Top);
         for _ in 0..3 {
@@ -281,7 +281,7 @@ fn long_lines_and_a_million_element_array() {
             update(&mut app, Action::Down);
         }
     }
-    for tab in Tab::ALL {
+    for tab in Panel::ALL {
         update(&mut app, Action::ShowTab(tab));
         seen.push_str(&harness::draw(&mut terminal, &app, &cache));
     }

@@ -144,7 +144,7 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             };
             set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
             app.focus = Focus::List;
-            app.tab = niceeval::app::Tab::Timeline;
+            app.tab = niceeval::app::Panel::Timeline;
             let rows: usize =
                 a["turns"].as_array().unwrap().iter().map(|t| t["rows"].as_array().unwrap().len() + 1).sum();
             let height = (rows + 8).clamp(24, 4000) as u16;
@@ -361,7 +361,7 @@ fn timing_facts(a: &Value) -> String {
 
 #[test]
 fn timing_and_the_fix_prompt_read_the_same_everywhere() {
-    use niceeval::app::{Action, Effect, Tab, update::update};
+    use niceeval::app::{Action, Effect, Panel, update::update};
     let prices = builtin_prices();
     let (mut timed, mut prompts) = (0, 0);
     for path in samples() {
@@ -389,7 +389,7 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
             }
             set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
             app.focus = Focus::List;
-            update(&mut app, Action::ShowTab(Tab::Timing));
+            update(&mut app, Action::ShowTab(Panel::Timing));
             let s = screen(&mut app, 200, 30);
             assert!(
                 s.iter().any(|l| l.contains("Timing · ") && l.contains(&facts)),
@@ -397,7 +397,7 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
             );
             timed += usize::from(!a["timing"].as_array().unwrap().is_empty());
             // The fix prompt: what show --json states is what y copies from the Assertions list.
-            update(&mut app, Action::ShowTab(Tab::Assertions));
+            update(&mut app, Action::ShowTab(Panel::Assertions));
             app.lists.assertions.selected = 0;
             let effects = update(&mut app, Action::Copy);
             let copied = match effects.last() {
@@ -434,7 +434,7 @@ fn check_show_and_the_viewer_print_the_same_address() {
         let mut app = App::new(doc.clone(), None, prices.clone());
         for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate() {
             set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
-            app.tab = niceeval::app::Tab::Diagnostics;
+            app.tab = niceeval::app::Panel::Diagnostics;
             app.focus = Focus::List;
             let screen = screen(&mut app, 300, 200).join("\n");
             // Findings about the input file itself are the file's, not an attempt's, in check.
@@ -469,7 +469,7 @@ fn check_show_and_the_viewer_print_the_same_address() {
 /// in the viewer and in `show`: the diff is the view's, drawn by both.
 #[test]
 fn the_viewer_and_show_draw_the_same_diffs() {
-    use niceeval::app::{Tab, update::update};
+    use niceeval::app::{Panel, update::update};
     let prices = builtin_prices();
     let doc = niceeval::load::load_path("assets/demo/record").unwrap();
     let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
@@ -485,7 +485,7 @@ fn the_viewer_and_show_draw_the_same_diffs() {
     };
     let shown: Vec<String> = text.lines().map(|l| l.trim().to_string()).collect();
     let mut compared = 0;
-    for (tab, rows) in [(Tab::Changes, 2), (Tab::Assertions, 3)] {
+    for (tab, rows) in [(Panel::Changes, 2), (Panel::Assertions, 3)] {
         update(&mut app, niceeval::app::Action::ShowTab(tab));
         for i in 0..rows {
             app.focus = Focus::List;

@@ -3,7 +3,7 @@
 //! panel with focus decides what is searched: the timeline, the inspector's
 //! lines, or a filter of the Tools and attempts lists.
 
-use niceeval::app::{Action, App, Focus, Mode, Tab, update};
+use niceeval::app::{Action, App, Focus, Mode, Panel, update};
 use niceeval::model::usage::PriceTable;
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -118,14 +118,14 @@ fn ctrl_r_makes_it_a_case_sensitive_regular_expression_like_show_grep() {
 #[test]
 fn in_the_tools_list_slash_filters_the_list() {
     let mut app = app_for("assets/demo/session.json");
-    update(&mut app, Action::ShowTab(Tab::Tools));
+    update(&mut app, Action::ShowTab(Panel::Tools));
     let all = app.tool_rows().len();
     update(&mut app, Action::SearchStart);
     type_text(&mut app, "bash");
     assert_eq!(app.tool_rows().len(), 3, "the three Bash calls");
     assert_eq!(app.prompt_matches(), Some(3));
     update(&mut app, Action::SearchCommit);
-    assert_eq!(app.tab, Tab::Tools, "a list filter stays in its list");
+    assert_eq!(app.tab, Panel::Tools, "a list filter stays in its list");
     update(&mut app, Action::Down);
     let screen = draw(&mut app, 200, 30);
     assert!(screen.contains("filter all /bash"), "{screen}");
@@ -170,7 +170,7 @@ fn in_the_attempts_list_slash_filters_attempts_as_you_type() {
 fn in_the_inspector_slash_finds_lines_and_n_moves_between_them() {
     let mut app = app_for("assets/demo/session.json");
     // A tool row whose input and output fill the inspector.
-    update(&mut app, Action::ShowTab(Tab::Tools));
+    update(&mut app, Action::ShowTab(Panel::Tools));
     update(&mut app, Action::FocusNext);
     assert_eq!(app.focus, Focus::Inspector);
     update(&mut app, Action::SearchStart);
@@ -199,7 +199,7 @@ fn in_the_inspector_slash_finds_lines_and_n_moves_between_them() {
 #[test]
 fn an_inspector_match_below_the_fold_is_scrolled_into_view() {
     let mut app = app_for("assets/demo/session.json");
-    update(&mut app, Action::ShowTab(Tab::Tools));
+    update(&mut app, Action::ShowTab(Panel::Tools));
     update(&mut app, Action::FocusNext);
     // The last line of the content: search for a word of it.
     let screen = draw(&mut app, 100, 16);

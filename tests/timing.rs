@@ -7,7 +7,7 @@
 
 mod common;
 
-use niceeval::app::{Action, App, Effect, Tab, update};
+use niceeval::app::{Action, App, Effect, Panel, update};
 use niceeval::model::document::Document;
 use niceeval::model::usage::builtin_prices;
 use niceeval::plain::{PlainOptions, SectionKind, Selection};
@@ -293,7 +293,7 @@ fn kitchen_app() -> Option<App> {
     let i = app.doc.attempts.iter().position(|a| a.locator.as_deref() == Some(KITCHEN_CODING)).unwrap();
     niceeval::app::scope::set_scope(&mut app, niceeval::app::Scope { attempt: i, session: None, turn: None });
     app.focus = niceeval::app::Focus::List;
-    update(&mut app, Action::ShowTab(Tab::Timing));
+    update(&mut app, Action::ShowTab(Panel::Timing));
     Some(app)
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use niceeval::app::{Action, App, Focus, Tab, update};
+use niceeval::app::{Action, App, Focus, Panel, update};
 use serde_json::{Value, json};
 
 fn app_of(doc: Value) -> App {
@@ -100,7 +100,7 @@ fn the_timing_tab_names_a_turn_by_its_number_beside_its_label() {
         update(&mut app, Action::Down);
     }
     assert_eq!(app.scope.attempt, at);
-    update(&mut app, Action::ShowTab(Tab::Timing));
+    update(&mut app, Action::ShowTab(Panel::Timing));
     let text = screen(&mut app, 160, 40);
     assert!(text.contains("turn 1 · session2/turn1"), "{text}");
     assert!(text.contains("turn 3 · session3/turn1"), "{text}");
@@ -144,18 +144,18 @@ fn the_too_small_notice_wraps_whole() {
 fn lists_wrap_their_messages_and_keep_short_codes_whole() {
     const ORPHANS: &str = "tests/fixtures/ui/failed-orphans.json";
     let mut app = app_for(ORPHANS);
-    update(&mut app, Action::ShowTab(Tab::Assertions));
+    update(&mut app, Action::ShowTab(Panel::Assertions));
     let text = screen(&mut app, 120, 30);
     assert!(text.contains("Record, InvocationSummary or show --json)"), "the empty state is cut: {text}");
     let mut app = app_for(ORPHANS);
-    update(&mut app, Action::ShowTab(Tab::Diagnostics));
+    update(&mut app, Action::ShowTab(Panel::Diagnostics));
     let text = screen(&mut app, 120, 30);
     assert!(text.contains("ambiguous-operation-id "), "{text}");
     // The rule's path breaks after a separator, not inside a word.
     assert!(text.contains("docs/rules.md#command- "), "{text}");
     assert!(!text.contains("#command-unclassif│"), "{text}");
     let mut app = app_for(ORPHANS);
-    update(&mut app, Action::ShowTab(Tab::Usage));
+    update(&mut app, Action::ShowTab(Panel::Usage));
     let text = screen(&mut app, 120, 30);
     let header = text.lines().find(|l| l.contains("scope") && l.contains("input")).unwrap();
     let cell = header.split('│').nth(3).unwrap();
@@ -168,7 +168,7 @@ fn a_wrapped_explanation_line_hangs_under_its_own_indent() {
     let Some(record) = common::shared_path("samples/niceeval/realrun-sdk/record") else { return };
     let doc = niceeval::load::load_path(&record).unwrap();
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
-    update(&mut app, Action::ShowTab(Tab::Assertions));
+    update(&mut app, Action::ShowTab(Panel::Assertions));
     let text = screen(&mut app, 120, 40);
     let inspector: Vec<&str> = text.lines().filter_map(|l| l.split('│').nth(5)).collect();
     let at = inspector.iter().position(|l| l.starts_with("    calledTool(")).expect("the message line");

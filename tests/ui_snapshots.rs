@@ -1,7 +1,7 @@
 //! Screens of the real render path on the project's own fixtures, at
 //! 80×24 and 160×48, for every tab. Text snapshots (insta, committed).
 
-use niceeval::app::{Action, App, Focus, Tab, update};
+use niceeval::app::{Action, App, Focus, Panel, update};
 use niceeval::model::usage::PriceTable;
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -51,7 +51,7 @@ fn inspector_follows_the_tool_sort_and_filter() {
     // position holds another occurrence, so the cached screen must match a fresh one.
     let mut app = app_for("tests/fixtures/check/clean-complex.json");
     app.viewport = niceeval::app::layout::viewport(160, 48, &app);
-    update(&mut app, Action::ShowTab(Tab::Tools));
+    update(&mut app, Action::ShowTab(Panel::Tools));
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
@@ -71,13 +71,13 @@ fn inspector_follows_the_tool_sort_and_filter() {
 #[test]
 fn demo_every_tab_at_two_sizes() {
     for (w, h) in [(80, 24), (160, 48)] {
-        for tab in Tab::ALL {
+        for tab in Panel::ALL {
             let mut app = demo();
             update(&mut app, Action::ShowTab(tab));
             // Put a meaningful row under the inspector.
             match tab {
-                Tab::Timeline => drop(update(&mut app, Action::NextFailure)),
-                Tab::Hitl => drop(update(&mut app, Action::Down)),
+                Panel::Timeline => drop(update(&mut app, Action::NextFailure)),
+                Panel::Hitl => drop(update(&mut app, Action::Down)),
                 _ => {}
             }
             let text = screen(&mut app, w, h);
@@ -89,7 +89,7 @@ fn demo_every_tab_at_two_sizes() {
 #[test]
 fn waiting_turn_is_unmistakable() {
     let mut app = app_for("tests/fixtures/ui/waiting-hitl.json");
-    update(&mut app, Action::ShowTab(Tab::Hitl));
+    update(&mut app, Action::ShowTab(Panel::Hitl));
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("WAITING"), "{text}");
     insta::assert_snapshot!("waiting_hitl_80x24", text);
@@ -101,7 +101,7 @@ fn waiting_turn_is_unmistakable() {
 #[test]
 fn orphans_and_ambiguity_are_listed() {
     let mut app = app_for("tests/fixtures/ui/failed-orphans.json");
-    update(&mut app, Action::ShowTab(Tab::Tools));
+    update(&mut app, Action::ShowTab(Panel::Tools));
     let text = screen(&mut app, 160, 48);
     assert!(text.contains("ambiguous"), "{text}");
     assert!(text.contains("orphan"), "{text}");
@@ -113,7 +113,7 @@ fn orphans_and_ambiguity_are_listed() {
 #[test]
 fn absent_usage_is_a_dash_and_zero_is_zero() {
     let mut app = app_for("tests/fixtures/ui/usage-absent-zero.json");
-    update(&mut app, Action::ShowTab(Tab::Usage));
+    update(&mut app, Action::ShowTab(Panel::Usage));
     let text = screen(&mut app, 160, 48);
     // The Usage list is the middle panel of each screen line.
     let usage_row = |label: &str| {
@@ -130,7 +130,7 @@ fn absent_usage_is_a_dash_and_zero_is_zero() {
 fn tiny_terminal_does_not_break() {
     for (w, h) in [(60, 15), (40, 12), (20, 6), (1, 1)] {
         let mut app = demo();
-        for tab in Tab::ALL {
+        for tab in Panel::ALL {
             update(&mut app, Action::ShowTab(tab));
             let _ = screen(&mut app, w, h);
         }
@@ -172,7 +172,7 @@ fn no_color_theme_keeps_marks_and_words() {
 fn failed_eval_review_attempts_list_and_assertions() {
     // Opens on the failed attempt's first failing assertion.
     let mut app = app_for("assets/demo/record");
-    assert_eq!(app.tab, Tab::Assertions);
+    assert_eq!(app.tab, Panel::Assertions);
     let text = screen(&mut app, 160, 48);
     assert!(text.contains("Attempts · 2 of 2") && text.contains("Diff (expected → received)"), "{text}");
     insta::assert_snapshot!("record_assertions_160x48", text);
@@ -187,7 +187,7 @@ fn assertion_locator_jumps_to_the_exact_event() {
     // The second failing assertion points at the failed shell call (occurrence 1:2).
     update(&mut app, Action::Down);
     update(&mut app, Action::Enter);
-    assert_eq!(app.tab, Tab::Timeline);
+    assert_eq!(app.tab, Panel::Timeline);
     let view = app.view().unwrap();
     let row = &view.timeline.rows[app.selected_row().unwrap()];
     assert_eq!(niceeval::view::address::event_address(row.turn_ordinal, row.event()), "1:2");
@@ -339,7 +339,7 @@ fn identical_findings_share_a_row_with_a_count() {
     std::fs::write(&path, events.join("\n") + "\n").unwrap();
     let mut app = app_for(path.to_str().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
-    update(&mut app, Action::ShowTab(Tab::Diagnostics));
+    update(&mut app, Action::ShowTab(Panel::Diagnostics));
     let orphan_rows = app.finding_rows().iter().filter(|(i, _)| app.findings[*i].code == "orphan-finish").count();
     assert_eq!(orphan_rows, 1, "one row for the code");
     let text = screen(&mut app, 200, 40);
@@ -354,12 +354,12 @@ fn ctrl_o_goes_back_from_a_jump_and_ctrl_i_forward() {
     update(&mut app, Action::Down);
     let (tab, selected) = (app.tab, app.lists.assertions.selected);
     update(&mut app, Action::Enter);
-    assert_eq!(app.tab, Tab::Timeline, "Enter jumped to the evidence row");
+    assert_eq!(app.tab, Panel::Timeline, "Enter jumped to the evidence row");
     let evidence_row = app.selected_row();
     update(&mut app, Action::JumpBack);
     assert_eq!((app.tab, app.lists.assertions.selected), (tab, selected), "Ctrl-o: back on the assertion");
     update(&mut app, Action::JumpForward);
-    assert_eq!((app.tab, app.selected_row()), (Tab::Timeline, evidence_row), "Ctrl-i: forward to the row");
+    assert_eq!((app.tab, app.selected_row()), (Panel::Timeline, evidence_row), "Ctrl-i: forward to the row");
     update(&mut app, Action::JumpForward);
     assert!(app.flash.as_ref().is_some_and(|f| f.text.contains("no later place")));
 }
@@ -382,13 +382,13 @@ fn at_80_columns_the_header_keeps_verdict_waiting_tokens_and_cost_and_every_tab_
     // A click on a compact tab opens it.
     let areas = niceeval::app::layout::areas(60, 20, &app);
     update(&mut app, Action::ClickAt { column: areas.tab_spans[7].0, row: areas.tabs.y });
-    assert_eq!(app.tab, Tab::Timing);
+    assert_eq!(app.tab, Panel::Timing);
 }
 
 #[test]
 fn the_selected_timing_row_keeps_its_bar_visible() {
     let mut app = app_for("assets/demo/record");
-    update(&mut app, Action::ShowTab(Tab::Timing));
+    update(&mut app, Action::ShowTab(Panel::Timing));
     app.viewport = niceeval::app::layout::viewport(160, 30, &app);
     let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
     let cache = Theme::new(ThemeName::Dark);

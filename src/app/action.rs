@@ -1,46 +1,6 @@
 //! Everything a key, a mouse event or a timer can ask the app to do.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Timeline,
-    Tools,
-    Hitl,
-    Usage,
-    Assertions,
-    Diagnostics,
-    Changes,
-    Timing,
-    /// Each native line beside the events it became (native logs, captures).
-    Translation,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 9] = [
-        Tab::Timeline,
-        Tab::Tools,
-        Tab::Hitl,
-        Tab::Usage,
-        Tab::Assertions,
-        Tab::Diagnostics,
-        Tab::Changes,
-        Tab::Timing,
-        Tab::Translation,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Timeline => "Timeline",
-            Tab::Tools => "Tools",
-            Tab::Hitl => "HITL",
-            Tab::Usage => "Usage",
-            Tab::Assertions => "Assertions",
-            Tab::Diagnostics => "Diagnostics",
-            Tab::Changes => "Changes",
-            Tab::Timing => "Timing",
-            Tab::Translation => "Translation",
-        }
-    }
-}
+pub use crate::view::panel::Panel;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -57,7 +17,7 @@ pub enum Action {
     NextTurn,
     FocusNext,
     FocusPrev,
-    ShowTab(Tab),
+    ShowTab(Panel),
     Enter,
     Back,
     SearchStart,
@@ -176,15 +136,15 @@ impl Action {
             Action::NextTurn => "next turn",
             Action::FocusNext => "next panel (split view: the other side)",
             Action::FocusPrev => "previous panel",
-            Action::ShowTab(Tab::Timeline) => "Timeline tab",
-            Action::ShowTab(Tab::Tools) => "Tools tab",
-            Action::ShowTab(Tab::Hitl) => "HITL tab",
-            Action::ShowTab(Tab::Usage) => "Usage tab",
-            Action::ShowTab(Tab::Assertions) => "Assertions tab",
-            Action::ShowTab(Tab::Diagnostics) => "Diagnostics tab",
-            Action::ShowTab(Tab::Changes) => "Changes tab (file changes)",
-            Action::ShowTab(Tab::Timing) => "Timing tab (execution waterfall)",
-            Action::ShowTab(Tab::Translation) => "Translation tab (native lines and the events they became)",
+            Action::ShowTab(Panel::Timeline) => "Timeline tab",
+            Action::ShowTab(Panel::Tools) => "Tools tab",
+            Action::ShowTab(Panel::Hitl) => "HITL tab",
+            Action::ShowTab(Panel::Usage) => "Usage tab",
+            Action::ShowTab(Panel::Assertions) => "Assertions tab",
+            Action::ShowTab(Panel::Diagnostics) => "Diagnostics tab",
+            Action::ShowTab(Panel::Changes) => "Changes tab (file changes)",
+            Action::ShowTab(Panel::Timing) => "Timing tab (execution waterfall)",
+            Action::ShowTab(Panel::Translation) => "Translation tab (native lines and the events they became)",
             Action::Enter => "open / expand / jump to the row (compare: the split view of a changed row or two cells)",
             Action::Back => "back out (close, clear search, collapse)",
             Action::SearchStart => "search the timeline or inspector, filter a list",

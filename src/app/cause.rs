@@ -3,7 +3,7 @@
 //! undecided required assertion in Assertions) and says it in the status
 //! line. What the reason is, and its words, are the view's (`view::errored`).
 
-use super::{App, Focus, Tab};
+use super::{App, Focus, Panel};
 use crate::view::errored::Cause;
 
 impl App {
@@ -13,12 +13,12 @@ impl App {
     pub(super) fn jump_to_cause(&mut self, rows: bool) -> bool {
         let Some(why) = self.view().and_then(|v| v.summary.why.clone()) else { return false };
         let target = match why.cause {
-            Cause::Execution(i) => Some((Tab::Diagnostics, self.finding_rows().len() + i)),
+            Cause::Execution(i) => Some((Panel::Diagnostics, self.finding_rows().len() + i)),
             Cause::Assertion(i) => self
                 .assertion_rows()
                 .iter()
                 .position(|&r| r == i)
-                .map(|p| (Tab::Assertions, self.assertion_offset() + p)),
+                .map(|p| (Panel::Assertions, self.assertion_offset() + p)),
             Cause::NotRecorded => None,
         };
         if target.is_none() && rows {

@@ -6,7 +6,7 @@
 use super::compare_state::open_in_viewer;
 pub use super::compare_state::{CompareState, Screen, SplitState};
 use super::{Action, App, ListState, Mode};
-use crate::view::compare::split::{Slot, Split, SplitTab};
+use crate::view::compare::split::{Panel, Slot, Split};
 use crate::view::compare::{Compared, Comparing, Cv};
 
 impl App {
@@ -289,7 +289,7 @@ fn open_split(app: &mut App) {
     let Some(cv) = app.cv() else { return };
     let split = Split::new(&cv, before, after);
     let mut state =
-        SplitState { split, tab: SplitTab::Timeline, side: 1, lists: [ListState::default(); 4], inspector: false };
+        SplitState { split, tab: Panel::Timeline, side: 1, lists: [ListState::default(); 4], inspector: false };
     // Start on the first line the after side has a row on.
     if let Some(i) = state.split.timeline.iter().position(|l| matches!(l.sides[1], Slot::Row(_))) {
         state.lists[0].selected = i;

@@ -4,9 +4,9 @@
 //! viewer, v opens the side in the viewer, Esc goes back.
 
 use super::compare_state::{Screen, SplitState, open_in_viewer};
-use super::{Action, App, Tab};
+use super::{Action, App, Panel};
 use crate::model::timeline::RowKind;
-use crate::view::compare::split::{AssertionChange, Slot, SplitTab};
+use crate::view::compare::split::{AssertionChange, Slot};
 use crate::view::context::{Ctx, Selection};
 
 pub fn split_key(app: &mut App, action: Action) {
@@ -38,10 +38,10 @@ pub fn split_key(app: &mut App, action: Action) {
         }
         Action::ShowTab(tab) => {
             let to = match tab {
-                Tab::Timeline => Some(SplitTab::Timeline),
-                Tab::Tools => Some(SplitTab::Tools),
-                Tab::Usage => Some(SplitTab::Usage),
-                Tab::Assertions => Some(SplitTab::Assertions),
+                Panel::Timeline => Some(Panel::Timeline),
+                Panel::Tools => Some(Panel::Tools),
+                Panel::Usage => Some(Panel::Usage),
+                Panel::Assertions => Some(Panel::Assertions),
                 _ => None,
             };
             match to {
@@ -115,7 +115,7 @@ impl SplitState {
     fn stops(&self) -> Vec<usize> {
         let len = self.split.len(self.tab);
         match self.tab {
-            SplitTab::Timeline => {
+            Panel::Timeline => {
                 (0..len).filter(|&i| matches!(self.split.timeline[i].sides[self.side], Slot::Row(_))).collect()
             }
             _ => (0..len).collect(),
@@ -156,8 +156,8 @@ fn jump(app: &mut App, forward: bool, to: Jump) {
     let attempt = s.split.attempts[s.side];
     let hit = |i: usize| -> bool {
         match (s.tab, to) {
-            (SplitTab::Timeline, Jump::Turn) => s.split.timeline[i].header,
-            (SplitTab::Timeline, Jump::Change) => match s.split.timeline[i].sides[s.side] {
+            (Panel::Timeline, Jump::Turn) => s.split.timeline[i].header,
+            (Panel::Timeline, Jump::Change) => match s.split.timeline[i].sides[s.side] {
                 Slot::Row(r) => cv.views[attempt]
                     .timeline
                     .rows
@@ -165,9 +165,10 @@ fn jump(app: &mut App, forward: bool, to: Jump) {
                     .is_some_and(|row| row.is_failure() && row.kind != RowKind::TurnHeader),
                 _ => false,
             },
-            (SplitTab::Tools, _) => s.split.tools[i].change.is_change(),
-            (SplitTab::Assertions, _) => s.split.assertions[i].change != AssertionChange::Same,
-            (SplitTab::Usage, _) => false,
+            (Panel::Tools, _) => s.split.tools[i].change.is_change(),
+            (Panel::Assertions, _) => s.split.assertions[i].change != AssertionChange::Same,
+            // Usage has no lines to stop at; the split view has no other panel.
+            _ => false,
         }
     };
     let len = s.split.len(s.tab);

@@ -2,9 +2,9 @@
 //! the matrix's cursor and mark, the split view's tab, side and cursors,
 //! and the step from either into the usual viewer.
 
-use super::{App, Focus, ListState, Mode, Scope, Tab};
+use super::{App, Focus, ListState, Mode, Panel, Scope};
 use crate::view::compare::Comparing;
-use crate::view::compare::split::{Split, SplitTab};
+use crate::view::compare::split::Split;
 use crate::view::inspect::Selected;
 
 /// Which compare screen is shown.
@@ -21,7 +21,7 @@ pub enum Screen {
 #[derive(Debug, Clone)]
 pub struct SplitState {
     pub split: Split,
-    pub tab: SplitTab,
+    pub tab: Panel,
     /// 0: before (left), 1: after (right).
     pub side: usize,
     pub lists: [ListState; 4],
@@ -31,7 +31,7 @@ pub struct SplitState {
 
 impl SplitState {
     fn tab_index(&self) -> usize {
-        SplitTab::ALL.iter().position(|t| *t == self.tab).unwrap_or(0)
+        Panel::SPLIT.iter().position(|t| *t == self.tab).unwrap_or(0)
     }
 
     pub fn list(&self) -> &ListState {
@@ -71,20 +71,20 @@ pub(super) fn open_in_viewer(app: &mut App, attempt: usize, selected: Option<Sel
     super::scope::set_scope(app, Scope { attempt, session: None, turn: None });
     app.sync_nav_to_scope();
     app.focus = Focus::List;
-    app.tab = Tab::Timeline;
+    app.tab = Panel::Timeline;
     match selected {
         Some(Selected::Row(r)) => app.select_row(r),
         Some(Selected::Tool(i)) => {
-            app.tab = Tab::Tools;
+            app.tab = Panel::Tools;
             let at = app.tool_rows().iter().position(|r| *r == Ok(i)).unwrap_or(0);
             app.lists.tools = ListState { selected: at, offset: 0 };
         }
         Some(Selected::Assertion(i)) => {
-            app.tab = Tab::Assertions;
+            app.tab = Panel::Assertions;
             let at = app.assertion_rows().iter().position(|&x| x == i).unwrap_or(0);
             app.lists.assertions = ListState { selected: app.assertion_offset() + at, offset: 0 };
         }
-        Some(Selected::Cost) => app.tab = Tab::Usage,
+        Some(Selected::Cost) => app.tab = Panel::Usage,
         _ => app.open_first_failure(),
     }
     let rows = app.viewport.list_rows;

@@ -130,7 +130,7 @@ fn walk(app: &App, forward: bool, pred: impl Fn(usize) -> bool) -> Option<usize>
 /// Every jump key from a few selections lands where the walk does.
 fn check_jumps(app: &mut App, when: &str) {
     let saved = (app.lists, app.focus, app.tab, app.scope);
-    app.tab = Tab::Timeline;
+    app.tab = Panel::Timeline;
     app.focus = Focus::List;
     let len = app.visible.len();
     for at in [0, 1, len / 2, len.saturating_sub(2), len.saturating_sub(1)] {
@@ -212,7 +212,7 @@ fn exercise(path: &str, doc: Document, other: Document) {
         app.focus = Focus::Nav;
         update(&mut app, if scope == "last node" { Action::Bottom } else { Action::Top });
         app.focus = Focus::List;
-        update(&mut app, Action::ShowTab(Tab::Tools));
+        update(&mut app, Action::ShowTab(Panel::Tools));
         for sort in 0..2 {
             for f in 0..4 {
                 update(&mut app, Action::CycleFilter);

@@ -4,7 +4,7 @@
 //! to come back from a drawn frame.
 
 use super::search::{Seek, seek};
-use super::{App, Focus, Tab};
+use super::{App, Focus, Panel};
 use crate::styled::{Chrome, Line, ThemeName};
 use crate::view::report::Selection;
 use std::cell::RefCell;
@@ -75,7 +75,7 @@ impl App {
         };
         let inspected = if self.raw { raw(&ctx, sel) } else { preview(&ctx, &self.findings, sel) };
         let mut lines = crate::styled::blocks::lines(&inspected.blocks, width, self.theme);
-        if self.tab != Tab::Timeline && self.focus != Focus::Nav && lines.is_empty() {
+        if self.tab != Panel::Timeline && self.focus != Focus::Nav && lines.is_empty() {
             lines.push(Line::chrome(crate::view::chrome::NOTHING_TO_SHOW, Chrome::Dim));
         }
         Content { title: inspected.title, lines }

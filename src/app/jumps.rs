@@ -3,13 +3,13 @@
 //! next turn, the top or bottom), so `Ctrl-o` goes back and `Ctrl-i` forward,
 //! as in vim and helix.
 
-use super::{App, Focus, Lists, Scope, Tab};
+use super::{App, Focus, Lists, Panel, Scope};
 
 /// Everything that says where the user is looking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Place {
     scope: Scope,
-    tab: Tab,
+    tab: Panel,
     focus: Focus,
     lists: Lists,
     inspector_scroll: usize,

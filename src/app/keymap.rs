@@ -3,7 +3,7 @@
 //! equal); the footer hints and the keys named in other texts are still
 //! written by hand in `view::chrome`.
 
-use super::action::{Action, Tab};
+use super::action::{Action, Panel};
 use super::key::{KeyCode, KeyPress, Mods};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -49,15 +49,15 @@ pub const BINDINGS: &[(Mode, Key, Action)] = &[
     (Mode::Normal, k(']'), Action::NextTurn),
     (Mode::Normal, code(KeyCode::Tab), Action::FocusNext),
     (Mode::Normal, Key { code: KeyCode::BackTab, mods: Mods::SHIFT }, Action::FocusPrev),
-    (Mode::Normal, k('1'), Action::ShowTab(Tab::Timeline)),
-    (Mode::Normal, k('2'), Action::ShowTab(Tab::Tools)),
-    (Mode::Normal, k('3'), Action::ShowTab(Tab::Hitl)),
-    (Mode::Normal, k('4'), Action::ShowTab(Tab::Usage)),
-    (Mode::Normal, k('5'), Action::ShowTab(Tab::Assertions)),
-    (Mode::Normal, k('6'), Action::ShowTab(Tab::Diagnostics)),
-    (Mode::Normal, k('7'), Action::ShowTab(Tab::Changes)),
-    (Mode::Normal, k('8'), Action::ShowTab(Tab::Timing)),
-    (Mode::Normal, k('9'), Action::ShowTab(Tab::Translation)),
+    (Mode::Normal, k('1'), Action::ShowTab(Panel::Timeline)),
+    (Mode::Normal, k('2'), Action::ShowTab(Panel::Tools)),
+    (Mode::Normal, k('3'), Action::ShowTab(Panel::Hitl)),
+    (Mode::Normal, k('4'), Action::ShowTab(Panel::Usage)),
+    (Mode::Normal, k('5'), Action::ShowTab(Panel::Assertions)),
+    (Mode::Normal, k('6'), Action::ShowTab(Panel::Diagnostics)),
+    (Mode::Normal, k('7'), Action::ShowTab(Panel::Changes)),
+    (Mode::Normal, k('8'), Action::ShowTab(Panel::Timing)),
+    (Mode::Normal, k('9'), Action::ShowTab(Panel::Translation)),
     (Mode::Normal, k('t'), Action::ToNativeLine),
     (Mode::Normal, code(KeyCode::Enter), Action::Enter),
     (Mode::Normal, code(KeyCode::Esc), Action::Back),
@@ -132,15 +132,15 @@ pub const REACHABLE: &[Action] = &[
     Action::NextTurn,
     Action::FocusNext,
     Action::FocusPrev,
-    Action::ShowTab(Tab::Timeline),
-    Action::ShowTab(Tab::Tools),
-    Action::ShowTab(Tab::Hitl),
-    Action::ShowTab(Tab::Usage),
-    Action::ShowTab(Tab::Assertions),
-    Action::ShowTab(Tab::Diagnostics),
-    Action::ShowTab(Tab::Changes),
-    Action::ShowTab(Tab::Timing),
-    Action::ShowTab(Tab::Translation),
+    Action::ShowTab(Panel::Timeline),
+    Action::ShowTab(Panel::Tools),
+    Action::ShowTab(Panel::Hitl),
+    Action::ShowTab(Panel::Usage),
+    Action::ShowTab(Panel::Assertions),
+    Action::ShowTab(Panel::Diagnostics),
+    Action::ShowTab(Panel::Changes),
+    Action::ShowTab(Panel::Timing),
+    Action::ShowTab(Panel::Translation),
     Action::ToNativeLine,
     Action::Enter,
     Action::Back,
@@ -225,6 +225,15 @@ pub fn key_name(key: Key) -> String {
         KeyCode::F(n) => format!("F{n}"),
     };
     if key.mods.contains(Mods::CONTROL) { format!("Ctrl-{base}") } else { base }
+}
+
+/// The name of the key that opens `panel` (its number).
+pub fn panel_key(panel: Panel) -> String {
+    BINDINGS
+        .iter()
+        .find(|(m, _, a)| *m == Mode::Normal && *a == Action::ShowTab(panel))
+        .map(|(_, key, _)| key_name(*key))
+        .unwrap_or_default()
 }
 
 /// (keys, description) rows for a mode, keys of the same action joined.

@@ -2,7 +2,7 @@
 //! state. The renderer draws into these areas and `update` maps mouse
 //! clicks to panels with the same function, so the two never disagree.
 
-use super::{App, Focus, Tab};
+use super::{App, Focus, Panel};
 
 /// A rectangle of terminal cells: the app's own, so the layout needs no
 /// terminal library (`ui` hands it to ratatui).
@@ -28,8 +28,8 @@ pub struct Areas {
     pub list: Rect,
     pub inspector: Option<Rect>,
     pub footer: Rect,
-    /// x ranges of the tab titles, in Tab::ALL order.
-    pub tab_spans: [(u16, u16); Tab::ALL.len()],
+    /// x ranges of the tab titles, in Panel::ALL order.
+    pub tab_spans: [(u16, u16); Panel::ALL.len()],
 }
 
 /// The smallest terminal the panels fit in.
@@ -54,10 +54,10 @@ pub const NAV_STEP: u16 = 4;
 /// The tab bar's labels at `width` columns (one column between them): " 1
 /// Timeline " when they fit, then "1 Timeline", then the open tab's name and
 /// the others' keys only, so every tab stays reachable and visible.
-pub fn tab_labels(width: u16, open: Tab, tabs: &[Tab]) -> Vec<String> {
+pub fn tab_labels(width: u16, open: Panel, tabs: &[Panel]) -> Vec<String> {
     let fits = |labels: &[String]| labels.iter().map(|l| l.chars().count() + 1).sum::<usize>() <= width as usize;
     // A tab keeps its key's number when others are not shown.
-    let key = |t: &Tab| Tab::ALL.iter().position(|x| x == t).unwrap_or(0) + 1;
+    let key = |t: &Panel| super::keymap::panel_key(*t);
     let named =
         |pad: &str| -> Vec<String> { tabs.iter().map(|t| format!("{pad}{} {}{pad}", key(t), t.title())).collect() };
     let full = named(" ");
@@ -80,12 +80,12 @@ pub fn areas(width: u16, height: u16, app: &App) -> Areas {
     let footer = Rect::new(0, footer_y, width, 1.min(height));
     let body_y = tabs.y + tabs.height;
     let body = Rect::new(0, body_y, width, footer_y.saturating_sub(body_y));
-    let mut tab_spans = [(0, 0); Tab::ALL.len()];
+    let mut tab_spans = [(0, 0); Panel::ALL.len()];
     let mut x = 0u16;
     let shown = app.shown_tabs();
     for (tab, label) in shown.iter().zip(tab_labels(width, app.tab, &shown)) {
         let w = label.chars().count() as u16;
-        if let Some(i) = Tab::ALL.iter().position(|t| t == tab) {
+        if let Some(i) = Panel::ALL.iter().position(|t| t == tab) {
             tab_spans[i] = (x, x + w);
         }
         x += w + 1;
@@ -127,11 +127,11 @@ impl Areas {
         }
     }
 
-    pub fn tab_at(&self, column: u16, row: u16) -> Option<Tab> {
+    pub fn tab_at(&self, column: u16, row: u16) -> Option<Panel> {
         if row != self.tabs.y {
             return None;
         }
-        self.tab_spans.iter().position(|(a, b)| column >= *a && column < *b).map(|i| Tab::ALL[i])
+        self.tab_spans.iter().position(|(a, b)| column >= *a && column < *b).map(|i| Panel::ALL[i])
     }
 
     /// Index of the content row under `row` (inside the border) of a panel.

@@ -27,7 +27,7 @@ mod timing;
 mod translation;
 pub mod update;
 
-pub use action::{Action, Tab};
+pub use action::{Action, Panel};
 pub use index::ListIndex;
 pub use keymap::Mode;
 pub use search::{InspectorSearch, Search, Seek};
@@ -111,31 +111,31 @@ pub struct Lists {
 }
 
 impl Lists {
-    pub fn of(&self, tab: Tab) -> &ListState {
+    pub fn of(&self, tab: Panel) -> &ListState {
         match tab {
-            Tab::Timeline => &self.timeline,
-            Tab::Tools => &self.tools,
-            Tab::Hitl => &self.hitl,
-            Tab::Usage => &self.usage,
-            Tab::Assertions => &self.assertions,
-            Tab::Diagnostics => &self.diagnostics,
-            Tab::Changes => &self.changes,
-            Tab::Timing => &self.timing,
-            Tab::Translation => &self.translation,
+            Panel::Timeline => &self.timeline,
+            Panel::Tools => &self.tools,
+            Panel::Hitl => &self.hitl,
+            Panel::Usage => &self.usage,
+            Panel::Assertions => &self.assertions,
+            Panel::Diagnostics => &self.diagnostics,
+            Panel::Changes => &self.changes,
+            Panel::Timing => &self.timing,
+            Panel::Translation => &self.translation,
         }
     }
 
-    pub fn of_mut(&mut self, tab: Tab) -> &mut ListState {
+    pub fn of_mut(&mut self, tab: Panel) -> &mut ListState {
         match tab {
-            Tab::Timeline => &mut self.timeline,
-            Tab::Tools => &mut self.tools,
-            Tab::Hitl => &mut self.hitl,
-            Tab::Usage => &mut self.usage,
-            Tab::Assertions => &mut self.assertions,
-            Tab::Diagnostics => &mut self.diagnostics,
-            Tab::Changes => &mut self.changes,
-            Tab::Timing => &mut self.timing,
-            Tab::Translation => &mut self.translation,
+            Panel::Timeline => &mut self.timeline,
+            Panel::Tools => &mut self.tools,
+            Panel::Hitl => &mut self.hitl,
+            Panel::Usage => &mut self.usage,
+            Panel::Assertions => &mut self.assertions,
+            Panel::Diagnostics => &mut self.diagnostics,
+            Panel::Changes => &mut self.changes,
+            Panel::Timing => &mut self.timing,
+            Panel::Translation => &mut self.translation,
         }
     }
 }
@@ -272,7 +272,7 @@ pub struct App {
     pub prices: PriceTable,
     pub mode: Mode,
     pub focus: Focus,
-    pub tab: Tab,
+    pub tab: Panel,
     pub scope: Scope,
     pub nav: Vec<NavNode>,
     pub nav_state: ListState,
@@ -356,7 +356,7 @@ impl App {
             prices,
             mode: Mode::Normal,
             focus: Focus::List,
-            tab: Tab::Timeline,
+            tab: Panel::Timeline,
             scope: Scope::default(),
             nav: Vec::new(),
             nav_state: ListState::default(),
@@ -500,7 +500,7 @@ impl App {
             .as_ref()
             .is_some_and(|a| a.iter().any(|x| crate::model::verdict::assertion_outcome(x).is_failing()));
         if failing {
-            self.tab = Tab::Assertions;
+            self.tab = Panel::Assertions;
             // Below the fix prompt, when there is one.
             self.lists.assertions = ListState { selected: self.assertion_offset(), offset: 0 };
             if self.doc.attempts.len() > 1 {
@@ -526,7 +526,7 @@ impl App {
     }
 
     pub fn tab_index(&self) -> usize {
-        Tab::ALL.iter().position(|t| *t == self.tab).unwrap_or(0)
+        Panel::ALL.iter().position(|t| *t == self.tab).unwrap_or(0)
     }
 
     /// Timeline rows in scope, for the current merge mode, and every other
@@ -543,17 +543,17 @@ impl App {
     /// Length of the list shown by the current tab.
     pub fn list_len(&self) -> usize {
         match self.tab {
-            Tab::Timeline => self.visible.len(),
-            Tab::Tools => self.tool_rows().len(),
-            Tab::Hitl => self.hitl_rows().len(),
-            Tab::Usage => self.usage_row_count(),
-            Tab::Assertions => self.assertion_offset() + self.assertion_rows().len(),
-            Tab::Timing => self.timing_rows().len(),
-            Tab::Translation => self.attempt().and_then(|a| a.provenance.as_deref()).map_or(0, |p| p.lines.len()),
-            Tab::Diagnostics => {
+            Panel::Timeline => self.visible.len(),
+            Panel::Tools => self.tool_rows().len(),
+            Panel::Hitl => self.hitl_rows().len(),
+            Panel::Usage => self.usage_row_count(),
+            Panel::Assertions => self.assertion_offset() + self.assertion_rows().len(),
+            Panel::Timing => self.timing_rows().len(),
+            Panel::Translation => self.attempt().and_then(|a| a.provenance.as_deref()).map_or(0, |p| p.lines.len()),
+            Panel::Diagnostics => {
                 self.finding_rows().len() + self.attempt().map(|a| a.review.diagnostics.len()).unwrap_or(0)
             }
-            Tab::Changes => {
+            Panel::Changes => {
                 self.attempt().and_then(|a| a.review.file_changes.as_ref()).map(|f| f.changes.len()).unwrap_or(0)
             }
         }
@@ -593,7 +593,7 @@ impl App {
             Err(_) => None,
         };
         if let Some(p) = pos {
-            self.tab = Tab::Timeline;
+            self.tab = Panel::Timeline;
             self.lists.timeline.selected = p;
             let rows = self.viewport.list_rows;
             self.lists.timeline.clamp(self.visible.len(), rows);

@@ -5,7 +5,7 @@
 //! (`show --grep`'s semantics). The timeline scan runs in steps between
 //! frames, so no key waits on a large input.
 
-use super::{App, Focus, ListState, Mode, Tab};
+use super::{App, Focus, ListState, Mode, Panel};
 use crate::view::search::{Matcher, Query, SearchTarget};
 
 #[derive(Debug, Clone, Default)]
@@ -34,7 +34,7 @@ pub struct Search {
 struct Before {
     query: Option<Query>,
     matches: Vec<usize>,
-    tab: Tab,
+    tab: Panel,
     focus: Focus,
     timeline: ListState,
     nav_query: Option<Query>,
@@ -113,7 +113,7 @@ impl App {
         let target = match (self.focus, self.tab) {
             (Focus::Nav, _) if self.doc.attempts.len() > 1 => SearchTarget::Attempts,
             (Focus::Inspector, _) => SearchTarget::Inspector,
-            (Focus::List, Tab::Tools) => SearchTarget::Tools,
+            (Focus::List, Panel::Tools) => SearchTarget::Tools,
             _ => SearchTarget::Timeline,
         };
         self.search.before = Some(Box::new(Before {
@@ -162,7 +162,7 @@ impl App {
                         (self.tab, self.focus) = (before.tab, before.focus);
                     }
                     Some(q) => {
-                        (self.tab, self.focus) = (Tab::Timeline, Focus::List);
+                        (self.tab, self.focus) = (Panel::Timeline, Focus::List);
                         let from = self.selected_row().unwrap_or(0);
                         self.start_scan(q, Some(Jump { from, jumped: false }), false);
                     }

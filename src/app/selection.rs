@@ -3,7 +3,7 @@
 //! [`selected_value`] is its text for `y` and the pager.
 
 use super::timing::AssertionRow;
-use super::{App, Focus, Tab};
+use super::{App, Focus, Panel};
 use crate::model::timeline::RowKind;
 use crate::view::context::Ctx;
 use crate::view::inspect::Selected;
@@ -19,22 +19,22 @@ impl App {
         }
         let at = self.list().selected;
         match self.tab {
-            Tab::Timeline => self.selected_row().map(Selected::Row),
-            Tab::Tools => self.tool_rows().get(at).map(|r| match r {
+            Panel::Timeline => self.selected_row().map(Selected::Row),
+            Panel::Tools => self.tool_rows().get(at).map(|r| match r {
                 Ok(i) => Selected::Tool(*i),
                 Err(i) => Selected::Orphan(*i),
             }),
-            Tab::Hitl => self.hitl_rows().get(at).map(|&i| Selected::Request(i)),
-            Tab::Usage => Some(Selected::Cost),
-            Tab::Assertions => self.assertion_at(at).map(|r| match r {
+            Panel::Hitl => self.hitl_rows().get(at).map(|&i| Selected::Request(i)),
+            Panel::Usage => Some(Selected::Cost),
+            Panel::Assertions => self.assertion_at(at).map(|r| match r {
                 AssertionRow::FixPrompt => Selected::FixPrompt,
                 AssertionRow::Assertion(i) => Selected::Assertion(i),
             }),
-            Tab::Timing => self.timing_rows().get(at).map(|r| match &r.target {
+            Panel::Timing => self.timing_rows().get(at).map(|r| match &r.target {
                 Target::Node(n) => Selected::Timing { node: *n, fold: false },
                 Target::Fold { nodes, .. } => Selected::Timing { node: nodes[0], fold: true },
             }),
-            Tab::Diagnostics => {
+            Panel::Diagnostics => {
                 let findings = self.finding_rows();
                 match findings.get(at) {
                     Some(&(i, _)) => Some(Selected::Finding(i)),
@@ -45,12 +45,12 @@ impl App {
                     }
                 }
             }
-            Tab::Changes => {
+            Panel::Changes => {
                 let n =
                     self.attempt().and_then(|a| a.review.file_changes.as_ref()).map(|f| f.changes.len()).unwrap_or(0);
                 (at < n).then_some(Selected::Change(at))
             }
-            Tab::Translation => {
+            Panel::Translation => {
                 (at < self.provenance().map_or(0, |p| p.lines.len())).then_some(Selected::NativeLine(at))
             }
         }
@@ -74,7 +74,7 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
         other => pretty(other),
     };
     match app.tab {
-        Tab::Timeline => {
+        Panel::Timeline => {
             let row = &view.timeline.rows[app.selected_row()?];
             let record = &attempt.sessions[row.addr().session].turns[row.addr().turn];
             let event = row.event().and_then(|e| record.turn.events.get(e));
@@ -106,13 +106,13 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
                 _ => None,
             }
         }
-        Tab::Assertions => match app.assertion_at(app.lists.assertions.selected)? {
+        Panel::Assertions => match app.assertion_at(app.lists.assertions.selected)? {
             AssertionRow::FixPrompt => app.fix_prompt().ok().map(|p| ("fix prompt".into(), p)),
             AssertionRow::Assertion(i) => {
                 Some(("assertion".into(), pretty(&attempt.review.assertions.as_ref()?.get(i)?.raw)))
             }
         },
-        Tab::Timing => {
+        Panel::Timing => {
             let sel = Selection::default();
             let ctx = app.context(&sel)?;
             let json = match &app.timing_rows().get(app.lists.timing.selected)?.target {
@@ -123,7 +123,7 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             };
             Some(("timing".into(), pretty(&json)))
         }
-        Tab::Tools => {
+        Panel::Tools => {
             let rows = app.tool_rows();
             match rows.get(app.lists.tools.selected)? {
                 Ok(o) => Some((
@@ -133,13 +133,13 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
                 Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[*o].to_json()))),
             }
         }
-        Tab::Hitl => {
+        Panel::Hitl => {
             let rows = app.hitl_rows();
             let r = &view.requests[*rows.get(app.lists.hitl.selected)?];
             let e = attempt.sessions[r.addr.session].turns[r.addr.turn].turn.events.get(r.event)?;
             Some(("input request".into(), pretty(&e.raw())))
         }
-        Tab::Changes => {
+        Panel::Changes => {
             let c = attempt.review.file_changes.as_ref()?.changes.get(app.lists.changes.selected)?;
             Some((
                 c.path.clone(),
@@ -150,11 +150,11 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
                 ),
             ))
         }
-        Tab::Translation => {
+        Panel::Translation => {
             let p = attempt.provenance.as_deref()?;
             let at = app.lists.translation.selected;
             (at < p.lines.len()).then(|| ("native line".into(), crate::view::translation::raw_pretty(p, at)))
         }
-        Tab::Usage | Tab::Diagnostics => None,
+        Panel::Usage | Panel::Diagnostics => None,
     }
 }

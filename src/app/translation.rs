@@ -2,7 +2,7 @@
 //! in the timeline, and from a timeline row back to its native line. Both
 //! are jumps (Ctrl-o returns).
 
-use super::{App, Focus, Tab};
+use super::{App, Focus, Panel};
 use crate::model::provenance::Provenance;
 
 impl App {
@@ -12,9 +12,9 @@ impl App {
     }
 
     /// The tabs the tab bar shows: Translation only for an input with native lines.
-    pub fn shown_tabs(&self) -> Vec<Tab> {
+    pub fn shown_tabs(&self) -> Vec<Panel> {
         let native = self.provenance().is_some();
-        Tab::ALL.iter().copied().filter(|t| *t != Tab::Translation || native).collect()
+        Panel::ALL.iter().copied().filter(|t| *t != Panel::Translation || native).collect()
     }
 
     /// Enter on a native line: its first event's timeline row.
@@ -27,7 +27,7 @@ impl App {
         match (first, self.view()) {
             (Some(e), Some(view)) => match view.timeline.row_of_event(addr, e) {
                 Some(row) => {
-                    self.tab = Tab::Timeline;
+                    self.tab = Panel::Timeline;
                     self.select_row(row);
                     self.focus = Focus::List;
                 }
@@ -52,7 +52,7 @@ impl App {
         let line = event.and_then(|e| p.line_of((addr.session, addr.turn), e));
         match line {
             Some(i) => {
-                self.tab = Tab::Translation;
+                self.tab = Panel::Translation;
                 self.lists.translation.selected = i;
                 self.focus = Focus::List;
                 self.inspector_scroll = 0;

@@ -3,7 +3,7 @@
 //! reloads all arrive here as actions.
 
 use super::scope::set_scope;
-use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Scope, Tab};
+use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Panel, Scope};
 
 /// Apply `action`; what the terminal is to do (copy, page, redraw) is returned.
 pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
@@ -106,7 +106,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             let step = if action == Action::FocusNext { 1 } else { order.len() - 1 };
             app.focus = order[(i + step) % order.len()];
         }
-        Action::ShowTab(Tab::Translation) if app.provenance().is_none() => {
+        Action::ShowTab(Panel::Translation) if app.provenance().is_none() => {
             app.flash(crate::view::chrome::NO_NATIVE_LINES)
         }
         Action::ShowTab(tab) => {
@@ -122,7 +122,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
         Action::Back => back(app),
         Action::SearchStart => app.open_search(),
         Action::SearchNext | Action::SearchPrev => app.next_match(action == Action::SearchNext),
-        Action::NextFailure if app.tab != Tab::Timeline || app.focus != Focus::List => first_failure(app),
+        Action::NextFailure if app.tab != Panel::Timeline || app.focus != Focus::List => first_failure(app),
         Action::NextFailure | Action::PrevFailure => jump_failure(app, action == Action::NextFailure),
         Action::NextWaiting => jump_waiting(app),
         Action::NextFinding | Action::PrevFinding => {
@@ -151,7 +151,7 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             app.help_scroll = 0;
         }
         Action::FollowBottom => {
-            app.tab = Tab::Timeline;
+            app.tab = Panel::Timeline;
             move_by(app, isize::MAX / 2);
             // A file read once never grows here: `F` goes to its end and says it cannot follow.
             app.follow = app.live;
@@ -198,7 +198,7 @@ fn first_failure(app: &mut App) {
     if first_from(app, JumpTo::Failure, 0).is_none() && app.jump_to_cause(false) {
         return;
     }
-    app.tab = Tab::Timeline;
+    app.tab = Panel::Timeline;
     app.focus = Focus::List;
     app.lists.timeline = ListState::default();
     let first_is_failure =
@@ -247,7 +247,7 @@ fn move_by(app: &mut App, delta: isize) {
             list.selected = step(list.selected, delta, len);
             clamp_list(app);
             app.inspector_scroll = 0;
-            if app.tab == Tab::Timeline && delta < 0 {
+            if app.tab == Panel::Timeline && delta < 0 {
                 app.follow = false;
             }
         }
@@ -266,7 +266,7 @@ fn jump_turn(app: &mut App, forward: bool) {
     // Turn headers are never folded away.
     match target.and_then(|row| app.visible.binary_search(&row).ok()) {
         Some(i) => {
-            app.tab = Tab::Timeline;
+            app.tab = Panel::Timeline;
             app.lists.timeline.selected = i;
             // Show the turn header at the top.
             app.lists.timeline.offset = i;
@@ -323,18 +323,18 @@ fn enter(app: &mut App) {
                 set_scope(app, node.scope);
                 // Opening an attempt: a failed one opens on its first failing assertion.
                 if node.scope.session.is_none() && app.doc.attempts.len() > 1 && was_collapsed {
-                    app.tab = Tab::Timeline;
+                    app.tab = Panel::Timeline;
                     app.open_first_failure();
                 }
             }
         }
         Focus::List | Focus::Inspector => match app.tab {
             // Enter in the inspector of a native log's row: the line it came from.
-            Tab::Timeline if app.focus == Focus::Inspector && app.provenance().is_some() => app.row_to_native_line(),
-            Tab::Timeline => {
+            Panel::Timeline if app.focus == Focus::Inspector && app.provenance().is_some() => app.row_to_native_line(),
+            Panel::Timeline => {
                 app.focus = Focus::Inspector;
             }
-            Tab::Tools => {
+            Panel::Tools => {
                 let rows = app.tool_rows();
                 let Some(view) = app.view() else { return };
                 let target = rows.get(app.lists.tools.selected).and_then(|r| {
@@ -355,7 +355,7 @@ fn enter(app: &mut App) {
                     app.focus = Focus::List;
                 }
             }
-            Tab::Hitl => {
+            Panel::Hitl => {
                 let rows = app.hitl_rows();
                 let target = app.view().and_then(|v| {
                     rows.get(app.lists.hitl.selected).and_then(|&i| {
@@ -368,24 +368,24 @@ fn enter(app: &mut App) {
                     app.focus = Focus::List;
                 }
             }
-            Tab::Diagnostics => {
+            Panel::Diagnostics => {
                 let target =
                     app.finding_rows().get(app.lists.diagnostics.selected).map(|&(i, _)| app.findings[i].location);
                 if let Some(loc) = target {
                     jump_to_location(app, loc.session, loc.turn, loc.event);
                 }
             }
-            Tab::Assertions => match app.assertion_at(app.lists.assertions.selected) {
+            Panel::Assertions => match app.assertion_at(app.lists.assertions.selected) {
                 Some(super::timing::AssertionRow::FixPrompt) => app.focus = Focus::Inspector,
                 _ => jump_to_assertion_evidence(app),
             },
-            Tab::Timing => {
+            Panel::Timing => {
                 if !app.toggle_timing() {
                     app.focus = Focus::Inspector;
                 }
             }
-            Tab::Translation => app.native_line_to_events(),
-            Tab::Usage | Tab::Changes => {}
+            Panel::Translation => app.native_line_to_events(),
+            Panel::Usage | Panel::Changes => {}
         },
     }
 }
@@ -448,7 +448,7 @@ fn back(app: &mut App) {
         app.flash("inspector search cleared");
     } else if app.focus == Focus::Inspector {
         app.focus = Focus::List;
-    } else if app.focus == Focus::List && app.tab == Tab::Tools && app.tool_query.is_some() {
+    } else if app.focus == Focus::List && app.tab == Panel::Tools && app.tool_query.is_some() {
         app.tool_query = None;
         app.rebuild_tool_rows();
         app.flash("tool filter cleared");

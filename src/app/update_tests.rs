@@ -103,7 +103,7 @@ fn mouse_click_selects_the_row_under_the_pointer() {
     update(&mut a, Action::ScrollAt { column: areas.list.x + 3, row: areas.list.y + 3, down: true });
     assert_eq!(a.lists.timeline.selected, 5);
     update(&mut a, Action::ClickAt { column: areas.tab_spans[2].0 + 1, row: areas.tabs.y });
-    assert_eq!(a.tab, Tab::Hitl);
+    assert_eq!(a.tab, Panel::Hitl);
 }
 
 #[test]

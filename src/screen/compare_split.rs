@@ -12,7 +12,7 @@ use crate::view::blocks::Block;
 use crate::view::chrome::HintsFor;
 use crate::view::compare::Cv;
 use crate::view::compare::split::{
-    Slot, SplitTab, USAGE_TITLE, assertion_cell, deltas, empty_text, mode_text, more_below, no_turn_text, side_figures,
+    Panel, Slot, USAGE_TITLE, assertion_cell, deltas, empty_text, mode_text, more_below, no_turn_text, side_figures,
     side_title, tab_meta, title, tool_cell, usage_table,
 };
 
@@ -23,7 +23,7 @@ pub fn screen(out: &mut Screen, area: Rect, app: &App, cv: &Cv) {
     let head = title(cv, &s.split);
     out.lines(areas.header, vec![Line::of(&head.truncate(w)), Line::of(&deltas(cv, &s.split).truncate(w))]);
     out.lines(areas.tabs, vec![tabs_line(s)]);
-    if s.tab == SplitTab::Usage {
+    if s.tab == Panel::Usage {
         let width = inner(areas.body).width as usize;
         let lines = crate::styled::blocks::lines(&[Block::Table(usage_table(cv, &s.split))], width, app.theme());
         out.panel(areas.body, Line::chrome(USAGE_TITLE, Chrome::Title), true, lines);
@@ -41,9 +41,9 @@ pub fn screen(out: &mut Screen, area: Rect, app: &App, cv: &Cv) {
 
 fn tabs_line(s: &SplitState) -> Line {
     let mut line = Vec::new();
-    for t in SplitTab::ALL {
+    for t in Panel::SPLIT {
         let look = if t == s.tab { Chrome::TabActive } else { Chrome::Dim };
-        line.push(Span::chrome(format!(" {} {} ", t.key(), t.title()), look));
+        line.push(Span::chrome(format!(" {} {} ", crate::app::keymap::panel_key(t), t.split_title()), look));
         line.push(Span::bare(" "));
     }
     line.push(Span::bare(" "));
@@ -74,16 +74,17 @@ fn side_panel(out: &mut Screen, area: Rect, cv: &Cv, s: &SplitState, side: usize
     let look = super::timeline::RowLook { pos_w, merged: true, compact };
     for i in (list.offset..len).take(height) {
         let mut line = match s.tab {
-            SplitTab::Timeline => match s.split.timeline[i].sides[side] {
+            Panel::Timeline => match s.split.timeline[i].sides[side] {
                 Slot::Row(r) => {
                     super::timeline::row_line(doc_attempt, view, r, inner_w, false, None, look).unwrap_or_default()
                 }
                 Slot::NoTurn(n) => Line::of(&no_turn_text(n).truncate(inner_w)),
                 Slot::Blank => Line::default(),
             },
-            SplitTab::Tools => Line::of(&tool_cell(cv, &s.split, i, side).truncate(inner_w)),
-            SplitTab::Assertions => Line::of(&assertion_cell(cv, &s.split, i, side).truncate(inner_w)),
-            SplitTab::Usage => Line::default(),
+            Panel::Tools => Line::of(&tool_cell(cv, &s.split, i, side).truncate(inner_w)),
+            Panel::Assertions => Line::of(&assertion_cell(cv, &s.split, i, side).truncate(inner_w)),
+            // Usage is drawn across both sides; the split view has no other panel.
+            _ => Line::default(),
         };
         if i == list.selected {
             line = line.with_over(selection(focused));

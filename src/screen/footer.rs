@@ -1,7 +1,7 @@
 //! The footer: the search prompt, a flash message, or the search status and
 //! the key hints of where the focus is.
 
-use crate::app::{App, Focus, Mode, Tab};
+use crate::app::{App, Focus, Mode};
 use crate::model::text::{Lines, sanitize, truncate};
 use crate::styled::{Chrome, Line, Span};
 use crate::view::chrome::HintsFor;
@@ -40,18 +40,10 @@ pub fn viewer_line(app: &App, width: usize) -> Line {
     if app.follow {
         spans.push(Span::chrome(crate::view::chrome::FOLLOWING, Chrome::Hitl));
     }
-    let at = match (app.focus, app.tab) {
-        (Focus::Nav, _) => HintsFor::Navigator,
-        (Focus::Inspector, _) => HintsFor::Inspector,
-        (Focus::List, Tab::Timeline) => HintsFor::Timeline,
-        (Focus::List, Tab::Tools) => HintsFor::Tools,
-        (Focus::List, Tab::Hitl) => HintsFor::Hitl,
-        (Focus::List, Tab::Usage) => HintsFor::Usage,
-        (Focus::List, Tab::Assertions) => HintsFor::Assertions,
-        (Focus::List, Tab::Diagnostics) => HintsFor::Diagnostics,
-        (Focus::List, Tab::Changes) => HintsFor::Changes,
-        (Focus::List, Tab::Timing) => HintsFor::Timing,
-        (Focus::List, Tab::Translation) => HintsFor::Translation,
+    let at = match app.focus {
+        Focus::Nav => HintsFor::Navigator,
+        Focus::Inspector => HintsFor::Inspector,
+        Focus::List => HintsFor::Panel(app.tab),
     };
     let used: usize = spans.iter().map(Span::width).sum();
     spans.extend(hint_spans(at, used, width));

@@ -5,7 +5,7 @@
 
 use super::{Screen, inner, selection};
 use crate::app::layout::Rect;
-use crate::app::{App, AssertionRow, Focus, Tab};
+use crate::app::{App, AssertionRow, Focus, Panel};
 use crate::styled::{Chrome, Line, Span, spans};
 use crate::view::chrome::FIX_PROMPT_ROW;
 use crate::view::report::Selection;
@@ -20,15 +20,15 @@ pub fn panel(out: &mut Screen, area: Rect, app: &App) {
     let full = Selection { full: true, ..Selection::default() };
     let Some(ctx) = app.context(&full) else { return };
     let (title, total, rows) = match app.tab {
-        Tab::Tools => tools(app, &ctx, w, win),
-        Tab::Hitl => hitl(app, &ctx, w, win),
-        Tab::Usage => usage(app, &ctx, w, win),
-        Tab::Assertions => assertions(app, &ctx, w, win),
-        Tab::Diagnostics => diagnostics(app, &ctx, w, win),
-        Tab::Changes => changes(&ctx, w, win),
-        Tab::Timing => timing(app, &ctx, w, win),
-        Tab::Translation => translation(&ctx, w, win),
-        Tab::Timeline => (String::new(), 0, Vec::new()),
+        Panel::Tools => tools(app, &ctx, w, win),
+        Panel::Hitl => hitl(app, &ctx, w, win),
+        Panel::Usage => usage(app, &ctx, w, win),
+        Panel::Assertions => assertions(app, &ctx, w, win),
+        Panel::Diagnostics => diagnostics(app, &ctx, w, win),
+        Panel::Changes => changes(&ctx, w, win),
+        Panel::Timing => timing(app, &ctx, w, win),
+        Panel::Translation => translation(&ctx, w, win),
+        Panel::Timeline => (String::new(), 0, Vec::new()),
     };
     let mut lines = Vec::new();
     if total == 0 {
@@ -40,10 +40,10 @@ pub fn panel(out: &mut Screen, area: Rect, app: &App) {
         let i = win.start + k;
         let over = selection(focused);
         let line = match (i == list.selected, app.tab) {
-            (false, _) | (true, Tab::Usage) => line,
+            (false, _) | (true, Panel::Usage) => line,
             // Reversed, a bar's full blocks would turn into the background:
             // the selection marks the label, the bars keep their colour.
-            (true, Tab::Timing) => Line::new(
+            (true, Panel::Timing) => Line::new(
                 line.spans
                     .into_iter()
                     .map(|s| if s.text.contains('█') { s } else { Span { over: Some(over), ..s } })
@@ -74,16 +74,16 @@ type Rows = (String, usize, Vec<Line>);
 fn empty_text(app: &App) -> String {
     use crate::view::chrome;
     match app.tab {
-        Tab::Tools => {
+        Panel::Tools => {
             let status = (app.tool_filter != crate::app::ToolFilter::All).then(|| app.tool_filter.word());
             chrome::no_tools(status, app.tool_query.as_ref().map(|q| q.label(30)))
         }
-        Tab::Hitl => chrome::NO_REQUESTS.into(),
-        Tab::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
-        Tab::Diagnostics => chrome::no_findings(app.attempt().and_then(crate::view::findings::unchecked_reason)),
-        Tab::Changes => app.attempt().map(crate::view::changes::empty_text).unwrap_or_default(),
-        Tab::Translation => crate::view::chrome::NO_NATIVE_LINES.into(),
-        Tab::Timing => match (app.attempt(), app.view()) {
+        Panel::Hitl => chrome::NO_REQUESTS.into(),
+        Panel::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
+        Panel::Diagnostics => chrome::no_findings(app.attempt().and_then(crate::view::findings::unchecked_reason)),
+        Panel::Changes => app.attempt().map(crate::view::changes::empty_text).unwrap_or_default(),
+        Panel::Translation => crate::view::chrome::NO_NATIVE_LINES.into(),
+        Panel::Timing => match (app.attempt(), app.view()) {
             (Some(a), Some(v)) => {
                 crate::view::timing::notes(&a.review.timing, &v.timing).first().map(Text::as_plain).unwrap_or_default()
             }

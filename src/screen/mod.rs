@@ -88,7 +88,7 @@ fn viewer(out: &mut Screen, width: u16, height: u16, app: &App) {
         nav::panel(out, nav_area, app);
     }
     match app.tab {
-        crate::app::Tab::Timeline => timeline::panel(out, areas.list, app),
+        crate::app::Panel::Timeline => timeline::panel(out, areas.list, app),
         _ => lists::panel(out, areas.list, app),
     }
     if let Some(inspector_area) = areas.inspector {

@@ -3,6 +3,7 @@
 //! legend and the key hints. Decided here like every other word.
 
 use super::format::{count, megabytes};
+use super::panel::Panel;
 use super::text::clean;
 
 /// " Timeline · 37 rows · 8 turns · merged " (rows below the turns' headers).
@@ -253,15 +254,8 @@ pub fn turn_lead(folded: bool) -> &'static str {
 pub enum HintsFor {
     Navigator,
     Inspector,
-    Timeline,
-    Tools,
-    Hitl,
-    Usage,
-    Assertions,
-    Diagnostics,
-    Changes,
-    Timing,
-    Translation,
+    /// A panel's list.
+    Panel(Panel),
     /// `view --compare`'s matrix.
     Matrix,
     /// The split view of two attempts.
@@ -277,7 +271,7 @@ pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
             &[("j/k", "move"), ("Enter", "open"), ("f", "filter"), ("/", "find"), ("?", "help"), ("q", "quit")]
         }
         HintsFor::Inspector => &[("j/k", "scroll"), ("r", "raw"), ("y", "copy"), ("o", "pager"), ("Esc", "back")],
-        HintsFor::Timeline => &[
+        HintsFor::Panel(Panel::Timeline) => &[
             ("j/k", "move"),
             ("/", "search"),
             ("e", "next failure"),
@@ -286,16 +280,20 @@ pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
             ("m", "merge"),
             ("?", "help"),
         ],
-        HintsFor::Tools => &[("Enter", "jump to row"), ("f", "filter"), ("s", "sort"), ("r", "raw"), ("?", "help")],
-        HintsFor::Hitl => &[("Enter", "jump to row"), ("r", "raw"), ("y", "copy"), ("?", "help")],
-        HintsFor::Usage => &[("j/k", "scroll"), ("Tab", "panel"), ("?", "help"), ("q", "quit")],
-        HintsFor::Assertions => {
+        HintsFor::Panel(Panel::Tools) => {
+            &[("Enter", "jump to row"), ("f", "filter"), ("s", "sort"), ("r", "raw"), ("?", "help")]
+        }
+        HintsFor::Panel(Panel::Hitl) => &[("Enter", "jump to row"), ("r", "raw"), ("y", "copy"), ("?", "help")],
+        HintsFor::Panel(Panel::Usage) => &[("j/k", "scroll"), ("Tab", "panel"), ("?", "help"), ("q", "quit")],
+        HintsFor::Panel(Panel::Assertions) => {
             &[("Enter", "jump to evidence"), ("r", "raw"), ("y", "copy (fix prompt on its row)"), ("?", "help")]
         }
-        HintsFor::Diagnostics => &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")],
-        HintsFor::Changes => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
-        HintsFor::Timing => &[("j/k", "move"), ("Enter", "open/close"), ("r", "raw"), ("y", "copy"), ("?", "help")],
-        HintsFor::Translation => &[
+        HintsFor::Panel(Panel::Diagnostics) => &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")],
+        HintsFor::Panel(Panel::Changes) => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
+        HintsFor::Panel(Panel::Timing) => {
+            &[("j/k", "move"), ("Enter", "open/close"), ("r", "raw"), ("y", "copy"), ("?", "help")]
+        }
+        HintsFor::Panel(Panel::Translation) => &[
             ("j/k", "move"),
             ("Enter", "to its events"),
             ("Ctrl-o", "back"),

@@ -22,6 +22,7 @@ pub mod inspect;
 pub mod json;
 pub mod nav;
 pub mod niceeval_cli;
+pub mod panel;
 pub mod payload;
 pub mod preview;
 pub mod report;

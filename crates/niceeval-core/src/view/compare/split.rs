@@ -41,37 +41,7 @@ pub struct Aligned {
     pub sides: [Slot; 2],
 }
 
-/// The tabs of the split view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SplitTab {
-    Timeline,
-    Tools,
-    Usage,
-    Assertions,
-}
-
-impl SplitTab {
-    pub const ALL: [SplitTab; 4] = [SplitTab::Timeline, SplitTab::Tools, SplitTab::Usage, SplitTab::Assertions];
-
-    /// The viewer's key for the same tab.
-    pub fn key(self) -> char {
-        match self {
-            SplitTab::Timeline => '1',
-            SplitTab::Tools => '2',
-            SplitTab::Usage => '4',
-            SplitTab::Assertions => '5',
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            SplitTab::Timeline => "Timeline",
-            SplitTab::Tools => "Tools diff",
-            SplitTab::Usage => "Usage",
-            SplitTab::Assertions => "Assertions",
-        }
-    }
-}
+pub use crate::view::panel::Panel;
 
 /// Two attempts compared.
 #[derive(Debug, Clone)]
@@ -103,25 +73,28 @@ impl Split {
     }
 
     /// How many lines a tab's list has.
-    pub fn len(&self, tab: SplitTab) -> usize {
+    pub fn len(&self, tab: Panel) -> usize {
         match tab {
-            SplitTab::Timeline => self.timeline.len(),
-            SplitTab::Tools => self.tools.len(),
-            SplitTab::Assertions => self.assertions.len(),
-            SplitTab::Usage => usage_rows().len(),
+            Panel::Timeline => self.timeline.len(),
+            Panel::Tools => self.tools.len(),
+            Panel::Assertions => self.assertions.len(),
+            Panel::Usage => usage_rows().len(),
+            // The split view has only `Panel::SPLIT`.
+            _ => 0,
         }
     }
 
     /// What a side has selected at `line` of a tab, for the inspector.
-    pub fn selected(&self, tab: SplitTab, line: usize, side: usize) -> Option<Selected> {
+    pub fn selected(&self, tab: Panel, line: usize, side: usize) -> Option<Selected> {
         match tab {
-            SplitTab::Timeline => match self.timeline.get(line)?.sides[side] {
+            Panel::Timeline => match self.timeline.get(line)?.sides[side] {
                 Slot::Row(r) => Some(Selected::Row(r)),
                 _ => None,
             },
-            SplitTab::Tools => self.tools.get(line)?.sides[side].map(Selected::Tool),
-            SplitTab::Assertions => self.assertions.get(line)?.sides[side].map(Selected::Assertion),
-            SplitTab::Usage => Some(Selected::Cost),
+            Panel::Tools => self.tools.get(line)?.sides[side].map(Selected::Tool),
+            Panel::Assertions => self.assertions.get(line)?.sides[side].map(Selected::Assertion),
+            Panel::Usage => Some(Selected::Cost),
+            _ => None,
         }
     }
 }
@@ -272,9 +245,9 @@ pub fn title(c: &Cv, split: &Split) -> Text {
 }
 
 /// What a tab's panel title says: "Tools diff · 1 input changed".
-pub fn tab_meta(split: &Split, tab: SplitTab) -> Text {
+pub fn tab_meta(split: &Split, tab: Panel) -> Text {
     match tab {
-        SplitTab::Timeline => {
+        Panel::Timeline => {
             let turns = split.timeline.iter().filter(|l| l.header).count();
             let missing =
                 split.timeline.iter().filter(|l| l.sides.iter().any(|s| matches!(s, Slot::NoTurn(_)))).count();
@@ -288,8 +261,8 @@ pub fn tab_meta(split: &Split, tab: SplitTab) -> Text {
             }
             t
         }
-        SplitTab::Tools => super::tools::summary(&split.tools),
-        SplitTab::Assertions => {
+        Panel::Tools => super::tools::summary(&split.tools),
+        Panel::Assertions => {
             let mut parts = Vec::new();
             for change in [
                 AssertionChange::Broken,
@@ -311,7 +284,9 @@ pub fn tab_meta(split: &Split, tab: SplitTab) -> Text {
             }
             Text::toned(parts.join(" · "), tone)
         }
-        SplitTab::Usage => Text::toned("tokens, costs, turns, tool calls and duration, side by side", Tone::Soft),
+        Panel::Usage => Text::toned("tokens, costs, turns, tool calls and duration, side by side", Tone::Soft),
+        // The split view has only `Panel::SPLIT`.
+        _ => Text::new(),
     }
 }
 
@@ -435,7 +410,7 @@ pub fn usage_table(c: &Cv, split: &Split) -> Table {
 
 /// The inspector of one side's selection: what the viewer's inspector shows
 /// for it; a call whose input changed opens on the diff of the two inputs.
-pub fn inspect(c: &Cv, split: &Split, tab: SplitTab, line: usize, side: usize, raw_json: bool) -> Inspected {
+pub fn inspect(c: &Cv, split: &Split, tab: Panel, line: usize, side: usize, raw_json: bool) -> Inspected {
     let attempt = split.attempts[side];
     let full = Selection { full: true, ..Selection::default() };
     let Some(ctx) = Ctx::of(c.doc, c.views, c.findings, &full, attempt) else {
@@ -448,7 +423,7 @@ pub fn inspect(c: &Cv, split: &Split, tab: SplitTab, line: usize, side: usize, r
         };
     };
     let mut out = if raw_json { raw(&ctx, sel) } else { preview(&ctx, c.findings, sel) };
-    if let (false, SplitTab::Tools, Some(row)) = (raw_json, tab, split.tools.get(line))
+    if let (false, Panel::Tools, Some(row)) = (raw_json, tab, split.tools.get(line))
         && matches!(row.change, ToolChange::InputChanged | ToolChange::StatusAndInputChanged)
         && let [Some(i), Some(j)] = row.sides
     {
@@ -490,13 +465,13 @@ pub fn no_turn_text(turn: u64) -> Text {
 }
 
 /// What a tab shows when neither side has anything for it.
-pub fn empty_text(tab: SplitTab) -> Text {
+pub fn empty_text(tab: Panel) -> Text {
     Text::toned(
         match tab {
-            SplitTab::Timeline => "no events recorded on either side (exp --json keeps no conversation)",
-            SplitTab::Tools => "no tool calls on either side",
-            SplitTab::Assertions => "no assertions recorded on either side",
-            SplitTab::Usage => "",
+            Panel::Timeline => "no events recorded on either side (exp --json keeps no conversation)",
+            Panel::Tools => "no tool calls on either side",
+            Panel::Assertions => "no assertions recorded on either side",
+            _ => "",
         },
         Tone::Soft,
     )
