@@ -14,7 +14,7 @@
 //!                          against a 20 KB string, alternately in one process (ratio of medians)
 //! ```
 
-use niceeval::app::{Action, App, Panel, update};
+use niceeval::app::{Action, App, Intent, Panel, update};
 use niceeval::model::usage::PriceTable;
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -130,7 +130,7 @@ fn frame(n: usize) {
     // Move the selection each frame so every frame has new content.
     let mut times = Vec::new();
     for i in 0..200 {
-        update(&mut app, if (i / 20) % 2 == 0 { Action::Down } else { Action::Up });
+        update(&mut app, if (i / 20) % 2 == 0 { Intent::Down } else { Intent::Up });
         term.clear().expect("clear");
         times.push(draw(&mut term, &app, &cache));
     }
@@ -148,8 +148,8 @@ fn frames_ratio(a: usize, b: usize) {
     draw(&mut term_l, &large, &cache_l);
     let (mut ts, mut tl) = (Vec::new(), Vec::new());
     for i in 0..400 {
-        let action = if (i / 20) % 2 == 0 { Action::Down } else { Action::Up };
-        update(&mut small, action.clone());
+        let action = if (i / 20) % 2 == 0 { Intent::Down } else { Intent::Up };
+        update(&mut small, action);
         update(&mut large, action);
         term.clear().expect("clear");
         ts.push(draw(&mut term, &small, &cache));
@@ -165,35 +165,35 @@ fn keys(n: usize) {
     let mut term = terminal();
     let cache = Theme::new(ThemeName::Dark);
     draw(&mut term, &app, &cache);
-    let actions = [
-        Action::Down,
-        Action::PageDown,
-        Action::HalfPageDown,
-        Action::Bottom,
-        Action::Up,
-        Action::Top,
-        Action::NextTurn,
-        Action::PrevTurn,
-        Action::NextFailure,
-        Action::FocusNext,
-        Action::FocusPrev,
-        Action::ToggleRaw,
-        Action::ToggleRaw,
-        Action::ToggleMerge,
-        Action::ToggleMerge,
-        Action::ShowTab(Panel::Tools),
-        Action::Down,
-        Action::CycleFilter,
-        Action::CycleSort,
-        Action::ShowTab(Panel::Hitl),
-        Action::ShowTab(Panel::Usage),
-        Action::ShowTab(Panel::Diagnostics),
-        Action::ShowTab(Panel::Timeline),
-        Action::SearchStart,
+    let actions: [Action; 28] = [
+        Intent::Down.into(),
+        Intent::PageDown.into(),
+        Intent::HalfPageDown.into(),
+        Intent::Bottom.into(),
+        Intent::Up.into(),
+        Intent::Top.into(),
+        Intent::NextTurn.into(),
+        Intent::PrevTurn.into(),
+        Intent::NextFailure.into(),
+        Intent::FocusNext.into(),
+        Intent::FocusPrev.into(),
+        Intent::ToggleRaw.into(),
+        Intent::ToggleRaw.into(),
+        Intent::ToggleMerge.into(),
+        Intent::ToggleMerge.into(),
+        Intent::ShowTab(Panel::Tools).into(),
+        Intent::Down.into(),
+        Intent::CycleFilter.into(),
+        Intent::CycleSort.into(),
+        Intent::ShowTab(Panel::Hitl).into(),
+        Intent::ShowTab(Panel::Usage).into(),
+        Intent::ShowTab(Panel::Diagnostics).into(),
+        Intent::ShowTab(Panel::Timeline).into(),
+        Intent::SearchStart.into(),
         Action::SearchChar('x'),
-        Action::SearchCancel,
-        Action::Help,
-        Action::Back,
+        Intent::SearchCancel.into(),
+        Intent::Help.into(),
+        Intent::Back.into(),
     ];
     let verbose = std::env::var_os("BENCH_VERBOSE").is_some();
     let mut press = |app: &mut App, a: Action| {
@@ -219,33 +219,33 @@ fn keys(n: usize) {
         // Rarer keys, not part of worst_ms: scope moves in the navigator
         // (each rebuilds the scope's lists), jumps, merge, search n/N.
         let extra = [
-            Action::FocusPrev,
-            Action::Down,
-            Action::Down,
-            Action::Up,
-            Action::Top,
-            Action::FocusNext,
-            Action::ShowTab(Panel::Tools),
-            Action::CycleSort,
-            Action::CycleSort,
-            Action::CycleFilter,
-            Action::ShowTab(Panel::Timeline),
-            Action::NextFailure,
-            Action::PrevFailure,
-            Action::NextWaiting,
-            Action::NextFinding,
-            Action::PrevFinding,
-            Action::Bottom,
-            Action::PrevTurn,
-            Action::NextTurn,
-            Action::ToggleMerge,
-            Action::ToggleMerge,
-            Action::SearchStart,
+            Intent::FocusPrev.into(),
+            Intent::Down.into(),
+            Intent::Down.into(),
+            Intent::Up.into(),
+            Intent::Top.into(),
+            Intent::FocusNext.into(),
+            Intent::ShowTab(Panel::Tools).into(),
+            Intent::CycleSort.into(),
+            Intent::CycleSort.into(),
+            Intent::CycleFilter.into(),
+            Intent::ShowTab(Panel::Timeline).into(),
+            Intent::NextFailure.into(),
+            Intent::PrevFailure.into(),
+            Intent::NextWaiting.into(),
+            Intent::NextFinding.into(),
+            Intent::PrevFinding.into(),
+            Intent::Bottom.into(),
+            Intent::PrevTurn.into(),
+            Intent::NextTurn.into(),
+            Intent::ToggleMerge.into(),
+            Intent::ToggleMerge.into(),
+            Intent::SearchStart.into(),
             Action::SearchChar('s'),
             Action::SearchChar('t'),
             Action::SearchChar('e'),
             Action::SearchChar('p'),
-            Action::SearchCommit,
+            Intent::SearchCommit.into(),
         ];
         for a in extra {
             press(&mut app, a);
@@ -253,8 +253,8 @@ fn keys(n: usize) {
         while app.search_pending() {
             niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
         }
-        for a in [Action::SearchNext, Action::SearchNext, Action::SearchPrev, Action::Back] {
-            press(&mut app, a);
+        for a in [Intent::SearchNext, Intent::SearchNext, Intent::SearchPrev, Intent::Back] {
+            press(&mut app, a.into());
         }
     }
 }
@@ -264,7 +264,7 @@ fn search(n: usize) {
     let mut term = terminal();
     let cache = Theme::new(ThemeName::Dark);
     draw(&mut term, &app, &cache);
-    update(&mut app, Action::SearchStart);
+    update(&mut app, Intent::SearchStart);
     for c in "needle-42".chars() {
         update(&mut app, Action::SearchChar(c));
         draw(&mut term, &app, &cache);
@@ -272,7 +272,7 @@ fn search(n: usize) {
     // The keystroke: Enter commits the query. Then run the event loop's idle
     // steps (as the terminal loop does) until the first hit is highlighted.
     let t = Instant::now();
-    update(&mut app, Action::SearchCommit);
+    update(&mut app, Intent::SearchCommit);
     let mut longest_step = secs(t.elapsed());
     if std::env::var_os("BENCH_VERBOSE").is_some() {
         let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
@@ -357,8 +357,8 @@ fn string_frames(mb: usize) {
     };
     let (mut ts, mut tl) = (Vec::new(), Vec::new());
     for i in 0..20 {
-        let action = if i % 2 == 0 { Action::Up } else { Action::Down };
-        ts.push(press(&mut small, &mut term, &cache, action.clone()));
+        let action = if i % 2 == 0 { Intent::Up } else { Intent::Down };
+        ts.push(press(&mut small, &mut term, &cache, action));
         tl.push(press(&mut large, &mut term_l, &cache_l, action));
     }
     let (ms, ml) = (secs(median(ts)) * 1e3, secs(median(tl)) * 1e3);

@@ -3,7 +3,7 @@
 //! replays tests/fixtures/fuzz-regressions through the same functions.
 #![allow(dead_code)]
 
-use niceeval::app::{Action, App, Focus, Mode, Panel, update};
+use niceeval::app::{Action, App, Focus, Intent, Mode, Panel, update};
 use niceeval::plain::{PlainOptions, SectionKind, Selection};
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -116,33 +116,33 @@ pub fn tui(data: &[u8]) {
     let cache = Theme::new(ThemeName::Dark);
     draw(&mut terminal, &app, &cache);
     let script: &[Action] = &[
-        Action::Down,
-        Action::Enter,
-        Action::ToggleRaw,
-        Action::PageDown,
-        Action::Back,
-        Action::NextFailure,
-        Action::NextWaiting,
-        Action::NextTurn,
-        Action::ToggleMerge,
-        Action::Bottom,
-        Action::Copy,
-        Action::OpenPager,
-        Action::FocusNext,
-        Action::Down,
-        Action::Enter,
-        Action::SearchStart,
+        Intent::Down.into(),
+        Intent::Enter.into(),
+        Intent::ToggleRaw.into(),
+        Intent::PageDown.into(),
+        Intent::Back.into(),
+        Intent::NextFailure.into(),
+        Intent::NextWaiting.into(),
+        Intent::NextTurn.into(),
+        Intent::ToggleMerge.into(),
+        Intent::Bottom.into(),
+        Intent::Copy.into(),
+        Intent::OpenPager.into(),
+        Intent::FocusNext.into(),
+        Intent::Down.into(),
+        Intent::Enter.into(),
+        Intent::SearchStart.into(),
         Action::SearchChar('e'),
-        Action::SearchCommit,
-        Action::SearchNext,
-        Action::NextFinding,
-        Action::Help,
-        Action::PageDown,
-        Action::Back,
+        Intent::SearchCommit.into(),
+        Intent::SearchNext.into(),
+        Intent::NextFinding.into(),
+        Intent::Help.into(),
+        Intent::PageDown.into(),
+        Intent::Back.into(),
     ];
     let heavy = pick & 4 != 0;
     for tab in Panel::ALL {
-        update(&mut app, Action::ShowTab(tab));
+        update(&mut app, Intent::ShowTab(tab));
         draw(&mut terminal, &app, &cache);
         let actions = if heavy { script } else { &script[..4] };
         for a in actions.iter().cloned() {
@@ -188,36 +188,36 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     let cache = Theme::new(ThemeName::Dark);
     draw(&mut terminal, &app, &cache);
-    let light: &[Action] = &[Action::Down, Action::CellRight, Action::Enter, Action::Down];
-    let script: &[Action] = &[
-        Action::Enter,
-        Action::Down,
-        Action::NextTurn,
-        Action::NextFailure,
-        Action::Enter,
-        Action::PageDown,
-        Action::ToggleRaw,
-        Action::FocusNext,
-        Action::Copy,
-        Action::ShowTab(Panel::Tools),
-        Action::Down,
-        Action::Enter,
-        Action::ShowTab(Panel::Assertions),
-        Action::Bottom,
-        Action::ShowTab(Panel::Usage),
-        Action::ShowTab(Panel::Timing),
-        Action::ViewAttempt,
-        Action::Back,
-        Action::Back,
-        Action::Back,
-        Action::Back,
-        Action::Mark,
-        Action::Down,
-        Action::Enter,
-        Action::Help,
-        Action::Back,
-        Action::Back,
-        Action::Back,
+    let light: &[Intent] = &[Intent::Down, Intent::CellRight, Intent::Enter, Intent::Down];
+    let script: &[Intent] = &[
+        Intent::Enter,
+        Intent::Down,
+        Intent::NextTurn,
+        Intent::NextFailure,
+        Intent::Enter,
+        Intent::PageDown,
+        Intent::ToggleRaw,
+        Intent::FocusNext,
+        Intent::Copy,
+        Intent::ShowTab(Panel::Tools),
+        Intent::Down,
+        Intent::Enter,
+        Intent::ShowTab(Panel::Assertions),
+        Intent::Bottom,
+        Intent::ShowTab(Panel::Usage),
+        Intent::ShowTab(Panel::Timing),
+        Intent::ViewAttempt,
+        Intent::Back,
+        Intent::Back,
+        Intent::Back,
+        Intent::Back,
+        Intent::Mark,
+        Intent::Down,
+        Intent::Enter,
+        Intent::Help,
+        Intent::Back,
+        Intent::Back,
+        Intent::Back,
     ];
     for a in (if heavy { script } else { light }).iter().cloned() {
         update(&mut app, a);

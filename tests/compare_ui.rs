@@ -9,7 +9,7 @@
 mod common;
 
 use niceeval::app::compare::Screen;
-use niceeval::app::{Action, App, update};
+use niceeval::app::{App, Intent, update};
 use niceeval::model::document::{Assertion, Attempt, Document, Session, Turn, TurnRecord};
 use niceeval::model::usage::builtin_prices;
 use niceeval::model::verdict::Verdict;
@@ -173,17 +173,17 @@ fn the_split_view_aligns_turns_diffs_tools_and_pairs_assertions() {
 fn split_view_snapshots() {
     let mut app = app_of(pair());
     insta::assert_snapshot!("pair_matrix_100x24", screen(&mut app, 100, 24));
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     assert_eq!(app.compare_screen(), Some(Screen::Split));
     insta::assert_snapshot!("pair_split_timeline_100x30", screen(&mut app, 100, 30));
-    update(&mut app, Action::ShowTab(niceeval::app::Panel::Tools));
-    update(&mut app, Action::Down);
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::ShowTab(niceeval::app::Panel::Tools));
+    update(&mut app, Intent::Down);
+    update(&mut app, Intent::Enter);
     insta::assert_snapshot!("pair_split_tools_inspector_100x40", screen(&mut app, 100, 40));
-    update(&mut app, Action::Back);
-    update(&mut app, Action::ShowTab(niceeval::app::Panel::Assertions));
+    update(&mut app, Intent::Back);
+    update(&mut app, Intent::ShowTab(niceeval::app::Panel::Assertions));
     insta::assert_snapshot!("pair_split_assertions_100x24", screen(&mut app, 100, 24));
-    update(&mut app, Action::ShowTab(niceeval::app::Panel::Usage));
+    update(&mut app, Intent::ShowTab(niceeval::app::Panel::Usage));
     insta::assert_snapshot!("pair_split_usage_80x24", screen(&mut app, 80, 24));
 }
 
@@ -191,14 +191,14 @@ fn split_view_snapshots() {
 fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
     let mut app = app_of(pair());
     screen(&mut app, 100, 30);
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     assert_eq!(split_of(&app).side, 1, "the split starts on the after side");
-    update(&mut app, Action::FocusNext);
+    update(&mut app, Intent::FocusNext);
     assert_eq!(split_of(&app).side, 0);
     // The before side's Bash row, then the viewer on it.
-    update(&mut app, Action::ShowTab(niceeval::app::Panel::Tools));
-    update(&mut app, Action::Down);
-    update(&mut app, Action::ViewAttempt);
+    update(&mut app, Intent::ShowTab(niceeval::app::Panel::Tools));
+    update(&mut app, Intent::Down);
+    update(&mut app, Intent::ViewAttempt);
     assert_eq!(app.compare.as_ref().unwrap().screen, Screen::Viewer);
     assert_eq!(app.attempt().unwrap().locator.as_deref(), Some("@1BEFORE000001"));
     assert_eq!(app.tab, niceeval::app::Panel::Tools);
@@ -210,13 +210,13 @@ fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
     // Esc backs out of the viewer (list, navigator), then to the split it came from.
     let mut presses = 0;
     while app.compare_screen().is_none() {
-        update(&mut app, Action::Back);
+        update(&mut app, Intent::Back);
         presses += 1;
         assert!(presses <= 3, "Esc never led back to the comparison");
     }
     assert_eq!(presses, 2);
     assert_eq!(app.compare_screen(), Some(Screen::Split));
-    update(&mut app, Action::Back);
+    update(&mut app, Intent::Back);
     assert_eq!(app.compare_screen(), Some(Screen::Matrix));
 }
 
@@ -224,30 +224,30 @@ fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
 fn the_usual_moves_act_on_the_focused_side() {
     let mut app = app_of(pair());
     screen(&mut app, 100, 30);
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     // On the after side, j skips the lines where it has no row (turn 2 is before's only).
     let lines = split_of(&app).split.timeline.clone();
     for _ in 0..20 {
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     let at = split_of(&app).list().selected;
     assert!(matches!(lines[at].sides[1], Slot::Row(_)), "the after side has a row at its last stop");
     assert_eq!(lines[at].turn, 1);
-    update(&mut app, Action::FocusNext);
-    update(&mut app, Action::Bottom);
+    update(&mut app, Intent::FocusNext);
+    update(&mut app, Intent::Bottom);
     let at = split_of(&app).list().selected;
     assert_eq!(lines[at].turn, 2, "the before side goes on into turn 2");
-    update(&mut app, Action::Top);
-    update(&mut app, Action::NextTurn);
+    update(&mut app, Intent::Top);
+    update(&mut app, Intent::NextTurn);
     assert!(lines[split_of(&app).list().selected].header);
     // e: the next failing row of the after side's timeline (the Bash call).
-    update(&mut app, Action::FocusNext);
-    update(&mut app, Action::Top);
-    update(&mut app, Action::NextFailure);
+    update(&mut app, Intent::FocusNext);
+    update(&mut app, Intent::Top);
+    update(&mut app, Intent::NextFailure);
     let Slot::Row(r) = lines[split_of(&app).list().selected].sides[1] else { panic!("a row") };
     assert!(app.views[1].timeline.rows[r].is_failure());
     // y copies the side's selection as JSON.
-    let effects = update(&mut app, Action::Copy);
+    let effects = update(&mut app, Intent::Copy);
     assert!(matches!(effects.last(), Some(niceeval::app::Effect::Copy(t)) if t.contains("pnpm test -- --bail")));
 }
 
@@ -262,15 +262,15 @@ fn a_marked_cell_and_another_open_side_by_side() {
     let rows = app.compare.as_ref().unwrap().comparing.comparison.rows.clone();
     let row = |eval: &str| rows.iter().position(|r| r.eval.as_deref() == Some(eval)).unwrap();
     for _ in 0..row("classic/tool-note") {
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
-    update(&mut app, Action::Mark);
+    update(&mut app, Intent::Mark);
     assert_eq!(app.compare.as_ref().unwrap().mark, Some((row("classic/tool-note"), 0)));
     for _ in row("classic/tool-note")..row("deliberate-fail") {
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     assert_eq!(app.compare.as_ref().unwrap().column, 2, "the cursor moves to the cell the row has");
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     let attempts = split_of(&app).split.attempts;
     let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1P9ZFFNSF2297".to_string(), "@18V0DGH4VPDV4".to_string()]);
@@ -288,17 +288,17 @@ fn realrun_report_matrix_and_split() {
     // At 80×24 the last rows are below; G brings the last one on screen, selected.
     let small = screen(&mut app, 80, 24);
     assert!(small.contains("↓ 3 more rows") && !small.contains("tool-call"), "{small}");
-    update(&mut app, Action::Bottom);
+    update(&mut app, Intent::Bottom);
     let small = screen(&mut app, 80, 24);
     assert!(small.contains("tool-call") && !small.contains("more rows"), "{small}");
-    update(&mut app, Action::Top);
+    update(&mut app, Intent::Top);
     // The first row is a changed one: Enter opens baseline against memory-b.
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     let attempts = split_of(&app).split.attempts;
     let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1CJ2NTSS6T1XA".to_string(), "@1JKJTH22H75S5".to_string()], "recall-constraint");
     insta::assert_snapshot!("realrun_report_split_160x48", screen(&mut app, 160, 48));
-    update(&mut app, Action::ShowTab(niceeval::app::Panel::Assertions));
+    update(&mut app, Intent::ShowTab(niceeval::app::Panel::Assertions));
     insta::assert_snapshot!("realrun_report_split_assertions_80x24", screen(&mut app, 80, 24));
 }
 
@@ -312,11 +312,11 @@ fn a_cell_of_several_attempts_opens_its_first_against_its_last() {
     let rows = app.compare.as_ref().unwrap().comparing.comparison.rows.clone();
     let at = rows.iter().position(|r| r.eval.as_deref() == Some("realrun/claude-wrong")).unwrap();
     for _ in 0..at {
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     let shown = screen(&mut app, 120, 35);
     assert!(shown.contains("✗ 0/2"), "two attempts, none passed:\n{shown}");
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     let attempts = split_of(&app).split.attempts;
     let numbers = attempts.map(|i| app.views[i].summary.attempt_number);
     assert_eq!(numbers, [Some(1), Some(2)]);
@@ -341,9 +341,9 @@ fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
         let mut app = app_of(compared());
         screen(&mut app, 100, 30);
         for _ in 0..row {
-            update(&mut app, Action::Down);
+            update(&mut app, Intent::Down);
         }
-        update(&mut app, Action::Enter);
+        update(&mut app, Intent::Enter);
         let flash = app.flash.as_ref().map(|f| f.text.clone());
         assert_eq!(app.compare_screen(), Some(Screen::Split), "row {row}: {flash:?}");
         let locators = split_of(&app).split.attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());

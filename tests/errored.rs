@@ -9,7 +9,7 @@
 mod common;
 
 use common::shared_path;
-use niceeval::app::{Action, App, Focus, Panel, update};
+use niceeval::app::{App, Focus, Intent, Panel, update};
 use niceeval::view::inspect::Selected;
 use serde_json::Value;
 use std::path::Path;
@@ -139,7 +139,7 @@ fn viewer_on(path: &Path, eval: &str) -> App {
         if app.attempt().and_then(|a| a.eval_id.as_deref()) == Some(eval) {
             break;
         }
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     assert_eq!(app.attempt().and_then(|a| a.eval_id.as_deref()), Some(eval));
     app
@@ -154,8 +154,8 @@ fn screen(app: &mut App) -> String {
 fn e_goes_to_the_execution_error_of_an_errored_attempt() {
     let Some(record) = report_record() else { return };
     let mut app = viewer_on(&record, "deliberate-error");
-    update(&mut app, Action::ShowTab(Panel::Timeline));
-    update(&mut app, Action::NextFailure);
+    update(&mut app, Intent::ShowTab(Panel::Timeline));
+    update(&mut app, Intent::NextFailure);
     assert_eq!(app.tab, Panel::Diagnostics);
     assert_eq!(app.focus, Focus::List);
     assert_eq!(app.selected(), Some(Selected::Diagnostic(0)));
@@ -166,9 +166,9 @@ fn e_goes_to_the_execution_error_of_an_errored_attempt() {
     );
     insta::assert_snapshot!("errored_e_jumps_to_the_execution_error", screen(&mut app));
     // From the Timeline list too (`e` there moves among failing rows first: there are none).
-    update(&mut app, Action::ShowTab(Panel::Timeline));
+    update(&mut app, Intent::ShowTab(Panel::Timeline));
     app.focus = Focus::List;
-    update(&mut app, Action::NextFailure);
+    update(&mut app, Intent::NextFailure);
     assert_eq!(app.selected(), Some(Selected::Diagnostic(0)));
 }
 
@@ -176,8 +176,8 @@ fn e_goes_to_the_execution_error_of_an_errored_attempt() {
 fn e_goes_to_the_undecided_assertion_when_no_error_is_recorded() {
     let Some(record) = sdk_record() else { return };
     let mut app = viewer_on(&record, "realrun/hitl-wrong");
-    update(&mut app, Action::ShowTab(Panel::Timing));
-    update(&mut app, Action::NextFailure);
+    update(&mut app, Intent::ShowTab(Panel::Timing));
+    update(&mut app, Intent::NextFailure);
     assert_eq!(app.tab, Panel::Assertions);
     let Some(Selected::Assertion(i)) = app.selected() else { panic!("selected {:?}", app.selected()) };
     let entry = app.attempt().unwrap().review.assertions.as_ref().unwrap()[i].entry_id.clone();
@@ -194,7 +194,7 @@ fn the_header_and_inspector_say_why_and_timing_agrees() {
         "{attempt}"
     );
     assert!(attempt.contains("│why         error in eval.run (unexpected-error):"), "{attempt}");
-    update(&mut app, Action::ShowTab(Panel::Timing));
+    update(&mut app, Intent::ShowTab(Panel::Timing));
     app.focus = Focus::Inspector;
     insta::assert_snapshot!("errored_timing_tab_marks_eval_run", screen(&mut app));
 }
@@ -217,7 +217,7 @@ fn errored_demo(error: bool) -> App {
     }
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
     app.viewport = niceeval::app::layout::viewport(140, 40, &app);
-    update(&mut app, Action::ShowTab(Panel::Timeline));
+    update(&mut app, Intent::ShowTab(Panel::Timeline));
     app.focus = Focus::List;
     app
 }
@@ -226,7 +226,7 @@ fn errored_demo(error: bool) -> App {
 fn e_presses(app: &mut App, n: usize) -> Vec<String> {
     (0..n)
         .map(|_| {
-            update(app, Action::NextFailure);
+            update(app, Intent::NextFailure);
             match app.selected() {
                 Some(Selected::Row(r)) if app.tab == Panel::Timeline => format!("row {r}"),
                 other => format!("{:?} {other:?}", app.tab),

@@ -10,7 +10,7 @@ mod harness;
 
 use common::fixture;
 use harness::{draw, is_unsafe, set_viewport};
-use niceeval::app::{Action, App, Focus, Panel, update};
+use niceeval::app::{Action, App, Focus, Intent, Panel, update};
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -64,23 +64,23 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
     let cache = Theme::new(ThemeName::Dark);
     let mut seen = String::new();
     for tab in Panel::ALL {
-        update(&mut app, Action::ShowTab(tab));
+        update(&mut app, Intent::ShowTab(tab));
         app.focus = Focus::List;
         let len = app.list_len();
-        update(&mut app, Action::Top);
+        update(&mut app, Intent::Top);
         for _ in 0..len.max(1) {
             seen.push_str(&draw(&mut terminal, &app, &cache));
-            update(&mut app, Action::Down);
+            update(&mut app, Intent::Down);
         }
     }
     // Every timeline row, in the inspector, Preview and Raw, merged and not.
     for merge in [true, false] {
         if app.merge != merge {
-            update(&mut app, Action::ToggleMerge);
+            update(&mut app, Intent::ToggleMerge);
         }
-        update(&mut app, Action::ShowTab(Panel::Timeline));
+        update(&mut app, Intent::ShowTab(Panel::Timeline));
         app.focus = Focus::List;
-        update(&mut app, Action::Top);
+        update(&mut app, Intent::Top);
         for _ in 0..app.visible.len() {
             for raw in [false, true] {
                 app.raw = raw;
@@ -95,25 +95,25 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
             }
             app.raw = false;
             app.focus = Focus::List;
-            update(&mut app, Action::Down);
+            update(&mut app, Intent::Down);
         }
     }
     // The help overlay, a search for an escape, the navigator over every node.
-    update(&mut app, Action::Help);
+    update(&mut app, Intent::Help);
     seen.push_str(&draw(&mut terminal, &app, &cache));
-    update(&mut app, Action::Back);
-    update(&mut app, Action::SearchStart);
+    update(&mut app, Intent::Back);
+    update(&mut app, Intent::SearchStart);
     for c in "\u{1b}[2J\u{9b}".chars() {
         update(&mut app, Action::SearchChar(c));
     }
     seen.push_str(&draw(&mut terminal, &app, &cache));
-    update(&mut app, Action::SearchCommit);
+    update(&mut app, Intent::SearchCommit);
     seen.push_str(&draw(&mut terminal, &app, &cache));
     app.focus = Focus::Nav;
-    update(&mut app, Action::Top);
+    update(&mut app, Intent::Top);
     for _ in 0..app.nav.len() {
         seen.push_str(&draw(&mut terminal, &app, &cache));
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     seen
 }

@@ -134,7 +134,7 @@ fn a_record_timing_chain_of_20000_intervals_is_shown_with_the_deep_levels_folded
 /// The Timing tab on a 20,000-deep chain: draws, moves, opens and closes rows.
 #[test]
 fn the_timing_tab_draws_a_deep_chain() {
-    use niceeval::app::{Action, App, Focus, Panel, update};
+    use niceeval::app::{App, Focus, Intent, Panel, update};
     use niceeval::ui::{Theme, ThemeName};
     let dir = temp("tab");
     let path = summary_with_spans(&dir, CHAIN, |i| i.checked_sub(1));
@@ -143,19 +143,19 @@ fn the_timing_tab_draws_a_deep_chain() {
     harness::set_viewport(&mut app, 120, 40);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
     let cache = Theme::new(ThemeName::Dark);
-    update(&mut app, Action::ShowTab(Panel::Timing));
+    update(&mut app, Intent::ShowTab(Panel::Timing));
     app.focus = Focus::List;
     let rows = app.timing_rows().len();
     assert!(rows < 100, "{rows} rows");
     let mut seen = String::new();
-    update(&mut app, Action::Bottom);
+    update(&mut app, Intent::Bottom);
     seen.push_str(&harness::draw(&mut terminal, &app, &cache));
-    update(&mut app, Action::Top);
+    update(&mut app, Intent::Top);
     for _ in 0..rows {
         seen.push_str(&harness::draw(&mut terminal, &app, &cache));
         app.toggle_timing();
         app.toggle_timing();
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     assert!(folded_count(&seen).is_some_and(|n| n > CHAIN - 100), "no fold row on screen");
     let _ = std::fs::remove_dir_all(&dir);
@@ -179,7 +179,7 @@ fn timing_parent_loops_are_cut_with_a_notice() {
     harness::set_viewport(&mut app, 120, 30);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
     let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Dark);
-    niceeval::app::update(&mut app, niceeval::app::Action::ShowTab(niceeval::app::Panel::Timing));
+    niceeval::app::update(&mut app, niceeval::app::Intent::ShowTab(niceeval::app::Panel::Timing));
     let screen = harness::draw(&mut terminal, &app, &cache);
     assert!(screen.contains("1 parent loop cut"), "the Timing tab does not say a loop was cut:\n{screen}");
     let mut intervals = chained_intervals(3);

@@ -125,20 +125,20 @@ fn app_with_message(text: &str) -> niceeval::app::App {
 
 #[test]
 fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
-    use niceeval::app::{Action, Effect, Panel, update};
+    use niceeval::app::{Effect, Intent, Panel, update};
     let mut app = app_with_message(PASTE_BREAKOUT);
-    update(&mut app, Action::ShowTab(Panel::Timeline));
+    update(&mut app, Intent::ShowTab(Panel::Timeline));
     // The message row: the first row whose value is the message's text.
-    update(&mut app, Action::Top);
+    update(&mut app, Intent::Top);
     let mut copied = None;
     for _ in 0..app.list_len() {
-        if let Some(Effect::Copy(text)) = update(&mut app, Action::Copy).last()
+        if let Some(Effect::Copy(text)) = update(&mut app, Intent::Copy).last()
             && text.contains("pnpm test")
         {
             copied = Some(text.clone());
             break;
         }
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     let copied = copied.expect("the message row copies its text");
     assert!(!copied.contains('\u{1b}'), "ESC byte in the copied text: {copied:?}");
@@ -148,7 +148,7 @@ fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
     assert!(copied.contains("‹C1:9B›2J‹U+202E›‹U+180E›\ttab"), "{copied:?}");
     let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.contains("5 control characters replaced"), "flash: {flash}");
-    match update(&mut app, Action::OpenPager).last() {
+    match update(&mut app, Intent::OpenPager).last() {
         Some(Effect::Page(text)) => assert_eq!(text, &copied, "the pager gets what the copy got"),
         other => panic!("o gave {other:?}"),
     }
@@ -156,9 +156,9 @@ fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
     assert!(flash.contains("5 control characters replaced"), "pager flash: {flash}");
     // Clean text says nothing of replacing.
     let mut clean = app_with_message("all fine\n\tindented");
-    update(&mut clean, Action::ShowTab(Panel::Timeline));
-    update(&mut clean, Action::Bottom);
-    update(&mut clean, Action::Copy);
+    update(&mut clean, Intent::ShowTab(Panel::Timeline));
+    update(&mut clean, Intent::Bottom);
+    update(&mut clean, Intent::Copy);
     let flash = clean.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
     assert!(flash.starts_with("copied") && !flash.contains("replaced"), "{flash}");
 }

@@ -9,7 +9,7 @@ mod common;
 mod harness;
 
 use common::bin;
-use niceeval::app::{Action, App, Effect, Focus, Panel, update};
+use niceeval::app::{App, Effect, Focus, Intent, Panel, update};
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -146,9 +146,9 @@ fn deep_but_allowed_values_go_through_every_path() {
                 app.raw = raw;
                 harness::draw(&mut terminal, &app, &cache);
             }
-            update(&mut app, Action::Down);
+            update(&mut app, Intent::Down);
         }
-        update(&mut app, Action::Copy);
+        update(&mut app, Intent::Copy);
     });
 }
 
@@ -208,8 +208,8 @@ fn a_huge_string_field_opens_and_pages() {
     app.focus = Focus::List;
     let t1 = Instant::now();
     for _ in 0..5 {
-        update(&mut app, Action::Up);
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Up);
+        update(&mut app, Intent::Down);
         harness::draw(&mut terminal, &app, &cache);
     }
     let per_frame = t1.elapsed() / 5;
@@ -223,7 +223,7 @@ fn a_huge_string_field_opens_and_pages() {
     assert!(top.contains("␛[31") || screen.contains("␛[31"), "escape not shown as a placeholder");
     assert_eq!(app.lists.timeline.selected, row);
     app.focus = Focus::Inspector;
-    let effects = update(&mut app, Action::OpenPager);
+    let effects = update(&mut app, Intent::OpenPager);
     let paged = effects.iter().find_map(|e| match e {
         Effect::Page(t) => Some(t.len()),
         _ => None,
@@ -264,8 +264,8 @@ fn long_lines_and_a_million_element_array() {
     let cache = Theme::new(ThemeName::Dark);
     let mut seen = String::new();
     for tab in [Panel::Timeline, Panel::Tools] {
-        update(&mut app, Action::ShowTab(tab));
-        update(&mut app, Action::Top);
+        update(&mut app, Intent::ShowTab(tab));
+        update(&mut app, Intent::Top);
         for _ in 0..3 {
             for raw in [false, true] {
                 app.raw = raw;
@@ -278,11 +278,11 @@ fn long_lines_and_a_million_element_array() {
                 app.focus = Focus::List;
             }
             app.raw = false;
-            update(&mut app, Action::Down);
+            update(&mut app, Intent::Down);
         }
     }
     for tab in Panel::ALL {
-        update(&mut app, Action::ShowTab(tab));
+        update(&mut app, Intent::ShowTab(tab));
         seen.push_str(&harness::draw(&mut terminal, &app, &cache));
     }
     println!("million-element array: opened and drawn every tab in {:?}", t0.elapsed());

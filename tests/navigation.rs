@@ -4,7 +4,7 @@
 //! every reason of findings that share a row.
 
 use niceeval::app::sources::{ReloadNote, loaded, reloaded};
-use niceeval::app::{Action, App, Focus, Panel, Prepared, update};
+use niceeval::app::{App, Focus, Intent, Panel, Prepared, update};
 use niceeval::model::usage::PriceTable;
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -63,10 +63,10 @@ fn the_whole_file_keeps_the_tab_and_the_list_selection_of_its_preview() {
     let calls: Vec<String> = (0..40).flat_map(call).collect();
     let preview = doc_of(&calls[..20]);
     let mut app = App::new(preview, None, PriceTable::default());
-    update(&mut app, Action::ShowTab(Panel::Tools));
+    update(&mut app, Intent::ShowTab(Panel::Tools));
     app.focus = Focus::List;
     for _ in 0..4 {
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     assert_eq!(app.lists.tools.selected, 4);
     let whole = Prepared::new(doc_of(&calls), None, &PriceTable::default());
@@ -105,7 +105,7 @@ fn two_findings_of_one_code_at_one_place_both_say_why() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hostile/hostile-turn.json");
     let doc = niceeval::load::load_path(path).unwrap();
     let mut app = App::new(doc, None, PriceTable::default());
-    update(&mut app, Action::ShowTab(Panel::Diagnostics));
+    update(&mut app, Intent::ShowTab(Panel::Diagnostics));
     let row = app.finding_rows().iter().position(|&(i, _)| app.findings[i].code == "limit-path-unmatched");
     let (row, n) = (row.expect("the row"), app.finding_rows()[row.unwrap()].1);
     assert_eq!(n, 2, "two findings share the row");

@@ -361,7 +361,7 @@ fn timing_facts(a: &Value) -> String {
 
 #[test]
 fn timing_and_the_fix_prompt_read_the_same_everywhere() {
-    use niceeval::app::{Action, Effect, Panel, update::update};
+    use niceeval::app::{Effect, Intent, Panel, update::update};
     let prices = builtin_prices();
     let (mut timed, mut prompts) = (0, 0);
     for path in samples() {
@@ -389,7 +389,7 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
             }
             set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
             app.focus = Focus::List;
-            update(&mut app, Action::ShowTab(Panel::Timing));
+            update(&mut app, Intent::ShowTab(Panel::Timing));
             let s = screen(&mut app, 200, 30);
             assert!(
                 s.iter().any(|l| l.contains("Timing · ") && l.contains(&facts)),
@@ -397,9 +397,9 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
             );
             timed += usize::from(!a["timing"].as_array().unwrap().is_empty());
             // The fix prompt: what show --json states is what y copies from the Assertions list.
-            update(&mut app, Action::ShowTab(Panel::Assertions));
+            update(&mut app, Intent::ShowTab(Panel::Assertions));
             app.lists.assertions.selected = 0;
-            let effects = update(&mut app, Action::Copy);
+            let effects = update(&mut app, Intent::Copy);
             let copied = match effects.last() {
                 Some(Effect::Copy(t)) => Some(t.clone()),
                 _ => None,
@@ -486,7 +486,7 @@ fn the_viewer_and_show_draw_the_same_diffs() {
     let shown: Vec<String> = text.lines().map(|l| l.trim().to_string()).collect();
     let mut compared = 0;
     for (tab, rows) in [(Panel::Changes, 2), (Panel::Assertions, 3)] {
-        update(&mut app, niceeval::app::Action::ShowTab(tab));
+        update(&mut app, niceeval::app::Intent::ShowTab(tab));
         for i in 0..rows {
             app.focus = Focus::List;
             app.list_mut().selected = i;

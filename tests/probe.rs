@@ -400,14 +400,14 @@ fn record_symlinks_that_lead_outside_the_record_are_not_followed() {
 
 #[test]
 fn copying_a_huge_value_is_capped_and_says_so() {
-    use niceeval::app::{Action, App, Effect, update};
+    use niceeval::app::{App, Effect, Intent, update};
     let text = "y".repeat(3 << 20);
     let turn =
         format!(r#"{{"status":"completed","events":[{{"type":"message","role":"assistant","text":"{text}"}}]}}"#);
     let doc = niceeval::load::load_bytes("big.json", turn.as_bytes()).unwrap();
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
-    update(&mut app, Action::Bottom);
-    let effects = update(&mut app, Action::Copy);
+    update(&mut app, Intent::Bottom);
+    let effects = update(&mut app, Intent::Copy);
     let copied = effects.iter().find_map(|e| match e {
         Effect::Copy(t) => Some(t.len()),
         _ => None,

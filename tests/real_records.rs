@@ -218,7 +218,7 @@ fn a_records_notes_stay_with_their_attempt_and_failed_turns_read_failed() {
 /// "approximate" only then).
 #[test]
 fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
-    use niceeval::app::{Action, App, Panel, update::update};
+    use niceeval::app::{App, Intent, Panel, update::update};
     let Some(shared) = shared_dir() else { return };
     let samples = shared.join("samples/niceeval");
     let (mut exact, mut approximate, mut not_recorded) = (0, 0, 0);
@@ -258,7 +258,7 @@ fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
                     &mut app,
                     niceeval::app::Scope { attempt: i, session: None, turn: None },
                 );
-                update(&mut app, Action::ShowTab(Panel::Assertions));
+                update(&mut app, Intent::ShowTab(Panel::Assertions));
                 app.focus = niceeval::app::Focus::List;
                 app.flash = None;
                 app.lists.assertions.selected = app.assertion_offset() + k;
@@ -269,7 +269,7 @@ fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
                 };
                 let id = app.attempt().and_then(|at| at.review.assertions.as_ref()?.get(ai)?.entry_id.clone());
                 assert_eq!(id.as_deref(), x["id"].as_str(), "{r} {}: row {k}", a["locator"]);
-                update(&mut app, Action::Enter);
+                update(&mut app, Intent::Enter);
                 let says = app.flash.as_ref().is_some_and(|f| f.text.contains("approximate"));
                 assert_eq!(
                     says,

@@ -4,7 +4,7 @@
 //! sequence stays visible and harmless.
 
 mod common;
-use niceeval::app::{Action, App, Panel, update};
+use niceeval::app::{App, Intent, Panel, update};
 use niceeval::model::usage::PriceTable;
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -17,7 +17,7 @@ const FIXTURE: &str = "tests/fixtures/ui/sgr-output.json";
 fn the_viewer_draws_sgr_colours_as_styles_not_codes() {
     let doc = niceeval::load::load_path(FIXTURE).unwrap();
     let mut app = App::new(doc, None, PriceTable::default());
-    update(&mut app, Action::ShowTab(Panel::Tools));
+    update(&mut app, Intent::ShowTab(Panel::Tools));
     app.viewport = niceeval::app::layout::viewport(140, 40, &app);
     let mut terminal = Terminal::new(TestBackend::new(140, 40)).unwrap();
     let cache = Theme::new(ThemeName::Dark);

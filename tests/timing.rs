@@ -7,7 +7,7 @@
 
 mod common;
 
-use niceeval::app::{Action, App, Effect, Panel, update};
+use niceeval::app::{App, Effect, Intent, Panel, update};
 use niceeval::model::document::Document;
 use niceeval::model::usage::builtin_prices;
 use niceeval::plain::{PlainOptions, SectionKind, Selection};
@@ -293,7 +293,7 @@ fn kitchen_app() -> Option<App> {
     let i = app.doc.attempts.iter().position(|a| a.locator.as_deref() == Some(KITCHEN_CODING)).unwrap();
     niceeval::app::scope::set_scope(&mut app, niceeval::app::Scope { attempt: i, session: None, turn: None });
     app.focus = niceeval::app::Focus::List;
-    update(&mut app, Action::ShowTab(Panel::Timing));
+    update(&mut app, Intent::ShowTab(Panel::Timing));
     Some(app)
 }
 
@@ -310,19 +310,19 @@ fn enter_opens_and_closes_a_fold_and_y_copies_the_node() {
     let before = app.timing_rows().len();
     let fold = app.timing_rows().iter().position(|r| r.key.starts_with("fold:")).expect("a fold");
     app.lists.timing.selected = fold;
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     assert_eq!(app.timing_rows().len(), before + 3, "model ×2 · tool ×1 opens on its three members");
     assert!(app.timing_rows()[fold].expanded);
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     assert_eq!(app.timing_rows().len(), before);
     // A node with children closes on Enter and hides them.
     let eval_run = app.timing_rows().iter().position(|r| r.key == "i1").unwrap();
     app.lists.timing.selected = eval_run;
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     assert_eq!(app.timing_rows().len(), 3 + 1, "the attempt's top level only");
     // y copies the selected node as show --json lists it.
     app.lists.timing.selected = 0;
-    let effects = update(&mut app, Action::Copy);
+    let effects = update(&mut app, Intent::Copy);
     let Some(Effect::Copy(text)) = effects.last() else { panic!("nothing copied") };
     let v: Value = serde_json::from_str(text).unwrap();
     assert_eq!((v["label"].as_str(), v["phase"].as_str()), (Some("telemetry.configure"), Some("attempt.setup")));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use niceeval::app::{Action, App, Focus, Panel, update};
+use niceeval::app::{App, Focus, Intent, Panel, update};
 use serde_json::{Value, json};
 
 fn app_of(doc: Value) -> App {
@@ -37,7 +37,7 @@ fn long_turn(messages: usize) -> Value {
 fn a_four_digit_event_address_is_whole_in_the_timeline() {
     let mut app = app_of(long_turn(3998));
     screen(&mut app, 120, 30);
-    update(&mut app, Action::Bottom);
+    update(&mut app, Intent::Bottom);
     let text = screen(&mut app, 120, 30);
     let row = text.lines().find(|l| l.contains("bash ls")).expect("the tool row is on screen");
     assert!(row.contains("1:3999→4000 "), "the address is cut: {row}");
@@ -54,7 +54,7 @@ fn a_four_digit_event_address_is_whole_in_the_timeline() {
 #[test]
 fn raw_events_mode_gives_a_start_its_own_position() {
     let mut app = app_of(long_turn(1));
-    update(&mut app, Action::ToggleMerge);
+    update(&mut app, Intent::ToggleMerge);
     let text = screen(&mut app, 200, 30);
     assert!(!text.contains("1:2→3"), "a raw start row reads as merged: {text}");
     let start = text.lines().find(|l| l.contains("bash ls")).expect("the start row");
@@ -78,9 +78,9 @@ fn a_waiting_capture_says_waiting_once_in_the_header() {
 #[test]
 fn one_tool_is_one_tool_in_the_navigator() {
     let mut app = app_of(long_turn(1));
-    update(&mut app, Action::NavWider);
-    update(&mut app, Action::NavWider);
-    update(&mut app, Action::NavWider);
+    update(&mut app, Intent::NavWider);
+    update(&mut app, Intent::NavWider);
+    update(&mut app, Intent::NavWider);
     let text = screen(&mut app, 160, 30);
     assert!(text.contains(" ev · 1 tool · "), "{text}");
     assert!(!text.contains("1 tools"), "{text}");
@@ -97,10 +97,10 @@ fn the_timing_tab_names_a_turn_by_its_number_beside_its_label() {
         if app.scope.attempt == at {
             break;
         }
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     assert_eq!(app.scope.attempt, at);
-    update(&mut app, Action::ShowTab(Panel::Timing));
+    update(&mut app, Intent::ShowTab(Panel::Timing));
     let text = screen(&mut app, 160, 40);
     assert!(text.contains("turn 1 · session2/turn1"), "{text}");
     assert!(text.contains("turn 3 · session3/turn1"), "{text}");
@@ -144,18 +144,18 @@ fn the_too_small_notice_wraps_whole() {
 fn lists_wrap_their_messages_and_keep_short_codes_whole() {
     const ORPHANS: &str = "tests/fixtures/ui/failed-orphans.json";
     let mut app = app_for(ORPHANS);
-    update(&mut app, Action::ShowTab(Panel::Assertions));
+    update(&mut app, Intent::ShowTab(Panel::Assertions));
     let text = screen(&mut app, 120, 30);
     assert!(text.contains("Record, InvocationSummary or show --json)"), "the empty state is cut: {text}");
     let mut app = app_for(ORPHANS);
-    update(&mut app, Action::ShowTab(Panel::Diagnostics));
+    update(&mut app, Intent::ShowTab(Panel::Diagnostics));
     let text = screen(&mut app, 120, 30);
     assert!(text.contains("ambiguous-operation-id "), "{text}");
     // The rule's path breaks after a separator, not inside a word.
     assert!(text.contains("docs/rules.md#command- "), "{text}");
     assert!(!text.contains("#command-unclassif│"), "{text}");
     let mut app = app_for(ORPHANS);
-    update(&mut app, Action::ShowTab(Panel::Usage));
+    update(&mut app, Intent::ShowTab(Panel::Usage));
     let text = screen(&mut app, 120, 30);
     let header = text.lines().find(|l| l.contains("scope") && l.contains("input")).unwrap();
     let cell = header.split('│').nth(3).unwrap();
@@ -168,7 +168,7 @@ fn a_wrapped_explanation_line_hangs_under_its_own_indent() {
     let Some(record) = common::shared_path("samples/niceeval/realrun-sdk/record") else { return };
     let doc = niceeval::load::load_path(&record).unwrap();
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
-    update(&mut app, Action::ShowTab(Panel::Assertions));
+    update(&mut app, Intent::ShowTab(Panel::Assertions));
     let text = screen(&mut app, 120, 40);
     let inspector: Vec<&str> = text.lines().filter_map(|l| l.split('│').nth(5)).collect();
     let at = inspector.iter().position(|l| l.starts_with("    calledTool(")).expect("the message line");

@@ -1,7 +1,7 @@
 //! Screens of the real render path on the project's own fixtures, at
 //! 80×24 and 160×48, for every tab. Text snapshots (insta, committed).
 
-use niceeval::app::{Action, App, Focus, Panel, update};
+use niceeval::app::{Action, App, Focus, Intent, Panel, update};
 use niceeval::model::usage::PriceTable;
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
@@ -51,15 +51,15 @@ fn inspector_follows_the_tool_sort_and_filter() {
     // position holds another occurrence, so the cached screen must match a fresh one.
     let mut app = app_for("tests/fixtures/check/clean-complex.json");
     app.viewport = niceeval::app::layout::viewport(160, 48, &app);
-    update(&mut app, Action::ShowTab(Panel::Tools));
+    update(&mut app, Intent::ShowTab(Panel::Tools));
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let before = text_of(&terminal);
     for action in
-        [Action::CycleSort, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter, Action::CycleFilter]
+        [Intent::CycleSort, Intent::CycleFilter, Intent::CycleFilter, Intent::CycleFilter, Intent::CycleFilter]
     {
-        update(&mut app, action.clone());
+        update(&mut app, action);
         terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
         let cached = text_of(&terminal);
         terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &Theme::new(ThemeName::Mono))).unwrap();
@@ -73,11 +73,11 @@ fn demo_every_tab_at_two_sizes() {
     for (w, h) in [(80, 24), (160, 48)] {
         for tab in Panel::ALL {
             let mut app = demo();
-            update(&mut app, Action::ShowTab(tab));
+            update(&mut app, Intent::ShowTab(tab));
             // Put a meaningful row under the inspector.
             match tab {
-                Panel::Timeline => drop(update(&mut app, Action::NextFailure)),
-                Panel::Hitl => drop(update(&mut app, Action::Down)),
+                Panel::Timeline => drop(update(&mut app, Intent::NextFailure)),
+                Panel::Hitl => drop(update(&mut app, Intent::Down)),
                 _ => {}
             }
             let text = screen(&mut app, w, h);
@@ -89,19 +89,19 @@ fn demo_every_tab_at_two_sizes() {
 #[test]
 fn waiting_turn_is_unmistakable() {
     let mut app = app_for("tests/fixtures/ui/waiting-hitl.json");
-    update(&mut app, Action::ShowTab(Panel::Hitl));
+    update(&mut app, Intent::ShowTab(Panel::Hitl));
     let text = screen(&mut app, 80, 24);
     assert!(text.contains("WAITING"), "{text}");
     insta::assert_snapshot!("waiting_hitl_80x24", text);
     let mut app = app_for("tests/fixtures/ui/waiting-hitl.json");
-    update(&mut app, Action::NextWaiting);
+    update(&mut app, Intent::NextWaiting);
     insta::assert_snapshot!("waiting_timeline_160x48", screen(&mut app, 160, 48));
 }
 
 #[test]
 fn orphans_and_ambiguity_are_listed() {
     let mut app = app_for("tests/fixtures/ui/failed-orphans.json");
-    update(&mut app, Action::ShowTab(Panel::Tools));
+    update(&mut app, Intent::ShowTab(Panel::Tools));
     let text = screen(&mut app, 160, 48);
     assert!(text.contains("ambiguous"), "{text}");
     assert!(text.contains("orphan"), "{text}");
@@ -113,7 +113,7 @@ fn orphans_and_ambiguity_are_listed() {
 #[test]
 fn absent_usage_is_a_dash_and_zero_is_zero() {
     let mut app = app_for("tests/fixtures/ui/usage-absent-zero.json");
-    update(&mut app, Action::ShowTab(Panel::Usage));
+    update(&mut app, Intent::ShowTab(Panel::Usage));
     let text = screen(&mut app, 160, 48);
     // The Usage list is the middle panel of each screen line.
     let usage_row = |label: &str| {
@@ -131,7 +131,7 @@ fn tiny_terminal_does_not_break() {
     for (w, h) in [(60, 15), (40, 12), (20, 6), (1, 1)] {
         let mut app = demo();
         for tab in Panel::ALL {
-            update(&mut app, Action::ShowTab(tab));
+            update(&mut app, Intent::ShowTab(tab));
             let _ = screen(&mut app, w, h);
         }
         app.focus = Focus::Nav;
@@ -146,7 +146,7 @@ fn tiny_terminal_does_not_break() {
 #[test]
 fn help_is_generated_from_the_key_table() {
     let mut app = demo();
-    update(&mut app, Action::Help);
+    update(&mut app, Intent::Help);
     let text = screen(&mut app, 100, 90);
     // Descriptions may wrap: compare the words.
     // The popup is 76 columns wide, centred in 100: read only its inside.
@@ -185,8 +185,8 @@ fn failed_eval_review_attempts_list_and_assertions() {
 fn assertion_locator_jumps_to_the_exact_event() {
     let mut app = app_for("assets/demo/record");
     // The second failing assertion points at the failed shell call (occurrence 1:2).
-    update(&mut app, Action::Down);
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Down);
+    update(&mut app, Intent::Enter);
     assert_eq!(app.tab, Panel::Timeline);
     let view = app.view().unwrap();
     let row = &view.timeline.rows[app.selected_row().unwrap()];
@@ -243,7 +243,7 @@ fn the_highlighted_attempt_is_the_attempt_shown() {
     assert_eq!(highlighted, app.scope, "the navigator highlights the attempt the panels show");
     // j moves to the next attempt, not two down.
     app.focus = Focus::Nav;
-    update(&mut app, Action::Down);
+    update(&mut app, Intent::Down);
     assert_eq!(app.nav_state.selected, 1);
 }
 
@@ -261,14 +261,14 @@ fn the_inspector_scrolls_back_from_its_last_line() {
     let max = draw(&mut app);
     assert!(max > 0, "the assertion's detail is longer than the panel");
     app.focus = Focus::Inspector;
-    update(&mut app, Action::Bottom);
+    update(&mut app, Intent::Bottom);
     assert_eq!(app.inspector_scroll, max, "G lands on the last line");
-    update(&mut app, Action::Up);
+    update(&mut app, Intent::Up);
     assert_eq!(app.inspector_scroll, max - 1, "k moves up at once");
     for _ in 0..5 {
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
-    update(&mut app, Action::Top);
+    update(&mut app, Intent::Top);
     assert_eq!(app.inspector_scroll, 0, "g lands on the first line");
 }
 
@@ -295,7 +295,7 @@ fn several_files_name_their_attempts_and_count_their_own_findings() {
 #[test]
 fn help_scrolls_to_its_legend_and_says_more_is_below() {
     let mut app = demo();
-    update(&mut app, Action::Help);
+    update(&mut app, Intent::Help);
     let frame = |app: &mut App| {
         app.viewport = niceeval::app::layout::viewport(100, 24, app);
         let mut terminal = Terminal::new(TestBackend::new(100, 24)).unwrap();
@@ -306,11 +306,11 @@ fn help_scrolls_to_its_legend_and_says_more_is_below() {
     let top = frame(&mut app);
     assert!(top.contains("more lines (j/k, PgDn, G)"), "{top}");
     assert!(!top.contains("N assertions point at this row"), "the legend is below the fold at first");
-    update(&mut app, Action::Bottom);
+    update(&mut app, Intent::Bottom);
     let bottom = frame(&mut app);
     assert!(bottom.contains("N assertions point at this row"), "G reaches the legend:\n{bottom}");
     assert!(!bottom.contains("more lines"));
-    update(&mut app, Action::PageUp);
+    update(&mut app, Intent::PageUp);
     assert!(frame(&mut app).contains("more lines"), "PgUp scrolls back");
 }
 
@@ -339,7 +339,7 @@ fn identical_findings_share_a_row_with_a_count() {
     std::fs::write(&path, events.join("\n") + "\n").unwrap();
     let mut app = app_for(path.to_str().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
-    update(&mut app, Action::ShowTab(Panel::Diagnostics));
+    update(&mut app, Intent::ShowTab(Panel::Diagnostics));
     let orphan_rows = app.finding_rows().iter().filter(|(i, _)| app.findings[*i].code == "orphan-finish").count();
     assert_eq!(orphan_rows, 1, "one row for the code");
     let text = screen(&mut app, 200, 40);
@@ -351,16 +351,16 @@ fn identical_findings_share_a_row_with_a_count() {
 fn ctrl_o_goes_back_from_a_jump_and_ctrl_i_forward() {
     // The record opens on its first failing assertion; Enter follows its evidence to the timeline.
     let mut app = app_for("assets/demo/record");
-    update(&mut app, Action::Down);
+    update(&mut app, Intent::Down);
     let (tab, selected) = (app.tab, app.lists.assertions.selected);
-    update(&mut app, Action::Enter);
+    update(&mut app, Intent::Enter);
     assert_eq!(app.tab, Panel::Timeline, "Enter jumped to the evidence row");
     let evidence_row = app.selected_row();
-    update(&mut app, Action::JumpBack);
+    update(&mut app, Intent::JumpBack);
     assert_eq!((app.tab, app.lists.assertions.selected), (tab, selected), "Ctrl-o: back on the assertion");
-    update(&mut app, Action::JumpForward);
+    update(&mut app, Intent::JumpForward);
     assert_eq!((app.tab, app.selected_row()), (Panel::Timeline, evidence_row), "Ctrl-i: forward to the row");
-    update(&mut app, Action::JumpForward);
+    update(&mut app, Intent::JumpForward);
     assert!(app.flash.as_ref().is_some_and(|f| f.text.contains("no later place")));
 }
 
@@ -388,7 +388,7 @@ fn at_80_columns_the_header_keeps_verdict_waiting_tokens_and_cost_and_every_tab_
 #[test]
 fn the_selected_timing_row_keeps_its_bar_visible() {
     let mut app = app_for("assets/demo/record");
-    update(&mut app, Action::ShowTab(Panel::Timing));
+    update(&mut app, Intent::ShowTab(Panel::Timing));
     app.viewport = niceeval::app::layout::viewport(160, 30, &app);
     let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
     let cache = Theme::new(ThemeName::Dark);

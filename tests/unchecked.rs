@@ -6,7 +6,7 @@
 #[path = "../fuzz/harness.rs"]
 mod harness;
 
-use niceeval::app::{Action, App, Panel, update};
+use niceeval::app::{App, Intent, Panel, update};
 use niceeval::ui::{Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -30,7 +30,7 @@ fn diagnostics_screen(path: &str) -> String {
     let doc = niceeval::load::load_path(path.to_str().unwrap()).expect("the demo opens");
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
     harness::set_viewport(&mut app, 200, 40);
-    update(&mut app, Action::ShowTab(Panel::Diagnostics));
+    update(&mut app, Intent::ShowTab(Panel::Diagnostics));
     let mut terminal = Terminal::new(TestBackend::new(200, 40)).unwrap();
     harness::draw(&mut terminal, &app, &Theme::new(ThemeName::Dark))
 }

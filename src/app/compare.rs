@@ -5,7 +5,7 @@
 
 use super::compare_state::open_in_viewer;
 pub use super::compare_state::{CompareState, Screen, SplitState};
-use super::{Action, App, ListState, Mode};
+use super::{Action, App, Intent, ListState, Mode};
 use crate::view::compare::split::{Panel, Slot, Split};
 use crate::view::compare::{Compared, Comparing, Cv};
 
@@ -65,22 +65,27 @@ fn step(index: usize, delta: isize, len: usize) -> usize {
 
 /// A key on a compare screen.
 pub fn key(app: &mut App, action: Action) {
-    match action {
-        Action::Quit => app.should_quit = true,
-        Action::Help => {
-            app.mode = Mode::Help;
-            app.help_scroll = 0;
-        }
-        Action::Redraw => app.effects.push(super::Effect::Redraw),
+    let intent = match action {
+        Action::Intent(intent) => intent,
         Action::ScrollAt { down, .. } => {
-            let delta = if down { Action::Down } else { Action::Up };
+            let delta = if down { Intent::Down } else { Intent::Up };
             for _ in 0..3 {
-                key(app, delta.clone());
+                key(app, delta.into());
             }
+            return;
         }
         Action::DebugPanic if app.debug_keys() => {
             panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)")
         }
+        _ => return,
+    };
+    match intent {
+        Intent::Quit => app.should_quit = true,
+        Intent::Help => {
+            app.mode = Mode::Help;
+            app.help_scroll = 0;
+        }
+        Intent::Redraw => app.effects.push(super::Effect::Redraw),
         other => match app.compare_screen() {
             Some(Screen::Matrix) => matrix_key(app, other),
             Some(Screen::Split) => super::compare_split::split_key(app, other),
@@ -89,10 +94,10 @@ pub fn key(app: &mut App, action: Action) {
     }
 }
 
-fn matrix_key(app: &mut App, action: Action) {
+fn matrix_key(app: &mut App, action: Intent) {
     match action {
-        Action::Enter => open_split(app),
-        Action::ViewAttempt => {
+        Intent::Enter => open_split(app),
+        Intent::ViewAttempt => {
             let at = app.compare.as_ref().and_then(|c| c.comparing.comparison.cell((c.rows.selected, c.column)));
             match at.map(|x| x.representative) {
                 Some(attempt) => open_in_viewer(app, attempt, None),
@@ -111,7 +116,7 @@ fn matrix_key(app: &mut App, action: Action) {
 }
 
 /// Move or mark in the matrix; what to say in the footer, if anything.
-fn move_in_matrix(c: &mut CompareState, action: Action, page: isize) -> Option<&'static str> {
+fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<&'static str> {
     let len = c.comparison_len();
     if len == 0 {
         return None;
@@ -127,18 +132,18 @@ fn move_in_matrix(c: &mut CompareState, action: Action, page: isize) -> Option<&
         }
     };
     match action {
-        Action::Down => move_rows(c, 1),
-        Action::Up => move_rows(c, -1),
-        Action::PageDown => move_rows(c, page),
-        Action::PageUp => move_rows(c, -page),
-        Action::HalfPageDown => move_rows(c, (page / 2).max(1)),
-        Action::HalfPageUp => move_rows(c, -(page / 2).max(1)),
-        Action::Top => move_rows(c, isize::MIN / 2),
-        Action::Bottom => move_rows(c, isize::MAX / 2),
-        Action::CellLeft | Action::CellRight => {
+        Intent::Down => move_rows(c, 1),
+        Intent::Up => move_rows(c, -1),
+        Intent::PageDown => move_rows(c, page),
+        Intent::PageUp => move_rows(c, -page),
+        Intent::HalfPageDown => move_rows(c, (page / 2).max(1)),
+        Intent::HalfPageUp => move_rows(c, -(page / 2).max(1)),
+        Intent::Top => move_rows(c, isize::MIN / 2),
+        Intent::Bottom => move_rows(c, isize::MAX / 2),
+        Intent::CellLeft | Intent::CellRight => {
             let row = &c.comparing.comparison.rows[c.rows.selected.min(len - 1)];
             let n = row.cells.len();
-            let forward = action == Action::CellRight;
+            let forward = action == Intent::CellRight;
             let mut col = c.column;
             // The next column this row has a cell in.
             for _ in 0..n {
@@ -149,8 +154,8 @@ fn move_in_matrix(c: &mut CompareState, action: Action, page: isize) -> Option<&
             }
             c.column = col;
         }
-        Action::NextFailure | Action::PrevFailure => {
-            let forward = action == Action::NextFailure;
+        Intent::NextFailure | Intent::PrevFailure => {
+            let forward = action == Intent::NextFailure;
             let rows = &c.comparing.comparison.rows;
             let changed = |i: &usize| rows[*i].change != crate::model::compare::Change::Unchanged;
             let from = c.rows.selected;
@@ -164,7 +169,7 @@ fn move_in_matrix(c: &mut CompareState, action: Action, page: isize) -> Option<&
                 None => return Some("no row changes across the columns"),
             }
         }
-        Action::Mark => {
+        Intent::Mark => {
             let at = (c.rows.selected, c.column);
             if c.mark == Some(at) {
                 c.mark = None;
@@ -175,13 +180,13 @@ fn move_in_matrix(c: &mut CompareState, action: Action, page: isize) -> Option<&
             }
             return Some("no attempt in this cell to mark");
         }
-        Action::Back if c.mark.take().is_some() => return Some("mark cleared"),
-        Action::ShowTab(_) | Action::FocusNext | Action::FocusPrev => {
+        Intent::Back if c.mark.take().is_some() => return Some("mark cleared"),
+        Intent::ShowTab(_) | Intent::FocusNext | Intent::FocusPrev => {
             return Some(
                 "the matrix: Enter opens a changed row or two cells side by side, v one attempt in the viewer",
             );
         }
-        Action::SearchStart => return Some("search is in the viewer: v opens the selected attempt"),
+        Intent::SearchStart => return Some("search is in the viewer: v opens the selected attempt"),
         _ => {}
     }
     None

@@ -4,16 +4,16 @@
 //! viewer, v opens the side in the viewer, Esc goes back.
 
 use super::compare_state::{Screen, SplitState, open_in_viewer};
-use super::{Action, App, Panel};
+use super::{App, Intent, Panel};
 use crate::model::timeline::RowKind;
 use crate::view::compare::split::{AssertionChange, Slot};
 use crate::view::context::{Ctx, Selection};
 
-pub fn split_key(app: &mut App, action: Action) {
+pub fn split_key(app: &mut App, action: Intent) {
     let page = (super::compare_layout::split_rows_shown(app) as isize).max(1);
     let inspector_open = app.compare.as_ref().and_then(|c| c.split.as_ref()).is_some_and(|s| s.inspector);
     match action {
-        Action::Back => {
+        Intent::Back => {
             if let Some(c) = app.compare.as_mut() {
                 match c.split.as_mut() {
                     Some(s) if s.inspector => s.inspector = false,
@@ -24,19 +24,19 @@ pub fn split_key(app: &mut App, action: Action) {
                 }
             }
         }
-        Action::Enter => {
+        Intent::Enter => {
             if let Some(s) = split_mut(app) {
                 s.inspector = true;
             }
             app.inspector_scroll = 0;
         }
-        Action::FocusNext | Action::FocusPrev => {
+        Intent::FocusNext | Intent::FocusPrev => {
             if let Some(s) = split_mut(app) {
                 s.side = 1 - s.side;
             }
             app.inspector_scroll = 0;
         }
-        Action::ShowTab(tab) => {
+        Intent::ShowTab(tab) => {
             let to = match tab {
                 Panel::Timeline => Some(Panel::Timeline),
                 Panel::Tools => Some(Panel::Tools),
@@ -56,42 +56,42 @@ pub fn split_key(app: &mut App, action: Action) {
                 ),
             }
         }
-        Action::PageDown | Action::PageUp | Action::HalfPageDown | Action::HalfPageUp if inspector_open => {
+        Intent::PageDown | Intent::PageUp | Intent::HalfPageDown | Intent::HalfPageUp if inspector_open => {
             let step = match action {
-                Action::PageDown => page,
-                Action::PageUp => -page,
-                Action::HalfPageDown => (page / 2).max(1),
+                Intent::PageDown => page,
+                Intent::PageUp => -page,
+                Intent::HalfPageDown => (page / 2).max(1),
                 _ => -(page / 2).max(1),
             };
             let max = app.inspector_extent();
             app.inspector_scroll =
                 (app.inspector_scroll.min(max) as isize).saturating_add(step).clamp(0, max as isize) as usize;
         }
-        Action::Down => move_by(app, 1),
-        Action::Up => move_by(app, -1),
-        Action::PageDown => move_by(app, page),
-        Action::PageUp => move_by(app, -page),
-        Action::HalfPageDown => move_by(app, (page / 2).max(1)),
-        Action::HalfPageUp => move_by(app, -(page / 2).max(1)),
-        Action::Top => move_by(app, isize::MIN / 2),
-        Action::Bottom => move_by(app, isize::MAX / 2),
-        Action::NextTurn | Action::PrevTurn => jump(app, action == Action::NextTurn, Jump::Turn),
-        Action::NextFailure | Action::PrevFailure => jump(app, action == Action::NextFailure, Jump::Change),
-        Action::ToggleRaw => {
+        Intent::Down => move_by(app, 1),
+        Intent::Up => move_by(app, -1),
+        Intent::PageDown => move_by(app, page),
+        Intent::PageUp => move_by(app, -page),
+        Intent::HalfPageDown => move_by(app, (page / 2).max(1)),
+        Intent::HalfPageUp => move_by(app, -(page / 2).max(1)),
+        Intent::Top => move_by(app, isize::MIN / 2),
+        Intent::Bottom => move_by(app, isize::MAX / 2),
+        Intent::NextTurn | Intent::PrevTurn => jump(app, action == Intent::NextTurn, Jump::Turn),
+        Intent::NextFailure | Intent::PrevFailure => jump(app, action == Intent::NextFailure, Jump::Change),
+        Intent::ToggleRaw => {
             app.raw = !app.raw;
             app.inspector_scroll = 0;
         }
-        Action::Copy | Action::OpenPager => match selected_json(app) {
-            Some(text) if action == Action::Copy => app.copy_text(text),
+        Intent::Copy | Intent::OpenPager => match selected_json(app) {
+            Some(text) if action == Intent::Copy => app.copy_text(text),
             Some(text) => app.page_text(&text),
             None => app.flash("nothing selected on this side"),
         },
-        Action::ViewAttempt => {
+        Intent::ViewAttempt => {
             let Some(s) = app.compare.as_ref().and_then(|c| c.split.as_ref()) else { return };
             let (attempt, selected) = (s.split.attempts[s.side], s.selected());
             open_in_viewer(app, attempt, selected);
         }
-        Action::SearchStart => app.flash("search is in the viewer: v opens this side there"),
+        Intent::SearchStart => app.flash("search is in the viewer: v opens this side there"),
         _ => {}
     }
     clamp(app);

@@ -125,7 +125,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{Action, Focus, update};
+    use crate::app::{Action, Focus, Intent, update};
 
     fn fixture_entries() -> Vec<folder::Entry> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/folder");
@@ -166,8 +166,8 @@ mod tests {
 
         // Enter on the first session reads it in full; it keeps its place.
         app.focus = Focus::Nav;
-        update(&mut app, Action::Top);
-        update(&mut app, Action::Enter);
+        update(&mut app, Intent::Top);
+        update(&mut app, Intent::Enter);
         let first = &app.doc.attempts[0];
         assert_eq!(first.eval_id.as_deref(), Some("a1-fix-tests"));
         assert_eq!(first.sessions.len(), 1);
@@ -175,7 +175,7 @@ mod tests {
         assert!(app.listing.as_ref().unwrap().read[0]);
         assert!(app.doc.attempts[1].sessions.is_empty(), "the others stay listed only");
         // Enter again folds it back into the list, read once.
-        update(&mut app, Action::Enter);
+        update(&mut app, Intent::Enter);
         assert!(app.nav.iter().all(|n| n.scope.session.is_none()), "{:?}", app.nav);
 
         // The navigator's filter finds a session by its first user message.

@@ -153,26 +153,26 @@ fn check_jumps(app: &mut App, when: &str) {
             })
             .collect();
         type Pred<'a> = Box<dyn Fn(usize) -> bool + 'a>;
-        let cases: Vec<(Action, bool, Pred)> = vec![
-            (Action::NextFailure, true, Box::new(|r| rows[r].is_failure())),
-            (Action::PrevFailure, false, Box::new(|r| rows[r].is_failure())),
-            (Action::NextWaiting, true, Box::new(|r| rows[r].status == Some(RowStatus::Waiting))),
-            (Action::NextFinding, true, Box::new(|r| finding_rows.contains(&r))),
-            (Action::PrevFinding, false, Box::new(|r| finding_rows.contains(&r))),
+        let cases: Vec<(Intent, bool, Pred)> = vec![
+            (Intent::NextFailure, true, Box::new(|r| rows[r].is_failure())),
+            (Intent::PrevFailure, false, Box::new(|r| rows[r].is_failure())),
+            (Intent::NextWaiting, true, Box::new(|r| rows[r].status == Some(RowStatus::Waiting))),
+            (Intent::NextFinding, true, Box::new(|r| finding_rows.contains(&r))),
+            (Intent::PrevFinding, false, Box::new(|r| finding_rows.contains(&r))),
         ];
         for (action, forward, pred) in cases {
             app.lists.timeline = ListState { selected: at, offset: at };
             app.before_turn_jump = None;
             let want = walk(app, forward, pred).unwrap_or(at);
-            update(app, action.clone());
+            update(app, action);
             assert_eq!(app.lists.timeline.selected, want, "{action:?} from {at} after {when}");
             assert_eq!(app.scope, saved.3, "{action:?} keeps the scope after {when}");
         }
-        for (action, forward) in [(Action::NextTurn, true), (Action::PrevTurn, false)] {
+        for (action, forward) in [(Intent::NextTurn, true), (Intent::PrevTurn, false)] {
             app.lists.timeline = ListState { selected: at, offset: at };
             let header = |i: &usize| rows[app.visible[*i]].kind == RowKind::TurnHeader;
             let want = if forward { (at + 1..len).find(header) } else { (0..at).rev().find(header) };
-            update(app, action.clone());
+            update(app, action);
             app.before_turn_jump = None;
             assert_eq!(app.lists.timeline.selected, want.unwrap_or(at), "{action:?} from {at} after {when}");
         }
@@ -189,45 +189,45 @@ fn exercise(path: &str, doc: Document, other: Document) {
     check_jumps(&mut app, "App::new");
     let nodes = app.nav.len().min(40);
     app.focus = Focus::Nav;
-    update(&mut app, Action::Top);
+    update(&mut app, Intent::Top);
     for i in 0..nodes {
         let when = format!("{path}: nav move to node {i}");
         assert_fresh(&app, &when);
         if i % 3 == 0 {
             check_jumps(&mut app, &when);
         }
-        update(&mut app, Action::Down);
+        update(&mut app, Intent::Down);
     }
     for i in 0..nodes {
         app.focus = Focus::Nav;
-        update(&mut app, Action::Top);
+        update(&mut app, Intent::Top);
         for _ in 0..i {
-            update(&mut app, Action::Down);
+            update(&mut app, Intent::Down);
         }
-        update(&mut app, Action::Enter);
+        update(&mut app, Intent::Enter);
         assert_fresh(&app, &format!("{path}: Enter on node {i}"));
     }
     // The list cycles in the whole first attempt, then in the deepest scope.
     for scope in ["first attempt", "last node"] {
         app.focus = Focus::Nav;
-        update(&mut app, if scope == "last node" { Action::Bottom } else { Action::Top });
+        update(&mut app, if scope == "last node" { Intent::Bottom } else { Intent::Top });
         app.focus = Focus::List;
-        update(&mut app, Action::ShowTab(Panel::Tools));
+        update(&mut app, Intent::ShowTab(Panel::Tools));
         for sort in 0..2 {
             for f in 0..4 {
-                update(&mut app, Action::CycleFilter);
+                update(&mut app, Intent::CycleFilter);
                 assert_fresh(&app, &format!("{path}: {scope}, filter cycle {f}, sort {sort}"));
             }
-            update(&mut app, Action::CycleSort);
+            update(&mut app, Intent::CycleSort);
             assert_fresh(&app, &format!("{path}: {scope}, sort toggle {sort}"));
         }
     }
     for m in 0..2 {
-        update(&mut app, Action::ToggleMerge);
+        update(&mut app, Intent::ToggleMerge);
         assert_fresh(&app, &format!("{path}: merge toggle {m}"));
         check_jumps(&mut app, &format!("{path}: merge toggle {m}"));
     }
-    update(&mut app, Action::CycleSort);
+    update(&mut app, Intent::CycleSort);
     app.replace_document(reload.clone());
     assert_fresh(&app, &format!("{path}: replace_document in a narrow scope"));
     app.replace_document(other);
@@ -237,7 +237,7 @@ fn exercise(path: &str, doc: Document, other: Document) {
     assert_fresh(&app, &format!("{path}: replace_document back"));
     for b in 0..3 {
         app.focus = Focus::List;
-        update(&mut app, Action::Back);
+        update(&mut app, Intent::Back);
         assert_fresh(&app, &format!("{path}: Back {b}"));
     }
     app.replace_document(reload);

@@ -1,9 +1,9 @@
-//! The key table: the one place keys become actions. The help overlay and
-//! the README key table are generated from it (a test keeps the README
-//! equal); the footer hints and the keys named in other texts are still
-//! written by hand in `view::chrome`.
+//! The key table: the one place keys become intents. The help overlay, the
+//! README key table, the footer's hints and the keys other texts name are
+//! all made from it (tests keep the README equal and check that every key
+//! a text names does what the text says).
 
-use super::action::{Action, Panel};
+use super::action::{Action, Intent, Panel};
 use super::key::{KeyCode, KeyPress, Mods};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,153 +29,153 @@ const fn ctrl(c: char) -> Key {
     Key { code: KeyCode::Char(c), mods: Mods::CONTROL }
 }
 
-/// (mode, key, action). Order is the order of the help overlay.
-pub const BINDINGS: &[(Mode, Key, Action)] = &[
-    (Mode::Normal, k('q'), Action::Quit),
-    (Mode::Normal, ctrl('c'), Action::Quit),
-    (Mode::Normal, k('j'), Action::Down),
-    (Mode::Normal, code(KeyCode::Down), Action::Down),
-    (Mode::Normal, k('k'), Action::Up),
-    (Mode::Normal, code(KeyCode::Up), Action::Up),
-    (Mode::Normal, k('g'), Action::Top),
-    (Mode::Normal, code(KeyCode::Home), Action::Top),
-    (Mode::Normal, k('G'), Action::Bottom),
-    (Mode::Normal, code(KeyCode::End), Action::Bottom),
-    (Mode::Normal, code(KeyCode::PageDown), Action::PageDown),
-    (Mode::Normal, code(KeyCode::PageUp), Action::PageUp),
-    (Mode::Normal, ctrl('d'), Action::HalfPageDown),
-    (Mode::Normal, ctrl('u'), Action::HalfPageUp),
-    (Mode::Normal, k('['), Action::PrevTurn),
-    (Mode::Normal, k(']'), Action::NextTurn),
-    (Mode::Normal, code(KeyCode::Tab), Action::FocusNext),
-    (Mode::Normal, Key { code: KeyCode::BackTab, mods: Mods::SHIFT }, Action::FocusPrev),
-    (Mode::Normal, k('1'), Action::ShowTab(Panel::Timeline)),
-    (Mode::Normal, k('2'), Action::ShowTab(Panel::Tools)),
-    (Mode::Normal, k('3'), Action::ShowTab(Panel::Hitl)),
-    (Mode::Normal, k('4'), Action::ShowTab(Panel::Usage)),
-    (Mode::Normal, k('5'), Action::ShowTab(Panel::Assertions)),
-    (Mode::Normal, k('6'), Action::ShowTab(Panel::Diagnostics)),
-    (Mode::Normal, k('7'), Action::ShowTab(Panel::Changes)),
-    (Mode::Normal, k('8'), Action::ShowTab(Panel::Timing)),
-    (Mode::Normal, k('9'), Action::ShowTab(Panel::Translation)),
-    (Mode::Normal, k('t'), Action::ToNativeLine),
-    (Mode::Normal, code(KeyCode::Enter), Action::Enter),
-    (Mode::Normal, code(KeyCode::Esc), Action::Back),
-    (Mode::Normal, k('/'), Action::SearchStart),
-    (Mode::Normal, k('n'), Action::SearchNext),
-    (Mode::Normal, k('N'), Action::SearchPrev),
-    (Mode::Normal, k('e'), Action::NextFailure),
-    (Mode::Normal, k('E'), Action::PrevFailure),
-    (Mode::Normal, k('w'), Action::NextWaiting),
-    (Mode::Normal, k('d'), Action::NextFinding),
-    (Mode::Normal, k('D'), Action::PrevFinding),
-    (Mode::Normal, k('r'), Action::ToggleRaw),
-    (Mode::Normal, k('m'), Action::ToggleMerge),
-    (Mode::Normal, k('z'), Action::ToggleFold),
-    (Mode::Normal, k('-'), Action::FoldAll),
-    (Mode::Normal, k('+'), Action::UnfoldAll),
-    (Mode::Normal, k('='), Action::UnfoldAll),
-    (Mode::Normal, k('<'), Action::NavNarrower),
-    (Mode::Normal, k('>'), Action::NavWider),
-    (Mode::Normal, k('h'), Action::CellLeft),
-    (Mode::Normal, code(KeyCode::Left), Action::CellLeft),
-    (Mode::Normal, k('l'), Action::CellRight),
-    (Mode::Normal, code(KeyCode::Right), Action::CellRight),
-    (Mode::Normal, k(' '), Action::Mark),
-    (Mode::Normal, k('v'), Action::ViewAttempt),
-    (Mode::Normal, k('f'), Action::CycleFilter),
-    (Mode::Normal, k('s'), Action::CycleSort),
-    (Mode::Normal, k('y'), Action::Copy),
-    (Mode::Normal, k('o'), Action::OpenPager),
-    (Mode::Normal, k('F'), Action::FollowBottom),
-    (Mode::Normal, ctrl('l'), Action::Redraw),
-    (Mode::Normal, ctrl('o'), Action::JumpBack),
-    (Mode::Normal, code(KeyCode::Backspace), Action::JumpBack),
-    (Mode::Normal, ctrl('i'), Action::JumpForward),
-    (Mode::Normal, k('?'), Action::Help),
-    (Mode::Search, code(KeyCode::Enter), Action::SearchCommit),
-    (Mode::Search, code(KeyCode::Esc), Action::SearchCancel),
-    (Mode::Search, ctrl('c'), Action::SearchCancel),
-    (Mode::Search, code(KeyCode::Backspace), Action::SearchBackspace),
-    (Mode::Search, ctrl('r'), Action::SearchToggleRegex),
-    (Mode::Help, code(KeyCode::Esc), Action::Back),
-    (Mode::Help, k('?'), Action::Back),
-    (Mode::Help, k('q'), Action::Back),
-    (Mode::Help, ctrl('c'), Action::Quit),
-    (Mode::Help, k('j'), Action::Down),
-    (Mode::Help, code(KeyCode::Down), Action::Down),
-    (Mode::Help, k('k'), Action::Up),
-    (Mode::Help, code(KeyCode::Up), Action::Up),
-    (Mode::Help, code(KeyCode::PageDown), Action::PageDown),
-    (Mode::Help, code(KeyCode::PageUp), Action::PageUp),
-    (Mode::Help, k(' '), Action::PageDown),
-    (Mode::Help, ctrl('d'), Action::HalfPageDown),
-    (Mode::Help, ctrl('u'), Action::HalfPageUp),
-    (Mode::Help, k('g'), Action::Top),
-    (Mode::Help, code(KeyCode::Home), Action::Top),
-    (Mode::Help, k('G'), Action::Bottom),
-    (Mode::Help, code(KeyCode::End), Action::Bottom),
+/// (mode, key, intent). Order is the order of the help overlay.
+pub const BINDINGS: &[(Mode, Key, Intent)] = &[
+    (Mode::Normal, k('q'), Intent::Quit),
+    (Mode::Normal, ctrl('c'), Intent::Quit),
+    (Mode::Normal, k('j'), Intent::Down),
+    (Mode::Normal, code(KeyCode::Down), Intent::Down),
+    (Mode::Normal, k('k'), Intent::Up),
+    (Mode::Normal, code(KeyCode::Up), Intent::Up),
+    (Mode::Normal, k('g'), Intent::Top),
+    (Mode::Normal, code(KeyCode::Home), Intent::Top),
+    (Mode::Normal, k('G'), Intent::Bottom),
+    (Mode::Normal, code(KeyCode::End), Intent::Bottom),
+    (Mode::Normal, code(KeyCode::PageDown), Intent::PageDown),
+    (Mode::Normal, code(KeyCode::PageUp), Intent::PageUp),
+    (Mode::Normal, ctrl('d'), Intent::HalfPageDown),
+    (Mode::Normal, ctrl('u'), Intent::HalfPageUp),
+    (Mode::Normal, k('['), Intent::PrevTurn),
+    (Mode::Normal, k(']'), Intent::NextTurn),
+    (Mode::Normal, code(KeyCode::Tab), Intent::FocusNext),
+    (Mode::Normal, Key { code: KeyCode::BackTab, mods: Mods::SHIFT }, Intent::FocusPrev),
+    (Mode::Normal, k('1'), Intent::ShowTab(Panel::Timeline)),
+    (Mode::Normal, k('2'), Intent::ShowTab(Panel::Tools)),
+    (Mode::Normal, k('3'), Intent::ShowTab(Panel::Hitl)),
+    (Mode::Normal, k('4'), Intent::ShowTab(Panel::Usage)),
+    (Mode::Normal, k('5'), Intent::ShowTab(Panel::Assertions)),
+    (Mode::Normal, k('6'), Intent::ShowTab(Panel::Diagnostics)),
+    (Mode::Normal, k('7'), Intent::ShowTab(Panel::Changes)),
+    (Mode::Normal, k('8'), Intent::ShowTab(Panel::Timing)),
+    (Mode::Normal, k('9'), Intent::ShowTab(Panel::Translation)),
+    (Mode::Normal, k('t'), Intent::ToNativeLine),
+    (Mode::Normal, code(KeyCode::Enter), Intent::Enter),
+    (Mode::Normal, code(KeyCode::Esc), Intent::Back),
+    (Mode::Normal, k('/'), Intent::SearchStart),
+    (Mode::Normal, k('n'), Intent::SearchNext),
+    (Mode::Normal, k('N'), Intent::SearchPrev),
+    (Mode::Normal, k('e'), Intent::NextFailure),
+    (Mode::Normal, k('E'), Intent::PrevFailure),
+    (Mode::Normal, k('w'), Intent::NextWaiting),
+    (Mode::Normal, k('d'), Intent::NextFinding),
+    (Mode::Normal, k('D'), Intent::PrevFinding),
+    (Mode::Normal, k('r'), Intent::ToggleRaw),
+    (Mode::Normal, k('m'), Intent::ToggleMerge),
+    (Mode::Normal, k('z'), Intent::ToggleFold),
+    (Mode::Normal, k('-'), Intent::FoldAll),
+    (Mode::Normal, k('+'), Intent::UnfoldAll),
+    (Mode::Normal, k('='), Intent::UnfoldAll),
+    (Mode::Normal, k('<'), Intent::NavNarrower),
+    (Mode::Normal, k('>'), Intent::NavWider),
+    (Mode::Normal, k('h'), Intent::CellLeft),
+    (Mode::Normal, code(KeyCode::Left), Intent::CellLeft),
+    (Mode::Normal, k('l'), Intent::CellRight),
+    (Mode::Normal, code(KeyCode::Right), Intent::CellRight),
+    (Mode::Normal, k(' '), Intent::Mark),
+    (Mode::Normal, k('v'), Intent::ViewAttempt),
+    (Mode::Normal, k('f'), Intent::CycleFilter),
+    (Mode::Normal, k('s'), Intent::CycleSort),
+    (Mode::Normal, k('y'), Intent::Copy),
+    (Mode::Normal, k('o'), Intent::OpenPager),
+    (Mode::Normal, k('F'), Intent::FollowBottom),
+    (Mode::Normal, ctrl('l'), Intent::Redraw),
+    (Mode::Normal, ctrl('o'), Intent::JumpBack),
+    (Mode::Normal, code(KeyCode::Backspace), Intent::JumpBack),
+    (Mode::Normal, ctrl('i'), Intent::JumpForward),
+    (Mode::Normal, k('?'), Intent::Help),
+    (Mode::Search, code(KeyCode::Enter), Intent::SearchCommit),
+    (Mode::Search, code(KeyCode::Esc), Intent::SearchCancel),
+    (Mode::Search, ctrl('c'), Intent::SearchCancel),
+    (Mode::Search, code(KeyCode::Backspace), Intent::SearchBackspace),
+    (Mode::Search, ctrl('r'), Intent::SearchToggleRegex),
+    (Mode::Help, code(KeyCode::Esc), Intent::Back),
+    (Mode::Help, k('?'), Intent::Back),
+    (Mode::Help, k('q'), Intent::Back),
+    (Mode::Help, ctrl('c'), Intent::Quit),
+    (Mode::Help, k('j'), Intent::Down),
+    (Mode::Help, code(KeyCode::Down), Intent::Down),
+    (Mode::Help, k('k'), Intent::Up),
+    (Mode::Help, code(KeyCode::Up), Intent::Up),
+    (Mode::Help, code(KeyCode::PageDown), Intent::PageDown),
+    (Mode::Help, code(KeyCode::PageUp), Intent::PageUp),
+    (Mode::Help, k(' '), Intent::PageDown),
+    (Mode::Help, ctrl('d'), Intent::HalfPageDown),
+    (Mode::Help, ctrl('u'), Intent::HalfPageUp),
+    (Mode::Help, k('g'), Intent::Top),
+    (Mode::Help, code(KeyCode::Home), Intent::Top),
+    (Mode::Help, k('G'), Intent::Bottom),
+    (Mode::Help, code(KeyCode::End), Intent::Bottom),
 ];
 
-/// Actions every build must be able to reach from a key.
-pub const REACHABLE: &[Action] = &[
-    Action::Quit,
-    Action::Up,
-    Action::Down,
-    Action::PageUp,
-    Action::PageDown,
-    Action::HalfPageUp,
-    Action::HalfPageDown,
-    Action::Top,
-    Action::Bottom,
-    Action::PrevTurn,
-    Action::NextTurn,
-    Action::FocusNext,
-    Action::FocusPrev,
-    Action::ShowTab(Panel::Timeline),
-    Action::ShowTab(Panel::Tools),
-    Action::ShowTab(Panel::Hitl),
-    Action::ShowTab(Panel::Usage),
-    Action::ShowTab(Panel::Assertions),
-    Action::ShowTab(Panel::Diagnostics),
-    Action::ShowTab(Panel::Changes),
-    Action::ShowTab(Panel::Timing),
-    Action::ShowTab(Panel::Translation),
-    Action::ToNativeLine,
-    Action::Enter,
-    Action::Back,
-    Action::SearchStart,
-    Action::SearchNext,
-    Action::SearchPrev,
-    Action::NextFailure,
-    Action::PrevFailure,
-    Action::NextWaiting,
-    Action::NextFinding,
-    Action::PrevFinding,
-    Action::ToggleRaw,
-    Action::ToggleMerge,
-    Action::CycleFilter,
-    Action::CycleSort,
-    Action::Copy,
-    Action::OpenPager,
-    Action::Help,
-    Action::FollowBottom,
-    Action::Redraw,
-    Action::JumpBack,
-    Action::JumpForward,
-    Action::ToggleFold,
-    Action::FoldAll,
-    Action::UnfoldAll,
-    Action::NavNarrower,
-    Action::NavWider,
-    Action::CellLeft,
-    Action::CellRight,
-    Action::Mark,
-    Action::ViewAttempt,
-    Action::SearchCommit,
-    Action::SearchCancel,
-    Action::SearchBackspace,
-    Action::SearchToggleRegex,
+/// Intents every build must be able to reach from a key.
+pub const REACHABLE: &[Intent] = &[
+    Intent::Quit,
+    Intent::Up,
+    Intent::Down,
+    Intent::PageUp,
+    Intent::PageDown,
+    Intent::HalfPageUp,
+    Intent::HalfPageDown,
+    Intent::Top,
+    Intent::Bottom,
+    Intent::PrevTurn,
+    Intent::NextTurn,
+    Intent::FocusNext,
+    Intent::FocusPrev,
+    Intent::ShowTab(Panel::Timeline),
+    Intent::ShowTab(Panel::Tools),
+    Intent::ShowTab(Panel::Hitl),
+    Intent::ShowTab(Panel::Usage),
+    Intent::ShowTab(Panel::Assertions),
+    Intent::ShowTab(Panel::Diagnostics),
+    Intent::ShowTab(Panel::Changes),
+    Intent::ShowTab(Panel::Timing),
+    Intent::ShowTab(Panel::Translation),
+    Intent::ToNativeLine,
+    Intent::Enter,
+    Intent::Back,
+    Intent::SearchStart,
+    Intent::SearchNext,
+    Intent::SearchPrev,
+    Intent::NextFailure,
+    Intent::PrevFailure,
+    Intent::NextWaiting,
+    Intent::NextFinding,
+    Intent::PrevFinding,
+    Intent::ToggleRaw,
+    Intent::ToggleMerge,
+    Intent::CycleFilter,
+    Intent::CycleSort,
+    Intent::Copy,
+    Intent::OpenPager,
+    Intent::Help,
+    Intent::FollowBottom,
+    Intent::Redraw,
+    Intent::JumpBack,
+    Intent::JumpForward,
+    Intent::ToggleFold,
+    Intent::FoldAll,
+    Intent::UnfoldAll,
+    Intent::NavNarrower,
+    Intent::NavWider,
+    Intent::CellLeft,
+    Intent::CellRight,
+    Intent::Mark,
+    Intent::ViewAttempt,
+    Intent::SearchCommit,
+    Intent::SearchCancel,
+    Intent::SearchBackspace,
+    Intent::SearchToggleRegex,
 ];
 
 fn normalize(key: KeyPress) -> Key {
@@ -192,8 +192,8 @@ fn normalize(key: KeyPress) -> Key {
 /// The action for a key in a mode. In Search mode, plain characters type.
 pub fn lookup(mode: Mode, key: KeyPress) -> Option<Action> {
     let key = normalize(key);
-    if let Some((_, _, action)) = BINDINGS.iter().find(|(m, k, _)| *m == mode && *k == key) {
-        return Some(action.clone());
+    if let Some((_, _, intent)) = BINDINGS.iter().find(|(m, k, _)| *m == mode && *k == key) {
+        return Some(Action::Intent(*intent));
     }
     if mode == Mode::Search
         && let KeyCode::Char(c) = key.code
@@ -231,14 +231,14 @@ pub fn key_name(key: Key) -> String {
 pub fn panel_key(panel: Panel) -> String {
     BINDINGS
         .iter()
-        .find(|(m, _, a)| *m == Mode::Normal && *a == Action::ShowTab(panel))
+        .find(|(m, _, a)| *m == Mode::Normal && *a == Intent::ShowTab(panel))
         .map(|(_, key, _)| key_name(*key))
         .unwrap_or_default()
 }
 
 /// (keys, description) rows for a mode, keys of the same action joined.
 pub fn help_rows(mode: Mode) -> Vec<(String, &'static str)> {
-    let mut rows: Vec<(String, Action)> = Vec::new();
+    let mut rows: Vec<(String, Intent)> = Vec::new();
     for (m, key, action) in BINDINGS {
         if *m != mode {
             continue;
@@ -248,7 +248,7 @@ pub fn help_rows(mode: Mode) -> Vec<(String, &'static str)> {
                 keys.push_str(" / ");
                 keys.push_str(&key_name(*key));
             }
-            None => rows.push((key_name(*key), action.clone())),
+            None => rows.push((key_name(*key), *action)),
         }
     }
     rows.into_iter().map(|(k, a)| (k, a.describe())).collect()
@@ -287,8 +287,8 @@ mod tests {
     fn search_mode_types_characters() {
         let ev = KeyPress::new(KeyCode::Char('q'), Mods::NONE);
         assert_eq!(lookup(Mode::Search, ev), Some(Action::SearchChar('q')));
-        assert_eq!(lookup(Mode::Normal, ev), Some(Action::Quit));
+        assert_eq!(lookup(Mode::Normal, ev), Some(Intent::Quit.into()));
         let shifted = KeyPress::new(KeyCode::Char('G'), Mods::SHIFT);
-        assert_eq!(lookup(Mode::Normal, shifted), Some(Action::Bottom));
+        assert_eq!(lookup(Mode::Normal, shifted), Some(Intent::Bottom.into()));
     }
 }

@@ -27,7 +27,7 @@ mod timing;
 mod translation;
 pub mod update;
 
-pub use action::{Action, Panel};
+pub use action::{Action, Intent, Panel};
 pub use index::ListIndex;
 pub use keymap::Mode;
 pub use search::{InspectorSearch, Search, Seek};

@@ -3,12 +3,13 @@
 //! reloads all arrive here as actions.
 
 use super::scope::set_scope;
-use super::{Action, App, Effect, Focus, JumpTo, ListState, Mode, Panel, Scope};
+use super::{Action, App, Effect, Focus, Intent, JumpTo, ListState, Mode, Panel, Scope};
 
-/// Apply `action`; what the terminal is to do (copy, page, redraw) is returned.
-pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
+/// Apply `action` (an [`Action`], or a key's [`Intent`]); what the terminal
+/// is to do (copy, page, redraw) is returned.
+pub fn update(app: &mut App, action: impl Into<Action>) -> Vec<Effect> {
     let focus = app.focus;
-    apply(app, action);
+    apply(app, action.into());
     if app.focus != focus {
         // The stacked layout depends on focus.
         resize(app, app.viewport.width, app.viewport.height);
@@ -49,8 +50,17 @@ fn apply(app: &mut App, action: Action) {
         Mode::Help => return help_key(app, action),
         Mode::Normal => {}
     }
-    let jump = is_jump(&action);
-    normal_key(app, action, turn_jump);
+    let intent = match action {
+        Action::Intent(intent) => intent,
+        Action::ScrollAt { column, row, down } => return mouse_scroll(app, column, row, down),
+        Action::ClickAt { column, row } => return mouse_click(app, column, row),
+        Action::DebugPanic if app.debug_keys() => {
+            panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)")
+        }
+        _ => return,
+    };
+    let jump = is_jump(intent);
+    normal_key(app, intent, turn_jump);
     if jump {
         app.record_jump(before);
     }
@@ -66,50 +76,50 @@ fn resize(app: &mut App, width: u16, height: u16) {
 }
 
 /// Moves the jump list remembers where they left from.
-fn is_jump(action: &Action) -> bool {
+fn is_jump(intent: Intent) -> bool {
     matches!(
-        action,
-        Action::Enter
-            | Action::NextFailure
-            | Action::PrevFailure
-            | Action::NextWaiting
-            | Action::NextFinding
-            | Action::PrevFinding
-            | Action::PrevTurn
-            | Action::NextTurn
-            | Action::SearchNext
-            | Action::SearchPrev
-            | Action::Top
-            | Action::Bottom
-            | Action::ToNativeLine
+        intent,
+        Intent::Enter
+            | Intent::NextFailure
+            | Intent::PrevFailure
+            | Intent::NextWaiting
+            | Intent::NextFinding
+            | Intent::PrevFinding
+            | Intent::PrevTurn
+            | Intent::NextTurn
+            | Intent::SearchNext
+            | Intent::SearchPrev
+            | Intent::Top
+            | Intent::Bottom
+            | Intent::ToNativeLine
     )
 }
 
-fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)>) {
+fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)>) {
     match action {
-        Action::Quit => app.should_quit = true,
-        Action::Up => move_by(app, -1),
-        Action::Down => move_by(app, 1),
-        Action::PageUp => move_by(app, -(page(app) as isize)),
-        Action::PageDown => move_by(app, page(app) as isize),
-        Action::HalfPageUp => move_by(app, -(page(app) as isize / 2).max(1)),
-        Action::HalfPageDown => move_by(app, (page(app) as isize / 2).max(1)),
-        Action::Top => move_by(app, isize::MIN / 2),
-        Action::Bottom => move_by(app, isize::MAX / 2),
-        Action::PrevTurn | Action::NextTurn => {
-            app.before_turn_jump = Some((app.lists.timeline, action == Action::NextTurn));
-            jump_turn(app, action == Action::NextTurn);
+        Intent::Quit => app.should_quit = true,
+        Intent::Up => move_by(app, -1),
+        Intent::Down => move_by(app, 1),
+        Intent::PageUp => move_by(app, -(page(app) as isize)),
+        Intent::PageDown => move_by(app, page(app) as isize),
+        Intent::HalfPageUp => move_by(app, -(page(app) as isize / 2).max(1)),
+        Intent::HalfPageDown => move_by(app, (page(app) as isize / 2).max(1)),
+        Intent::Top => move_by(app, isize::MIN / 2),
+        Intent::Bottom => move_by(app, isize::MAX / 2),
+        Intent::PrevTurn | Intent::NextTurn => {
+            app.before_turn_jump = Some((app.lists.timeline, action == Intent::NextTurn));
+            jump_turn(app, action == Intent::NextTurn);
         }
-        Action::FocusNext | Action::FocusPrev => {
+        Intent::FocusNext | Intent::FocusPrev => {
             let order = [Focus::Nav, Focus::List, Focus::Inspector];
             let i = order.iter().position(|f| *f == app.focus).unwrap_or(1);
-            let step = if action == Action::FocusNext { 1 } else { order.len() - 1 };
+            let step = if action == Intent::FocusNext { 1 } else { order.len() - 1 };
             app.focus = order[(i + step) % order.len()];
         }
-        Action::ShowTab(Panel::Translation) if app.provenance().is_none() => {
+        Intent::ShowTab(Panel::Translation) if app.provenance().is_none() => {
             app.flash(crate::view::chrome::NO_NATIVE_LINES)
         }
-        Action::ShowTab(tab) => {
+        Intent::ShowTab(tab) => {
             app.tab = tab;
             app.inspector_scroll = 0;
             if app.focus == Focus::Inspector {
@@ -117,18 +127,18 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             }
             clamp_list(app);
         }
-        Action::Enter => enter(app),
-        Action::ToNativeLine => app.row_to_native_line(),
-        Action::Back => back(app),
-        Action::SearchStart => app.open_search(),
-        Action::SearchNext | Action::SearchPrev => app.next_match(action == Action::SearchNext),
-        Action::NextFailure if app.tab != Panel::Timeline || app.focus != Focus::List => first_failure(app),
-        Action::NextFailure | Action::PrevFailure => jump_failure(app, action == Action::NextFailure),
-        Action::NextWaiting => jump_waiting(app),
-        Action::NextFinding | Action::PrevFinding => {
-            let mut forward = action == Action::NextFinding;
+        Intent::Enter => enter(app),
+        Intent::ToNativeLine => app.row_to_native_line(),
+        Intent::Back => back(app),
+        Intent::SearchStart => app.open_search(),
+        Intent::SearchNext | Intent::SearchPrev => app.next_match(action == Intent::SearchNext),
+        Intent::NextFailure if app.tab != Panel::Timeline || app.focus != Focus::List => first_failure(app),
+        Intent::NextFailure | Intent::PrevFailure => jump_failure(app, action == Intent::NextFailure),
+        Intent::NextWaiting => jump_waiting(app),
+        Intent::NextFinding | Intent::PrevFinding => {
+            let mut forward = action == Intent::NextFinding;
             // `]d` / `[d`: the bracket moved a turn; start from where it was.
-            if action == Action::NextFinding
+            if action == Intent::NextFinding
                 && let Some((saved, next)) = turn_jump
             {
                 app.lists.timeline = saved;
@@ -136,59 +146,38 @@ fn normal_key(app: &mut App, action: Action, turn_jump: Option<(ListState, bool)
             }
             jump_finding(app, forward);
         }
-        Action::ToggleRaw => {
+        Intent::ToggleRaw => {
             app.raw = !app.raw;
             app.inspector_scroll = 0;
         }
-        Action::ToggleMerge => app.toggle_merge(),
-        Action::CycleFilter if app.focus == Focus::Nav && app.doc.attempts.len() > 1 => app.cycle_verdict_filter(),
-        Action::CycleFilter => app.cycle_tool_filter(),
-        Action::CycleSort => app.toggle_tool_sort(),
-        Action::Copy => app.copy_selected(),
-        Action::OpenPager => app.page_selected(),
-        Action::Help => {
+        Intent::ToggleMerge => app.toggle_merge(),
+        Intent::CycleFilter if app.focus == Focus::Nav && app.doc.attempts.len() > 1 => app.cycle_verdict_filter(),
+        Intent::CycleFilter => app.cycle_tool_filter(),
+        Intent::CycleSort => app.toggle_tool_sort(),
+        Intent::Copy => app.copy_selected(),
+        Intent::OpenPager => app.page_selected(),
+        Intent::Help => {
             app.mode = Mode::Help;
             app.help_scroll = 0;
         }
-        Action::FollowBottom => {
+        Intent::FollowBottom => {
             app.tab = Panel::Timeline;
             move_by(app, isize::MAX / 2);
             // A file read once never grows here: `F` goes to its end and says it cannot follow.
             app.follow = app.live;
             app.flash(crate::view::chrome::follow_flash(app.live));
         }
-        Action::Redraw => app.effects.push(Effect::Redraw),
-        Action::ToggleFold => app.toggle_fold(),
-        Action::FoldAll => app.fold_all(true),
-        Action::UnfoldAll => app.fold_all(false),
-        Action::NavNarrower | Action::NavWider => app.resize_nav(action == Action::NavWider),
+        Intent::Redraw => app.effects.push(Effect::Redraw),
+        Intent::ToggleFold => app.toggle_fold(),
+        Intent::FoldAll => app.fold_all(true),
+        Intent::UnfoldAll => app.fold_all(false),
+        Intent::NavNarrower | Intent::NavWider => app.resize_nav(action == Intent::NavWider),
         // Compare-screen keys; in the viewer `v` is where it already is.
-        Action::CellLeft | Action::CellRight | Action::Mark | Action::ViewAttempt => {}
-        Action::JumpBack => app.jump_back(),
-        Action::JumpForward => app.jump_forward(),
-        Action::SuspendRefused
-        | Action::Resize { .. }
-        | Action::SearchStep
-        | Action::PagerFailed { .. }
-        | Action::LoadStarted(_)
-        | Action::LoadProgress { .. }
-        | Action::Loaded { .. }
-        | Action::LoadFailed { .. }
-        | Action::Reloaded { .. }
-        | Action::SessionsListed(_)
-        | Action::SourceSays { .. } => {}
-        Action::ScrollAt { column, row, down } => mouse_scroll(app, column, row, down),
-        Action::ClickAt { column, row } => mouse_click(app, column, row),
-        Action::DebugPanic => {
-            if app.debug_keys() {
-                panic!("panic requested with the debug key (NICEEVAL_DEBUG_PANIC_KEY)");
-            }
-        }
-        Action::SearchChar(_)
-        | Action::SearchBackspace
-        | Action::SearchCommit
-        | Action::SearchCancel
-        | Action::SearchToggleRegex => {}
+        Intent::CellLeft | Intent::CellRight | Intent::Mark | Intent::ViewAttempt => {}
+        Intent::JumpBack => app.jump_back(),
+        Intent::JumpForward => app.jump_forward(),
+        // Keys of the prompt, handled in `search_key`.
+        Intent::SearchBackspace | Intent::SearchCommit | Intent::SearchCancel | Intent::SearchToggleRegex => {}
     }
 }
 
@@ -470,39 +459,44 @@ fn back(app: &mut App) {
 }
 
 fn search_key(app: &mut App, action: Action) {
-    match action {
+    let intent = match action {
         Action::SearchChar(c) => {
             app.search.input.push(c);
-            app.search_typed();
+            return app.search_typed();
         }
-        Action::SearchBackspace => {
+        Action::Intent(intent) => intent,
+        _ => return,
+    };
+    match intent {
+        Intent::SearchBackspace => {
             app.search.input.pop();
             app.search_typed();
         }
-        Action::SearchToggleRegex => app.toggle_search_regex(),
-        Action::SearchCancel => app.cancel_search(),
-        Action::SearchCommit => app.keep_search(),
-        Action::Quit => app.should_quit = true,
+        Intent::SearchToggleRegex => app.toggle_search_regex(),
+        Intent::SearchCancel => app.cancel_search(),
+        Intent::SearchCommit => app.keep_search(),
+        Intent::Quit => app.should_quit = true,
         _ => {}
     }
 }
 
 fn help_key(app: &mut App, action: Action) {
-    match action {
-        Action::Back => app.mode = Mode::Normal,
-        Action::Quit => app.should_quit = true,
-        Action::Help => app.mode = Mode::Normal,
+    let Action::Intent(intent) = action else { return };
+    match intent {
+        Intent::Back => app.mode = Mode::Normal,
+        Intent::Quit => app.should_quit = true,
+        Intent::Help => app.mode = Mode::Normal,
         other => {
             let page = app.viewport.height.saturating_sub(4).max(1) as isize;
             let delta = match other {
-                Action::Down => 1,
-                Action::Up => -1,
-                Action::PageDown => page,
-                Action::PageUp => -page,
-                Action::HalfPageDown => (page / 2).max(1),
-                Action::HalfPageUp => -(page / 2).max(1),
-                Action::Top => isize::MIN / 2,
-                Action::Bottom => isize::MAX / 2,
+                Intent::Down => 1,
+                Intent::Up => -1,
+                Intent::PageDown => page,
+                Intent::PageUp => -page,
+                Intent::HalfPageDown => (page / 2).max(1),
+                Intent::HalfPageUp => -(page / 2).max(1),
+                Intent::Top => isize::MIN / 2,
+                Intent::Bottom => isize::MAX / 2,
                 _ => return,
             };
             let max = super::help::extent(app.viewport.width, app.viewport.height);
@@ -569,7 +563,7 @@ fn mouse_scroll(app: &mut App, column: u16, row: u16, down: bool) {
 fn mouse_click(app: &mut App, column: u16, row: u16) {
     let areas = crate::app::layout::areas(app.viewport.width, app.viewport.height, app);
     if let Some(tab) = areas.tab_at(column, row) {
-        return apply(app, Action::ShowTab(tab));
+        return apply(app, Intent::ShowTab(tab).into());
     }
     let Some(focus) = areas.focus_at(column, row) else { return };
     app.focus = focus;

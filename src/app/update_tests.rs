@@ -22,18 +22,18 @@ fn two_turns() -> App {
 #[test]
 fn movement_clamps_at_both_ends() {
     let mut a = two_turns();
-    update(&mut a, Action::Up);
+    update(&mut a, Intent::Up);
     assert_eq!(a.lists.timeline.selected, 0);
-    update(&mut a, Action::Bottom);
+    update(&mut a, Intent::Bottom);
     assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
-    update(&mut a, Action::Down);
+    update(&mut a, Intent::Down);
     assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
 }
 
 #[test]
 fn turn_jumps_land_on_headers() {
     let mut a = two_turns();
-    update(&mut a, Action::NextTurn);
+    update(&mut a, Intent::NextTurn);
     let view = a.view().unwrap();
     let row = &view.timeline.rows[a.selected_row().unwrap()];
     assert_eq!(row.kind, RowKind::TurnHeader);
@@ -43,11 +43,11 @@ fn turn_jumps_land_on_headers() {
 #[test]
 fn failure_jump_finds_failed_tool_and_error() {
     let mut a = two_turns();
-    update(&mut a, Action::NextFailure);
+    update(&mut a, Intent::NextFailure);
     let first = a.selected_row().unwrap();
     let view = a.view().unwrap();
     assert!(view.timeline.rows[first].is_failure());
-    update(&mut a, Action::NextFailure);
+    update(&mut a, Intent::NextFailure);
     let second = a.selected_row().unwrap();
     assert_ne!(first, second);
 }
@@ -55,27 +55,27 @@ fn failure_jump_finds_failed_tool_and_error() {
 #[test]
 fn search_is_case_insensitive_and_cycles() {
     let mut a = two_turns();
-    update(&mut a, Action::SearchStart);
+    update(&mut a, Intent::SearchStart);
     for c in "BOOM".to_lowercase().chars() {
         update(&mut a, Action::SearchChar(c));
     }
-    update(&mut a, Action::SearchCommit);
+    update(&mut a, Intent::SearchCommit);
     assert_eq!(a.mode, Mode::Normal);
     assert!(!a.search.matches.is_empty());
     let at = a.selected_row().unwrap();
     assert!(a.search.matches.contains(&at));
-    update(&mut a, Action::Back);
+    update(&mut a, Intent::Back);
     assert!(a.search.query.is_none());
 }
 
 #[test]
 fn help_opens_and_closes() {
     let mut a = two_turns();
-    update(&mut a, Action::Help);
+    update(&mut a, Intent::Help);
     assert_eq!(a.mode, Mode::Help);
-    update(&mut a, Action::Back);
+    update(&mut a, Intent::Back);
     assert_eq!(a.mode, Mode::Normal);
-    update(&mut a, Action::Quit);
+    update(&mut a, Intent::Quit);
     assert!(a.should_quit);
 }
 
@@ -84,10 +84,10 @@ fn nav_selection_scopes_the_timeline() {
     let mut a = two_turns();
     let all = a.visible.len();
     a.focus = Focus::Nav;
-    update(&mut a, Action::Bottom);
+    update(&mut a, Intent::Bottom);
     assert_eq!(a.scope.turn, Some(1));
     assert!(a.visible.len() < all);
-    update(&mut a, Action::Back);
+    update(&mut a, Intent::Back);
     assert_eq!(a.scope.turn, None);
 }
 
@@ -110,18 +110,18 @@ fn mouse_click_selects_the_row_under_the_pointer() {
 fn waiting_jump_and_copy() {
     let mut a =
         app(json!({"events":[{"type":"input.requested","request":{"id":"r","prompt":"ok?"}}],"status":"waiting"}));
-    update(&mut a, Action::NextWaiting);
+    update(&mut a, Intent::NextWaiting);
     let row = a.selected_row().unwrap();
     assert_eq!(a.view().unwrap().timeline.rows[row].kind, RowKind::InputRequest);
-    update(&mut a, Action::ToggleRaw);
-    let effects = update(&mut a, Action::Copy);
+    update(&mut a, Intent::ToggleRaw);
+    let effects = update(&mut a, Intent::Copy);
     assert!(matches!(effects.last(), Some(Effect::Copy(t)) if t.contains("ok?")));
 }
 
 #[test]
 fn documents_from_sources_arrive_as_actions() {
     let mut a = two_turns();
-    update(&mut a, Action::Down);
+    update(&mut a, Intent::Down);
     a.flash("kept");
     // Progress is not a key: the flash stays.
     update(&mut a, Action::LoadProgress { bytes: 1, lines: 1, building: false, elapsed_ms: 5 });
@@ -182,20 +182,20 @@ fn d_alone_goes_to_the_next_finding_and_its_help_asks_for_no_bracket() {
             {"type":"message","role":"assistant","text":"hi"},
             {"type":"operation.finished","operationId":"nobody","kind":"tool","status":"completed","output":"x"}]}}]}]}));
     let before = a.selected_row();
-    update(&mut a, Action::NextFinding);
+    update(&mut a, Intent::NextFinding);
     let at = a.selected_row().unwrap();
     assert_ne!(Some(at), before, "d moved without a bracket first");
     let view = a.view().unwrap();
     assert_eq!(view.timeline.rows[at].kind, RowKind::ToolFinish, "on the orphan finish");
     // The help says what the key does: it needs no `]` before it.
-    let help = Action::NextFinding.describe();
+    let help = Intent::NextFinding.describe();
     assert!(!help.contains("after"), "{help}");
 }
 
 #[test]
 fn f_on_a_file_read_once_goes_to_the_end_and_says_it_cannot_follow() {
     let mut a = two_turns();
-    update(&mut a, Action::FollowBottom);
+    update(&mut a, Intent::FollowBottom);
     assert!(!a.follow, "a static file is not followed");
     assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
     let flash = a.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
@@ -203,7 +203,7 @@ fn f_on_a_file_read_once_goes_to_the_end_and_says_it_cannot_follow() {
     // A growing input is followed.
     let mut live = two_turns();
     live.live = true;
-    update(&mut live, Action::FollowBottom);
+    update(&mut live, Intent::FollowBottom);
     assert!(live.follow);
 }
 
@@ -215,14 +215,14 @@ fn o_on_a_string_output_pages_its_text_not_its_json() {
             {"type":"operation.finished","operationId":"c1","kind":"tool","status":"completed","output":"line \"one\"\nline two"}]}}]}]}));
     let start = a.visible.iter().position(|&ri| a.view().unwrap().timeline.rows[ri].kind == RowKind::ToolStart);
     a.lists.timeline.selected = start.expect("a tool row");
-    let effects = update(&mut a, Action::OpenPager);
+    let effects = update(&mut a, Intent::OpenPager);
     let paged: Vec<&String> =
         effects.iter().filter_map(|e| if let Effect::Page(t) = e { Some(t) } else { None }).collect();
     assert_eq!(paged.len(), 1);
     assert!(paged[0].contains("ls -l\n\nline \"one\"\nline two"), "{:?}", paged[0]);
     // Raw mode (`r`) still pages the events as written.
-    update(&mut a, Action::ToggleRaw);
-    let effects = update(&mut a, Action::OpenPager);
+    update(&mut a, Intent::ToggleRaw);
+    let effects = update(&mut a, Intent::OpenPager);
     let raw = effects.iter().find_map(|e| if let Effect::Page(t) = e { Some(t.clone()) } else { None }).unwrap();
     assert!(raw.contains("\"output\": \"line \\\"one\\\"\\nline two\""), "{raw}");
 }

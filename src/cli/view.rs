@@ -190,7 +190,7 @@ fn run_paths(args: &ViewArgs) -> i32 {
     };
     let mut app = app.with_options(options(args, source.is_some()));
     if args.follow {
-        crate::app::update(&mut app, crate::app::Action::FollowBottom);
+        crate::app::update(&mut app, crate::app::Intent::FollowBottom);
     }
     run_terminal(app, theme, started, source)
 }

@@ -76,7 +76,7 @@ fn findings_and_their_counts_are_the_same_on_every_surface() {
             let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
             set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
             app.focus = Focus::List;
-            niceeval::app::update::update(&mut app, niceeval::app::Action::ShowTab(Panel::Diagnostics));
+            niceeval::app::update::update(&mut app, niceeval::app::Intent::ShowTab(Panel::Diagnostics));
             let s = screen(&mut app, 400, 40);
             let tally = format!("⚑ {}", finding_counts(errors, warnings));
             if errors + warnings > 0 {

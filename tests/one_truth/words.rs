@@ -3,7 +3,7 @@
 //! costs in JSON, an assertion's title, and a preview's figures.
 
 use super::{samples, screen};
-use niceeval::app::{Action, App, Focus, Panel, Scope, scope::set_scope, update::update};
+use niceeval::app::{App, Focus, Intent, Panel, Scope, scope::set_scope, update::update};
 use niceeval::model::usage::builtin_prices;
 use niceeval::view::format::{count, duration_ms, timeline_counts};
 use serde_json::Value;
@@ -49,10 +49,10 @@ fn a_turn_counts_its_tool_calls_alike_in_the_inspector_the_tools_tab_and_show() 
                 // The viewer: the turn scoped, its Tools tab's title; the turn's header row in the inspector.
                 set_scope(&mut app, Scope { attempt: i, session: Some(d.addr.session), turn: Some(d.addr.turn) });
                 app.focus = Focus::List;
-                update(&mut app, Action::ShowTab(Panel::Tools));
+                update(&mut app, Intent::ShowTab(Panel::Tools));
                 let s = screen(&mut app, 400, 30).join("\n");
                 assert!(s.contains(&format!("Tools · {want} · filter")), "{what}: the Tools tab does not say {want:?}");
-                update(&mut app, Action::ShowTab(Panel::Timeline));
+                update(&mut app, Intent::ShowTab(Panel::Timeline));
                 app.lists.timeline.selected = 0;
                 let s = screen(&mut app, 400, 30).join("\n");
                 assert!(s.contains(&format!("tools      {want}")), "{what}: the inspector does not say {want:?}\n{s}");
@@ -113,7 +113,7 @@ fn the_timeline_has_as_many_rows_in_the_viewer_as_in_show() {
             "{what}: show's timeline is not {want:?}"
         );
         let mut app = App::new(doc.clone(), None, prices.clone());
-        update(&mut app, Action::ShowTab(Panel::Timeline));
+        update(&mut app, Intent::ShowTab(Panel::Timeline));
         let s = screen(&mut app, 300, 24).join("\n");
         assert!(
             s.contains(&format!("Timeline · {want} · merged")),
@@ -144,7 +144,7 @@ fn numbers_read_alike_counts_offsets_and_costs() {
     let mut app = App::new(doc.clone(), None, builtin_prices());
     set_scope(&mut app, Scope { attempt: 0, session: None, turn: None });
     app.focus = Focus::List;
-    update(&mut app, Action::ShowTab(Panel::Timing));
+    update(&mut app, Intent::ShowTab(Panel::Timing));
     let nodes = json["attempts"][0]["timing"].as_array().unwrap();
     let at = |k: &str| -> Vec<String> { nodes.iter().filter_map(|n| n[k].as_f64()).map(duration_ms).collect() };
     let (starts, durations) = (at("startOffsetMs"), at("durationMs"));
@@ -216,7 +216,7 @@ fn an_assertion_has_one_title_everywhere() {
         let Some(list) = &attempt.review.assertions else { continue };
         set_scope(&mut app, Scope { attempt: ai, session: None, turn: None });
         app.focus = Focus::List;
-        update(&mut app, Action::ShowTab(Panel::Assertions));
+        update(&mut app, Intent::ShowTab(Panel::Assertions));
         let s = screen(&mut app, 400, 60).join("\n");
         for a in list {
             let title = title_of(ai, a.entry_id.as_deref().unwrap());

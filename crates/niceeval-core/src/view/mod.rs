@@ -19,6 +19,7 @@ pub mod format;
 pub mod header;
 pub mod hitl;
 pub mod inspect;
+pub mod intent;
 pub mod json;
 pub mod nav;
 pub mod niceeval_cli;
