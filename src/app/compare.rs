@@ -152,6 +152,10 @@ fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<&
                     break;
                 }
             }
+            if col == c.column {
+                // One column, or this row's only cell: nowhere else to go.
+                return Some("no other cell in this row");
+            }
             c.column = col;
         }
         Intent::NextFailure | Intent::PrevFailure => {

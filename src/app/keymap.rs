@@ -229,11 +229,26 @@ pub fn key_name(key: Key) -> String {
 
 /// The name of the key that opens `panel` (its number).
 pub fn panel_key(panel: Panel) -> String {
-    BINDINGS
+    key_for(Intent::ShowTab(panel))
+}
+
+/// The name of the first key bound to `intent` (in the viewer's normal
+/// mode, else in the search prompt); empty for an intent no key does.
+pub fn key_for(intent: Intent) -> String {
+    [Mode::Normal, Mode::Search]
         .iter()
-        .find(|(m, _, a)| *m == Mode::Normal && *a == Intent::ShowTab(panel))
+        .find_map(|mode| BINDINGS.iter().find(|(m, _, i)| m == mode && *i == intent))
         .map(|(_, key, _)| key_name(*key))
         .unwrap_or_default()
+}
+
+/// The key table, naming keys for the view's texts.
+pub struct Table;
+
+impl crate::view::hints::KeyNames for Table {
+    fn key(&self, intent: Intent) -> String {
+        key_for(intent)
+    }
 }
 
 /// (keys, description) rows for a mode, keys of the same action joined.

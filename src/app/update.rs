@@ -317,6 +317,8 @@ fn enter(app: &mut App) {
                 }
             }
         }
+        // Enter on an empty list says so rather than nothing.
+        Focus::List if app.list_len() == 0 => app.flash(crate::view::chrome::NOTHING_SELECTED),
         Focus::List | Focus::Inspector => match app.tab {
             // Enter in the inspector of a native log's row: the line it came from.
             Panel::Timeline if app.focus == Focus::Inspector && app.provenance().is_some() => app.row_to_native_line(),
@@ -360,8 +362,10 @@ fn enter(app: &mut App) {
             Panel::Diagnostics => {
                 let target =
                     app.finding_rows().get(app.lists.diagnostics.selected).map(|&(i, _)| app.findings[i].location);
-                if let Some(loc) = target {
-                    jump_to_location(app, loc.session, loc.turn, loc.event);
+                match target {
+                    Some(loc) => jump_to_location(app, loc.session, loc.turn, loc.event),
+                    // Below the findings: the diagnostics NiceEval recorded, which name no event.
+                    None => app.flash(crate::view::chrome::RECORDED_DIAGNOSTIC_HAS_NO_ROW),
                 }
             }
             Panel::Assertions => match app.assertion_at(app.lists.assertions.selected) {

@@ -62,16 +62,22 @@ fn flash_line(app: &App, width: usize) -> Option<Line> {
 }
 
 /// The footer's hints for `at` in the room left after `used` columns: on
-/// a narrow terminal the last hints give way, but `? help` stays.
+/// a narrow terminal the last hints give way, but `? help` stays. The keys
+/// are the key table's.
 pub fn hint_spans(at: HintsFor, used: usize, room: usize) -> Vec<Span> {
-    let mut hints: Vec<(&str, &str)> = crate::view::chrome::hints(at).to_vec();
-    let width = |h: &[(&str, &str)]| h.iter().map(|(k, w)| k.chars().count() + w.chars().count() + 3).sum::<usize>();
+    use crate::view::hints::KeyNames;
+    let table = crate::app::keymap::Table;
+    let mut hints: Vec<(String, &crate::view::hints::Hint)> =
+        crate::view::chrome::hints(at).iter().map(|h| (table.hint_keys(h), h)).collect();
+    let width = |h: &[(String, &crate::view::hints::Hint)]| {
+        h.iter().map(|(k, h)| k.chars().count() + h.word.chars().count() + 3).sum::<usize>()
+    };
     while used + width(&hints) > room && hints.len() > 1 {
-        let drop = hints.iter().rposition(|(k, _)| *k != "?").unwrap_or(hints.len() - 1);
+        let drop = hints.iter().rposition(|(_, h)| !h.is_help()).unwrap_or(hints.len() - 1);
         hints.remove(drop);
     }
     hints
         .into_iter()
-        .flat_map(|(k, w)| [Span::chrome(k, Chrome::Key), Span::chrome(format!(" {w}  "), Chrome::Dim)])
+        .flat_map(|(k, h)| [Span::chrome(k, Chrome::Key), Span::chrome(format!(" {}  ", h.word), Chrome::Dim)])
         .collect()
 }

@@ -3,7 +3,6 @@
 //! legend and the key hints. Decided here like every other word.
 
 use super::format::{count, megabytes};
-use super::panel::Panel;
 use super::text::clean;
 
 /// " Timeline · 37 rows · 8 turns · merged " (rows below the turns' headers).
@@ -249,90 +248,7 @@ pub fn turn_lead(folded: bool) -> &'static str {
     if folded { "▸ " } else { "▌ " }
 }
 
-/// Where the keyboard is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HintsFor {
-    Navigator,
-    Inspector,
-    /// A panel's list.
-    Panel(Panel),
-    /// `view --compare`'s matrix.
-    Matrix,
-    /// The split view of two attempts.
-    Split,
-    /// The split view with the side's inspector open.
-    SplitInspector,
-}
-
-/// The footer's key hints for where the keyboard is.
-pub fn hints(at: HintsFor) -> &'static [(&'static str, &'static str)] {
-    match at {
-        HintsFor::Navigator => {
-            &[("j/k", "move"), ("Enter", "open"), ("f", "filter"), ("/", "find"), ("?", "help"), ("q", "quit")]
-        }
-        HintsFor::Inspector => &[("j/k", "scroll"), ("r", "raw"), ("y", "copy"), ("o", "pager"), ("Esc", "back")],
-        HintsFor::Panel(Panel::Timeline) => &[
-            ("j/k", "move"),
-            ("/", "search"),
-            ("e", "next failure"),
-            ("w", "waiting"),
-            ("[ ]", "turn"),
-            ("m", "merge"),
-            ("?", "help"),
-        ],
-        HintsFor::Panel(Panel::Tools) => {
-            &[("Enter", "jump to row"), ("f", "filter"), ("s", "sort"), ("r", "raw"), ("?", "help")]
-        }
-        HintsFor::Panel(Panel::Hitl) => &[("Enter", "jump to row"), ("r", "raw"), ("y", "copy"), ("?", "help")],
-        HintsFor::Panel(Panel::Usage) => &[("j/k", "scroll"), ("Tab", "panel"), ("?", "help"), ("q", "quit")],
-        HintsFor::Panel(Panel::Assertions) => {
-            &[("Enter", "jump to evidence"), ("r", "raw"), ("y", "copy (fix prompt on its row)"), ("?", "help")]
-        }
-        HintsFor::Panel(Panel::Diagnostics) => &[("Enter", "jump to row"), ("d/D", "next/prev finding"), ("?", "help")],
-        HintsFor::Panel(Panel::Changes) => &[("j/k", "move"), ("y", "copy"), ("o", "pager"), ("?", "help")],
-        HintsFor::Panel(Panel::Timing) => {
-            &[("j/k", "move"), ("Enter", "open/close"), ("r", "raw"), ("y", "copy"), ("?", "help")]
-        }
-        HintsFor::Panel(Panel::Translation) => &[
-            ("j/k", "move"),
-            ("Enter", "to its events"),
-            ("Ctrl-o", "back"),
-            ("r", "raw"),
-            ("y", "copy"),
-            ("?", "help"),
-        ],
-        HintsFor::Matrix => &[
-            ("j/k", "row"),
-            ("h/l", "cell"),
-            ("Enter", "split view"),
-            ("Space", "mark"),
-            ("v", "viewer"),
-            ("e", "next change"),
-            ("?", "help"),
-            ("q", "quit"),
-        ],
-        HintsFor::Split => &[
-            ("Tab", "side"),
-            ("j/k", "move"),
-            ("Enter", "inspect"),
-            ("1 2 4 5", "tab"),
-            ("e", "next change"),
-            ("v", "viewer"),
-            ("Esc", "matrix"),
-            ("?", "help"),
-        ],
-        HintsFor::SplitInspector => &[
-            ("Tab", "side"),
-            ("j/k", "move"),
-            ("PgDn/PgUp", "scroll"),
-            ("r", "raw"),
-            ("y", "copy"),
-            ("v", "viewer"),
-            ("Esc", "close"),
-            ("?", "help"),
-        ],
-    }
-}
+pub use super::hints::{HintsFor, hints};
 
 /// What a terminal below the minimum size shows.
 pub fn too_small(width: u16, height: u16) -> String {
@@ -353,6 +269,9 @@ pub fn inspector_modes(raw: bool) -> &'static str {
 pub const INSPECTOR_TITLE: &str = "Inspector";
 pub const NOTHING_SELECTED: &str = "nothing selected";
 pub const NOTHING_TO_SHOW: &str = "nothing to show";
+/// Enter on a diagnostic NiceEval recorded (they name no event of the transcript).
+pub const RECORDED_DIAGNOSTIC_HAS_NO_ROW: &str =
+    "a diagnostic NiceEval recorded points at no row; its text is in the inspector";
 
 /// The last line of a panel with more below: "↓ 8 more lines (j/k to scroll)",
 /// with how to reach the panel when the keyboard is elsewhere.

@@ -17,6 +17,7 @@ pub mod findings;
 pub mod fix_prompt;
 pub mod format;
 pub mod header;
+pub mod hints;
 pub mod hitl;
 pub mod inspect;
 pub mod intent;
