@@ -203,7 +203,7 @@ fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
     assert_eq!(app.attempt().unwrap().locator.as_deref(), Some("@1BEFORE000001"));
     assert_eq!(app.tab, niceeval::app::Panel::Tools);
     // Both sides' attempts read alike in the viewer: the footer says which side this is.
-    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = app.flash_text().unwrap_or_default();
     assert_eq!(flash, "Esc (at the top) goes back to the comparison · before: @1BEFORE000001.json");
     let shown = screen(&mut app, 100, 30);
     assert!(shown.contains("pnpm test"), "the viewer shows the before side's call:\n{shown}");
@@ -344,7 +344,7 @@ fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
             update(&mut app, Intent::Down);
         }
         update(&mut app, Intent::Enter);
-        let flash = app.flash.as_ref().map(|f| f.text.clone());
+        let flash = app.flash_text();
         assert_eq!(app.compare_screen(), Some(Screen::Split), "row {row}: {flash:?}");
         let locators = split_of(&app).split.attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
         assert_eq!(locators, ["@1BEFORE000001".to_string(), "@1AFTER0000001".to_string()], "row {row}");

@@ -159,7 +159,7 @@ fn e_goes_to_the_execution_error_of_an_errored_attempt() {
     assert_eq!(app.tab, Panel::Diagnostics);
     assert_eq!(app.focus, Focus::List);
     assert_eq!(app.selected(), Some(Selected::Diagnostic(0)));
-    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = app.flash_text().unwrap_or_default();
     assert_eq!(
         flash,
         "errored: error in eval.run (unexpected-error): deliberate error for report fixture (Diagnostics)"

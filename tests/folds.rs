@@ -43,7 +43,7 @@ fn minus_folds_every_turn_plus_unfolds_them() {
     update(&mut app, Intent::FoldAll);
     let headers = app.visible.iter().filter(|&&r| app.view().unwrap().timeline.rows[r].kind == RowKind::TurnHeader);
     assert_eq!(headers.count(), app.visible.len(), "only headers are left");
-    assert_eq!(app.flash.as_ref().unwrap().text, "8 turns folded (+ unfolds)");
+    assert_eq!(app.flash_text().unwrap(), "8 turns folded (+ unfolds)");
     update(&mut app, Intent::UnfoldAll);
     assert_eq!(app.visible.len(), all);
 }
@@ -96,5 +96,5 @@ fn angle_brackets_resize_the_navigator() {
     // Stacked panels have no width to change: say so.
     draw(&mut app, 90, 30);
     update(&mut app, Intent::NavWider);
-    assert!(app.flash.as_ref().unwrap().text.contains("110 columns or wider"));
+    assert!(app.flash_text().unwrap().contains("110 columns or wider"));
 }

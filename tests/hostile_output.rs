@@ -146,20 +146,20 @@ fn copy_and_pager_hand_out_sanitised_text_and_say_what_was_replaced() {
     // Newlines and tabs are the text's own and stay as they are.
     assert!(copied.contains("␛[201~\nid > pwned.txt\n␛[200~"), "{copied:?}");
     assert!(copied.contains("‹C1:9B›2J‹U+202E›‹U+180E›\ttab"), "{copied:?}");
-    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = app.flash_text().unwrap_or_default();
     assert!(flash.contains("5 control characters replaced"), "flash: {flash}");
     match update(&mut app, Intent::OpenPager).last() {
         Some(Effect::Page(text)) => assert_eq!(text, &copied, "the pager gets what the copy got"),
         other => panic!("o gave {other:?}"),
     }
-    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = app.flash_text().unwrap_or_default();
     assert!(flash.contains("5 control characters replaced"), "pager flash: {flash}");
     // Clean text says nothing of replacing.
     let mut clean = app_with_message("all fine\n\tindented");
     update(&mut clean, Intent::ShowTab(Panel::Timeline));
     update(&mut clean, Intent::Bottom);
     update(&mut clean, Intent::Copy);
-    let flash = clean.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = clean.flash_text().unwrap_or_default();
     assert!(flash.starts_with("copied") && !flash.contains("replaced"), "{flash}");
 }
 

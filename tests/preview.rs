@@ -136,8 +136,9 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     assert!(app.generation > generation, "render caches start over");
     let after = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event()));
     assert_eq!(before, after, "the same event stays selected");
-    let flash = app.flash.as_ref().unwrap();
-    assert!(!flash.error && flash.text.starts_with("loaded all") && flash.text.contains("5,000 events"), "{flash:?}");
+    let flash = app.flash_text().unwrap();
+    assert!(!app.flash.as_ref().unwrap().is_error(), "{flash}");
+    assert!(flash.starts_with("loaded all") && flash.contains("5,000 events"), "{flash}");
     assert!(!app.doc.notices.iter().any(|n| n.message.contains("preview")), "the preview notice is gone");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -161,7 +162,8 @@ fn a_failed_whole_load_keeps_the_preview_and_says_so() {
     );
     poll_until_loaded(&mut app, &mut source);
     assert_eq!(app.doc.event_count(), events, "the preview stays");
-    assert!(app.flash.as_ref().is_some_and(|f| f.error && f.text.contains("preview only")));
+    assert!(app.flash.as_ref().is_some_and(|f| f.is_error()));
+    assert!(app.flash_text().is_some_and(|f| f.contains("preview only")));
     let notice = &app.doc.notices[0];
     assert!(notice.message.contains("loading the whole file failed"), "{}", notice.message);
     assert!(!notice.message.contains("the rest is loading"));

@@ -414,7 +414,7 @@ fn copying_a_huge_value_is_capped_and_says_so() {
     });
     let copied = copied.expect("a copy effect");
     assert!(copied < text.len(), "all {copied} bytes were sent over OSC 52");
-    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = app.flash_text().unwrap_or_default();
     assert!(flash.contains("first") && flash.contains("$PAGER"), "{flash}");
 }
 

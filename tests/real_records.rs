@@ -270,7 +270,7 @@ fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
                 let id = app.attempt().and_then(|at| at.review.assertions.as_ref()?.get(ai)?.entry_id.clone());
                 assert_eq!(id.as_deref(), x["id"].as_str(), "{r} {}: row {k}", a["locator"]);
                 update(&mut app, Intent::Enter);
-                let says = app.flash.as_ref().is_some_and(|f| f.text.contains("approximate"));
+                let says = app.flash_text().is_some_and(|f| f.contains("approximate"));
                 assert_eq!(
                     says,
                     first["exact"] == false,

@@ -72,7 +72,7 @@ fn enter_keeps_the_results_and_a_later_esc_in_the_prompt_keeps_the_earlier_searc
     update(&mut app, Intent::SearchCommit);
     let kept = (app.search.matches.clone(), app.selected_row());
     assert!(!kept.0.is_empty());
-    assert_eq!(app.flash.as_ref().map(|f| f.text.clone()), Some(format!("{} matches", kept.0.len())));
+    assert_eq!(app.flash_text(), Some(format!("{} matches", kept.0.len())));
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, "edit");
     assert_ne!(app.search.matches, kept.0);

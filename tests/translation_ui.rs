@@ -65,14 +65,14 @@ fn a_dropped_line_says_why_and_an_input_without_lines_has_no_tab() {
     update(&mut app, Intent::Down);
     update(&mut app, Intent::Enter);
     assert_eq!(app.tab, Panel::Translation, "a dropped line has no event to go to");
-    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = app.flash_text().unwrap_or_default();
     assert!(flash.contains("became no event") && flash.contains("metadata"), "{flash}");
 
     let mut bare = app_for("tests/fixtures/translation-none.json");
     assert!(!bare.shown_tabs().contains(&Panel::Translation));
     update(&mut bare, Intent::ShowTab(Panel::Translation));
     assert_eq!(bare.tab, Panel::Timeline);
-    assert!(bare.flash.as_ref().is_some_and(|f| f.text.contains("no native lines")));
+    assert!(bare.flash_text().is_some_and(|f| f.contains("no native lines")));
     let text = screen(&mut bare, 120, 30);
     assert!(!text.contains("Translation"), "no Translation tab without native lines:\n{text}");
 }

@@ -194,7 +194,7 @@ fn assertion_locator_jumps_to_the_exact_event() {
     assert_eq!(row.kind, niceeval::model::timeline::RowKind::ToolStart);
     // Every part of the id matched (session, turn, ordinal, a tool start at the event): not approximate.
     assert!(
-        !app.flash.as_ref().is_some_and(|f| f.text.contains("approximate")),
+        !app.flash_text().is_some_and(|f| f.contains("approximate")),
         "an exact match does not say approximate: {:?}",
         app.flash
     );
@@ -361,7 +361,7 @@ fn ctrl_o_goes_back_from_a_jump_and_ctrl_i_forward() {
     update(&mut app, Intent::JumpForward);
     assert_eq!((app.tab, app.selected_row()), (Panel::Timeline, evidence_row), "Ctrl-i: forward to the row");
     update(&mut app, Intent::JumpForward);
-    assert!(app.flash.as_ref().is_some_and(|f| f.text.contains("no later place")));
+    assert!(app.flash_text().is_some_and(|f| f.contains("no later place")));
 }
 
 #[test]

@@ -5,7 +5,7 @@ pub use crate::view::panel::Panel;
 
 /// A message to [`super::update`]: a key's intent, a typed character, a
 /// click, or something from the terminal or a source.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     /// What a key (or a click on a tab) asks for.
     Intent(Intent),
@@ -51,11 +51,9 @@ pub enum Action {
         prepared: super::sources::Handoff<super::Prepared>,
         elapsed_ms: u64,
     },
-    /// The whole load failed: the preview stays, its notice ending in
-    /// `still_loading` says why.
+    /// The whole load failed: the preview stays, and its notice says why.
     LoadFailed {
         why: String,
-        still_loading: &'static str,
     },
     /// More of a folder of native logs read: its sessions join the list.
     SessionsListed(super::sources::Handoff<super::folder::Listed>),
@@ -64,11 +62,8 @@ pub enum Action {
         doc: super::sources::Handoff<crate::model::document::Document>,
         note: super::sources::ReloadNote,
     },
-    /// A source's words for the footer (a failed reload, a stream that ended).
-    SourceSays {
-        text: String,
-        error: bool,
-    },
+    /// What a source says on the footer (a failed reload, a stream that ended).
+    SourceSays(crate::view::note::Note),
     #[doc(hidden)]
     DebugPanic,
 }

@@ -2,6 +2,7 @@
 //! merge of lifecycle rows, the attempts' and tools' filters and the sort.
 
 use super::{App, Effect, ListState, ToolFilter, VerdictFilter};
+use crate::view::note::Note;
 
 /// The most bytes `y` sends over OSC 52: terminals and multiplexers cut or
 /// drop longer sequences, and a value of many megabytes stalls the terminal.
@@ -11,7 +12,7 @@ impl App {
     /// `y`: the selected value over OSC 52, at most [`COPY_AT_MOST`] bytes.
     pub(super) fn copy_selected(&mut self) {
         let Some((_, text)) = super::selection::selected_value(self) else {
-            return self.flash("nothing selected to copy");
+            return self.flash(Note::NothingToCopy);
         };
         self.copy_text(text);
     }
@@ -20,11 +21,10 @@ impl App {
     /// [`COPY_AT_MOST`] bytes (the flash says both).
     pub(super) fn copy_text(&mut self, text: String) {
         let (mut text, replaced) = handed_out(&text);
-        let replaced = replaced_note(replaced);
         let n = text.chars().count();
         if text.len() <= COPY_AT_MOST {
             self.effects.push(Effect::Copy(text));
-            return self.flash(format!("copied {n} characters (OSC 52){replaced}"));
+            return self.flash(Note::Copied { chars: n, replaced });
         }
         let mut cut = COPY_AT_MOST;
         while !text.is_char_boundary(cut) {
@@ -33,16 +33,14 @@ impl App {
         text.truncate(cut);
         let copied = text.chars().count();
         self.effects.push(Effect::Copy(text));
-        self.flash_error(format!(
-            "copied the first {copied} of {n} characters (OSC 52 takes at most 100 KB){replaced}; o opens the whole value in $PAGER"
-        ));
+        self.flash(Note::CopiedPart { copied, of: n, at_most_kb: COPY_AT_MOST / 1000, replaced });
     }
 
     /// `o`: the selected value in $PAGER.
     pub(super) fn page_selected(&mut self) {
         match super::selection::selected_value(self) {
             Some((_, text)) => self.page_text(&text),
-            None => self.flash("nothing selected to open"),
+            None => self.flash(Note::NothingToOpen),
         }
     }
 
@@ -51,7 +49,7 @@ impl App {
         let (text, replaced) = handed_out(text);
         self.effects.push(Effect::Page(text));
         if replaced > 0 {
-            self.flash(format!("opened in $PAGER{}", replaced_note(replaced)));
+            self.flash(Note::Paged { replaced });
         }
     }
 
@@ -63,11 +61,7 @@ impl App {
         if let Some(row) = current {
             self.select_row(row);
         }
-        self.flash(if self.merge {
-            "timeline: lifecycle rows merged"
-        } else {
-            "timeline: every raw event on its own row"
-        });
+        self.flash(Note::Merged(self.merge));
     }
 
     /// `f` in the attempts list: all, to review, passed.
@@ -80,7 +74,7 @@ impl App {
         self.rebuild_nav();
         self.nav_state = ListState::default();
         let shown = self.nav.iter().filter(|n| n.depth == 0).count();
-        self.flash(format!("attempts: {} ({shown} shown)", self.verdict_filter.word()));
+        self.flash(Note::AttemptsFilter { filter: self.verdict_filter, shown });
     }
 
     /// `f` elsewhere: the tools by status.
@@ -93,14 +87,14 @@ impl App {
         };
         self.rebuild_tool_rows();
         self.lists.tools = ListState::default();
-        self.flash(format!("tools filter: {}", self.tool_filter.word()));
+        self.flash(Note::ToolsFilter(self.tool_filter));
     }
 
     /// `s`: tools by position or by name.
     pub(super) fn toggle_tool_sort(&mut self) {
         self.tool_sort_by_name = !self.tool_sort_by_name;
         self.rebuild_tool_rows();
-        self.flash(if self.tool_sort_by_name { "tools sorted by name" } else { "tools sorted by position" });
+        self.flash(Note::ToolsSorted { by_name: self.tool_sort_by_name });
     }
 }
 
@@ -127,13 +121,4 @@ pub fn handed_out(text: &str) -> (String, usize) {
         }
     }
     (out, replaced)
-}
-
-/// " · 3 control characters replaced", or nothing when none was.
-fn replaced_note(replaced: usize) -> String {
-    match replaced {
-        0 => String::new(),
-        1 => " · 1 control character replaced".into(),
-        n => format!(" · {n} control characters replaced"),
-    }
 }

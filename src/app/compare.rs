@@ -8,6 +8,7 @@ pub use super::compare_state::{CompareState, Screen, SplitState};
 use super::{Action, App, Intent, ListState, Mode};
 use crate::view::compare::split::{Panel, Slot, Split};
 use crate::view::compare::{Compared, Comparing, Cv};
+use crate::view::note::Note;
 
 impl App {
     /// The viewer on a comparison: the matrix first.
@@ -41,7 +42,7 @@ impl App {
     pub(super) fn back_to_compare(&mut self) -> bool {
         let Some(c) = self.compare.as_mut() else { return false };
         c.screen = if c.split.is_some() { Screen::Split } else { Screen::Matrix };
-        self.flash("back to the comparison");
+        self.flash(Note::BackToComparison);
         true
     }
 }
@@ -101,7 +102,7 @@ fn matrix_key(app: &mut App, action: Intent) {
             let at = app.compare.as_ref().and_then(|c| c.comparing.comparison.cell((c.rows.selected, c.column)));
             match at.map(|x| x.representative) {
                 Some(attempt) => open_in_viewer(app, attempt, None),
-                None => app.flash("no attempt in this cell"),
+                None => app.flash(Note::NoAttemptInCell),
             }
         }
         other => {
@@ -116,7 +117,7 @@ fn matrix_key(app: &mut App, action: Intent) {
 }
 
 /// Move or mark in the matrix; what to say in the footer, if anything.
-fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<&'static str> {
+fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<Note> {
     let len = c.comparison_len();
     if len == 0 {
         return None;
@@ -154,7 +155,7 @@ fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<&
             }
             if col == c.column {
                 // One column, or this row's only cell: nowhere else to go.
-                return Some("no other cell in this row");
+                return Some(Note::NoOtherCell);
             }
             c.column = col;
         }
@@ -170,27 +171,25 @@ fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<&
             };
             match found {
                 Some(i) => move_rows(c, i as isize - from as isize),
-                None => return Some("no row changes across the columns"),
+                None => return Some(Note::NoRowChanges),
             }
         }
         Intent::Mark => {
             let at = (c.rows.selected, c.column);
             if c.mark == Some(at) {
                 c.mark = None;
-                return Some("mark cleared");
+                return Some(Note::MarkCleared);
             } else if c.comparing.comparison.cell(at).is_some() {
                 c.mark = Some(at);
-                return Some("marked: Enter on another cell opens the two side by side");
+                return Some(Note::Marked);
             }
-            return Some("no attempt in this cell to mark");
+            return Some(Note::NoAttemptToMark);
         }
-        Intent::Back if c.mark.take().is_some() => return Some("mark cleared"),
+        Intent::Back if c.mark.take().is_some() => return Some(Note::MarkCleared),
         Intent::ShowTab(_) | Intent::FocusNext | Intent::FocusPrev => {
-            return Some(
-                "the matrix: Enter opens a changed row or two cells side by side, v one attempt in the viewer",
-            );
+            return Some(Note::MatrixKeys);
         }
-        Intent::SearchStart => return Some("search is in the viewer: v opens the selected attempt"),
+        Intent::SearchStart => return Some(Note::SearchInViewerMatrix),
         _ => {}
     }
     None
@@ -227,20 +226,20 @@ impl App {
 /// The two cells Enter opens: the marked one and the selected one; else,
 /// on a row whose verdict changes, its first change (a pair, or two
 /// neighbouring cells); else the selected cell and the next one in the row.
-fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], &'static str> {
+fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], Note> {
     let comparison = &c.comparing.comparison;
     let here = (c.rows.selected, c.column);
     if let Some(mark) = c.mark {
         if mark == here {
-            return Err("the marked cell is the selected one: move to another cell");
+            return Err(Note::MarkedIsSelected);
         }
         if comparison.cell(here).is_none() {
-            return Err("no attempt in this cell");
+            return Err(Note::NoAttemptInCell);
         }
         return Ok([mark, here]);
     }
     let row = here.0;
-    let Some(r) = comparison.rows.get(row) else { return Err("no row") };
+    let Some(r) = comparison.rows.get(row) else { return Err(Note::NoRow) };
     let entries = &c.comparing.entries;
     if let Some((_, pairs)) = &comparison.pairs {
         // The row's pairs with both sides (the only pair of two single attempts has them in two rows).
@@ -264,7 +263,7 @@ fn cells_to_open(c: &CompareState) -> Result<[(usize, usize); 2], &'static str> 
     }
     let present: Vec<usize> = (0..r.cells.len()).filter(|&i| r.cells[i].is_some()).collect();
     if present.len() < 2 {
-        return Err("this eval has one attempt here: v opens it in the viewer, Space marks it to compare");
+        return Err(Note::OneAttemptHere);
     }
     let reading = |col: usize| r.cells[col].as_ref().map(|x| x.reading(entries));
     let step = present.windows(2).find(|w| reading(w[0]) != reading(w[1]));
@@ -294,7 +293,7 @@ fn open_split(app: &mut App) {
         }
         (Err(why), _) => return app.flash(why),
     };
-    let Some((before, after)) = attempts else { return app.flash("no attempt in this cell") };
+    let Some((before, after)) = attempts else { return app.flash(Note::NoAttemptInCell) };
     let Some(cv) = app.cv() else { return };
     let split = Split::new(&cv, before, after);
     let mut state =

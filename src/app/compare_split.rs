@@ -8,6 +8,7 @@ use super::{App, Intent, Panel};
 use crate::model::timeline::RowKind;
 use crate::view::compare::split::{AssertionChange, Slot};
 use crate::view::context::{Ctx, Selection};
+use crate::view::note::Note;
 
 pub fn split_key(app: &mut App, action: Intent) {
     let page = (super::compare_layout::split_rows_shown(app) as isize).max(1);
@@ -51,9 +52,7 @@ pub fn split_key(app: &mut App, action: Intent) {
                     }
                     app.inspector_scroll = 0;
                 }
-                None => app.flash(
-                    "the split view has 1 Timeline, 2 Tools, 4 Usage, 5 Assertions; v opens this side in the viewer",
-                ),
+                None => app.flash(Note::SplitPanels),
             }
         }
         Intent::PageDown | Intent::PageUp | Intent::HalfPageDown | Intent::HalfPageUp if inspector_open => {
@@ -84,14 +83,14 @@ pub fn split_key(app: &mut App, action: Intent) {
         Intent::Copy | Intent::OpenPager => match selected_json(app) {
             Some(text) if action == Intent::Copy => app.copy_text(text),
             Some(text) => app.page_text(&text),
-            None => app.flash("nothing selected on this side"),
+            None => app.flash(Note::NothingOnThisSide),
         },
         Intent::ViewAttempt => {
             let Some(s) = app.compare.as_ref().and_then(|c| c.split.as_ref()) else { return };
             let (attempt, selected) = (s.split.attempts[s.side], s.selected());
             open_in_viewer(app, attempt, selected);
         }
-        Intent::SearchStart => app.flash("search is in the viewer: v opens this side there"),
+        Intent::SearchStart => app.flash(Note::SearchInViewer),
         _ => {}
     }
     clamp(app);
@@ -174,7 +173,6 @@ fn jump(app: &mut App, forward: bool, to: Jump) {
     let len = s.split.len(s.tab);
     let at = s.list().selected;
     let found = if forward { (at + 1..len).find(|&i| hit(i)) } else { (0..at).rev().find(|&i| hit(i)) };
-    let what = if to == Jump::Turn { "turn" } else { "change" };
     match found {
         Some(i) => {
             if let Some(s) = split_mut(app) {
@@ -182,7 +180,7 @@ fn jump(app: &mut App, forward: bool, to: Jump) {
             }
             app.inspector_scroll = 0;
         }
-        None => app.flash(format!("no {} {what} on this side", if forward { "later" } else { "earlier" })),
+        None => app.flash(Note::NoFurtherOnSide { forward, turn: to == Jump::Turn }),
     }
 }
 

@@ -94,7 +94,7 @@ pub(super) fn open_in_viewer(app: &mut App, attempt: usize, selected: Option<Sel
     let side = app.cv().and_then(|cv| {
         let word = crate::view::compare::side_word(cv.side_of(attempt))?;
         let source = cv.sources.iter().find(|s| s.attempts.contains(&attempt))?;
-        Some(format!(" · {word}: {}", crate::view::clean(&source.paths.join(", "))))
+        Some((word.to_string(), crate::view::clean(&source.paths.join(", "))))
     });
-    app.flash(format!("Esc (at the top) goes back to the comparison{}", side.unwrap_or_default()));
+    app.flash(crate::view::note::Note::EscBackToComparison { side });
 }

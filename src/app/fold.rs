@@ -18,7 +18,7 @@ impl App {
             self.folded.insert(key);
         }
         self.refold();
-        self.flash(if folding { "turn folded (z unfolds it)" } else { "turn unfolded" });
+        self.flash(crate::view::note::Note::TurnFolded(folding));
     }
 
     /// `-` / `+`: fold or unfold every turn in scope.
@@ -37,8 +37,7 @@ impl App {
             }
         }
         self.refold();
-        let turns = crate::view::format::count(n, "turn", "turns");
-        self.flash(if fold { format!("{turns} folded (+ unfolds)") } else { format!("{turns} unfolded") });
+        self.flash(crate::view::note::Note::TurnsFolded { turns: n, folded: fold });
     }
 
     /// Show the folds, keeping the selection on its row, or on the header

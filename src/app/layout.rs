@@ -168,13 +168,13 @@ impl App {
     pub fn resize_nav(&mut self, wider: bool) {
         let width = self.viewport.width;
         if width < WIDE {
-            self.flash(format!("the navigator's width changes when the terminal is {WIDE} columns or wider"));
+            self.flash(crate::view::note::Note::NavigatorNeedsWidth(WIDE));
             return;
         }
         let now = nav_width(width, self.nav_width);
         let to = if wider { now.saturating_add(NAV_STEP) } else { now.saturating_sub(NAV_STEP) };
         let to = nav_width(width, Some(to));
         self.nav_width = Some(to);
-        self.flash(format!("navigator {to} columns"));
+        self.flash(crate::view::note::Note::NavigatorWidth(to));
     }
 }

@@ -140,54 +140,7 @@ impl Lists {
     }
 }
 
-/// Which attempts the navigator lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum VerdictFilter {
-    #[default]
-    All,
-    /// Failed, errored and unavailable.
-    Failing,
-    Passed,
-}
-
-impl VerdictFilter {
-    pub fn word(self) -> &'static str {
-        match self {
-            VerdictFilter::All => "all attempts",
-            VerdictFilter::Failing => "failed, errored, unavailable",
-            VerdictFilter::Passed => "passed and skipped",
-        }
-    }
-
-    pub fn keeps(self, attempt: &crate::model::document::Attempt) -> bool {
-        let rank = crate::model::verdict::review_rank(attempt);
-        match self {
-            VerdictFilter::All => true,
-            VerdictFilter::Failing => rank <= 2,
-            VerdictFilter::Passed => rank > 3,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ToolFilter {
-    #[default]
-    All,
-    Failed,
-    Pending,
-    Problems,
-}
-
-impl ToolFilter {
-    pub fn word(self) -> &'static str {
-        match self {
-            ToolFilter::All => "all",
-            ToolFilter::Failed => "failed/rejected",
-            ToolFilter::Pending => "pending",
-            ToolFilter::Problems => "ambiguous/orphan",
-        }
-    }
-}
+pub use crate::view::filters::{ToolFilter, VerdictFilter};
 
 /// Rows on screen per panel, set from the layout on start and resize.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,12 +202,8 @@ impl Default for Options {
     }
 }
 
-/// A one-off message in the footer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Flash {
-    pub text: String,
-    pub error: bool,
-}
+/// A one-off message in the footer, until the next key: a note the view words.
+pub type Flash = crate::view::note::Note;
 
 /// Side effects `update` asks the terminal layer to perform.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -601,12 +550,14 @@ impl App {
         }
     }
 
-    pub fn flash(&mut self, text: impl Into<String>) {
-        self.flash = Some(Flash { text: text.into(), error: false });
+    /// Say `note` on the footer until the next key.
+    pub fn flash(&mut self, note: crate::view::note::Note) {
+        self.flash = Some(note);
     }
 
-    pub fn flash_error(&mut self, text: impl Into<String>) {
-        self.flash = Some(Flash { text: text.into(), error: true });
+    /// The footer's note in its words (what the screen shows).
+    pub fn flash_text(&self) -> Option<String> {
+        self.flash.as_ref().map(|note| note.words(&keymap::Table))
     }
 }
 

@@ -6,6 +6,7 @@
 //! frames, so no key waits on a large input.
 
 use super::{App, Focus, ListState, Mode, Panel};
+use crate::view::note::{Cleared, Note};
 use crate::view::search::{Matcher, Query, SearchTarget};
 
 #[derive(Debug, Clone, Default)]
@@ -209,15 +210,15 @@ impl App {
             SearchTarget::Attempts => {
                 let shown = self.nav.iter().filter(|n| n.depth == 0).count();
                 self.flash(match &self.nav_query {
-                    Some(q) => format!("attempts matching {}: {shown}", q.label(40)),
-                    None => "attempt filter cleared".into(),
+                    Some(q) => Note::AttemptsMatching { label: q.label(40), shown },
+                    None => Note::Cleared(Cleared::Attempts),
                 });
             }
             SearchTarget::Tools => {
                 let shown = self.tool_rows().len();
                 self.flash(match &self.tool_query {
-                    Some(q) => format!("tool calls matching {}: {shown}", q.label(40)),
-                    None => "tool filter cleared".into(),
+                    Some(q) => Note::ToolsMatching { label: q.label(40), shown },
+                    None => Note::Cleared(Cleared::Tools),
                 });
             }
             SearchTarget::Inspector => {}
@@ -317,11 +318,7 @@ impl App {
             if scan.announce {
                 let found = self.search.matches.len();
                 let pct = scan.next * 100 / self.scope_rows.len().max(1);
-                self.flash(if found > 0 {
-                    format!("searching… {} so far ({pct}%)", crate::view::format::count(found, "match", "matches"))
-                } else {
-                    format!("searching… ({pct}%)")
-                });
+                self.flash(Note::Searching { found, percent: pct });
             }
             self.search.scan = Some(scan);
             return;
@@ -340,9 +337,9 @@ impl App {
     fn announce_matches(&mut self) {
         let Some(q) = self.search.query.as_ref() else { return };
         if self.search.matches.is_empty() {
-            self.flash_error(format!("no match for {} in this scope", q.label(40)));
+            self.flash(Note::NoMatchFor(q.label(40)));
         } else {
-            self.flash(crate::view::format::count(self.search.matches.len(), "match", "matches"));
+            self.flash(Note::Matches(self.search.matches.len()));
         }
     }
 
@@ -353,7 +350,7 @@ impl App {
             return;
         }
         if self.search.matches.is_empty() {
-            self.flash(if self.search.query.is_some() { "no matches" } else { "no search: press / to search" });
+            self.flash(if self.search.query.is_some() { Note::NoMatches } else { Note::NoSearch });
             return;
         }
         let current = self.selected_row().unwrap_or(0);
@@ -366,7 +363,7 @@ impl App {
         };
         let (target, total) = (m[at], m.len());
         self.select_row(target);
-        self.flash(crate::view::search::match_position(at + 1, total));
+        self.flash(Note::MatchPosition { at: at + 1, of: total });
     }
 
     /// Does timeline row `ri` match in its words or its events' values (not their keys)?

@@ -5,6 +5,7 @@
 
 use super::{Action, App, Prepared};
 use crate::model::document::{Document, NoticeKind, NoticeLevel};
+use crate::view::note::Note;
 use std::sync::{Arc, Mutex};
 
 /// A value handed over inside an action (a document parsed on another
@@ -50,14 +51,14 @@ impl<T> std::fmt::Debug for Handoff<T> {
 }
 
 /// What the footer says after a reload.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReloadNote {
     /// "reloaded" (`--watch`).
     Reloaded,
     /// "+N events" when events were added, else nothing (`--follow`).
     NewEvents,
-    /// These words, as they are.
-    Says(String),
+    /// What the source says of the reload.
+    Says(Note),
 }
 
 impl App {
@@ -76,12 +77,11 @@ impl App {
                 let total = self.loading.as_ref().map(|l| l.total_bytes).unwrap_or(0);
                 self.install(prepared);
                 self.loading = None;
-                let seconds = *elapsed_ms as f64 / 1000.0;
-                self.flash(crate::view::chrome::loaded_text(total, self.doc.event_count(), seconds));
+                self.flash(Note::Loaded { bytes: total, events: self.doc.event_count(), elapsed_ms: *elapsed_ms });
             }
-            Action::LoadFailed { why, still_loading } => {
+            Action::LoadFailed { why } => {
                 self.preview_only = self.loading.take();
-                self.preview_only(why, still_loading);
+                self.preview_only(why);
             }
             Action::Reloaded { doc, note } => {
                 let Some(doc) = doc.take() else { return true };
@@ -91,8 +91,7 @@ impl App {
                 let Some(listed) = listed.take() else { return true };
                 self.sessions_listed(listed);
             }
-            Action::SourceSays { text, error: true } => self.flash_error(text.clone()),
-            Action::SourceSays { text, error: false } => self.flash(text.clone()),
+            Action::SourceSays(note) => self.flash(note.clone()),
             _ => return false,
         }
         true
@@ -107,29 +106,30 @@ impl App {
         // the lines past those skipped before are the new ones).
         let skipped: Vec<_> = skipped_lines(&self.doc).skip(skipped_before).collect();
         if !skipped.is_empty() {
-            self.flash_error(crate::view::chrome::follow_skipped(added, &skipped));
-            return;
+            let skipped = skipped.into_iter().cloned().collect();
+            return self.flash(Note::FollowSkipped { added, skipped });
         }
         match note {
-            ReloadNote::Reloaded => self.flash("reloaded"),
-            ReloadNote::NewEvents if added > 0 => {
-                self.flash(format!("+{}", crate::view::format::count(added, "event", "events")))
-            }
+            ReloadNote::Reloaded => self.flash(Note::Reloaded),
+            ReloadNote::NewEvents if added > 0 => self.flash(Note::NewEvents(added)),
             ReloadNote::NewEvents => {}
-            ReloadNote::Says(words) => self.flash(words.clone()),
+            ReloadNote::Says(said) => self.flash(said.clone()),
         }
     }
 
     /// The whole load failed: the preview's notice that said it was still
-    /// loading (ending in `still_loading`) now says why it stopped.
-    fn preview_only(&mut self, why: &str, still_loading: &str) {
+    /// loading now says why it stopped.
+    fn preview_only(&mut self, why: &str) {
+        let head = match (self.preview_only, self.doc.sources.first()) {
+            (Some(l), Some(path)) => crate::load::preview::notice_head(path, l.preview_bytes, l.total_bytes),
+            _ => String::new(),
+        };
         for n in self.doc.notices.iter_mut().filter(|n| n.kind == NoticeKind::PreviewLoading) {
-            let head = n.message.strip_suffix(still_loading).unwrap_or(&n.message);
             n.message = format!("{head}; {why}");
             n.level = NoticeLevel::Error;
             n.kind = NoticeKind::Other;
         }
-        self.flash_error(format!("{why}; showing the preview only"));
+        self.flash(Note::PreviewOnly(why.to_string()));
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::scope::set_scope;
 use super::{Action, App, Effect, Focus, Intent, JumpTo, ListState, Mode, Panel, Scope};
+use crate::view::note::{Cleared, Note, Sought};
 
 /// Apply `action` (an [`Action`], or a key's [`Intent`]); what the terminal
 /// is to do (copy, page, redraw) is returned.
@@ -26,10 +27,8 @@ fn apply(app: &mut App, action: Action) {
     match action {
         Action::Resize { width, height } => return resize(app, width, height),
         Action::SearchStep => return app.search_step(),
-        Action::PagerFailed { program, why } => {
-            return app.flash_error(crate::view::chrome::pager_failed(&program, &why));
-        }
-        Action::SuspendRefused => return app.flash_error("cannot suspend: SIGTSTP is ignored here"),
+        Action::PagerFailed { program, why } => return app.flash(Note::PagerFailed { program, why }),
+        Action::SuspendRefused => return app.flash(Note::SuspendRefused),
         _ => {}
     }
     // The flash message lives until the next key.
@@ -116,9 +115,7 @@ fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)
             let step = if action == Intent::FocusNext { 1 } else { order.len() - 1 };
             app.focus = order[(i + step) % order.len()];
         }
-        Intent::ShowTab(Panel::Translation) if app.provenance().is_none() => {
-            app.flash(crate::view::chrome::NO_NATIVE_LINES)
-        }
+        Intent::ShowTab(Panel::Translation) if app.provenance().is_none() => app.flash(Note::NoNativeLines),
         Intent::ShowTab(tab) => {
             app.tab = tab;
             app.inspector_scroll = 0;
@@ -165,7 +162,7 @@ fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)
             move_by(app, isize::MAX / 2);
             // A file read once never grows here: `F` goes to its end and says it cannot follow.
             app.follow = app.live;
-            app.flash(crate::view::chrome::follow_flash(app.live));
+            app.flash(Note::Follow { live: app.live });
         }
         Intent::Redraw => app.effects.push(Effect::Redraw),
         Intent::ToggleFold => app.toggle_fold(),
@@ -262,7 +259,7 @@ fn jump_turn(app: &mut App, forward: bool) {
             let rows = app.viewport.list_rows;
             app.lists.timeline.clamp(app.visible.len(), rows);
         }
-        None => app.flash(if forward { "last turn" } else { "first turn" }),
+        None => app.flash(if forward { Note::LastTurn } else { Note::FirstTurn }),
     }
 }
 
@@ -318,7 +315,7 @@ fn enter(app: &mut App) {
             }
         }
         // Enter on an empty list says so rather than nothing.
-        Focus::List if app.list_len() == 0 => app.flash(crate::view::chrome::NOTHING_SELECTED),
+        Focus::List if app.list_len() == 0 => app.flash(Note::NothingSelected),
         Focus::List | Focus::Inspector => match app.tab {
             // Enter in the inspector of a native log's row: the line it came from.
             Panel::Timeline if app.focus == Focus::Inspector && app.provenance().is_some() => app.row_to_native_line(),
@@ -365,7 +362,7 @@ fn enter(app: &mut App) {
                 match target {
                     Some(loc) => jump_to_location(app, loc.session, loc.turn, loc.event),
                     // Below the findings: the diagnostics NiceEval recorded, which name no event.
-                    None => app.flash(crate::view::chrome::RECORDED_DIAGNOSTIC_HAS_NO_ROW),
+                    None => app.flash(Note::RecordedDiagnosticHasNoRow),
                 }
             }
             Panel::Assertions => match app.assertion_at(app.lists.assertions.selected) {
@@ -396,7 +393,7 @@ pub fn jump_to_location(app: &mut App, session: usize, turn: Option<usize>, even
             app.select_row(r);
             app.focus = Focus::List;
         }
-        None => app.flash_error("that position is not in the timeline"),
+        None => app.flash(Note::PositionNotInTimeline),
     }
 }
 
@@ -409,7 +406,7 @@ fn jump_to_assertion_evidence(app: &mut App) {
     let Some(assertion) = attempt.review.assertions.as_ref().and_then(|l| l.get(ai)) else { return };
     let links = crate::view::assertions::evidence_links(attempt, view, assertion);
     let Some(link) = links.first() else {
-        app.flash("this assertion points at no transcript row");
+        app.flash(Note::AssertionPointsAtNoRow);
         return;
     };
     match (link.row, link.target) {
@@ -417,15 +414,15 @@ fn jump_to_assertion_evidence(app: &mut App) {
             app.select_row(row);
             app.focus = Focus::List;
             if !target.exact {
-                app.flash("approximate: the evidence's turn or event was not found exactly; this is the best match");
+                app.flash(Note::EvidenceApproximate);
             }
         }
         (None, Some(target)) if !target.in_transcript() => {
             let sel = crate::view::report::Selection::default();
             let words = app.context(&sel).map(|ctx| crate::view::assertions::link_text(&ctx, link).as_plain());
-            app.flash_error(format!("evidence {}", words.unwrap_or_default()));
+            app.flash(Note::EvidenceElsewhere(words.unwrap_or_default()));
         }
-        _ => app.flash_error(format!("evidence {} is not in this transcript", link.source_text())),
+        _ => app.flash(Note::EvidenceNotInTranscript(link.source_text())),
     }
 }
 
@@ -433,22 +430,22 @@ fn back(app: &mut App) {
     if app.focus == Focus::Nav && app.nav_query.is_some() {
         app.nav_query = None;
         app.rebuild_nav();
-        app.flash("attempt filter cleared");
+        app.flash(Note::Cleared(Cleared::Attempts));
         return;
     }
     if app.focus == Focus::Inspector && app.inspector_search.is_some() {
         app.inspector_search = None;
-        app.flash("inspector search cleared");
+        app.flash(Note::Cleared(Cleared::Inspector));
     } else if app.focus == Focus::Inspector {
         app.focus = Focus::List;
     } else if app.focus == Focus::List && app.tab == Panel::Tools && app.tool_query.is_some() {
         app.tool_query = None;
         app.rebuild_tool_rows();
-        app.flash("tool filter cleared");
+        app.flash(Note::Cleared(Cleared::Tools));
     } else if app.search.query.is_some() {
         (app.search.query, app.search.scan) = (None, None);
         app.search.matches.clear();
-        app.flash("search cleared");
+        app.flash(Note::Cleared(Cleared::Search));
     } else if app.scope.turn.is_some() || app.scope.session.is_some() {
         let s = app.scope;
         let parent = if s.turn.is_some() { Scope { turn: None, ..s } } else { Scope { session: None, ..s } };
@@ -512,9 +509,9 @@ fn help_key(app: &mut App, action: Action) {
 
 /// Select the next (or previous) `to` row in scope after the selection,
 /// wrapping around to the selection itself.
-fn jump_where(app: &mut App, forward: bool, what: &str, to: JumpTo) {
+fn jump_where(app: &mut App, forward: bool, what: Sought, to: JumpTo) {
     let Some(current) = app.selected_row() else {
-        app.flash(format!("no {what} in this scope"));
+        app.flash(Note::NoneInScope(what));
         return;
     };
     // Past the last one, wrap around (back to the selection itself at worst).
@@ -528,7 +525,7 @@ fn jump_where(app: &mut App, forward: bool, what: &str, to: JumpTo) {
             app.select_row(row);
             app.focus = Focus::List;
         }
-        None => app.flash(format!("no {what} in this scope")),
+        None => app.flash(Note::NoneInScope(what)),
     }
 }
 
@@ -539,19 +536,19 @@ fn jump_failure(app: &mut App, forward: bool) {
     if past_last && app.jump_to_cause(!none) {
         return;
     }
-    jump_where(app, forward, "failures or errors", JumpTo::Failure);
+    jump_where(app, forward, Sought::Failures, JumpTo::Failure);
 }
 
 fn jump_waiting(app: &mut App) {
-    jump_where(app, true, "waiting input requests", JumpTo::Waiting);
+    jump_where(app, true, Sought::Waiting, JumpTo::Waiting);
 }
 
 fn jump_finding(app: &mut App, forward: bool) {
     if app.jump_rows(JumpTo::Finding).is_empty() {
-        app.flash("no diagnostic findings");
+        app.flash(Note::NoFindings);
         return;
     }
-    jump_where(app, forward, "findings", JumpTo::Finding);
+    jump_where(app, forward, Sought::Findings, JumpTo::Finding);
 }
 
 fn mouse_scroll(app: &mut App, column: u16, row: u16, down: bool) {

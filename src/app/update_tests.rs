@@ -122,10 +122,10 @@ fn waiting_jump_and_copy() {
 fn documents_from_sources_arrive_as_actions() {
     let mut a = two_turns();
     update(&mut a, Intent::Down);
-    a.flash("kept");
+    a.flash(crate::view::note::Note::Reloaded);
     // Progress is not a key: the flash stays.
     update(&mut a, Action::LoadProgress { bytes: 1, lines: 1, building: false, elapsed_ms: 5 });
-    assert_eq!(a.flash.as_ref().map(|f| f.text.as_str()), Some("kept"));
+    assert_eq!(a.flash_text().as_deref(), Some("reloaded"));
     let before = a.doc.event_count();
     let grown = crate::load::load_bytes(
         "t.json",
@@ -139,15 +139,13 @@ fn documents_from_sources_arrive_as_actions() {
     let action = super::super::sources::reloaded(grown, super::super::sources::ReloadNote::NewEvents);
     update(&mut a, action.clone());
     assert_eq!(a.doc.event_count(), 5);
-    assert_eq!(
-        a.flash.as_ref().map(|f| f.text.clone()),
-        Some(format!("+{}", crate::view::format::count(5 - before.min(5), "event", "events")))
-    );
+    assert_eq!(a.flash_text(), Some(format!("+{}", crate::view::format::count(5 - before.min(5), "event", "events"))));
     // The same action applied again finds its document already taken.
     update(&mut a, action);
     assert_eq!(a.doc.event_count(), 5);
-    update(&mut a, Action::SourceSays { text: "gone".into(), error: true });
-    assert!(a.flash.as_ref().is_some_and(|f| f.error && f.text == "gone"));
+    update(&mut a, Action::SourceSays(crate::view::note::Note::Disappeared("t.json".into())));
+    assert!(a.flash.as_ref().is_some_and(|f| f.is_error()));
+    assert_eq!(a.flash_text().as_deref(), Some("t.json disappeared; keeping the last good view"));
 }
 
 #[test]
@@ -158,13 +156,9 @@ fn a_followed_file_that_gains_a_bad_line_says_so_and_counts_it() {
     let grown = format!("{first}not json\n{first}");
     let doc = crate::load::load_bytes("f.jsonl", grown.as_bytes()).unwrap();
     update(&mut a, super::super::sources::reloaded(doc, super::super::sources::ReloadNote::NewEvents));
-    let flash = a.flash.as_ref().unwrap();
-    assert!(flash.error, "{}", flash.text);
-    assert!(
-        flash.text.starts_with("+1 event · line 2 skipped: an input-line-skipped error (Diagnostics, 6) — "),
-        "{}",
-        flash.text
-    );
+    let text = a.flash_text().unwrap();
+    assert!(a.flash.as_ref().unwrap().is_error(), "{text}");
+    assert!(text.starts_with("+1 event · line 2 skipped: an input-line-skipped error (Diagnostics, 6) — "), "{text}");
     // The header and the Diagnostics list count it, as check does.
     assert_eq!(a.finding_counts().0, 1);
     let codes: Vec<&str> = a.scoped_findings().iter().map(|&i| a.findings[i].code).collect();
@@ -172,7 +166,8 @@ fn a_followed_file_that_gains_a_bad_line_says_so_and_counts_it() {
     // The same line skipped again on the next reload is not news.
     let doc = crate::load::load_bytes("f.jsonl", format!("{grown}{first}").as_bytes()).unwrap();
     update(&mut a, super::super::sources::reloaded(doc, super::super::sources::ReloadNote::NewEvents));
-    assert_eq!(a.flash.as_ref().map(|f| (f.text.as_str(), f.error)), Some(("+1 event", false)));
+    assert_eq!(a.flash_text().as_deref(), Some("+1 event"));
+    assert!(!a.flash.as_ref().unwrap().is_error());
 }
 
 #[test]
@@ -198,7 +193,7 @@ fn f_on_a_file_read_once_goes_to_the_end_and_says_it_cannot_follow() {
     update(&mut a, Intent::FollowBottom);
     assert!(!a.follow, "a static file is not followed");
     assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
-    let flash = a.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = a.flash_text().unwrap_or_default();
     assert!(flash.contains("not following"), "{flash}");
     // A growing input is followed.
     let mut live = two_turns();

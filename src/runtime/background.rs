@@ -84,5 +84,5 @@ impl Source for BackgroundLoad {
 }
 
 fn failed(why: String) -> Action {
-    Action::LoadFailed { why, still_loading: crate::load::preview::STILL_LOADING }
+    Action::LoadFailed { why }
 }

@@ -11,6 +11,7 @@ use crate::app::sources::{ReloadNote, reloaded};
 use crate::load::{LoadError, display_name};
 use crate::model::document::{Document, Notice, NoticeLevel};
 use crate::runtime::term::Source;
+use crate::view::note::{FileChange, Note};
 use notify::Watcher;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -128,29 +129,23 @@ fn complete_prefix_len(path: &Path) -> u64 {
     std::fs::read(path).map(|b| b.iter().rposition(|&c| c == b'\n').map(|i| i as u64 + 1).unwrap_or(0)).unwrap_or(0)
 }
 
-fn says(text: String) -> Action {
-    Action::SourceSays { text, error: false }
-}
-
-fn fails(text: String) -> Action {
-    Action::SourceSays { text, error: true }
+fn says(note: Note) -> Action {
+    Action::SourceSays(note)
 }
 
 impl LiveSource {
     fn reload_watch(&mut self) -> Action {
         match crate::load::load_paths(&self.paths) {
             Ok(doc) => reloaded(doc, ReloadNote::Reloaded),
-            Err(e) => fails(format!("reload failed, keeping the last good view: {e}")),
+            Err(e) => says(Note::ReloadFailed(e.to_string())),
         }
     }
 
-    fn reload_follow(&mut self, why: Option<&str>) -> Vec<Action> {
+    fn reload_follow(&mut self, why: Option<FileChange>) -> Vec<Action> {
         let name = display_name(&self.paths[0]);
         let bytes = match std::fs::read(&self.paths[0]) {
             Ok(b) => b,
-            Err(e) => {
-                return vec![fails(format!("{name}: {}; keeping the last good view", crate::load::io_message(&e)))];
-            }
+            Err(e) => return vec![says(Note::Unreadable { name, why: crate::load::io_message(&e) })],
         };
         // A partial last line waits for its newline.
         let complete = bytes.iter().rposition(|&c| c == b'\n').map(|i| i + 1).unwrap_or(0);
@@ -160,25 +155,20 @@ impl LiveSource {
         if complete == 0 {
             // Nothing to show: the events shown came from bytes that are gone.
             self.loaded_bytes = 0;
-            let now = if bytes.is_empty() { "is empty" } else { "has no complete line yet" };
-            let what = match why {
-                Some(w) if bytes.is_empty() && w.contains("truncated") => "was truncated to 0 bytes".to_string(),
-                Some(w) => format!("{w}; it {now}"),
-                None => now.to_string(),
-            };
-            let doc = waiting_document(&name, &format!("{what}; waiting for lines"));
-            return vec![reloaded(doc, ReloadNote::Says(format!("{name} {what}; waiting for lines")))];
+            let empty = bytes.is_empty();
+            let doc = waiting_document(&name, &crate::view::note::waiting_for_lines(why, empty));
+            return vec![reloaded(doc, ReloadNote::Says(Note::WaitingForLines { name, change: why, empty }))];
         }
         match crate::load::load_bytes(&name, &bytes[..complete]) {
             Ok(doc) => {
                 self.loaded_bytes = complete as u64;
                 let note = match why {
-                    Some(w) => ReloadNote::Says(format!("{w}; reloaded")),
+                    Some(change) => ReloadNote::Says(Note::ReadAgain(change)),
                     None => ReloadNote::NewEvents,
                 };
                 vec![reloaded(doc, note)]
             }
-            Err(e) => vec![fails(format!("keeping the last good view: {e}"))],
+            Err(e) => vec![says(Note::KeepingLastGood(e.to_string()))],
         }
     }
 }
@@ -209,15 +199,12 @@ impl Source for LiveSource {
             return vec![self.reload_watch()];
         }
         let why = match (previous[0], now[0]) {
-            (Some(a), Some(b)) if a.inode != b.inode => Some("the file was replaced"),
-            (Some(_), Some(b)) if b.len < self.loaded_bytes => Some("the file was truncated"),
-            (None, Some(_)) if self.seen => Some("the file is back"),
-            (None, Some(_)) => Some("the file appeared"),
+            (Some(a), Some(b)) if a.inode != b.inode => Some(FileChange::Replaced),
+            (Some(_), Some(b)) if b.len < self.loaded_bytes => Some(FileChange::Truncated),
+            (None, Some(_)) if self.seen => Some(FileChange::Back),
+            (None, Some(_)) => Some(FileChange::Appeared),
             (_, None) if !self.seen => return Vec::new(),
-            (_, None) => {
-                let name = display_name(&self.paths[0]);
-                return vec![fails(format!("{name} disappeared; keeping the last good view"))];
-            }
+            (_, None) => return vec![says(Note::Disappeared(display_name(&self.paths[0])))],
             _ => None,
         };
         self.seen = true;
@@ -277,20 +264,20 @@ impl StreamSource {
     }
 
     /// Show the first `len` bytes read; `what` says why, on the footer.
-    fn show(&mut self, len: usize, what: Option<String>) -> Action {
+    fn show(&mut self, len: usize, what: Option<Note>) -> Action {
         match crate::load::load_bytes(&self.name, &self.bytes[..len]) {
             Ok(doc) => {
                 self.shown = len;
                 reloaded(doc, what.map_or(ReloadNote::NewEvents, ReloadNote::Says))
             }
-            Err(e) => fails(format!("keeping the last good view: {e}")),
+            Err(e) => says(Note::KeepingLastGood(e.to_string())),
         }
     }
 
     /// Stop reading (the thread ends at its next read) and say why.
-    fn stop(&mut self, why: String) -> Vec<Action> {
+    fn stop(&mut self, why: Note) -> Vec<Action> {
         self.rx = None;
-        vec![fails(why)]
+        vec![says(why)]
     }
 }
 
@@ -319,23 +306,21 @@ impl Source for StreamSource {
         let limit = crate::load::input::max_stream();
         if self.bytes.len() as u64 > limit {
             self.bytes.truncate(self.shown);
-            let why = format!("{}: more than {limit} bytes came; stopped reading, showing what came before", self.name);
-            return self.stop(why);
+            return self.stop(Note::StreamTooLarge { name: self.name.clone(), limit });
         }
         if crate::load::looks_binary(&self.bytes) {
-            let why = format!("{}: this stream is binary, not UTF-8 text; stopped reading", self.name);
-            return self.stop(why);
+            return self.stop(Note::StreamBinary(self.name.clone()));
         }
         match end {
             Some(failed) => {
                 self.rx = None;
                 let mut out = Vec::new();
                 if !self.bytes.is_empty() {
-                    out.push(self.show(self.bytes.len(), Some(format!("{}: the stream ended", self.name))));
+                    out.push(self.show(self.bytes.len(), Some(Note::StreamEnded(self.name.clone()))));
                 }
                 match failed {
-                    Some(e) => out.push(fails(format!("{}: {e}; the stream ended", self.name))),
-                    None if self.bytes.is_empty() => out.push(says(format!("{}: the stream ended empty", self.name))),
+                    Some(why) => out.push(says(Note::StreamFailed { name: self.name.clone(), why })),
+                    None if self.bytes.is_empty() => out.push(says(Note::StreamEndedEmpty(self.name.clone()))),
                     None => {}
                 }
                 out

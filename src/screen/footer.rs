@@ -56,9 +56,10 @@ pub fn compare_line(app: &App, at: HintsFor, width: usize) -> Line {
 }
 
 fn flash_line(app: &App, width: usize) -> Option<Line> {
-    let flash = app.flash.as_ref()?;
-    let look = if flash.error { Chrome::Error } else { Chrome::Accent };
-    Some(Line::chrome(truncate(&sanitize(&flash.text, Lines::Single), width), look))
+    let note = app.flash.as_ref()?;
+    let look = if note.is_error() { Chrome::Error } else { Chrome::Accent };
+    let words = note.words(&crate::app::keymap::Table);
+    Some(Line::chrome(truncate(&sanitize(&words, Lines::Single), width), look))
 }
 
 /// The footer's hints for `at` in the room left after `used` columns: on

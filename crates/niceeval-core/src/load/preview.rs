@@ -49,14 +49,20 @@ pub fn load_preview(path: impl AsRef<std::path::Path>, at_least: u64, budget: us
         Notice::of(
             NoticeLevel::Info,
             crate::model::document::NoticeKind::PreviewLoading,
-            format!(
-                "{path}: preview of the first {} of {}{STILL_LOADING}",
-                crate::model::text::megabytes(bytes as u64),
-                crate::model::text::megabytes(meta.len())
-            ),
+            format!("{}{STILL_LOADING}", notice_head(path, bytes as u64, meta.len())),
         ),
     );
     Some(Preview { doc, bytes: bytes as u64, total: meta.len() })
+}
+
+/// The preview's notice before what follows it (still loading, or why the
+/// rest could not be read): "big.jsonl: preview of the first 4.2 MB of 1.0 GB".
+pub fn notice_head(path: &str, shown: u64, total: u64) -> String {
+    format!(
+        "{path}: preview of the first {} of {}",
+        crate::model::text::megabytes(shown),
+        crate::model::text::megabytes(total)
+    )
 }
 
 /// A document from the start of a file and how many of its bytes it used.
