@@ -467,6 +467,29 @@ fn only_update_changes_the_apps_state() {
     assert!(found.is_empty(), "state changed outside app::update:\n{}", found.join("\n"));
 }
 
+/// Every key a text names comes from the key table (`view::keys`): no
+/// literal in the view, the app or the screen model spells a key's name,
+/// but the table's own list of names.
+#[test]
+fn texts_take_key_names_from_the_table() {
+    const NAMES: [&str; 10] = ["Enter", "Esc", "Tab", "PgDn", "PgUp", "Ctrl-", "Space", "j/k", "h/l", "d/D"];
+    let mut found = Vec::new();
+    for layer in ["view", "app", "screen"] {
+        for path in sources(layer) {
+            if path.ends_with("view/keys.rs") {
+                continue;
+            }
+            for (line, s) in literals(&code(&path)) {
+                let words: Vec<&str> = s.split(|c: char| !(c.is_alphanumeric() || "-/".contains(c))).collect();
+                if let Some(name) = NAMES.iter().find(|n| words.iter().any(|w| w == *n || (n.ends_with('-') && w.starts_with(*n)))) {
+                    found.push(format!("{}:{line}: {name} in {s:?}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "key names written by hand (take them from view::keys):\n{}", found.join("\n"));
+}
+
 /// The environment is read in one place (`runtime/settings.rs`), once.
 #[test]
 fn the_environment_is_read_in_one_place() {

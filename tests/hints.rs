@@ -9,7 +9,7 @@ use niceeval::app::key::{KeyPress, Mods};
 use niceeval::app::keymap::{self, BINDINGS, Mode};
 use niceeval::app::{Action, App, Focus, Intent, Panel, update};
 use niceeval::model::usage::builtin_prices;
-use niceeval::view::hints::{HintsFor, KeyNames, every_place, hints};
+use niceeval::view::hints::{HintsFor, every_place, hints};
 
 const W: u16 = 120;
 const H: u16 = 32;
@@ -119,12 +119,11 @@ fn does_something(at: HintsFor, before: &[Intent], intent: Intent) -> bool {
 
 #[test]
 fn every_hinted_key_is_bound_to_what_the_hint_says_and_does_something_there() {
-    let table = keymap::Table;
     let mut checked = 0;
     for at in every_place() {
         for hint in hints(at) {
-            let keys = table.hint_keys(hint);
-            let unbound: Vec<&Intent> = hint.intents.iter().filter(|i| table.key(**i).is_empty()).collect();
+            let keys = keymap::hint_keys(hint);
+            let unbound: Vec<&Intent> = hint.intents.iter().filter(|i| keymap::key_for(**i).is_empty()).collect();
             assert!(unbound.is_empty(), "{at:?}: {:?} names {unbound:?}, which no key does", hint.word);
             for (i, intent) in hint.intents.iter().enumerate() {
                 // A key that undoes another (k after j), or goes where the view
@@ -148,7 +147,7 @@ fn the_footer_shows_the_tables_keys() {
     let text = common::mono_screen(&mut app, W, H);
     let footer = text.lines().nth(H as usize - 1).unwrap_or_default().to_string();
     for hint in hints(HintsFor::Panel(Panel::Timeline)).iter().take(4) {
-        let keys = keymap::Table.hint_keys(hint);
+        let keys = keymap::hint_keys(hint);
         assert!(footer.contains(&format!("{keys} {}", hint.word)), "{keys} {}: {footer}", hint.word);
     }
 }

@@ -24,17 +24,17 @@ pub fn lines(width: u16) -> Vec<Line> {
     };
     let mut lines = vec![Line::chrome(crate::view::chrome::HELP_KEYS, Chrome::Title), Line::default()];
     for (keys, what) in keymap::help_rows(Mode::Normal) {
-        row(&mut lines, &keys, what);
+        row(&mut lines, &keys, &what);
     }
     lines.push(Line::default());
     lines.push(Line::chrome(crate::view::chrome::HELP_SEARCH, Chrome::Title));
     for (keys, what) in keymap::help_rows(Mode::Search) {
-        row(&mut lines, &keys, what);
+        row(&mut lines, &keys, &what);
     }
     lines.push(Line::default());
     lines.push(Line::chrome(crate::view::chrome::HELP_MARKS, Chrome::Title));
-    for (mark, what) in crate::view::chrome::MARKS {
-        row(&mut lines, mark, what);
+    for (mark, what) in crate::view::chrome::marks() {
+        row(&mut lines, mark, &what);
     }
     lines
 }

@@ -557,7 +557,7 @@ impl App {
 
     /// The footer's note in its words (what the screen shows).
     pub fn flash_text(&self) -> Option<String> {
-        self.flash.as_ref().map(|note| note.words(&keymap::Table))
+        self.flash.as_ref().map(|note| note.words())
     }
 }
 

@@ -58,7 +58,7 @@ pub fn compare_line(app: &App, at: HintsFor, width: usize) -> Line {
 fn flash_line(app: &App, width: usize) -> Option<Line> {
     let note = app.flash.as_ref()?;
     let look = if note.is_error() { Chrome::Error } else { Chrome::Accent };
-    let words = note.words(&crate::app::keymap::Table);
+    let words = note.words();
     Some(Line::chrome(truncate(&sanitize(&words, Lines::Single), width), look))
 }
 
@@ -66,10 +66,8 @@ fn flash_line(app: &App, width: usize) -> Option<Line> {
 /// a narrow terminal the last hints give way, but `? help` stays. The keys
 /// are the key table's.
 pub fn hint_spans(at: HintsFor, used: usize, room: usize) -> Vec<Span> {
-    use crate::view::hints::KeyNames;
-    let table = crate::app::keymap::Table;
     let mut hints: Vec<(String, &crate::view::hints::Hint)> =
-        crate::view::chrome::hints(at).iter().map(|h| (table.hint_keys(h), h)).collect();
+        crate::view::chrome::hints(at).iter().map(|h| (crate::view::keys::hint_keys(h), h)).collect();
     let width = |h: &[(String, &crate::view::hints::Hint)]| {
         h.iter().map(|(k, h)| k.chars().count() + h.word.chars().count() + 3).sum::<usize>()
     };

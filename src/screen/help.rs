@@ -19,5 +19,5 @@ pub fn overlay(out: &mut Screen, area: Rect, app: &App) {
         shown[last] = Line::chrome(crate::view::chrome::more_help(below), Chrome::Dim);
     }
     out.parts.push(Part::Clear(popup));
-    out.panel(popup, Line::chrome(crate::view::chrome::HELP_TITLE, Chrome::Title), true, shown);
+    out.panel(popup, Line::chrome(crate::view::chrome::help_title(), Chrome::Title), true, shown);
 }

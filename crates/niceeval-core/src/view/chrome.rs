@@ -3,6 +3,8 @@
 //! legend and the key hints. Decided here like every other word.
 
 use super::format::{count, megabytes};
+use super::intent::Intent;
+use super::keys::key_for;
 use super::text::clean;
 
 /// " Timeline · 37 rows · 8 turns · merged " (rows below the turns' headers).
@@ -72,10 +74,13 @@ pub fn navigator_title(shown: usize, total: usize) -> String {
 /// What an empty Tools list means: the status filter (`f`), the text
 /// filter (`/`, Esc clears it), or nothing there.
 pub fn no_tools(filter: Option<&str>, text: Option<String>) -> String {
+    let (change, clear) = (key_for(Intent::CycleFilter), key_for(Intent::Back));
     match (filter, text) {
-        (Some(f), Some(t)) => format!("no tool calls match the filter \"{f}\" and {t} (f changes it, Esc clears {t})"),
-        (Some(f), None) => format!("no tool calls match the filter \"{f}\" (f changes it)"),
-        (None, Some(t)) => format!("no tool calls match {t} (Esc clears it)"),
+        (Some(f), Some(t)) => {
+            format!("no tool calls match the filter \"{f}\" and {t} ({change} changes it, {clear} clears {t})")
+        }
+        (Some(f), None) => format!("no tool calls match the filter \"{f}\" ({change} changes it)"),
+        (None, Some(t)) => format!("no tool calls match {t} ({clear} clears it)"),
         (None, None) => "no tool calls in this scope".into(),
     }
 }
@@ -131,8 +136,8 @@ pub const NO_EVENTS: &str = "no events in this scope";
 
 /// What an empty timeline says: nothing in scope, or (a session only
 /// listed from a folder) that its log is not read yet.
-pub fn timeline_empty(attempt: &crate::model::document::Attempt) -> &'static str {
-    if attempt.listed_only { super::summary::NOT_READ_YET } else { NO_EVENTS }
+pub fn timeline_empty(attempt: &crate::model::document::Attempt) -> String {
+    if attempt.listed_only { super::summary::not_read_yet() } else { NO_EVENTS.into() }
 }
 
 /// The timeline of an input with no attempt: its notices (a followed file
@@ -226,7 +231,19 @@ pub fn scope_text(session: Option<String>, turn_title: Option<String>) -> String
 }
 
 /// What each mark means, for the help overlay.
-pub const MARKS: [(&str, &str); 14] = [
+pub fn marks() -> Vec<(&'static str, String)> {
+    let folded = format!(
+        "a folded turn: {} unfolds it, {} unfolds every turn",
+        key_for(Intent::ToggleFold),
+        key_for(Intent::UnfoldAll)
+    );
+    let mut out: Vec<(&str, String)> = MARKS.iter().map(|(m, w)| (*m, w.to_string())).collect();
+    out.push(("▸", folded));
+    out
+}
+
+/// The marks whose meaning names no key.
+const MARKS: [(&str, &str); 13] = [
     ("✓", "completed / answered / passed"),
     ("✗", "failed"),
     ("!", "errored, or a request never answered"),
@@ -240,7 +257,6 @@ pub const MARKS: [(&str, &str); 14] = [
     ("⚑", "a diagnostic finding points here"),
     ("◆N", "N assertions point at this row"),
     ("▌", "a turn's first row: status, events, tool calls, tokens"),
-    ("▸", "a folded turn: z unfolds it, + unfolds every turn"),
 ];
 
 /// The lead of a turn's header row in the timeline.
@@ -252,7 +268,8 @@ pub use super::hints::{HintsFor, hints};
 
 /// What a terminal below the minimum size shows.
 pub fn too_small(width: u16, height: u16) -> String {
-    format!("terminal too small: {width}×{height} (needs 60×15); make it larger or press q")
+    let quit = key_for(Intent::Quit);
+    format!("terminal too small: {width}×{height} (needs 60×15); make it larger or press {quit}")
 }
 
 /// [`too_small`] on a screen `width` wide: wrapped at words, or cut on one
@@ -262,8 +279,9 @@ pub fn too_small_lines(text: &super::Text, width: usize) -> Vec<super::Text> {
 }
 
 /// The inspector's mode tabs beside its title: " [Preview] │ Raw (r) ".
-pub fn inspector_modes(raw: bool) -> &'static str {
-    if raw { " Preview │ [Raw] (r) " } else { " [Preview] │ Raw (r) " }
+pub fn inspector_modes(raw: bool) -> String {
+    let key = key_for(Intent::ToggleRaw);
+    if raw { format!(" Preview │ [Raw] ({key}) ") } else { format!(" [Preview] │ Raw ({key}) ") }
 }
 
 pub const INSPECTOR_TITLE: &str = "Inspector";
@@ -277,17 +295,24 @@ pub const RECORDED_DIAGNOSTIC_HAS_NO_ROW: &str =
 /// with how to reach the panel when the keyboard is elsewhere.
 pub fn more_below(lines: usize, focused: bool) -> String {
     let more = count(lines, "more line", "more lines");
-    if focused { format!("↓ {more} (j/k to scroll)") } else { format!("↓ {more} (Tab to focus, j/k to scroll)") }
+    let scroll = format!("{}/{}", key_for(Intent::Down), key_for(Intent::Up));
+    if focused {
+        format!("↓ {more} ({scroll} to scroll)")
+    } else {
+        format!("↓ {more} ({} to focus, {scroll} to scroll)", key_for(Intent::FocusNext))
+    }
 }
 
 /// The last line of the help overlay when more is below.
 pub fn more_help(lines: usize) -> String {
-    format!("↓ {} (j/k, PgDn, G)", count(lines, "more line", "more lines"))
+    let keys = [Intent::Down, Intent::Up, Intent::PageDown, Intent::Bottom].map(key_for);
+    format!("↓ {} ({}/{}, {}, {})", count(lines, "more line", "more lines"), keys[0], keys[1], keys[2], keys[3])
 }
 
 /// After a long value cut on screen: how much is left and where to read it.
 pub fn more_characters(chars: usize) -> String {
-    format!("… ({}; o opens the whole value in $PAGER)", count(chars, "more character", "more characters"))
+    let pager = key_for(Intent::OpenPager);
+    format!("… ({}; {pager} opens the whole value in $PAGER)", count(chars, "more character", "more characters"))
 }
 
 /// After JSON too long to highlight: where highlighting stopped.
@@ -299,8 +324,12 @@ pub fn highlight_stopped(after: usize, plain: usize) -> String {
     )
 }
 
-/// The help overlay: its title and the headings of its parts.
-pub const HELP_TITLE: &str = " Help · Esc or ? to close ";
+/// The help overlay's title: " Help · Esc or ? to close ".
+pub fn help_title() -> String {
+    format!(" Help · {} or {} to close ", key_for(Intent::Back), key_for(Intent::Help))
+}
+
+/// The headings of the help overlay's parts.
 pub const HELP_KEYS: &str = "Keys (generated from the key table)";
 pub const HELP_SEARCH: &str = "In the search prompt";
 pub const HELP_MARKS: &str = "Marks";

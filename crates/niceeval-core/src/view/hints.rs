@@ -1,7 +1,7 @@
 //! The footer's key hints: for each place the keyboard can be, which
 //! intents to name and in what words. The keys are not written here: the
-//! app's key table names them ([`KeyNames`]), so a hint cannot name a key
-//! that does something else.
+//! key table names them (`view::keys::hint_keys`), so a hint cannot name a
+//! key that does something else.
 
 use super::intent::Intent;
 use super::panel::Panel;
@@ -33,17 +33,6 @@ impl Hint {
     /// The hint that stays when a narrow footer drops the others.
     pub fn is_help(&self) -> bool {
         self.intents == [Intent::Help]
-    }
-}
-
-/// The names of the keys bound to intents: the app's key table.
-pub trait KeyNames {
-    /// The key that does `intent` (its first binding), as the help names it.
-    fn key(&self, intent: Intent) -> String;
-
-    /// A hint's keys, joined as it joins them.
-    fn hint_keys(&self, hint: &Hint) -> String {
-        hint.intents.iter().map(|i| self.key(*i)).collect::<Vec<_>>().join(hint.sep)
     }
 }
 

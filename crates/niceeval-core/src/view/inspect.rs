@@ -507,10 +507,10 @@ fn attempt_detail(ctx: &Ctx) -> Vec<Block> {
     }
     if ctx.doc.attempts.len() > 1 {
         b.push(Block::Blank);
-        b.push(Block::Line(Text::toned(
-            "Enter opens · f filters by verdict · / filters by eval or experiment",
-            Tone::Soft,
-        )));
+        use super::{intent::Intent, keys::key_for};
+        let [open, filter, find] = [Intent::Enter, Intent::CycleFilter, Intent::SearchStart].map(key_for);
+        let keys = format!("{open} opens · {filter} filters by verdict · {find} filters by eval or experiment");
+        b.push(Block::Line(Text::toned(keys, Tone::Soft)));
     }
     b
 }

@@ -63,7 +63,29 @@ pub enum Intent {
 
 impl Intent {
     /// What the intent does, for the help overlay and the README key table.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
+        use super::keys::key_for;
+        match self {
+            Intent::NextFinding => format!(
+                "next diagnostic finding ({}{} / {}{}: next / previous from where the bracket left)",
+                key_for(Intent::NextTurn),
+                key_for(Intent::NextFinding),
+                key_for(Intent::PrevTurn),
+                key_for(Intent::NextFinding)
+            ),
+            Intent::Mark => {
+                format!("compare: mark a cell ({} on another opens the two side by side)", key_for(Intent::Enter))
+            }
+            Intent::JumpForward => format!(
+                "forward again in the jump list (where the terminal tells it from {})",
+                key_for(Intent::FocusNext)
+            ),
+            other => other.words().to_string(),
+        }
+    }
+
+    /// What an intent does where that names no key.
+    fn words(self) -> &'static str {
         match self {
             Intent::Quit => "quit",
             Intent::Up => "move up",
@@ -97,7 +119,6 @@ impl Intent {
             }
             Intent::PrevFailure => "previous failure or error",
             Intent::NextWaiting => "next waiting input request",
-            Intent::NextFinding => "next diagnostic finding (]d / [d: next / previous from where the bracket left)",
             Intent::PrevFinding => "previous diagnostic finding",
             Intent::ToggleRaw => "inspector: Preview / Raw JSON",
             Intent::ToggleMerge => "timeline: merged lifecycle rows / raw events",
@@ -117,13 +138,13 @@ impl Intent {
             Intent::NavWider => "navigator wider",
             Intent::CellLeft => "compare: the cell to the left",
             Intent::CellRight => "compare: the cell to the right",
-            Intent::Mark => "compare: mark a cell (Enter on another opens the two side by side)",
             Intent::ViewAttempt => "compare: open the cell's attempt (split: this side's) in the viewer",
-            Intent::JumpForward => "forward again in the jump list (where the terminal tells it from Tab)",
             Intent::SearchBackspace => "delete a character",
             Intent::SearchCommit => "keep the results",
             Intent::SearchCancel => "cancel: put back what was there",
             Intent::SearchToggleRegex => "text (ignores case) or regex (as show --grep)",
+            // Described above, with the keys they name.
+            Intent::NextFinding | Intent::Mark | Intent::JumpForward => "",
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod hitl;
 pub mod inspect;
 pub mod intent;
 pub mod json;
+pub mod keys;
 pub mod nav;
 pub mod niceeval_cli;
 pub mod note;

@@ -1,12 +1,12 @@
 //! What the viewer says on its footer after a key, a jump, a reload or a
 //! source's news: one typed note per fact, worded here only. A note that
-//! names a key asks the key table for it ([`KeyNames`]).
+//! names a key takes its name from the key table (`view::keys`).
 
 use super::chrome::PagerFailure;
 use super::filters::{ToolFilter, VerdictFilter};
 use super::format::count;
-use super::hints::KeyNames;
 use super::intent::Intent;
+use super::keys::key_for;
 use super::panel::Panel;
 use crate::model::diagnostics::InputLoss;
 
@@ -234,9 +234,9 @@ impl Note {
         )
     }
 
-    /// The note's words; keys are named by `keys`.
-    pub fn words(&self, keys: &dyn KeyNames) -> String {
-        let key = |i: Intent| keys.key(i);
+    /// The note's words.
+    pub fn words(&self) -> String {
+        let key = key_for;
         match self {
             Note::NothingSelected => super::chrome::NOTHING_SELECTED.into(),
             Note::NothingToCopy => "nothing selected to copy".into(),
@@ -319,7 +319,7 @@ impl Note {
             Note::BackToComparison => "back to the comparison".into(),
             Note::EscBackToComparison { side } => esc_back(side.as_ref(), &key(Intent::Back)),
             Note::NoAttemptInCell => "no attempt in this cell".into(),
-            Note::SplitPanels => split_panels(keys),
+            Note::SplitPanels => split_panels(),
             Note::SearchInViewer => {
                 format!("search is in the viewer: {} opens this side there", key(Intent::ViewAttempt))
             }
@@ -380,10 +380,10 @@ fn esc_back(side: Option<&(String, String)>, back: &str) -> String {
     format!("{back} (at the top) goes back to the comparison{side}")
 }
 
-fn split_panels(keys: &dyn KeyNames) -> String {
+fn split_panels() -> String {
     let tabs: Vec<String> =
-        Panel::SPLIT.iter().map(|p| format!("{} {}", keys.key(Intent::ShowTab(*p)), p.title())).collect();
-    format!("the split view has {}; {} opens this side in the viewer", tabs.join(", "), keys.key(Intent::ViewAttempt))
+        Panel::SPLIT.iter().map(|p| format!("{} {}", key_for(Intent::ShowTab(*p)), p.title())).collect();
+    format!("the split view has {}; {} opens this side in the viewer", tabs.join(", "), key_for(Intent::ViewAttempt))
 }
 
 fn no_further(forward: bool, turn: bool) -> String {
@@ -423,30 +423,39 @@ pub fn replaced_note(replaced: usize) -> String {
 mod tests {
     use super::*;
 
-    /// Names every key `‹Intent›`, so a test sees which keys a text names.
-    struct Marked;
-
-    impl KeyNames for Marked {
-        fn key(&self, intent: Intent) -> String {
-            format!("‹{intent:?}›")
-        }
-    }
-
     #[test]
     fn notes_name_their_keys_from_the_table() {
+        let pager = key_for(Intent::OpenPager);
         let cases = [
-            (Note::CopiedPart { copied: 1, of: 2, at_most_kb: 100, replaced: 0 }, "‹OpenPager› opens the whole value"),
-            (Note::TurnFolded(true), "(‹ToggleFold› unfolds it)"),
-            (Note::TurnsFolded { turns: 8, folded: true }, "8 turns folded (‹UnfoldAll› unfolds)"),
-            (Note::NoSearch, "press ‹SearchStart› to search"),
-            (Note::EscBackToComparison { side: None }, "‹Back› (at the top)"),
-            (Note::SplitPanels, "‹ShowTab(Timeline)› Timeline, ‹ShowTab(Tools)› Tools"),
-            (Note::OneAttemptHere, "‹ViewAttempt› opens it in the viewer, ‹Mark› marks it"),
+            (
+                Note::CopiedPart { copied: 1, of: 2, at_most_kb: 100, replaced: 0 },
+                format!("; {pager} opens the whole value"),
+            ),
+            (Note::TurnFolded(true), format!("({} unfolds it)", key_for(Intent::ToggleFold))),
+            (
+                Note::TurnsFolded { turns: 8, folded: true },
+                format!("8 turns folded ({} unfolds)", key_for(Intent::UnfoldAll)),
+            ),
+            (Note::NoSearch, format!("press {} to search", key_for(Intent::SearchStart))),
+            (Note::EscBackToComparison { side: None }, format!("{} (at the top)", key_for(Intent::Back))),
+            (
+                Note::SplitPanels,
+                format!(
+                    "{} Timeline, {} Tools",
+                    key_for(Intent::ShowTab(Panel::Timeline)),
+                    key_for(Intent::ShowTab(Panel::Tools))
+                ),
+            ),
         ];
         for (note, says) in cases {
-            let words = note.words(&Marked);
-            assert!(words.contains(says), "{note:?}: {words}");
+            let words = note.words();
+            assert!(words.contains(&says), "{note:?}: {words}");
         }
+        // As the table has them today.
+        assert_eq!(Note::NoSearch.words(), "no search: press / to search");
+        assert!(
+            Note::SplitPanels.words().starts_with("the split view has 1 Timeline, 2 Tools, 4 Usage, 5 Assertions; v ")
+        );
     }
 
     #[test]
@@ -455,6 +464,6 @@ mod tests {
         assert!(Note::Disappeared("f.jsonl".into()).is_error());
         assert!(!Note::Reloaded.is_error());
         assert!(!Note::Copied { chars: 3, replaced: 0 }.is_error());
-        assert_eq!(Note::Paged { replaced: 1 }.words(&Marked), "opened in $PAGER · 1 control character replaced");
+        assert_eq!(Note::Paged { replaced: 1 }.words(), "opened in $PAGER · 1 control character replaced");
     }
 }

@@ -191,7 +191,9 @@ pub fn prompt_hint(target: SearchTarget, regex: bool) -> String {
         SearchTarget::Inspector => "in the inspector",
     };
     let how = if regex { "regex, case-sensitive" } else { "text, ignores case" };
-    format!("   {what} · {how} (Ctrl-r) · Enter keep · Esc cancel")
+    use super::{intent::Intent, keys::key_for};
+    let [switch, keep, cancel] = [Intent::SearchToggleRegex, Intent::SearchCommit, Intent::SearchCancel].map(key_for);
+    format!("   {what} · {how} ({switch}) · {keep} keep · {cancel} cancel")
 }
 
 /// The live count beside the prompt: "3 matches", "searching…", or why

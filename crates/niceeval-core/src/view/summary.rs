@@ -35,7 +35,9 @@ pub struct Observed {
 }
 
 /// A listed session whose log is not read yet: its counts and rows are missing.
-pub const NOT_READ_YET: &str = "not read yet: Enter reads this session in full";
+pub fn not_read_yet() -> String {
+    format!("not read yet: {} reads this session in full", super::keys::key_for(super::intent::Intent::Enter))
+}
 
 /// Marks on a token sum that includes a negative count (see `usage-negative`).
 const NEGATIVE_SHORT: &str = "includes negative counts";
@@ -349,7 +351,7 @@ impl Summary {
 
     pub fn counts(&self) -> Text {
         if self.listed_only {
-            return Text::toned(format!("{MISSING} ({NOT_READ_YET})"), Tone::Soft);
+            return Text::toned(format!("{MISSING} ({})", not_read_yet()), Tone::Soft);
         }
         if !self.counts_known() {
             return Text::toned(format!("{MISSING} (events not recorded)"), Tone::Soft);

@@ -11,6 +11,8 @@ use super::text::{Text, Tone, clean, clean_owned};
 use crate::model::derive::{DerivedAttempt, TurnAddr};
 use crate::model::document::Attempt;
 use crate::model::provenance::{DropReason, Origin, Provenance, SkipReason};
+use crate::view::intent::Intent;
+use crate::view::keys::key_for;
 use serde_json::{Value, json};
 
 /// A line preview keeps this many characters.
@@ -353,7 +355,14 @@ pub fn row_source(ctx: &Ctx, addr: TurnAddr, event: usize) -> Option<Text> {
     Some(
         Text::toned(format!("from {noun} "), Tone::Soft)
             .with(format!("{} ({})", p.lines[i].number, clean(p.kind(i))), Tone::Plain)
-            .with(format!(" · t or Enter here: that {noun} in the Translation tab"), Tone::Soft),
+            .with(
+                format!(
+                    " · {} or {} here: that {noun} in the Translation tab",
+                    key_for(Intent::ToNativeLine),
+                    key_for(Intent::Enter)
+                ),
+                Tone::Soft,
+            ),
     )
 }
 
@@ -382,7 +391,12 @@ pub fn line_detail(ctx: &Ctx, i: usize) -> Option<(String, Vec<Block>)> {
                 let at = address(ctx.derived, addr, e as usize);
                 kv.push((if k == 0 { "became" } else { "" }, Text::plain(at).with(format!("  {summary}"), Tone::Soft)));
             }
-            hint = Some(Block::Line(Text::toned("Enter: to these events in the timeline (Ctrl-o: back)", Tone::Soft)));
+            let keys = format!(
+                "{}: to these events in the timeline ({}: back)",
+                key_for(Intent::Enter),
+                key_for(Intent::JumpBack)
+            );
+            hint = Some(Block::Line(Text::toned(keys, Tone::Soft)));
         }
     }
     let l = p.lines[i];

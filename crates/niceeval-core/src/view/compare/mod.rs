@@ -18,6 +18,8 @@ use super::verdict::{headline, verdict_mark, verdict_tone};
 use crate::model::compare::{Cell, Change, ColumnKey, Comparison, Entry, PairClass, PairedBy, Side, compare};
 use crate::model::diagnostics::Finding;
 use crate::model::document::Document;
+use crate::view::intent::Intent;
+use crate::view::keys::key_for;
 
 pub use crate::model::compare::UnknownExperiment;
 pub use stats::{ColumnStats, Sum, column_stats, partial_note, slots_note};
@@ -453,7 +455,7 @@ pub fn screen_title(c: &Cv) -> Text {
 pub fn marked_text(c: &Cv, (row, column): (usize, usize)) -> Text {
     let col = c.comparison.columns.get(column).map(column_id).unwrap_or_default();
     Text::toned(
-        format!("  · marked {} in {col} (Enter on another cell opens the two)", row_label(c, row)),
+        format!("  · marked {} in {col} ({} on another cell opens the two)", row_label(c, row), key_for(Intent::Enter)),
         Tone::Accent,
     )
 }
@@ -467,12 +469,13 @@ pub const NO_ROWS: &str = "no attempts to compare";
 
 /// "(+3 → h/l)": columns that did not fit and the keys that reach them.
 pub fn more_columns(hidden: usize) -> Text {
-    Text::toned(format!("(+{hidden} → h/l)"), Tone::Soft)
+    Text::toned(format!("(+{hidden} → {}/{})", key_for(Intent::CellLeft), key_for(Intent::CellRight)), Tone::Soft)
 }
 
 /// "↓ 2 more rows (j/k, PgDn)".
 pub fn more_rows(n: usize) -> Text {
-    Text::toned(format!("↓ {} (j/k, PgDn)", count(n, "more row", "more rows")), Tone::Soft)
+    let keys = [Intent::Down, Intent::Up, Intent::PageDown].map(key_for);
+    Text::toned(format!("↓ {} ({}/{}, {})", count(n, "more row", "more rows"), keys[0], keys[1], keys[2]), Tone::Soft)
 }
 
 /// "↓ 2 more lines of experiments (`niceeval compare` prints them all)".

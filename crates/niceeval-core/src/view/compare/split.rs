@@ -11,6 +11,8 @@ use crate::view::blocks::{Block, Column, Table};
 use crate::view::context::{Ctx, Selection};
 use crate::view::format::{MISSING, count, duration_ms, number};
 use crate::view::inspect::{Inspected, Selected, preview, raw};
+use crate::view::intent::Intent;
+use crate::view::keys::key_for;
 use crate::view::summary::Summary;
 use crate::view::text::{Text, Tone, clean};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
@@ -419,7 +421,10 @@ pub fn inspect(c: &Cv, split: &Split, tab: Panel, line: usize, side: usize, raw_
     let Some(sel) = split.selected(tab, line, side) else {
         return Inspected {
             title: "Inspector".into(),
-            blocks: vec![Block::Line(Text::toned("nothing on this side here (Tab: the other side)", Tone::Soft))],
+            blocks: vec![Block::Line(Text::toned(
+                format!("nothing on this side here ({}: the other side)", key_for(Intent::FocusNext)),
+                Tone::Soft,
+            ))],
         };
     };
     let mut out = if raw_json { raw(&ctx, sel) } else { preview(&ctx, c.findings, sel) };
@@ -482,7 +487,8 @@ pub const USAGE_TITLE: &str = " Usage · before, after and after − before ";
 
 /// The inspector's last line when more lines are below.
 pub fn more_below(lines: usize) -> Text {
-    Text::toned(format!("↓ {} (PgDn, Ctrl-d)", count(lines, "more line", "more lines")), Tone::Soft)
+    let (page, half) = (key_for(Intent::PageDown), key_for(Intent::HalfPageDown));
+    Text::toned(format!("↓ {} ({page}, {half})", count(lines, "more line", "more lines")), Tone::Soft)
 }
 
 /// The inspector's mode in its title.
