@@ -481,13 +481,52 @@ fn texts_take_key_names_from_the_table() {
             }
             for (line, s) in literals(&code(&path)) {
                 let words: Vec<&str> = s.split(|c: char| !(c.is_alphanumeric() || "-/".contains(c))).collect();
-                if let Some(name) = NAMES.iter().find(|n| words.iter().any(|w| w == *n || (n.ends_with('-') && w.starts_with(*n)))) {
+                if let Some(name) =
+                    NAMES.iter().find(|n| words.iter().any(|w| w == *n || (n.ends_with('-') && w.starts_with(*n))))
+                {
                     found.push(format!("{}:{line}: {name} in {s:?}", path.display()));
                 }
             }
         }
     }
     assert!(found.is_empty(), "key names written by hand (take them from view::keys):\n{}", found.join("\n"));
+}
+
+/// Facts are typed, not read back from words: no code outside tests looks
+/// for words in prose (a message, a reason, a note, a why, a misfit's
+/// words) to decide something. Input data (ids, types, codes) is read as
+/// NiceEval reads it; that is not prose.
+#[test]
+fn no_fact_is_decided_by_looking_for_words_in_a_message() {
+    const PROSE: [&str; 9] = ["message", "reason", "words", "text", "why", "misfit", "detail", "note", "flash"];
+    // serde_json says a nesting limit or a raw control character only in its
+    // message (it has no error kind for them): load/error.rs words them better.
+    const LIBRARY_MESSAGES: [&str; 2] =
+        ["detail.starts_with(\"recursion limit exceeded\")", "detail.starts_with(\"control character\")"];
+    let mut found = Vec::new();
+    for layer in ["model", "load", "view", "analysis", "app", "screen", "styled", "ui", "plain", "runtime", "cli"] {
+        for path in sources(layer) {
+            if path.ends_with("tests.rs") {
+                continue;
+            }
+            for (n, line) in code(&path).lines().enumerate() {
+                for m in [".contains(\"", ".starts_with(\"", ".ends_with(\"", ".strip_suffix(", ".strip_prefix("] {
+                    for (at, _) in line.match_indices(m) {
+                        let receiver: String =
+                            line[..at].chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        let receiver: String = receiver.chars().rev().collect();
+                        let prose = PROSE.iter().any(|p| receiver == *p || receiver.ends_with(&format!("_{p}")));
+                        let allowed =
+                            path.ends_with("load/error.rs") && LIBRARY_MESSAGES.iter().any(|l| line.contains(l));
+                        if prose && !allowed {
+                            found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "prose searched for words to decide a fact:\n{}", found.join("\n"));
 }
 
 /// The environment is read in one place (`runtime/settings.rs`), once.

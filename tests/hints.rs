@@ -122,7 +122,7 @@ fn every_hinted_key_is_bound_to_what_the_hint_says_and_does_something_there() {
     let mut checked = 0;
     for at in every_place() {
         for hint in hints(at) {
-            let keys = keymap::hint_keys(hint);
+            let keys = niceeval::view::hints::hint_keys(hint);
             let unbound: Vec<&Intent> = hint.intents.iter().filter(|i| keymap::key_for(**i).is_empty()).collect();
             assert!(unbound.is_empty(), "{at:?}: {:?} names {unbound:?}, which no key does", hint.word);
             for (i, intent) in hint.intents.iter().enumerate() {
@@ -147,7 +147,7 @@ fn the_footer_shows_the_tables_keys() {
     let text = common::mono_screen(&mut app, W, H);
     let footer = text.lines().nth(H as usize - 1).unwrap_or_default().to_string();
     for hint in hints(HintsFor::Panel(Panel::Timeline)).iter().take(4) {
-        let keys = keymap::hint_keys(hint);
+        let keys = niceeval::view::hints::hint_keys(hint);
         assert!(footer.contains(&format!("{keys} {}", hint.word)), "{keys} {}: {footer}", hint.word);
     }
 }

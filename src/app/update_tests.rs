@@ -183,7 +183,7 @@ fn d_alone_goes_to_the_next_finding_and_its_help_asks_for_no_bracket() {
     let view = a.view().unwrap();
     assert_eq!(view.timeline.rows[at].kind, RowKind::ToolFinish, "on the orphan finish");
     // The help says what the key does: it needs no `]` before it.
-    let help = Intent::NextFinding.describe();
+    let help = Intent::NextFinding.describe(crate::app::keymap::key_for);
     assert!(!help.contains("after"), "{help}");
 }
 

@@ -67,7 +67,7 @@ fn flash_line(app: &App, width: usize) -> Option<Line> {
 /// are the key table's.
 pub fn hint_spans(at: HintsFor, used: usize, room: usize) -> Vec<Span> {
     let mut hints: Vec<(String, &crate::view::hints::Hint)> =
-        crate::view::chrome::hints(at).iter().map(|h| (crate::view::keys::hint_keys(h), h)).collect();
+        crate::view::chrome::hints(at).iter().map(|h| (crate::view::hints::hint_keys(h), h)).collect();
     let width = |h: &[(String, &crate::view::hints::Hint)]| {
         h.iter().map(|(k, h)| k.chars().count() + h.word.chars().count() + 3).sum::<usize>()
     };

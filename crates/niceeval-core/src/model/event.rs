@@ -17,8 +17,8 @@ mod classify;
 pub use super::json_node::Node;
 // The JSON engine's types the contract is read through.
 use super::json_node::Object;
-pub use classify::operation_of;
 pub use classify::{COMMON_KEYS, operation_keys, variant_keys};
+pub use classify::{Misfit, operation_of};
 use classify::{classify, kind_and_fields};
 pub use niceeval_json::{Bytes, Field, Source, TextDigest, text_hash};
 use serde_json::Value;
@@ -338,7 +338,7 @@ impl Event {
     /// Why an event that NiceEval still folds breaks the StreamEvent
     /// contract (a `system` message, an operation kind `mcp`, …), if it does.
     /// Worked out again when asked: only `check` asks, and few events are misfits.
-    pub fn misfit(&self) -> Option<String> {
+    pub fn misfit(&self) -> Option<Misfit> {
         if !self.has(FIELD_MISFIT) {
             return None;
         }

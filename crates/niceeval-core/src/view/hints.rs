@@ -4,6 +4,7 @@
 //! key that does something else.
 
 use super::intent::Intent;
+use super::keys::key_for;
 use super::panel::Panel;
 
 /// Where the keyboard is.
@@ -38,6 +39,11 @@ impl Hint {
 
 const fn h(intents: &'static [Intent], word: &'static str) -> Hint {
     Hint { intents, sep: "/", word }
+}
+
+/// A hint's keys, joined as it joins them ("j/k", "[ ]").
+pub fn hint_keys(hint: &Hint) -> String {
+    hint.intents.iter().map(|i| key_for(*i)).collect::<Vec<_>>().join(hint.sep)
 }
 
 /// Keys named one after the other (`[ ]`, `1 2 4 5`).

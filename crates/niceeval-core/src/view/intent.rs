@@ -62,9 +62,9 @@ pub enum Intent {
 }
 
 impl Intent {
-    /// What the intent does, for the help overlay and the README key table.
-    pub fn describe(self) -> String {
-        use super::keys::key_for;
+    /// What the intent does, for the help overlay and the README key table;
+    /// the keys it names are named by `key_for` (the key table's).
+    pub fn describe(self, key_for: impl Fn(Intent) -> String) -> String {
         match self {
             Intent::NextFinding => format!(
                 "next diagnostic finding ({}{} / {}{}: next / previous from where the bracket left)",

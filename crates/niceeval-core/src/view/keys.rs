@@ -5,7 +5,6 @@
 //! something else. The terminal loop turns what the terminal reports into a
 //! [`KeyPress`]; the app looks it up here.
 
-use super::hints::Hint;
 use super::intent::Intent;
 use super::panel::Panel;
 
@@ -299,7 +298,7 @@ pub fn help_rows(mode: Mode) -> Vec<(String, String)> {
             None => rows.push((key_name(*key), *action)),
         }
     }
-    rows.into_iter().map(|(k, a)| (k, a.describe())).collect()
+    rows.into_iter().map(|(k, a)| (k, a.describe(key_for))).collect()
 }
 
 /// The README key table (Markdown), generated from [`BINDINGS`].
@@ -324,9 +323,4 @@ pub fn key_for(intent: Intent) -> String {
         .find_map(|mode| BINDINGS.iter().find(|(m, _, i)| m == mode && *i == intent))
         .map(|(_, key, _)| key_name(*key))
         .unwrap_or_default()
-}
-
-/// A hint's keys, joined as it joins them ("j/k", "[ ]").
-pub fn hint_keys(hint: &Hint) -> String {
-    hint.intents.iter().map(|i| key_for(*i)).collect::<Vec<_>>().join(hint.sep)
 }

@@ -16,10 +16,30 @@ use crate::model::json_node::{JsonType, Object};
 /// An event's kind, and why it breaks the contract when it does.
 pub(super) struct Classified {
     pub kind: EventKind,
-    pub misfit: Option<String>,
+    pub misfit: Option<Misfit>,
 }
 
-fn folded(kind: EventKind, misfit: Option<String>) -> Classified {
+/// Why an event NiceEval still folds breaks the contract: a required field
+/// missing, or a field there but wrong (which decides `check`'s rule), and
+/// in what words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misfit {
+    pub fault: Fault,
+    pub words: String,
+}
+
+impl Misfit {
+    fn invalid(words: String) -> Misfit {
+        Misfit { fault: Fault::InvalidField, words }
+    }
+
+    /// The same fault, with what NiceEval does with the event after it.
+    fn then(self, what_niceeval_does: &str) -> Misfit {
+        Misfit { words: format!("{}; {what_niceeval_does}", self.words), ..self }
+    }
+}
+
+fn folded(kind: EventKind, misfit: Option<Misfit>) -> Classified {
     Classified { kind, misfit }
 }
 
@@ -33,20 +53,24 @@ fn field_fault(v: &Object<'_>, key: &str) -> Fault {
 }
 
 /// Why a required string field is missing or of the wrong type.
-fn string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<String> {
+fn string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<Misfit> {
     match v.get(key) {
         Some(n) if n.is_string() => None,
-        Some(other) => Some(format!("{ty}: field `{key}` must be a string, found {}", other.type_name())),
-        None => Some(format!("{ty}: missing required field `{key}`")),
+        Some(other) => {
+            Some(Misfit::invalid(format!("{ty}: field `{key}` must be a string, found {}", other.type_name())))
+        }
+        None => Some(Misfit { fault: Fault::MissingField, words: format!("{ty}: missing required field `{key}`") }),
     }
 }
 
 /// Why an optional string field has the wrong type (absent and null are fine).
-fn optional_string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<String> {
+fn optional_string_problem(v: &Object<'_>, key: &str, ty: &str) -> Option<Misfit> {
     match v.get(key) {
         None => None,
         Some(n) if n.is_null() || n.is_string() => None,
-        Some(other) => Some(format!("{ty}: field `{key}` must be a string, found {}", other.type_name())),
+        Some(other) => {
+            Some(Misfit::invalid(format!("{ty}: field `{key}` must be a string, found {}", other.type_name())))
+        }
     }
 }
 
@@ -58,7 +82,7 @@ fn need_str(
 ) -> Result<crate::model::event::Name, (Fault, String)> {
     match v.get(key).and_then(Node::as_str) {
         Some(s) => Ok(intern(&s)),
-        None => Err((field_fault(v, key), string_problem(v, key, ty).unwrap_or_default())),
+        None => Err((field_fault(v, key), string_problem(v, key, ty).map(|m| m.words).unwrap_or_default())),
     }
 }
 
@@ -105,10 +129,14 @@ pub(super) fn classify(raw: &Object<'_>, operation: Option<&Object<'_>>, intern:
         "input.requested" => {
             let misfit = match raw.get("request") {
                 Some(n) if n.is_object() => None,
-                Some(other) => {
-                    Some(format!("input.requested: field `request` must be an object, found {}", other.type_name()))
-                }
-                None => Some("input.requested: missing required field `request`".into()),
+                Some(other) => Some(Misfit::invalid(format!(
+                    "input.requested: field `request` must be an object, found {}",
+                    other.type_name()
+                ))),
+                None => Some(Misfit {
+                    fault: Fault::MissingField,
+                    words: "input.requested: missing required field `request`".into(),
+                }),
             };
             folded(EventKind::InputRequested, misfit)
         }
@@ -131,9 +159,9 @@ fn message(raw: &Object<'_>) -> Classified {
         Some(r) if r == "assistant" => (Role::Assistant, None),
         Some(r) => (
             Role::Other,
-            Some(format!(
+            Some(Misfit::invalid(format!(
                 "message: role \"{r}\" is neither \"user\" nor \"assistant\"; NiceEval counts it as a message, but never as an assistant reply"
-            )),
+            ))),
         ),
         _ => (Role::Other, string_problem(raw, "role", "message")),
     };
@@ -169,22 +197,26 @@ fn started(
             Some((JsonType::String, t)) => (t.as_str().map(|t| intern(&t)), None),
             Some((JsonType::Null, _)) => (
                 None,
-                Some(format!(
+                Some(Misfit::invalid(format!(
                     "{TY}: field `tool` is null; NiceEval names the call \"unknown\" in toolCalls but keeps canonical null on its occurrence"
-                )),
+                ))),
             ),
-            Some((_, other)) => {
-                (None, Some(format!("{TY}: field `tool` must be a ToolName string, found {}", other.type_name())))
-            }
+            Some((_, other)) => (
+                None,
+                Some(Misfit::invalid(format!(
+                    "{TY}: field `tool` must be a ToolName string, found {}",
+                    other.type_name()
+                ))),
+            ),
         };
         return Ok(folded(EventKind::ToolStarted { operation_id, name, tool }, misfit));
     }
     let misfit = match kind_text {
         Some(k) if k == "subagent" => optional_string_problem(op, "remoteUrl", TY),
-        Some(k) => Some(format!(
+        Some(k) => Some(Misfit::invalid(format!(
             "operation.started: operation kind \"{k}\" is neither \"tool\" nor \"subagent\"; NiceEval folds it as a subagent call"
-        )),
-        _ => string_problem(op, "kind", TY).map(|p| format!("{p}; NiceEval folds it as a subagent call")),
+        ))),
+        _ => string_problem(op, "kind", TY).map(|p| p.then("NiceEval folds it as a subagent call")),
     };
     Ok(folded(EventKind::SubagentStarted { operation_id, name }, misfit))
 }
@@ -199,11 +231,11 @@ fn finished(raw: &Object<'_>, intern: Intern<'_>) -> Result<Classified, (Fault, 
         Some(k) if k == "subagent" => folded(EventKind::SubagentFinished { operation_id, status }, None),
         kind => {
             let problem = match kind {
-                Some(k) => format!("{TY}: kind \"{k}\" is neither \"tool\" nor \"subagent\""),
-                _ => string_problem(raw, "kind", TY).unwrap_or_default(),
+                Some(k) => Some(Misfit::invalid(format!("{TY}: kind \"{k}\" is neither \"tool\" nor \"subagent\""))),
+                _ => string_problem(raw, "kind", TY),
             };
-            let misfit = format!("{problem}; NiceEval folds it as a subagent finish");
-            folded(EventKind::SubagentFinished { operation_id, status }, Some(misfit))
+            let misfit = problem.map(|p| p.then("NiceEval folds it as a subagent finish"));
+            folded(EventKind::SubagentFinished { operation_id, status }, misfit)
         }
     })
 }

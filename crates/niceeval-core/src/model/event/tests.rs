@@ -45,7 +45,7 @@ fn misfits_are_kept_with_a_reason() {
     assert_eq!(ev.raw()["pct"], 3);
     let ev = Event::from_value(json!({"type":"message","role":"assistant"}));
     assert_eq!(ev.kind, EventKind::Message { role: Role::Assistant });
-    assert_eq!(ev.misfit().as_deref(), Some("message: missing required field `text`"));
+    assert_eq!(ev.misfit().map(|m| m.words).as_deref(), Some("message: missing required field `text`"));
     let ev = Event::from_value(json!({"type":"operation.finished","operationId":7,"kind":"tool","status":"completed"}));
     assert!(
         matches!(ev.kind, EventKind::Unrecognized { ref reason, fault: super::Fault::InvalidField } if reason.contains("operationId"))
@@ -60,11 +60,11 @@ fn misfits_are_kept_with_a_reason() {
 fn misfits_are_folded_as_niceeval_folds_them() {
     let system = Event::from_value(json!({"type":"message","role":"system","text":"s"}));
     assert_eq!(system.kind, EventKind::Message { role: Role::Other });
-    assert!(system.misfit().is_some_and(|m| m.contains("\"system\"")));
+    assert!(system.misfit().is_some_and(|m| m.words.contains("\"system\"")));
     let mcp =
         Event::from_value(json!({"type":"operation.started","operationId":"o","operation":{"kind":"mcp","name":"m"}}));
     assert_eq!(mcp.kind, EventKind::SubagentStarted { operation_id: "o".into(), name: "m".into() });
-    assert!(mcp.misfit().is_some_and(|m| m.contains("subagent call")));
+    assert!(mcp.misfit().is_some_and(|m| m.words.contains("subagent call")));
     let no_kind = Event::from_value(json!({"type":"operation.finished","operationId":"o","status":"completed"}));
     assert_eq!(no_kind.kind, EventKind::SubagentFinished { operation_id: "o".into(), status: "completed".into() });
     let null_tool = Event::from_value(

@@ -49,8 +49,9 @@ fn check_event(sink: &mut Sink, at: Location, event: &Event) {
     // not walked at all when the loader found nothing in them to check.
     let members = (!event.has(FIELD_LINT_PLAIN)).then(|| event.members());
     if let Some(misfit) = event.misfit() {
-        let code = if misfit.contains("missing required field") { "missing-field" } else { "invalid-field" };
-        sink.push(code, at, misfit);
+        let code =
+            if misfit.fault == crate::model::event::Fault::MissingField { "missing-field" } else { "invalid-field" };
+        sink.push(code, at, misfit.words);
     }
     match &event.kind {
         EventKind::Unrecognized { reason, fault } => unrecognized(sink, at, event, reason, *fault),
