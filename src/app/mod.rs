@@ -218,7 +218,7 @@ pub struct App {
     pub views: Vec<AttemptView>,
     pub findings: Vec<Finding>,
     pub model: Option<String>,
-    pub prices: PriceTable,
+    prices: PriceTable,
     pub mode: Mode,
     pub focus: Focus,
     pub tab: Panel,
@@ -230,16 +230,16 @@ pub struct App {
     pub visible: Vec<usize>,
     /// Every timeline row in scope, folded turns included (what search and
     /// jumps look in; landing in a folded turn unfolds it).
-    pub scope_rows: Vec<usize>,
+    scope_rows: Vec<usize>,
     /// Turns showing their header only (`z`, `-`, `+`): (attempt, turn).
-    pub folded: HashSet<(usize, TurnAddr)>,
+    folded: HashSet<(usize, TurnAddr)>,
     /// The navigator's width when `<` / `>` changed it.
-    pub nav_width: Option<u16>,
+    nav_width: Option<u16>,
     pub merge: bool,
     /// The selection and scroll of each tab's list.
     pub lists: Lists,
     /// Navigator: which attempts to list.
-    pub verdict_filter: VerdictFilter,
+    verdict_filter: VerdictFilter,
     /// Navigator text filter on eval, experiment and locator (`/` while the navigator has focus).
     pub nav_query: Option<crate::view::search::Query>,
     /// Tools list text filter (`/` while the Tools list has focus).
@@ -252,7 +252,7 @@ pub struct App {
     /// The theme the inspector's lines are made for (JSON colours differ).
     theme: crate::styled::ThemeName,
     /// Where jumps came from, for Ctrl-o / Ctrl-i.
-    pub jumps: jumps::JumpList,
+    jumps: jumps::JumpList,
     pub raw: bool,
     pub tool_filter: ToolFilter,
     pub tool_sort_by_name: bool,
@@ -263,7 +263,7 @@ pub struct App {
     effects: Vec<Effect>,
     pub help_scroll: usize,
     /// Selection before the last `[`/`]`, so `[d`/`]d` can start from it.
-    pub before_turn_jump: Option<(ListState, bool)>,
+    before_turn_jump: Option<(ListState, bool)>,
     /// `--follow`: keep the last row selected as rows arrive.
     pub follow: bool,
     /// The input is read again as it grows (`--follow`, `--watch`): only then can `F` follow it.
@@ -286,7 +286,7 @@ pub struct App {
     /// `view --compare`: the comparison and its screens.
     pub compare: Option<compare::CompareState>,
     /// A folder of native logs: its sessions as listed (see [`folder`]).
-    pub listing: Option<folder::Listing>,
+    listing: Option<folder::Listing>,
 }
 
 impl App {
