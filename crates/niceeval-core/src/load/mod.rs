@@ -240,11 +240,12 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     let total = repairs.invalid_utf8 + repairs.lone_surrogates;
     let listed = repairs.places.len();
     let losses = repairs.places.into_iter().enumerate().map(|(i, (line, column, what))| {
-        let mut message = what.describe();
+        let why = what.describe();
+        let mut message = why.clone();
         if i + 1 == listed && total > listed {
             message.push_str(&format!(" ({} more replacements after this one are not listed)", total - listed));
         }
-        InputLoss { kind: LossKind::TextReplaced, path: path.to_string(), line, column: Some(column), message }
+        InputLoss { kind: LossKind::TextReplaced, path: path.to_string(), line, column: Some(column), message, why }
     });
     doc.losses.splice(0..0, losses);
     Ok(doc)

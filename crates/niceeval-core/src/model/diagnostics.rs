@@ -70,6 +70,8 @@ pub struct InputLoss {
     pub column: Option<usize>,
     /// What was lost, without the position.
     pub message: String,
+    /// Why, without the position and without what became of the input.
+    pub why: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

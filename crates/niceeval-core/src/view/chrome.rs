@@ -109,7 +109,7 @@ pub fn translation_title(counts: Option<&str>) -> String {
 pub fn follow_skipped(added: usize, skipped: &[&crate::model::diagnostics::InputLoss]) -> String {
     let Some(first) = skipped.first() else { return String::new() };
     let added = if added > 0 { format!("+{} · ", count(added, "event", "events")) } else { String::new() };
-    let why = clean(first.message.trim_end_matches("; line skipped"));
+    let why = clean(&first.why);
     if skipped.len() == 1 {
         return format!("{added}line {} skipped: an input-line-skipped error (Diagnostics, 6) — {why}", first.line);
     }

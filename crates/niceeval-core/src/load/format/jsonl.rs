@@ -242,7 +242,7 @@ fn from_parsed_as<'a>(
                 format!(
                     "no line of this JSONL file could be read ({} bad lines); first: {}",
                     chunk.errors.len(),
-                    e.message
+                    e.message()
                 ),
             ));
         }
@@ -274,7 +274,8 @@ fn from_parsed_as<'a>(
             path: path.to_string(),
             line: e.line,
             column: e.column,
-            message: e.message.clone(),
+            message: e.message(),
+            why: e.why.clone(),
         })
         .collect();
     let (format, attempts) = match kind {

@@ -18,17 +18,32 @@ pub struct LineError {
     pub line: usize,
     /// 1-based column, for JSON syntax errors.
     pub column: Option<usize>,
-    pub message: String,
+    /// Why the line could not be read.
+    pub why: String,
+    /// The file's last line, with no newline after it.
+    pub last_line: bool,
 }
 
 impl LineError {
+    fn new(line: usize, column: Option<usize>, why: String) -> LineError {
+        LineError { line, column, why, last_line: false }
+    }
+
+    /// Why, and that the line was skipped: "…; line skipped".
+    pub fn message(&self) -> String {
+        match (self.last_line, self.column) {
+            (true, Some(_)) => format!("{}; line skipped (last line, no newline at end)", self.why),
+            _ => format!("{}; line skipped", self.why),
+        }
+    }
+
     /// `path:line[:column]: message`, the same form as [`LoadError`].
     pub fn describe(&self, path: &str) -> String {
         match self.column {
-            Some(c) => LoadError::at(path, self.line, c, self.message.clone()).to_string(),
+            Some(c) => LoadError::at(path, self.line, c, self.message()).to_string(),
             None => {
                 use crate::model::text::{Lines, sanitize};
-                format!("{}:{}: {}", sanitize(path, Lines::Single), self.line, sanitize(&self.message, Lines::Single))
+                format!("{}:{}: {}", sanitize(path, Lines::Single), self.line, sanitize(&self.message(), Lines::Single))
             }
         }
     }
@@ -63,17 +78,11 @@ fn parse_line(line: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -> Result<Op
     // when a line fails.
     super::compact::from_slice(line).map(Some).map_err(|e| {
         if let Err(u) = std::str::from_utf8(line) {
-            return LineError {
-                line: line_no,
-                column: None,
-                message: format!(
-                    "line is not valid UTF-8 (bad byte at offset {} of the line); line skipped",
-                    u.valid_up_to()
-                ),
-            };
+            let why = format!("line is not valid UTF-8 (bad byte at offset {} of the line)", u.valid_up_to());
+            return LineError::new(line_no, None, why);
         }
         let err = LoadError::json("", &e, 0);
-        LineError { line: line_no, column: Some(e.column().max(1)), message: format!("{}; line skipped", err.message) }
+        LineError::new(line_no, Some(e.column().max(1)), err.message)
     })
 }
 
@@ -201,9 +210,11 @@ fn parse_final_line_with(rest: &[u8], line_no: usize, lazy: Option<&LazyLoad>) -
                     .err()
                     .is_some_and(|x| x.classify() == serde_json::error::Category::Eof);
                 if eof {
-                    e.message = "the last line is incomplete (no newline, JSON ends early; the writer may still be running); line skipped".into();
+                    e.why =
+                        "the last line is incomplete (no newline, JSON ends early; the writer may still be running)"
+                            .into();
                 } else {
-                    e.message = format!("{} (last line, no newline at end)", e.message);
+                    e.last_line = true;
                 }
             }
             Err(e)
@@ -594,10 +605,10 @@ mod tests {
         assert_eq!(all.errors.len(), 3);
         assert_eq!((all.errors[0].line, all.errors[0].column), (2, Some(10)));
         assert_eq!(all.errors[1].line, 3);
-        assert!(all.errors[1].message.contains("UTF-8"));
+        assert!(all.errors[1].message().contains("UTF-8"));
         assert_eq!(all.errors[2].line, 5);
-        assert!(all.errors[2].message.contains("incomplete"), "{}", all.errors[2].message);
-        assert_eq!(all.errors[0].describe("f.jsonl"), format!("f.jsonl:2:10: {}", all.errors[0].message));
-        assert_eq!(all.errors[1].describe("f.jsonl"), format!("f.jsonl:3: {}", all.errors[1].message));
+        assert!(all.errors[2].message().contains("incomplete"), "{}", all.errors[2].message());
+        assert_eq!(all.errors[0].describe("f.jsonl"), format!("f.jsonl:2:10: {}", all.errors[0].message()));
+        assert_eq!(all.errors[1].describe("f.jsonl"), format!("f.jsonl:3: {}", all.errors[1].message()));
     }
 }

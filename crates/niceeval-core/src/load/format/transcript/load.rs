@@ -165,6 +165,7 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
                 path: path.to_string(),
                 line: s.line,
                 column: None,
+                why: text.clone(),
                 message: text,
             });
         } else {
@@ -266,6 +267,7 @@ pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source
             line,
             column: Some(column),
             message: "invalid UTF-8 replaced by U+FFFD (\u{fffd})".into(),
+            why: "invalid UTF-8".into(),
         })
         .chain(parsed.surrogates_replaced.iter().take(REPLACED_LISTED).map(|&(line, column)| InputLoss {
             kind: LossKind::TextReplaced,
@@ -274,6 +276,7 @@ pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source
             column: Some(column),
             message:
                 "an unpaired UTF-16 surrogate escape read as U+FFFD (\u{fffd}); NiceEval keeps the lone half".into(),
+            why: "an unpaired UTF-16 surrogate escape".into(),
         }))
         .chain(losses)
         .collect();
