@@ -275,7 +275,7 @@ fn search(n: usize) {
     update(&mut app, Intent::SearchCommit);
     let mut longest_step = secs(t.elapsed());
     if std::env::var_os("BENCH_VERBOSE").is_some() {
-        let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
+        let to = app.search().scan.as_ref().map(|s| s.next).unwrap_or(app.visible().len());
         eprintln!("search commit rows 0..{to}: {:.3} ms", longest_step * 1e3);
     }
     // The two halves of a step: the scan and the draw after it.
@@ -283,13 +283,13 @@ fn search(n: usize) {
     let mut longest_draw = secs(draw(&mut term, &app, &cache));
     let mut frames = 1;
     let verbose = std::env::var_os("BENCH_VERBOSE").is_some();
-    while app.search_pending() && app.search.matches.is_empty() {
+    while app.search_pending() && app.search().matches.is_empty() {
         let s = Instant::now();
-        let from = app.search.scan.as_ref().map(|s| s.next).unwrap_or(0);
+        let from = app.search().scan.as_ref().map(|s| s.next).unwrap_or(0);
         niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
         let scan = secs(s.elapsed());
         if verbose {
-            let to = app.search.scan.as_ref().map(|s| s.next).unwrap_or(app.visible.len());
+            let to = app.search().scan.as_ref().map(|s| s.next).unwrap_or(app.visible().len());
             eprintln!("search step rows {from}..{to}: scan {:.3} ms", scan * 1e3);
         }
         longest_scan = longest_scan.max(scan);
@@ -298,7 +298,7 @@ fn search(n: usize) {
         frames += 1;
     }
     let first = t.elapsed();
-    let hit = app.selected_row().is_some_and(|r| app.search.matches.contains(&r));
+    let hit = app.selected_row().is_some_and(|r| app.search().matches.contains(&r));
     while app.search_pending() {
         let s = Instant::now();
         niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
@@ -313,7 +313,7 @@ fn search(n: usize) {
         longest_step * 1e3,
         longest_scan * 1e3,
         longest_draw * 1e3,
-        app.search.matches.len()
+        app.search().matches.len()
     );
 }
 
@@ -337,8 +337,8 @@ fn app_with_string(bytes: usize) -> App {
     let mut app = App::new(doc, None, PriceTable::default());
     niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 200, height: 60 });
     let view = app.view().expect("a view");
-    let row = app.visible.iter().position(|&r| view.timeline.rows[r].event() == Some(0)).expect("the message row");
-    app.lists.timeline.selected = row;
+    let row = app.visible().iter().position(|&r| view.timeline.rows[r].event() == Some(0)).expect("the message row");
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(row));
     app
 }
 

@@ -152,8 +152,12 @@ pub fn tui(data: &[u8]) {
             }
         }
         draw(&mut terminal, &app, &cache);
-        app.focus = Focus::List;
-        app.mode = Mode::Normal;
+        niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
+        match app.mode() {
+            Mode::Search => drop(update(&mut app, Intent::SearchCancel)),
+            Mode::Help => drop(update(&mut app, Intent::Back)),
+            Mode::Normal => {}
+        }
     }
     for i in 0..4u16 {
         update(&mut app, Action::ClickAt { column: w / 2, row: i * h / 4 });
@@ -184,7 +188,6 @@ fn compare(file: &[u8], w: u16, h: u16, heavy: bool) {
     let _ = json::document(&compared.view());
     let mut app = App::for_compare(compared, None, prices.clone());
     set_viewport(&mut app, w, h);
-    app.clamp_compare();
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     let cache = Theme::new(ThemeName::Dark);
     draw(&mut terminal, &app, &cache);

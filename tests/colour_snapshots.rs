@@ -39,7 +39,7 @@ fn styled_screen(theme: ThemeName) -> String {
     let doc = niceeval::load::load_path("assets/demo/session.json").unwrap();
     let mut app = App::new(doc, Some("claude-sonnet-4-5".into()), niceeval::model::usage::builtin_prices());
     let (w, h) = (120, 30);
-    app.viewport = niceeval::app::layout::viewport(w, h, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let cache = Theme::new(theme);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();

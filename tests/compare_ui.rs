@@ -21,7 +21,7 @@ use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
 fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
+    niceeval::app::update(app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
@@ -132,7 +132,7 @@ fn app_of(c: Compared) -> App {
 }
 
 fn split_of(app: &App) -> &niceeval::app::compare::SplitState {
-    app.compare.as_ref().and_then(|c| c.split.as_ref()).expect("the split view is open")
+    app.compare().and_then(|c| c.split.as_ref()).expect("the split view is open")
 }
 
 #[test]
@@ -199,9 +199,9 @@ fn tab_switches_side_and_v_opens_it_in_the_viewer_and_esc_comes_back() {
     update(&mut app, Intent::ShowTab(niceeval::app::Panel::Tools));
     update(&mut app, Intent::Down);
     update(&mut app, Intent::ViewAttempt);
-    assert_eq!(app.compare.as_ref().unwrap().screen, Screen::Viewer);
+    assert_eq!(app.compare().unwrap().screen, Screen::Viewer);
     assert_eq!(app.attempt().unwrap().locator.as_deref(), Some("@1BEFORE000001"));
-    assert_eq!(app.tab, niceeval::app::Panel::Tools);
+    assert_eq!(app.tab(), niceeval::app::Panel::Tools);
     // Both sides' attempts read alike in the viewer: the footer says which side this is.
     let flash = app.flash_text().unwrap_or_default();
     assert_eq!(flash, "Esc (at the top) goes back to the comparison · before: @1BEFORE000001.json");
@@ -245,7 +245,7 @@ fn the_usual_moves_act_on_the_focused_side() {
     update(&mut app, Intent::Top);
     update(&mut app, Intent::NextFailure);
     let Slot::Row(r) = lines[split_of(&app).list().selected].sides[1] else { panic!("a row") };
-    assert!(app.views[1].timeline.rows[r].is_failure());
+    assert!(app.views()[1].timeline.rows[r].is_failure());
     // y copies the side's selection as JSON.
     let effects = update(&mut app, Intent::Copy);
     assert!(matches!(effects.last(), Some(niceeval::app::Effect::Copy(t)) if t.contains("pnpm test -- --bail")));
@@ -259,20 +259,20 @@ fn a_marked_cell_and_another_open_side_by_side() {
     let mut app = app_of(compared);
     screen(&mut app, 120, 35);
     // Mark tool-note in baseline, then deliberate-fail in main.
-    let rows = app.compare.as_ref().unwrap().comparing.comparison.rows.clone();
+    let rows = app.compare().unwrap().comparing.comparison.rows.clone();
     let row = |eval: &str| rows.iter().position(|r| r.eval.as_deref() == Some(eval)).unwrap();
     for _ in 0..row("classic/tool-note") {
         update(&mut app, Intent::Down);
     }
     update(&mut app, Intent::Mark);
-    assert_eq!(app.compare.as_ref().unwrap().mark, Some((row("classic/tool-note"), 0)));
+    assert_eq!(app.compare().unwrap().mark, Some((row("classic/tool-note"), 0)));
     for _ in row("classic/tool-note")..row("deliberate-fail") {
         update(&mut app, Intent::Down);
     }
-    assert_eq!(app.compare.as_ref().unwrap().column, 2, "the cursor moves to the cell the row has");
+    assert_eq!(app.compare().unwrap().column, 2, "the cursor moves to the cell the row has");
     update(&mut app, Intent::Enter);
     let attempts = split_of(&app).split.attempts;
-    let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
+    let locators = attempts.map(|i| app.doc().attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1P9ZFFNSF2297".to_string(), "@18V0DGH4VPDV4".to_string()]);
 }
 
@@ -295,7 +295,7 @@ fn realrun_report_matrix_and_split() {
     // The first row is a changed one: Enter opens baseline against memory-b.
     update(&mut app, Intent::Enter);
     let attempts = split_of(&app).split.attempts;
-    let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
+    let locators = attempts.map(|i| app.doc().attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1CJ2NTSS6T1XA".to_string(), "@1JKJTH22H75S5".to_string()], "recall-constraint");
     insta::assert_snapshot!("realrun_report_split_160x48", screen(&mut app, 160, 48));
     update(&mut app, Intent::ShowTab(niceeval::app::Panel::Assertions));
@@ -309,7 +309,7 @@ fn a_cell_of_several_attempts_opens_its_first_against_its_last() {
     let compared = niceeval::cli::compare::load(&[record], &Default::default(), &Default::default()).unwrap();
     let mut app = app_of(compared);
     screen(&mut app, 120, 35);
-    let rows = app.compare.as_ref().unwrap().comparing.comparison.rows.clone();
+    let rows = app.compare().unwrap().comparing.comparison.rows.clone();
     let at = rows.iter().position(|r| r.eval.as_deref() == Some("realrun/claude-wrong")).unwrap();
     for _ in 0..at {
         update(&mut app, Intent::Down);
@@ -318,9 +318,9 @@ fn a_cell_of_several_attempts_opens_its_first_against_its_last() {
     assert!(shown.contains("✗ 0/2"), "two attempts, none passed:\n{shown}");
     update(&mut app, Intent::Enter);
     let attempts = split_of(&app).split.attempts;
-    let numbers = attempts.map(|i| app.views[i].summary.attempt_number);
+    let numbers = attempts.map(|i| app.views()[i].summary.attempt_number);
     assert_eq!(numbers, [Some(1), Some(2)]);
-    let locators = attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
+    let locators = attempts.map(|i| app.doc().attempts[i].locator.clone().unwrap());
     assert_eq!(locators, ["@1HYSEVB1Y6BX6".to_string(), "@1YVAP5X8K33CP".to_string()]);
 }
 
@@ -346,7 +346,7 @@ fn enter_on_either_row_of_the_only_pair_opens_its_two_attempts() {
         update(&mut app, Intent::Enter);
         let flash = app.flash_text();
         assert_eq!(app.compare_screen(), Some(Screen::Split), "row {row}: {flash:?}");
-        let locators = split_of(&app).split.attempts.map(|i| app.doc.attempts[i].locator.clone().unwrap());
+        let locators = split_of(&app).split.attempts.map(|i| app.doc().attempts[i].locator.clone().unwrap());
         assert_eq!(locators, ["@1BEFORE000001".to_string(), "@1AFTER0000001".to_string()], "row {row}");
     }
 }

@@ -133,9 +133,9 @@ fn viewer_on(path: &Path, eval: &str) -> App {
     let relative = Path::new("../shared").join(path.strip_prefix(&shared).expect("under ../shared"));
     let doc = niceeval::load::load_path(&relative).expect("loads");
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
-    app.viewport = niceeval::app::layout::viewport(140, 40, &app);
-    app.focus = Focus::Nav;
-    for _ in 0..app.nav.len() {
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 140, height: 40 });
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
+    for _ in 0..app.nav().len() {
         if app.attempt().and_then(|a| a.eval_id.as_deref()) == Some(eval) {
             break;
         }
@@ -156,8 +156,8 @@ fn e_goes_to_the_execution_error_of_an_errored_attempt() {
     let mut app = viewer_on(&record, "deliberate-error");
     update(&mut app, Intent::ShowTab(Panel::Timeline));
     update(&mut app, Intent::NextFailure);
-    assert_eq!(app.tab, Panel::Diagnostics);
-    assert_eq!(app.focus, Focus::List);
+    assert_eq!(app.tab(), Panel::Diagnostics);
+    assert_eq!(app.focus(), Focus::List);
     assert_eq!(app.selected(), Some(Selected::Diagnostic(0)));
     let flash = app.flash_text().unwrap_or_default();
     assert_eq!(
@@ -167,7 +167,7 @@ fn e_goes_to_the_execution_error_of_an_errored_attempt() {
     insta::assert_snapshot!("errored_e_jumps_to_the_execution_error", screen(&mut app));
     // From the Timeline list too (`e` there moves among failing rows first: there are none).
     update(&mut app, Intent::ShowTab(Panel::Timeline));
-    app.focus = Focus::List;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
     update(&mut app, Intent::NextFailure);
     assert_eq!(app.selected(), Some(Selected::Diagnostic(0)));
 }
@@ -178,7 +178,7 @@ fn e_goes_to_the_undecided_assertion_when_no_error_is_recorded() {
     let mut app = viewer_on(&record, "realrun/hitl-wrong");
     update(&mut app, Intent::ShowTab(Panel::Timing));
     update(&mut app, Intent::NextFailure);
-    assert_eq!(app.tab, Panel::Assertions);
+    assert_eq!(app.tab(), Panel::Assertions);
     let Some(Selected::Assertion(i)) = app.selected() else { panic!("selected {:?}", app.selected()) };
     let entry = app.attempt().unwrap().review.assertions.as_ref().unwrap()[i].entry_id.clone();
     assert_eq!(entry.as_deref(), Some("ae_8f84fc3578fcaa3d8748"));
@@ -195,7 +195,7 @@ fn the_header_and_inspector_say_why_and_timing_agrees() {
     );
     assert!(attempt.contains("│why         error in eval.run (unexpected-error):"), "{attempt}");
     update(&mut app, Intent::ShowTab(Panel::Timing));
-    app.focus = Focus::Inspector;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Inspector));
     insta::assert_snapshot!("errored_timing_tab_marks_eval_run", screen(&mut app));
 }
 
@@ -216,9 +216,9 @@ fn errored_demo(error: bool) -> App {
         });
     }
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
-    app.viewport = niceeval::app::layout::viewport(140, 40, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 140, height: 40 });
     update(&mut app, Intent::ShowTab(Panel::Timeline));
-    app.focus = Focus::List;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
     app
 }
 
@@ -228,8 +228,8 @@ fn e_presses(app: &mut App, n: usize) -> Vec<String> {
         .map(|_| {
             update(app, Intent::NextFailure);
             match app.selected() {
-                Some(Selected::Row(r)) if app.tab == Panel::Timeline => format!("row {r}"),
-                other => format!("{:?} {other:?}", app.tab),
+                Some(Selected::Row(r)) if app.tab() == Panel::Timeline => format!("row {r}"),
+                other => format!("{:?} {other:?}", app.tab()),
             }
         })
         .collect()

@@ -23,44 +23,44 @@ fn kind(app: &App) -> RowKind {
 #[test]
 fn z_folds_the_selected_rows_turn_to_its_header_and_back() {
     let mut app = demo();
-    let all = app.visible.len();
+    let all = app.visible().len();
     update(&mut app, Intent::Down);
     update(&mut app, Intent::Down);
     assert_ne!(kind(&app), RowKind::TurnHeader);
     update(&mut app, Intent::ToggleFold);
-    assert!(app.visible.len() < all);
+    assert!(app.visible().len() < all);
     assert_eq!(kind(&app), RowKind::TurnHeader, "the selection moves to the folded turn's header");
     let screen = draw(&mut app, 140, 40);
     assert!(screen.contains("▸ turn 1"), "{screen}");
     update(&mut app, Intent::ToggleFold);
-    assert_eq!(app.visible.len(), all);
+    assert_eq!(app.visible().len(), all);
 }
 
 #[test]
 fn minus_folds_every_turn_plus_unfolds_them() {
     let mut app = demo();
-    let all = app.visible.len();
+    let all = app.visible().len();
     update(&mut app, Intent::FoldAll);
-    let headers = app.visible.iter().filter(|&&r| app.view().unwrap().timeline.rows[r].kind == RowKind::TurnHeader);
-    assert_eq!(headers.count(), app.visible.len(), "only headers are left");
+    let headers = app.visible().iter().filter(|&&r| app.view().unwrap().timeline.rows[r].kind == RowKind::TurnHeader);
+    assert_eq!(headers.count(), app.visible().len(), "only headers are left");
     assert_eq!(app.flash_text().unwrap(), "8 turns folded (+ unfolds)");
     update(&mut app, Intent::UnfoldAll);
-    assert_eq!(app.visible.len(), all);
+    assert_eq!(app.visible().len(), all);
 }
 
 #[test]
 fn search_and_jumps_look_inside_folded_turns_and_unfold_where_they_land() {
     let mut app = demo();
     update(&mut app, Intent::FoldAll);
-    let folded = app.visible.len();
+    let folded = app.visible().len();
     update(&mut app, Intent::SearchStart);
     for c in "webfetch".chars() {
         update(&mut app, Action::SearchChar(c));
     }
     update(&mut app, Intent::SearchCommit);
-    assert!(!app.search.matches.is_empty(), "a folded turn is still searched");
+    assert!(!app.search().matches.is_empty(), "a folded turn is still searched");
     assert_ne!(kind(&app), RowKind::TurnHeader);
-    assert!(app.visible.len() > folded, "the turn with the hit is unfolded");
+    assert!(app.visible().len() > folded, "the turn with the hit is unfolded");
     update(&mut app, Intent::FoldAll);
     update(&mut app, Intent::NextFailure);
     assert!(app.view().unwrap().timeline.rows[app.selected_row().unwrap()].is_failure());
@@ -70,7 +70,7 @@ fn search_and_jumps_look_inside_folded_turns_and_unfold_where_they_land() {
     update(&mut app, Intent::Top);
     update(&mut app, Intent::NextTurn);
     assert_eq!(kind(&app), RowKind::TurnHeader);
-    assert_eq!(app.lists.timeline.selected, 1);
+    assert_eq!(app.lists().timeline.selected, 1);
 }
 
 #[test]

@@ -36,7 +36,7 @@ fn placed(at: HintsFor) -> App {
     match at {
         HintsFor::Navigator => {
             let mut app = open("assets/demo/record");
-            while app.focus != Focus::Nav {
+            while app.focus() != Focus::Nav {
                 update(&mut app, Intent::FocusNext);
             }
             app
@@ -45,7 +45,7 @@ fn placed(at: HintsFor) -> App {
             let mut app = open("assets/demo/session.json");
             update(&mut app, Intent::ShowTab(Panel::Tools));
             update(&mut app, Intent::FocusNext);
-            assert_eq!(app.focus, Focus::Inspector);
+            assert_eq!(app.focus(), Focus::Inspector);
             app
         }
         HintsFor::Panel(panel) => {
@@ -55,15 +55,15 @@ fn placed(at: HintsFor) -> App {
                 _ => "assets/demo/session.json",
             };
             let mut app = open(file);
-            if app.doc.attempts.len() > 1 {
+            if app.doc().attempts.len() > 1 {
                 // The Record opens on its list of attempts: open the first failing one.
                 update(&mut app, Intent::Enter);
             }
             update(&mut app, Intent::ShowTab(panel));
-            while app.focus != Focus::List {
+            while app.focus() != Focus::List {
                 update(&mut app, Intent::FocusNext);
             }
-            assert_eq!((app.tab, app.focus), (panel, Focus::List), "placed at {at:?}");
+            assert_eq!((app.tab(), app.focus()), (panel, Focus::List), "placed at {at:?}");
             app
         }
         HintsFor::Matrix => compare_app(),
@@ -73,7 +73,7 @@ fn placed(at: HintsFor) -> App {
             update(&mut app, Intent::Mark);
             update(&mut app, Intent::Down);
             update(&mut app, Intent::Enter);
-            assert!(app.compare.as_ref().is_some_and(|c| c.split.is_some()), "the split view opened");
+            assert!(app.compare().is_some_and(|c| c.split.is_some()), "the split view opened");
             if at == HintsFor::SplitInspector {
                 update(&mut app, Intent::Enter);
                 update(&mut app, Action::Resize { width: W, height: SHORT });
@@ -86,7 +86,7 @@ fn placed(at: HintsFor) -> App {
 /// The screen as drawn, with its looks (a moved selection shows only in them).
 fn screen(app: &mut App) -> ratatui::buffer::Buffer {
     let theme = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Mono);
-    let (w, h) = (app.viewport.width, app.viewport.height);
+    let (w, h) = (app.viewport().width, app.viewport().height);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
     terminal.draw(|f| niceeval::runtime::term::draw(f, app, &theme)).unwrap();
     terminal.backend().buffer().clone()
@@ -99,8 +99,8 @@ fn press(app: &mut App, intent: Intent) -> Vec<niceeval::app::Effect> {
         .iter()
         .find(|(m, k, i)| *m == Mode::Normal && *i == intent && keymap::key_name(*k) == name)
         .unwrap_or_else(|| panic!("{intent:?}: the hint names {name:?}, which the table does not bind to it"));
-    let action = keymap::lookup(app.mode, KeyPress::new(key.code, key.mods | Mods::NONE))
-        .unwrap_or_else(|| panic!("{name} does nothing in {:?} mode", app.mode));
+    let action = keymap::lookup(app.mode(), KeyPress::new(key.code, key.mods | Mods::NONE))
+        .unwrap_or_else(|| panic!("{name} does nothing in {:?} mode", app.mode()));
     assert_eq!(action, Action::Intent(intent), "{name} does {action:?}, not what the hint says");
     update(app, action)
 }
@@ -114,7 +114,7 @@ fn does_something(at: HintsFor, before: &[Intent], intent: Intent) -> bool {
     }
     let was = screen(&mut app);
     let effects = press(&mut app, intent);
-    app.should_quit || !effects.is_empty() || screen(&mut app) != was
+    app.should_quit() || !effects.is_empty() || screen(&mut app) != was
 }
 
 #[test]

@@ -65,7 +65,7 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
     let mut seen = String::new();
     for tab in Panel::ALL {
         update(&mut app, Intent::ShowTab(tab));
-        app.focus = Focus::List;
+        niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
         let len = app.list_len();
         update(&mut app, Intent::Top);
         for _ in 0..len.max(1) {
@@ -75,26 +75,30 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
     }
     // Every timeline row, in the inspector, Preview and Raw, merged and not.
     for merge in [true, false] {
-        if app.merge != merge {
+        if app.merge() != merge {
             update(&mut app, Intent::ToggleMerge);
         }
         update(&mut app, Intent::ShowTab(Panel::Timeline));
-        app.focus = Focus::List;
+        niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
         update(&mut app, Intent::Top);
-        for _ in 0..app.visible.len() {
+        for _ in 0..app.visible().len() {
             for raw in [false, true] {
-                app.raw = raw;
-                app.focus = Focus::Inspector;
+                if app.raw() != raw {
+                    niceeval::app::update(&mut app, niceeval::app::Intent::ToggleRaw);
+                }
+                niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Inspector));
                 // Scroll through the whole inspector content.
-                app.inspector_scroll = 0;
+                niceeval::app::update(&mut app, niceeval::app::Intent::Top);
                 for _ in 0..4 {
                     seen.push_str(&draw(&mut terminal, &app, &cache));
-                    app.inspector_scroll += usize::from(height.saturating_sub(4).max(1));
+                    niceeval::app::update(&mut app, niceeval::app::Intent::PageDown);
                 }
-                app.inspector_scroll = 0;
+                niceeval::app::update(&mut app, niceeval::app::Intent::Top);
             }
-            app.raw = false;
-            app.focus = Focus::List;
+            if app.raw() {
+                niceeval::app::update(&mut app, niceeval::app::Intent::ToggleRaw);
+            }
+            niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
             update(&mut app, Intent::Down);
         }
     }
@@ -109,9 +113,9 @@ fn render_everything(doc: niceeval::model::Document, width: u16, height: u16) ->
     seen.push_str(&draw(&mut terminal, &app, &cache));
     update(&mut app, Intent::SearchCommit);
     seen.push_str(&draw(&mut terminal, &app, &cache));
-    app.focus = Focus::Nav;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
     update(&mut app, Intent::Top);
-    for _ in 0..app.nav.len() {
+    for _ in 0..app.nav().len() {
         seen.push_str(&draw(&mut terminal, &app, &cache));
         update(&mut app, Intent::Down);
     }

@@ -144,7 +144,7 @@ fn the_timing_tab_draws_a_deep_chain() {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
     let cache = Theme::new(ThemeName::Dark);
     update(&mut app, Intent::ShowTab(Panel::Timing));
-    app.focus = Focus::List;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
     let rows = app.timing_rows().len();
     assert!(rows < 100, "{rows} rows");
     let mut seen = String::new();
@@ -153,8 +153,9 @@ fn the_timing_tab_draws_a_deep_chain() {
     update(&mut app, Intent::Top);
     for _ in 0..rows {
         seen.push_str(&harness::draw(&mut terminal, &app, &cache));
-        app.toggle_timing();
-        app.toggle_timing();
+        // Enter opens the row's node and Enter closes it again.
+        update(&mut app, Intent::Enter);
+        update(&mut app, Intent::Enter);
         update(&mut app, Intent::Down);
     }
     assert!(folded_count(&seen).is_some_and(|n| n > CHAIN - 100), "no fold row on screen");

@@ -56,15 +56,15 @@ fn compare(name: &str, plain: &Document, lazy: &Document) -> usize {
     assert!(!events(lazy).any(|e| e.parsed_whole()), "{name}: deriving and linting parsed an event whole");
     // The viewer's rows (what the timeline shows and the search reads).
     let (pa, la) = (App::new(plain.clone(), None, PriceTable::default()), App::new(lazy.clone(), None, prices.clone()));
-    assert!(!events(&la.doc).any(|e| e.parsed_whole()), "{name}: building the views parsed an event whole");
-    for (a, (pv, lv)) in pa.views.iter().zip(&la.views).enumerate() {
+    assert!(!events(la.doc()).any(|e| e.parsed_whole()), "{name}: building the views parsed an event whole");
+    for (a, (pv, lv)) in pa.views().iter().zip(la.views()).enumerate() {
         for (ri, row) in pv.timeline.rows.iter().enumerate() {
-            let p = niceeval::view::timeline::row_view(&pa.doc.attempts[a], pv, ri);
-            let l = niceeval::view::timeline::row_view(&la.doc.attempts[a], lv, ri);
+            let p = niceeval::view::timeline::row_view(&pa.doc().attempts[a], pv, ri);
+            let l = niceeval::view::timeline::row_view(&la.doc().attempts[a], lv, ri);
             assert_eq!(p, l, "{name}: row {:?} of attempt {a}", row.addr());
         }
     }
-    assert!(!events(&la.doc).any(|e| e.parsed_whole()), "{name}: the rows parsed an event whole");
+    assert!(!events(la.doc()).any(|e| e.parsed_whole()), "{name}: the rows parsed an event whole");
     for (a, (pa, la)) in plain.attempts.iter().zip(&lazy.attempts).enumerate() {
         assert_eq!(pd[a].to_json(pa), ld[a].to_json(la), "{name}: derived JSON of attempt {a}");
     }
@@ -223,15 +223,20 @@ fn the_viewer_reads_lazy_events_without_parsing_them_all() {
     let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
     let whole =
-        |app: &App| app.doc.attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.parsed_whole()).count();
+        |app: &App| app.doc().attempts[0].sessions[0].turns[0].turn.events.iter().filter(|e| e.parsed_whole()).count();
     assert!(whole(&app) <= 1, "drawing parsed {} events whole", whole(&app));
     let screen = format!("{:?}", terminal.backend().buffer());
     assert!(screen.contains("f0.rs"), "the first tool call's input path is shown");
-    app.commit_search(niceeval::view::search::Query::new("needle-37", false).unwrap());
+    // `/needle-37` and Enter, as typed.
+    niceeval::app::update(&mut app, niceeval::app::Intent::SearchStart);
+    for c in "needle-37".chars() {
+        niceeval::app::update(&mut app, niceeval::app::Action::SearchChar(c));
+    }
+    niceeval::app::update(&mut app, niceeval::app::Intent::SearchCommit);
     while app.search_pending() {
         niceeval::app::update(&mut app, niceeval::app::Action::SearchStep);
     }
-    assert_eq!(app.search.matches.len(), 1, "a string left in the file is searched");
+    assert_eq!(app.search().matches.len(), 1, "a string left in the file is searched");
     assert!(whole(&app) <= 1, "searching parsed events whole");
 }
 

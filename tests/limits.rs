@@ -141,9 +141,11 @@ fn deep_but_allowed_values_go_through_every_path() {
         harness::set_viewport(&mut app, 120, 40);
         let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
         let cache = Theme::new(ThemeName::Dark);
-        for _ in 0..app.visible.len() {
+        for _ in 0..app.visible().len() {
             for raw in [false, true] {
-                app.raw = raw;
+                if app.raw() != raw {
+                    niceeval::app::update(&mut app, niceeval::app::Intent::ToggleRaw);
+                }
                 harness::draw(&mut terminal, &app, &cache);
             }
             update(&mut app, Intent::Down);
@@ -193,19 +195,19 @@ fn a_huge_string_field_opens_and_pages() {
     let cache = Theme::new(ThemeName::Dark);
     // Select the message row and look at it in the inspector.
     let row = app
-        .visible
+        .visible()
         .iter()
         .position(|&r| app.view().unwrap().timeline.rows[r].event() == Some(0))
         .expect("a row for the message");
-    app.lists.timeline.selected = row;
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(row));
     let top = harness::draw(&mut terminal, &app, &cache);
     let first_frame = t0.elapsed();
     // The stated cut is at the end of the inspector's content.
-    app.focus = Focus::Inspector;
-    app.inspector_scroll = usize::MAX / 2;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Inspector));
+    niceeval::app::update(&mut app, niceeval::app::Intent::Bottom);
     let screen = harness::draw(&mut terminal, &app, &cache);
-    app.inspector_scroll = 0;
-    app.focus = Focus::List;
+    niceeval::app::update(&mut app, niceeval::app::Intent::Top);
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
     let t1 = Instant::now();
     for _ in 0..5 {
         update(&mut app, Intent::Up);
@@ -221,8 +223,8 @@ fn a_huge_string_field_opens_and_pages() {
     let stated = format!("… ({} more characters;", niceeval::view::format::number((value_chars - 200_000) as f64));
     assert!(screen.contains(&stated), "no stated cut ({stated}):\n{screen}");
     assert!(top.contains("␛[31") || screen.contains("␛[31"), "escape not shown as a placeholder");
-    assert_eq!(app.lists.timeline.selected, row);
-    app.focus = Focus::Inspector;
+    assert_eq!(app.lists().timeline.selected, row);
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Inspector));
     let effects = update(&mut app, Intent::OpenPager);
     let paged = effects.iter().find_map(|e| match e {
         Effect::Page(t) => Some(t.len()),
@@ -268,16 +270,20 @@ fn long_lines_and_a_million_element_array() {
         update(&mut app, Intent::Top);
         for _ in 0..3 {
             for raw in [false, true] {
-                app.raw = raw;
+                if app.raw() != raw {
+                    niceeval::app::update(&mut app, niceeval::app::Intent::ToggleRaw);
+                }
                 seen.push_str(&harness::draw(&mut terminal, &app, &cache));
                 // The end of the inspector, where a cut is stated.
-                app.focus = Focus::Inspector;
-                app.inspector_scroll = usize::MAX / 2;
+                niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Inspector));
+                niceeval::app::update(&mut app, niceeval::app::Intent::Bottom);
                 seen.push_str(&harness::draw(&mut terminal, &app, &cache));
-                app.inspector_scroll = 0;
-                app.focus = Focus::List;
+                niceeval::app::update(&mut app, niceeval::app::Intent::Top);
+                niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
             }
-            app.raw = false;
+            if app.raw() {
+                niceeval::app::update(&mut app, niceeval::app::Intent::ToggleRaw);
+            }
             update(&mut app, Intent::Down);
         }
     }

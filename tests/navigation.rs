@@ -55,7 +55,7 @@ fn select_event_text(app: &mut App, text: &str) {
             })
         })
         .expect("the row");
-    app.select_row(ri);
+    niceeval::app::update(app, niceeval::app::Action::ShowRow(ri));
 }
 
 #[test]
@@ -64,17 +64,17 @@ fn the_whole_file_keeps_the_tab_and_the_list_selection_of_its_preview() {
     let preview = doc_of(&calls[..20]);
     let mut app = App::new(preview, None, PriceTable::default());
     update(&mut app, Intent::ShowTab(Panel::Tools));
-    app.focus = Focus::List;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
     for _ in 0..4 {
         update(&mut app, Intent::Down);
     }
-    assert_eq!(app.lists.tools.selected, 4);
+    assert_eq!(app.lists().tools.selected, 4);
     let whole = Prepared::new(doc_of(&calls), None, &PriceTable::default());
     update(&mut app, loaded(whole, 0));
-    assert_eq!(app.doc.event_count(), 80, "the whole file is shown");
-    assert_eq!(app.tab, Panel::Tools, "the tab stays");
-    assert_eq!(app.focus, Focus::List);
-    assert_eq!(app.lists.tools.selected, 4, "the Tools list keeps its selection");
+    assert_eq!(app.doc().event_count(), 80, "the whole file is shown");
+    assert_eq!(app.tab(), Panel::Tools, "the tab stays");
+    assert_eq!(app.focus(), Focus::List);
+    assert_eq!(app.lists().tools.selected, 4, "the Tools list keeps its selection");
 }
 
 #[test]
@@ -106,12 +106,12 @@ fn two_findings_of_one_code_at_one_place_both_say_why() {
     let doc = niceeval::load::load_path(path).unwrap();
     let mut app = App::new(doc, None, PriceTable::default());
     update(&mut app, Intent::ShowTab(Panel::Diagnostics));
-    let row = app.finding_rows().iter().position(|&(i, _)| app.findings[i].code == "limit-path-unmatched");
+    let row = app.finding_rows().iter().position(|&(i, _)| app.findings()[i].code == "limit-path-unmatched");
     let (row, n) = (row.expect("the row"), app.finding_rows()[row.unwrap()].1);
     assert_eq!(n, 2, "two findings share the row");
-    app.lists.diagnostics.selected = row;
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(row));
     let (w, h) = (200, 60);
-    app.viewport = niceeval::app::layout::viewport(w, h, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();

@@ -12,7 +12,7 @@ mod findings;
 #[path = "one_truth/words.rs"]
 mod words;
 
-use niceeval::app::{App, Focus, Scope, scope::set_scope};
+use niceeval::app::{App, Focus, Scope};
 use niceeval::model::usage::builtin_prices;
 use niceeval::ui::{Theme, ThemeName};
 use niceeval::view::format::{count, number, usd};
@@ -51,7 +51,7 @@ fn samples() -> Vec<PathBuf> {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
+    niceeval::app::update(app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
@@ -142,9 +142,12 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
                 }
                 (false, _) => plain.clone(),
             };
-            set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
-            app.focus = Focus::List;
-            app.tab = niceeval::app::Panel::Timeline;
+            niceeval::app::update(
+                &mut app,
+                niceeval::app::Action::Scope(Scope { attempt: i, session: None, turn: None }),
+            );
+            niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
+            niceeval::app::update(&mut app, niceeval::app::Intent::ShowTab(niceeval::app::Panel::Timeline));
             let rows: usize =
                 a["turns"].as_array().unwrap().iter().map(|t| t["rows"].as_array().unwrap().len() + 1).sum();
             let height = (rows + 8).clamp(24, 4000) as u16;
@@ -233,7 +236,7 @@ fn the_viewer_show_and_show_json_state_the_same_facts() {
             }
             rows_compared += json_rows.len();
             // The model, as the viewer's attempt summary states it.
-            app.focus = Focus::Nav;
+            niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
             let s = screen(&mut app, 400, 60);
             let model = a["model"].as_str().map(niceeval::view::clean).unwrap_or_else(|| "—".into());
             assert!(s.iter().any(|l| l.contains("model") && l.contains(&model)), "{what}: model {model}");
@@ -387,8 +390,11 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
                     "{what}: show says\n{text}"
                 );
             }
-            set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
-            app.focus = Focus::List;
+            niceeval::app::update(
+                &mut app,
+                niceeval::app::Action::Scope(Scope { attempt: i, session: None, turn: None }),
+            );
+            niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
             update(&mut app, Intent::ShowTab(Panel::Timing));
             let s = screen(&mut app, 200, 30);
             assert!(
@@ -398,7 +404,7 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
             timed += usize::from(!a["timing"].as_array().unwrap().is_empty());
             // The fix prompt: what show --json states is what y copies from the Assertions list.
             update(&mut app, Intent::ShowTab(Panel::Assertions));
-            app.lists.assertions.selected = 0;
+            niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(0));
             let effects = update(&mut app, Intent::Copy);
             let copied = match effects.last() {
                 Some(Effect::Copy(t)) => Some(t.clone()),
@@ -433,9 +439,12 @@ fn check_show_and_the_viewer_print_the_same_address() {
         let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
         let mut app = App::new(doc.clone(), None, prices.clone());
         for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate() {
-            set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
-            app.tab = niceeval::app::Panel::Diagnostics;
-            app.focus = Focus::List;
+            niceeval::app::update(
+                &mut app,
+                niceeval::app::Action::Scope(Scope { attempt: i, session: None, turn: None }),
+            );
+            niceeval::app::update(&mut app, niceeval::app::Intent::ShowTab(niceeval::app::Panel::Diagnostics));
+            niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
             let screen = screen(&mut app, 300, 200).join("\n");
             // Findings about the input file itself are the file's, not an attempt's, in check.
             let show_at: Vec<&str> = a["findings"]
@@ -478,7 +487,7 @@ fn the_viewer_and_show_draw_the_same_diffs() {
     let sections = [niceeval::plain::SectionKind::Changes, niceeval::plain::SectionKind::Assertions];
     let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
     let mut app = App::new(doc.clone(), None, prices.clone());
-    set_scope(&mut app, Scope { attempt: 0, session: None, turn: None });
+    niceeval::app::update(&mut app, niceeval::app::Action::Scope(Scope { attempt: 0, session: None, turn: None }));
     // Every line of the viewer's diffs (inspector, the right-hand panel) is a line `show` prints.
     let inspector = |s: &[String]| -> Vec<String> {
         s.iter().filter_map(|l| l.split('│').nth(5).map(|x| x.trim().to_string())).filter(|x| !x.is_empty()).collect()
@@ -488,8 +497,8 @@ fn the_viewer_and_show_draw_the_same_diffs() {
     for (tab, rows) in [(Panel::Changes, 2), (Panel::Assertions, 3)] {
         update(&mut app, niceeval::app::Intent::ShowTab(tab));
         for i in 0..rows {
-            app.focus = Focus::List;
-            app.list_mut().selected = i;
+            niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
+            niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(i));
             let s = screen(&mut app, 200, 80);
             let lines = inspector(&s);
             let diff: Vec<&String> = match lines.iter().position(|l| l.starts_with("@@") || l.starts_with("- expected"))

@@ -101,7 +101,7 @@ fn a_prefix_that_never_closes_anything_gives_no_preview() {
 fn poll_until_loaded(app: &mut App, source: &mut dyn Source) {
     // A hang, not a slow load: speed is in BENCHMARKS.md.
     let deadline = Instant::now() + Duration::from_secs(180);
-    while app.loading.is_some() {
+    while app.loading().is_some() {
         assert!(Instant::now() < deadline, "the background load did not finish");
         for action in source.poll() {
             niceeval::app::update(app, action);
@@ -118,8 +118,8 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     let preview_events = preview.doc.event_count();
     let (bytes, total) = (preview.bytes, preview.total);
     let mut app = App::new(preview.doc, None, PriceTable::default());
-    let generation = app.generation;
-    app.lists.timeline.selected = 7;
+    let generation = app.generation();
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(7));
     let before = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event()));
     let mut source = niceeval::runtime::background::start(
         &mut app,
@@ -129,17 +129,17 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
         PriceTable::default(),
         Instant::now(),
     );
-    assert!(app.loading.is_some(), "the header says the file is still loading");
+    assert!(app.loading().is_some(), "the header says the file is still loading");
     poll_until_loaded(&mut app, &mut source);
-    assert_eq!(app.doc.event_count(), 5000);
+    assert_eq!(app.doc().event_count(), 5000);
     assert!(preview_events < 5000);
-    assert!(app.generation > generation, "render caches start over");
+    assert!(app.generation() > generation, "render caches start over");
     let after = app.selected_row().and_then(|r| app.view().unwrap().timeline.rows.get(r).map(|row| row.event()));
     assert_eq!(before, after, "the same event stays selected");
     let flash = app.flash_text().unwrap();
-    assert!(!app.flash.as_ref().unwrap().is_error(), "{flash}");
+    assert!(!app.flash().unwrap().is_error(), "{flash}");
     assert!(flash.starts_with("loaded all") && flash.contains("5,000 events"), "{flash}");
-    assert!(!app.doc.notices.iter().any(|n| n.message.contains("preview")), "the preview notice is gone");
+    assert!(!app.doc().notices.iter().any(|n| n.message.contains("preview")), "the preview notice is gone");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -161,14 +161,15 @@ fn a_failed_whole_load_keeps_the_preview_and_says_so() {
         Instant::now(),
     );
     poll_until_loaded(&mut app, &mut source);
-    assert_eq!(app.doc.event_count(), events, "the preview stays");
-    assert!(app.flash.as_ref().is_some_and(|f| f.is_error()));
+    assert_eq!(app.doc().event_count(), events, "the preview stays");
+    assert!(app.flash().is_some_and(|f| f.is_error()));
     assert!(app.flash_text().is_some_and(|f| f.contains("preview only")));
-    let notice = &app.doc.notices[0];
+    let notice = &app.doc().notices[0];
     assert!(notice.message.contains("loading the whole file failed"), "{}", notice.message);
     assert!(!notice.message.contains("the rest is loading"));
     // Once the flash is gone the header still says that only the preview is shown.
-    app.flash = None;
+    // Any key clears it: Ctrl-l (redraw).
+    niceeval::app::update(&mut app, niceeval::app::Intent::Redraw);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).unwrap();
     let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();
@@ -261,14 +262,18 @@ fn attempts_the_whole_file_adds_to_a_preview_are_listed_collapsed() {
     );
     let preview = niceeval::load::load_path(&one).unwrap();
     let mut app = App::new(preview, None, PriceTable::default());
-    assert_eq!(app.scope.attempt, 0);
-    app.replace_document(niceeval::load::load_path(&three).unwrap());
+    assert_eq!(app.scope().attempt, 0);
+    let reload = niceeval::app::sources::ReloadNote::NewEvents;
+    niceeval::app::update(
+        &mut app,
+        niceeval::app::sources::reloaded(niceeval::load::load_path(&three).unwrap(), reload),
+    );
     let attempt_rows: Vec<usize> =
-        app.nav.iter().filter(|n| n.scope.session.is_none()).map(|n| n.scope.attempt).collect();
+        app.nav().iter().filter(|n| n.scope.session.is_none()).map(|n| n.scope.attempt).collect();
     assert_eq!(attempt_rows, vec![1, 2, 0], "failed attempts first, every attempt listed");
-    let open: Vec<usize> = app.nav.iter().filter(|n| n.scope.session.is_some()).map(|n| n.scope.attempt).collect();
+    let open: Vec<usize> = app.nav().iter().filter(|n| n.scope.session.is_some()).map(|n| n.scope.attempt).collect();
     assert!(!open.is_empty() && open.iter().all(|&a| a == 0), "only the attempt being read is open: {open:?}");
-    assert_eq!(app.scope.attempt, 0, "the reader stays on the attempt they were reading");
+    assert_eq!(app.scope().attempt, 0, "the reader stays on the attempt they were reading");
 
     // A preview that already held two attempts (listed collapsed): the new ones come collapsed too.
     let two =
@@ -285,9 +290,13 @@ fn attempts_the_whole_file_adds_to_a_preview_are_listed_collapsed() {
         ),
     );
     let mut app = App::new(niceeval::load::load_path(&two).unwrap(), None, PriceTable::default());
-    app.replace_document(niceeval::load::load_path(&four).unwrap());
-    let open: Vec<usize> = app.nav.iter().filter(|n| n.scope.session.is_some()).map(|n| n.scope.attempt).collect();
+    let reload = niceeval::app::sources::ReloadNote::NewEvents;
+    niceeval::app::update(
+        &mut app,
+        niceeval::app::sources::reloaded(niceeval::load::load_path(&four).unwrap(), reload),
+    );
+    let open: Vec<usize> = app.nav().iter().filter(|n| n.scope.session.is_some()).map(|n| n.scope.attempt).collect();
     assert!(open.is_empty(), "new attempts listed expanded: {open:?}");
-    assert_eq!(app.nav.len(), 4, "the four attempts");
+    assert_eq!(app.nav().len(), 4, "the four attempts");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -254,16 +254,17 @@ fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
         for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate() {
             for (k, x) in a["assertions"].as_array().unwrap().iter().enumerate() {
                 let Some(first) = x["evidence"].as_array().unwrap().first() else { continue };
-                niceeval::app::scope::set_scope(
+                niceeval::app::update(
                     &mut app,
-                    niceeval::app::Scope { attempt: i, session: None, turn: None },
+                    niceeval::app::Action::Scope(niceeval::app::Scope { attempt: i, session: None, turn: None }),
                 );
                 update(&mut app, Intent::ShowTab(Panel::Assertions));
-                app.focus = niceeval::app::Focus::List;
-                app.flash = None;
-                app.lists.assertions.selected = app.assertion_offset() + k;
+                niceeval::app::update(&mut app, niceeval::app::Action::Focus(niceeval::app::Focus::List));
+                let row = app.assertion_offset() + k;
+                niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(row));
                 // The row selected is this assertion (the list's order is show --json's).
-                let Some(niceeval::app::AssertionRow::Assertion(ai)) = app.assertion_at(app.lists.assertions.selected)
+                let Some(niceeval::app::AssertionRow::Assertion(ai)) =
+                    app.assertion_at(app.lists().assertions.selected)
                 else {
                     panic!("{r} {}: row {k} is not an assertion", a["locator"]);
                 };
@@ -277,7 +278,7 @@ fn evidence_is_approximate_only_when_its_occurrence_id_did_not_match() {
                     "{r} {} assertion {}: flash {:?}",
                     a["locator"],
                     x["id"],
-                    app.flash
+                    app.flash()
                 );
             }
         }

@@ -22,7 +22,7 @@ fn type_text(app: &mut App, text: &str) {
 
 /// Draw like the terminal loop: one frame of the app's screen.
 fn draw(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
+    niceeval::app::update(app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
@@ -43,25 +43,25 @@ fn results_follow_each_key_and_esc_puts_back_the_selection() {
     update(&mut app, Intent::Down);
     let start = app.selected_row();
     update(&mut app, Intent::SearchStart);
-    assert_eq!(app.mode, Mode::Search);
+    assert_eq!(app.mode(), Mode::Search);
     type_text(&mut app, "webfe");
     // Still typing, and the selection is already on a hit.
-    assert_eq!(app.mode, Mode::Search);
-    assert!(!app.search.matches.is_empty());
+    assert_eq!(app.mode(), Mode::Search);
+    assert!(!app.search().matches.is_empty());
     assert!(row_text(&app).to_lowercase().contains("webfetch"), "{}", row_text(&app));
-    assert_eq!(app.prompt_matches(), Some(app.search.matches.len()));
+    assert_eq!(app.prompt_matches(), Some(app.search().matches.len()));
     // A text that matches nothing puts the selection back where `/` found it.
     type_text(&mut app, "zzz");
-    assert_eq!(app.search.matches.len(), 0);
+    assert_eq!(app.search().matches.len(), 0);
     assert_eq!(app.selected_row(), start);
     for _ in 0..3 {
         update(&mut app, Intent::SearchBackspace);
     }
-    assert!(!app.search.matches.is_empty());
+    assert!(!app.search().matches.is_empty());
     update(&mut app, Intent::SearchCancel);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     assert_eq!(app.selected_row(), start, "Esc puts the selection back");
-    assert!(app.search.query.is_none(), "Esc puts the (absent) query back");
+    assert!(app.search().query.is_none(), "Esc puts the (absent) query back");
 }
 
 #[test]
@@ -70,15 +70,15 @@ fn enter_keeps_the_results_and_a_later_esc_in_the_prompt_keeps_the_earlier_searc
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, "bash");
     update(&mut app, Intent::SearchCommit);
-    let kept = (app.search.matches.clone(), app.selected_row());
+    let kept = (app.search().matches.clone(), app.selected_row());
     assert!(!kept.0.is_empty());
     assert_eq!(app.flash_text(), Some(format!("{} matches", kept.0.len())));
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, "edit");
-    assert_ne!(app.search.matches, kept.0);
+    assert_ne!(app.search().matches, kept.0);
     update(&mut app, Intent::SearchCancel);
-    assert_eq!((app.search.matches.clone(), app.selected_row()), kept);
-    assert_eq!(app.search.query.as_ref().map(|q| q.text.as_str()), Some("bash"));
+    assert_eq!((app.search().matches.clone(), app.selected_row()), kept);
+    assert_eq!(app.search().query.as_ref().map(|q| q.text.as_str()), Some("bash"));
 }
 
 #[test]
@@ -86,33 +86,33 @@ fn ctrl_r_makes_it_a_case_sensitive_regular_expression_like_show_grep() {
     let mut app = app_for("assets/demo/session.json");
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, "BASH");
-    let ignoring_case = app.search.matches.len();
+    let ignoring_case = app.search().matches.len();
     assert!(ignoring_case > 0);
     update(&mut app, Intent::SearchToggleRegex);
-    assert!(app.search.regex);
-    assert_eq!(app.search.matches.len(), 0, "a regex is case-sensitive, as show --grep is");
+    assert!(app.search().regex);
+    assert_eq!(app.search().matches.len(), 0, "a regex is case-sensitive, as show --grep is");
     for _ in 0..4 {
         update(&mut app, Intent::SearchBackspace);
     }
     type_text(&mut app, "B[a]sh|(?i)WEBFETCH");
-    assert!(app.search.matches.len() > ignoring_case, "{}", app.search.matches.len());
+    assert!(app.search().matches.len() > ignoring_case, "{}", app.search().matches.len());
     // A broken pattern says why, matches nothing, and Enter does not leave with it.
     type_text(&mut app, "(");
-    let error = app.search.error.clone().expect("an error for an unclosed group");
+    let error = app.search().error.clone().expect("an error for an unclosed group");
     assert!(error.starts_with("invalid regular expression"), "{error}");
     update(&mut app, Intent::SearchCommit);
-    assert_eq!(app.mode, Mode::Search);
+    assert_eq!(app.mode(), Mode::Search);
     let screen = draw(&mut app, 120, 30);
     assert!(screen.contains("regex /B[a]sh|(?i)WEBFETCH(▏  invalid regular expression"), "{screen}");
     update(&mut app, Intent::SearchBackspace);
     update(&mut app, Intent::SearchCommit);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.mode(), Mode::Normal);
     update(&mut app, Intent::Down);
     let screen = draw(&mut app, 120, 30);
     assert!(screen.contains("regex /B[a]sh|(?i)WEBFETCH ("), "{screen}");
     // The choice stays for the next search.
     update(&mut app, Intent::SearchStart);
-    assert!(app.search.regex);
+    assert!(app.search().regex);
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn in_the_tools_list_slash_filters_the_list() {
     assert_eq!(app.tool_rows().len(), 3, "the three Bash calls");
     assert_eq!(app.prompt_matches(), Some(3));
     update(&mut app, Intent::SearchCommit);
-    assert_eq!(app.tab, Panel::Tools, "a list filter stays in its list");
+    assert_eq!(app.tab(), Panel::Tools, "a list filter stays in its list");
     update(&mut app, Intent::Down);
     let screen = draw(&mut app, 200, 30);
     assert!(screen.contains("filter all /bash"), "{screen}");
@@ -136,7 +136,7 @@ fn in_the_tools_list_slash_filters_the_list() {
     update(&mut app, Intent::SearchCommit);
     update(&mut app, Intent::Back);
     assert_eq!(app.tool_rows().len(), all, "Esc clears the filter");
-    assert!(app.tool_query.is_none());
+    assert!(app.tool_query().is_none());
     // Esc in the prompt puts the list back too.
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, "no such tool");
@@ -149,10 +149,10 @@ fn in_the_tools_list_slash_filters_the_list() {
 #[test]
 fn in_the_attempts_list_slash_filters_attempts_as_you_type() {
     let mut app = app_for("tests/fixtures/exp/run.ndjson");
-    assert!(app.doc.attempts.len() > 1);
-    let roots = |app: &App| app.nav.iter().filter(|n| n.depth == 0).count();
+    assert!(app.doc().attempts.len() > 1);
+    let roots = |app: &App| app.nav().iter().filter(|n| n.depth == 0).count();
     let all = roots(&app);
-    app.focus = Focus::Nav;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, "zzz-nothing");
     assert_eq!(roots(&app), 0);
@@ -163,7 +163,7 @@ fn in_the_attempts_list_slash_filters_attempts_as_you_type() {
     let some = roots(&app);
     assert!(some > 0 && some <= all);
     update(&mut app, Intent::SearchCommit);
-    assert!(app.nav_query.is_some());
+    assert!(app.nav_query().is_some());
 }
 
 #[test]
@@ -172,11 +172,11 @@ fn in_the_inspector_slash_finds_lines_and_n_moves_between_them() {
     // A tool row whose input and output fill the inspector.
     update(&mut app, Intent::ShowTab(Panel::Tools));
     update(&mut app, Intent::FocusNext);
-    assert_eq!(app.focus, Focus::Inspector);
+    assert_eq!(app.focus(), Focus::Inspector);
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, "o");
     let screen = draw(&mut app, 140, 40);
-    let search = app.inspector_search.clone().expect("an inspector search");
+    let search = app.inspector_search().cloned().expect("an inspector search");
     let count = app.inspector_match_count().expect("the inspector counts its matching lines");
     assert!(count >= 2, "{screen}");
     assert_eq!(search.current, Some(0));
@@ -192,8 +192,8 @@ fn in_the_inspector_slash_finds_lines_and_n_moves_between_them() {
     assert!(screen.contains(&format!("inspector /o (match {count} of {count})")), "wraps: {screen}");
     // Esc clears the inspector's search before it leaves the inspector.
     update(&mut app, Intent::Back);
-    assert!(app.inspector_search.is_none());
-    assert_eq!(app.focus, Focus::Inspector);
+    assert!(app.inspector_search().is_none());
+    assert_eq!(app.focus(), Focus::Inspector);
 }
 
 #[test]
@@ -209,7 +209,7 @@ fn an_inspector_match_below_the_fold_is_scrolled_into_view() {
     let bottom = draw(&mut app, 100, 16);
     update(&mut app, Intent::Top);
     draw(&mut app, 100, 16);
-    assert_eq!(app.inspector_scroll, 0);
+    assert_eq!(app.inspector_scroll(), 0);
     // Any word on the last screen but not the first one.
     let first: std::collections::HashSet<&str> = screen.split_whitespace().collect();
     let word = bottom
@@ -220,7 +220,11 @@ fn an_inspector_match_below_the_fold_is_scrolled_into_view() {
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, word);
     draw(&mut app, 100, 16);
-    assert!(app.inspector_scroll > 0 && app.inspector_scroll <= max, "scrolled to {word}: {}", app.inspector_scroll);
+    assert!(
+        app.inspector_scroll() > 0 && app.inspector_scroll() <= max,
+        "scrolled to {word}: {}",
+        app.inspector_scroll()
+    );
 }
 
 #[test]
@@ -244,7 +248,7 @@ fn the_timeline_search_finds_values_not_key_names() {
         update(&mut app, Action::SearchStep);
     }
     let rows: Vec<String> = app
-        .search
+        .search()
         .matches
         .iter()
         .map(|&r| niceeval::view::timeline::row_view(app.attempt().unwrap(), app.view().unwrap(), r).unwrap().plain())
@@ -255,5 +259,5 @@ fn the_timeline_search_finds_values_not_key_names() {
     update(&mut app, Intent::SearchStart);
     type_text(&mut app, r#"say "done""#);
     update(&mut app, Intent::SearchCommit);
-    assert_eq!(app.search.matches.len(), 1, "the finish's output is found unescaped");
+    assert_eq!(app.search().matches.len(), 1, "the finish's output is found unescaped");
 }

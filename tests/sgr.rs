@@ -18,7 +18,7 @@ fn the_viewer_draws_sgr_colours_as_styles_not_codes() {
     let doc = niceeval::load::load_path(FIXTURE).unwrap();
     let mut app = App::new(doc, None, PriceTable::default());
     update(&mut app, Intent::ShowTab(Panel::Tools));
-    app.viewport = niceeval::app::layout::viewport(140, 40, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 140, height: 40 });
     let mut terminal = Terminal::new(TestBackend::new(140, 40)).unwrap();
     let cache = Theme::new(ThemeName::Dark);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();

@@ -277,7 +277,7 @@ fn waterfall_text_at_80_and_160_columns() {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
+    niceeval::app::update(app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let cache = niceeval::ui::Theme::new(niceeval::ui::ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
@@ -290,9 +290,12 @@ fn kitchen_app() -> Option<App> {
     // Relative to the crate (cargo's test cwd), so the header is the same in every checkout.
     let doc = niceeval::load::load_path("../shared/samples/niceeval/generated/record-kitchen/record").unwrap();
     let mut app = App::new(doc, None, builtin_prices());
-    let i = app.doc.attempts.iter().position(|a| a.locator.as_deref() == Some(KITCHEN_CODING)).unwrap();
-    niceeval::app::scope::set_scope(&mut app, niceeval::app::Scope { attempt: i, session: None, turn: None });
-    app.focus = niceeval::app::Focus::List;
+    let i = app.doc().attempts.iter().position(|a| a.locator.as_deref() == Some(KITCHEN_CODING)).unwrap();
+    niceeval::app::update(
+        &mut app,
+        niceeval::app::Action::Scope(niceeval::app::Scope { attempt: i, session: None, turn: None }),
+    );
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(niceeval::app::Focus::List));
     update(&mut app, Intent::ShowTab(Panel::Timing));
     Some(app)
 }
@@ -309,7 +312,7 @@ fn enter_opens_and_closes_a_fold_and_y_copies_the_node() {
     let Some(mut app) = kitchen_app() else { return };
     let before = app.timing_rows().len();
     let fold = app.timing_rows().iter().position(|r| r.key.starts_with("fold:")).expect("a fold");
-    app.lists.timing.selected = fold;
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(fold));
     update(&mut app, Intent::Enter);
     assert_eq!(app.timing_rows().len(), before + 3, "model ×2 · tool ×1 opens on its three members");
     assert!(app.timing_rows()[fold].expanded);
@@ -317,11 +320,11 @@ fn enter_opens_and_closes_a_fold_and_y_copies_the_node() {
     assert_eq!(app.timing_rows().len(), before);
     // A node with children closes on Enter and hides them.
     let eval_run = app.timing_rows().iter().position(|r| r.key == "i1").unwrap();
-    app.lists.timing.selected = eval_run;
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(eval_run));
     update(&mut app, Intent::Enter);
     assert_eq!(app.timing_rows().len(), 3 + 1, "the attempt's top level only");
     // y copies the selected node as show --json lists it.
-    app.lists.timing.selected = 0;
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(0));
     let effects = update(&mut app, Intent::Copy);
     let Some(Effect::Copy(text)) = effects.last() else { panic!("nothing copied") };
     let v: Value = serde_json::from_str(text).unwrap();

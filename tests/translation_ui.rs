@@ -21,7 +21,7 @@ fn screen(app: &mut App, w: u16, h: u16) -> String {
 #[test]
 fn translation_tab_at_120x30() {
     let mut app = app_for(LOG);
-    app.viewport = niceeval::app::layout::viewport(120, 30, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 120, height: 30 });
     update(&mut app, Intent::ShowTab(Panel::Translation));
     // Line 4: an assistant line that became two events.
     for _ in 0..3 {
@@ -37,25 +37,25 @@ fn translation_tab_at_120x30() {
 #[test]
 fn enter_goes_to_the_events_t_comes_back_and_ctrl_o_returns() {
     let mut app = app_for(LOG);
-    app.viewport = niceeval::app::layout::viewport(120, 30, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 120, height: 30 });
     update(&mut app, Intent::ShowTab(Panel::Translation));
     for _ in 0..3 {
         update(&mut app, Intent::Down);
     }
     update(&mut app, Intent::Enter);
-    assert_eq!((app.tab, app.focus), (Panel::Timeline, Focus::List), "Enter opens the timeline");
+    assert_eq!((app.tab(), app.focus()), (Panel::Timeline, Focus::List), "Enter opens the timeline");
     let row = app.selected_row().expect("a row is selected");
     let r = &app.view().unwrap().timeline.rows[row];
     assert_eq!(r.event(), Some(2), "the line's first event (1:3) is selected");
     update(&mut app, Intent::JumpBack);
-    assert_eq!((app.tab, app.lists.translation.selected), (Panel::Translation, 3), "Ctrl-o: back on line 4");
+    assert_eq!((app.tab(), app.lists().translation.selected), (Panel::Translation, 3), "Ctrl-o: back on line 4");
     // From a timeline row to its line: the last assistant message came from line 7.
     update(&mut app, Intent::ShowTab(Panel::Timeline));
     update(&mut app, Intent::Bottom);
     update(&mut app, Intent::ToNativeLine);
-    assert_eq!((app.tab, app.lists.translation.selected), (Panel::Translation, 6));
+    assert_eq!((app.tab(), app.lists().translation.selected), (Panel::Translation, 6));
     update(&mut app, Intent::JumpBack);
-    assert_eq!(app.tab, Panel::Timeline, "Ctrl-o: back on the row");
+    assert_eq!(app.tab(), Panel::Timeline, "Ctrl-o: back on the row");
 }
 
 #[test]
@@ -64,14 +64,14 @@ fn a_dropped_line_says_why_and_an_input_without_lines_has_no_tab() {
     update(&mut app, Intent::ShowTab(Panel::Translation));
     update(&mut app, Intent::Down);
     update(&mut app, Intent::Enter);
-    assert_eq!(app.tab, Panel::Translation, "a dropped line has no event to go to");
+    assert_eq!(app.tab(), Panel::Translation, "a dropped line has no event to go to");
     let flash = app.flash_text().unwrap_or_default();
     assert!(flash.contains("became no event") && flash.contains("metadata"), "{flash}");
 
     let mut bare = app_for("tests/fixtures/translation-none.json");
     assert!(!bare.shown_tabs().contains(&Panel::Translation));
     update(&mut bare, Intent::ShowTab(Panel::Translation));
-    assert_eq!(bare.tab, Panel::Timeline);
+    assert_eq!(bare.tab(), Panel::Timeline);
     assert!(bare.flash_text().is_some_and(|f| f.contains("no native lines")));
     let text = screen(&mut bare, 120, 30);
     assert!(!text.contains("Translation"), "no Translation tab without native lines:\n{text}");

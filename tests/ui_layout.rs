@@ -91,15 +91,15 @@ fn the_timing_tab_names_a_turn_by_its_number_beside_its_label() {
     let Some(record) = common::shared_path("samples/niceeval/generated/record-e2e-eval/record") else { return };
     let doc = niceeval::load::load_path(&record).unwrap();
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
-    let at = app.doc.attempts.iter().position(|a| a.sessions.len() > 1).expect("a two-session attempt");
-    app.focus = Focus::Nav;
-    for _ in 0..app.nav.len() {
-        if app.scope.attempt == at {
+    let at = app.doc().attempts.iter().position(|a| a.sessions.len() > 1).expect("a two-session attempt");
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
+    for _ in 0..app.nav().len() {
+        if app.scope().attempt == at {
             break;
         }
         update(&mut app, Intent::Down);
     }
-    assert_eq!(app.scope.attempt, at);
+    assert_eq!(app.scope().attempt, at);
     update(&mut app, Intent::ShowTab(Panel::Timing));
     let text = screen(&mut app, 160, 40);
     assert!(text.contains("turn 1 · session2/turn1"), "{text}");

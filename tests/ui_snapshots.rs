@@ -19,7 +19,7 @@ fn demo() -> App {
 
 /// Render like the terminal layer does: set the viewport from the layout, then draw.
 fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
+    niceeval::app::update(app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
@@ -50,7 +50,7 @@ fn inspector_follows_the_tool_sort_and_filter() {
     // The inspector caches its lines per selection: after `s` or `f` the same
     // position holds another occurrence, so the cached screen must match a fresh one.
     let mut app = app_for("tests/fixtures/check/clean-complex.json");
-    app.viewport = niceeval::app::layout::viewport(160, 48, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 160, height: 48 });
     update(&mut app, Intent::ShowTab(Panel::Tools));
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
@@ -134,7 +134,7 @@ fn tiny_terminal_does_not_break() {
             update(&mut app, Intent::ShowTab(tab));
             let _ = screen(&mut app, w, h);
         }
-        app.focus = Focus::Nav;
+        niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
         let _ = screen(&mut app, w, h);
     }
     let mut app = demo();
@@ -172,12 +172,12 @@ fn no_color_theme_keeps_marks_and_words() {
 fn failed_eval_review_attempts_list_and_assertions() {
     // Opens on the failed attempt's first failing assertion.
     let mut app = app_for("assets/demo/record");
-    assert_eq!(app.tab, Panel::Assertions);
+    assert_eq!(app.tab(), Panel::Assertions);
     let text = screen(&mut app, 160, 48);
     assert!(text.contains("Attempts · 2 of 2") && text.contains("Diff (expected → received)"), "{text}");
     insta::assert_snapshot!("record_assertions_160x48", text);
     insta::assert_snapshot!("record_assertions_80x24", screen(&mut app, 80, 24));
-    app.focus = Focus::Nav;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
     insta::assert_snapshot!("record_attempts_list_160x48", screen(&mut app, 160, 48));
 }
 
@@ -187,7 +187,7 @@ fn assertion_locator_jumps_to_the_exact_event() {
     // The second failing assertion points at the failed shell call (occurrence 1:2).
     update(&mut app, Intent::Down);
     update(&mut app, Intent::Enter);
-    assert_eq!(app.tab, Panel::Timeline);
+    assert_eq!(app.tab(), Panel::Timeline);
     let view = app.view().unwrap();
     let row = &view.timeline.rows[app.selected_row().unwrap()];
     assert_eq!(niceeval::view::address::event_address(row.turn_ordinal, row.event()), "1:2");
@@ -196,7 +196,7 @@ fn assertion_locator_jumps_to_the_exact_event() {
     assert!(
         !app.flash_text().is_some_and(|f| f.contains("approximate")),
         "an exact match does not say approximate: {:?}",
-        app.flash
+        app.flash()
     );
     // The row carries a badge back to the assertion.
     assert_eq!(view.badges.get(&(row.addr(), row.event())).map(Vec::len), Some(1));
@@ -205,23 +205,24 @@ fn assertion_locator_jumps_to_the_exact_event() {
 #[test]
 fn a_preview_says_how_far_the_whole_load_has_got() {
     let mut app = demo();
-    app.loading = Some(niceeval::app::Loading {
+    let loading = niceeval::app::Loading {
         preview_bytes: 4_194_304,
         total_bytes: 1_000_044_051,
         parsed_bytes: 312_400_000,
         parsed_lines: 53_210,
         building: false,
         elapsed_ms: 2_300,
-    });
+    };
+    update(&mut app, niceeval::app::Action::LoadStarted(loading));
     let text = screen(&mut app, 200, 15);
     assert!(text.contains("preview of the first 4.2 MB · loading 312.4 of 1000.0 MB, 53,210 events · 2.3 s"), "{text}");
     insta::assert_snapshot!("preview_loading_200x15", text);
-    app.loading.as_mut().unwrap().building = true;
+    update(&mut app, niceeval::app::Action::LoadStarted(niceeval::app::Loading { building: true, ..loading }));
     let text = screen(&mut app, 200, 15);
     assert!(text.contains("building the views of 53,210 events"), "{text}");
     // A JSON document reports bytes only: it has no lines to count.
-    let loading = app.loading.as_mut().unwrap();
-    (loading.building, loading.parsed_lines) = (false, 0);
+    let bytes_only = niceeval::app::Loading { building: false, parsed_lines: 0, ..loading };
+    update(&mut app, niceeval::app::Action::LoadStarted(bytes_only));
     let text = screen(&mut app, 200, 15);
     assert!(text.contains("loading 312.4 of 1000.0 MB · 2.3 s"), "{text}");
 }
@@ -239,12 +240,12 @@ fn the_highlighted_attempt_is_the_attempt_shown() {
         return;
     }
     let mut app = app_for(record.to_str().unwrap());
-    let highlighted = app.nav[app.nav_state.selected].scope;
-    assert_eq!(highlighted, app.scope, "the navigator highlights the attempt the panels show");
+    let highlighted = app.nav()[app.nav_state().selected].scope;
+    assert_eq!(highlighted, app.scope(), "the navigator highlights the attempt the panels show");
     // j moves to the next attempt, not two down.
-    app.focus = Focus::Nav;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
     update(&mut app, Intent::Down);
-    assert_eq!(app.nav_state.selected, 1);
+    assert_eq!(app.nav_state().selected, 1);
 }
 
 #[test]
@@ -252,7 +253,7 @@ fn the_inspector_scrolls_back_from_its_last_line() {
     // A failed attempt opens on its first failing assertion: a long detail.
     let mut app = app_for("assets/demo/record");
     let draw = |app: &mut App| {
-        app.viewport = niceeval::app::layout::viewport(160, 30, app);
+        niceeval::app::update(app, niceeval::app::Action::Resize { width: 160, height: 30 });
         let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
         let cache = Theme::new(ThemeName::Mono);
         terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
@@ -260,16 +261,16 @@ fn the_inspector_scrolls_back_from_its_last_line() {
     };
     let max = draw(&mut app);
     assert!(max > 0, "the assertion's detail is longer than the panel");
-    app.focus = Focus::Inspector;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Inspector));
     update(&mut app, Intent::Bottom);
-    assert_eq!(app.inspector_scroll, max, "G lands on the last line");
+    assert_eq!(app.inspector_scroll(), max, "G lands on the last line");
     update(&mut app, Intent::Up);
-    assert_eq!(app.inspector_scroll, max - 1, "k moves up at once");
+    assert_eq!(app.inspector_scroll(), max - 1, "k moves up at once");
     for _ in 0..5 {
         update(&mut app, Intent::Down);
     }
     update(&mut app, Intent::Top);
-    assert_eq!(app.inspector_scroll, 0, "g lands on the first line");
+    assert_eq!(app.inspector_scroll(), 0, "g lands on the first line");
 }
 
 #[test]
@@ -278,7 +279,7 @@ fn several_files_name_their_attempts_and_count_their_own_findings() {
         ["tests/fixtures/ui/failed-orphans.json".to_string(), "tests/fixtures/ui/waiting-hitl.json".to_string()];
     let doc = niceeval::load::load_paths(&paths).expect("fixtures load");
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
-    app.focus = Focus::Nav;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
     let text = screen(&mut app, 200, 30);
     assert!(text.contains("failed-orphans.json") && text.contains("waiting-hitl.json"), "{text}");
     // The header counts the findings of the attempt shown, as its Diagnostics tab lists them.
@@ -288,7 +289,7 @@ fn several_files_name_their_attempts_and_count_their_own_findings() {
     let summary = &app.view().unwrap().summary;
     assert_eq!(
         summary.errors + summary.warnings,
-        app.findings.iter().filter(|f| f.location.attempt == app.scope.attempt).count()
+        app.findings().iter().filter(|f| f.location.attempt == app.scope().attempt).count()
     );
 }
 
@@ -297,7 +298,7 @@ fn help_scrolls_to_its_legend_and_says_more_is_below() {
     let mut app = demo();
     update(&mut app, Intent::Help);
     let frame = |app: &mut App| {
-        app.viewport = niceeval::app::layout::viewport(100, 24, app);
+        niceeval::app::update(app, niceeval::app::Action::Resize { width: 100, height: 24 });
         let mut terminal = Terminal::new(TestBackend::new(100, 24)).unwrap();
         let cache = Theme::new(ThemeName::Mono);
         terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();
@@ -340,7 +341,7 @@ fn identical_findings_share_a_row_with_a_count() {
     let mut app = app_for(path.to_str().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
     update(&mut app, Intent::ShowTab(Panel::Diagnostics));
-    let orphan_rows = app.finding_rows().iter().filter(|(i, _)| app.findings[*i].code == "orphan-finish").count();
+    let orphan_rows = app.finding_rows().iter().filter(|(i, _)| app.findings()[*i].code == "orphan-finish").count();
     assert_eq!(orphan_rows, 1, "one row for the code");
     let text = screen(&mut app, 200, 40);
     assert!(text.contains("50× "), "{text}");
@@ -352,14 +353,14 @@ fn ctrl_o_goes_back_from_a_jump_and_ctrl_i_forward() {
     // The record opens on its first failing assertion; Enter follows its evidence to the timeline.
     let mut app = app_for("assets/demo/record");
     update(&mut app, Intent::Down);
-    let (tab, selected) = (app.tab, app.lists.assertions.selected);
+    let (tab, selected) = (app.tab(), app.lists().assertions.selected);
     update(&mut app, Intent::Enter);
-    assert_eq!(app.tab, Panel::Timeline, "Enter jumped to the evidence row");
+    assert_eq!(app.tab(), Panel::Timeline, "Enter jumped to the evidence row");
     let evidence_row = app.selected_row();
     update(&mut app, Intent::JumpBack);
-    assert_eq!((app.tab, app.lists.assertions.selected), (tab, selected), "Ctrl-o: back on the assertion");
+    assert_eq!((app.tab(), app.lists().assertions.selected), (tab, selected), "Ctrl-o: back on the assertion");
     update(&mut app, Intent::JumpForward);
-    assert_eq!((app.tab, app.selected_row()), (Panel::Timeline, evidence_row), "Ctrl-i: forward to the row");
+    assert_eq!((app.tab(), app.selected_row()), (Panel::Timeline, evidence_row), "Ctrl-i: forward to the row");
     update(&mut app, Intent::JumpForward);
     assert!(app.flash_text().is_some_and(|f| f.contains("no later place")));
 }
@@ -382,14 +383,14 @@ fn at_80_columns_the_header_keeps_verdict_waiting_tokens_and_cost_and_every_tab_
     // A click on a compact tab opens it.
     let areas = niceeval::app::layout::areas(60, 20, &app);
     update(&mut app, Action::ClickAt { column: areas.tab_spans[7].0, row: areas.tabs.y });
-    assert_eq!(app.tab, Panel::Timing);
+    assert_eq!(app.tab(), Panel::Timing);
 }
 
 #[test]
 fn the_selected_timing_row_keeps_its_bar_visible() {
     let mut app = app_for("assets/demo/record");
     update(&mut app, Intent::ShowTab(Panel::Timing));
-    app.viewport = niceeval::app::layout::viewport(160, 30, &app);
+    niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 160, height: 30 });
     let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
     let cache = Theme::new(ThemeName::Dark);
     terminal.draw(|f| niceeval::runtime::term::draw(f, &app, &cache)).unwrap();

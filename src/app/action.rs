@@ -11,6 +11,17 @@ pub enum Action {
     Intent(Intent),
     /// A character typed into the search prompt.
     SearchChar(char),
+    /// Show this attempt, session or turn in the other panels (as the
+    /// navigator does).
+    Scope(super::Scope),
+    /// Select a timeline row, by its index in the attempt's rows (a jump
+    /// from another surface to an event).
+    ShowRow(usize),
+    /// Focus a panel (as a click on it does).
+    Focus(super::Focus),
+    /// Select the open list's `n`-th row (as a click on it does, or a jump
+    /// from another surface).
+    SelectRow(usize),
     // Mouse.
     ScrollAt {
         column: u16,

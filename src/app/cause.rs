@@ -32,7 +32,7 @@ impl App {
             let (len, rows) = (self.list_len(), self.viewport.list_rows);
             self.list_mut().clamp(len, rows);
         }
-        self.flash(crate::view::note::Note::Errored(why.jump_note()));
+        self.say(crate::view::note::Note::Errored(why.jump_note()));
         true
     }
 }

@@ -12,7 +12,7 @@ impl App {
     /// `y`: the selected value over OSC 52, at most [`COPY_AT_MOST`] bytes.
     pub(super) fn copy_selected(&mut self) {
         let Some((_, text)) = super::selection::selected_value(self) else {
-            return self.flash(Note::NothingToCopy);
+            return self.say(Note::NothingToCopy);
         };
         self.copy_text(text);
     }
@@ -24,7 +24,7 @@ impl App {
         let n = text.chars().count();
         if text.len() <= COPY_AT_MOST {
             self.effects.push(Effect::Copy(text));
-            return self.flash(Note::Copied { chars: n, replaced });
+            return self.say(Note::Copied { chars: n, replaced });
         }
         let mut cut = COPY_AT_MOST;
         while !text.is_char_boundary(cut) {
@@ -33,14 +33,14 @@ impl App {
         text.truncate(cut);
         let copied = text.chars().count();
         self.effects.push(Effect::Copy(text));
-        self.flash(Note::CopiedPart { copied, of: n, at_most_kb: COPY_AT_MOST / 1000, replaced });
+        self.say(Note::CopiedPart { copied, of: n, at_most_kb: COPY_AT_MOST / 1000, replaced });
     }
 
     /// `o`: the selected value in $PAGER.
     pub(super) fn page_selected(&mut self) {
         match super::selection::selected_value(self) {
             Some((_, text)) => self.page_text(&text),
-            None => self.flash(Note::NothingToOpen),
+            None => self.say(Note::NothingToOpen),
         }
     }
 
@@ -49,7 +49,7 @@ impl App {
         let (text, replaced) = handed_out(text);
         self.effects.push(Effect::Page(text));
         if replaced > 0 {
-            self.flash(Note::Paged { replaced });
+            self.say(Note::Paged { replaced });
         }
     }
 
@@ -61,7 +61,7 @@ impl App {
         if let Some(row) = current {
             self.select_row(row);
         }
-        self.flash(Note::Merged(self.merge));
+        self.say(Note::Merged(self.merge));
     }
 
     /// `f` in the attempts list: all, to review, passed.
@@ -74,7 +74,7 @@ impl App {
         self.rebuild_nav();
         self.nav_state = ListState::default();
         let shown = self.nav.iter().filter(|n| n.depth == 0).count();
-        self.flash(Note::AttemptsFilter { filter: self.verdict_filter, shown });
+        self.say(Note::AttemptsFilter { filter: self.verdict_filter, shown });
     }
 
     /// `f` elsewhere: the tools by status.
@@ -87,14 +87,14 @@ impl App {
         };
         self.rebuild_tool_rows();
         self.lists.tools = ListState::default();
-        self.flash(Note::ToolsFilter(self.tool_filter));
+        self.say(Note::ToolsFilter(self.tool_filter));
     }
 
     /// `s`: tools by position or by name.
     pub(super) fn toggle_tool_sort(&mut self) {
         self.tool_sort_by_name = !self.tool_sort_by_name;
         self.rebuild_tool_rows();
-        self.flash(Note::ToolsSorted { by_name: self.tool_sort_by_name });
+        self.say(Note::ToolsSorted { by_name: self.tool_sort_by_name });
     }
 }
 

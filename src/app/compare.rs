@@ -42,7 +42,7 @@ impl App {
     pub(super) fn back_to_compare(&mut self) -> bool {
         let Some(c) = self.compare.as_mut() else { return false };
         c.screen = if c.split.is_some() { Screen::Split } else { Screen::Matrix };
-        self.flash(Note::BackToComparison);
+        self.say(Note::BackToComparison);
         true
     }
 }
@@ -102,14 +102,14 @@ fn matrix_key(app: &mut App, action: Intent) {
             let at = app.compare.as_ref().and_then(|c| c.comparing.comparison.cell((c.rows.selected, c.column)));
             match at.map(|x| x.representative) {
                 Some(attempt) => open_in_viewer(app, attempt, None),
-                None => app.flash(Note::NoAttemptInCell),
+                None => app.say(Note::NoAttemptInCell),
             }
         }
         other => {
             let page = page(app);
             let said = app.compare.as_mut().and_then(|c| move_in_matrix(c, other, page));
             if let Some(said) = said {
-                app.flash(said);
+                app.say(said);
             }
         }
     }
@@ -291,9 +291,9 @@ fn open_split(app: &mut App) {
         (Err(_), Some(cell)) if c.mark.is_none() && cell.attempts.len() > 1 => {
             Some((cell.attempts[0], cell.representative))
         }
-        (Err(why), _) => return app.flash(why),
+        (Err(why), _) => return app.say(why),
     };
-    let Some((before, after)) = attempts else { return app.flash(Note::NoAttemptInCell) };
+    let Some((before, after)) = attempts else { return app.say(Note::NoAttemptInCell) };
     let Some(cv) = app.cv() else { return };
     let split = Split::new(&cv, before, after);
     let mut state =

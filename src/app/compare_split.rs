@@ -52,7 +52,7 @@ pub fn split_key(app: &mut App, action: Intent) {
                     }
                     app.inspector_scroll = 0;
                 }
-                None => app.flash(Note::SplitPanels),
+                None => app.say(Note::SplitPanels),
             }
         }
         Intent::PageDown | Intent::PageUp | Intent::HalfPageDown | Intent::HalfPageUp if inspector_open => {
@@ -83,14 +83,14 @@ pub fn split_key(app: &mut App, action: Intent) {
         Intent::Copy | Intent::OpenPager => match selected_json(app) {
             Some(text) if action == Intent::Copy => app.copy_text(text),
             Some(text) => app.page_text(&text),
-            None => app.flash(Note::NothingOnThisSide),
+            None => app.say(Note::NothingOnThisSide),
         },
         Intent::ViewAttempt => {
             let Some(s) = app.compare.as_ref().and_then(|c| c.split.as_ref()) else { return };
             let (attempt, selected) = (s.split.attempts[s.side], s.selected());
             open_in_viewer(app, attempt, selected);
         }
-        Intent::SearchStart => app.flash(Note::SearchInViewer),
+        Intent::SearchStart => app.say(Note::SearchInViewer),
         _ => {}
     }
     clamp(app);
@@ -180,7 +180,7 @@ fn jump(app: &mut App, forward: bool, to: Jump) {
             }
             app.inspector_scroll = 0;
         }
-        None => app.flash(Note::NoFurtherOnSide { forward, turn: to == Jump::Turn }),
+        None => app.say(Note::NoFurtherOnSide { forward, turn: to == Jump::Turn }),
     }
 }
 

@@ -96,5 +96,5 @@ pub(super) fn open_in_viewer(app: &mut App, attempt: usize, selected: Option<Sel
         let source = cv.sources.iter().find(|s| s.attempts.contains(&attempt))?;
         Some((word.to_string(), crate::view::clean(&source.paths.join(", "))))
     });
-    app.flash(crate::view::note::Note::EscBackToComparison { side });
+    app.say(crate::view::note::Note::EscBackToComparison { side });
 }

@@ -18,7 +18,7 @@ impl App {
             self.folded.insert(key);
         }
         self.refold();
-        self.flash(crate::view::note::Note::TurnFolded(folding));
+        self.say(crate::view::note::Note::TurnFolded(folding));
     }
 
     /// `-` / `+`: fold or unfold every turn in scope.
@@ -37,7 +37,7 @@ impl App {
             }
         }
         self.refold();
-        self.flash(crate::view::note::Note::TurnsFolded { turns: n, folded: fold });
+        self.say(crate::view::note::Note::TurnsFolded { turns: n, folded: fold });
     }
 
     /// Show the folds, keeping the selection on its row, or on the header

@@ -102,7 +102,7 @@ impl App {
         let read = match folder::read_session(row) {
             Ok(read) => read,
             Err(e) => {
-                self.flash(crate::view::note::Note::SessionUnreadable(e.to_string()));
+                self.say(crate::view::note::Note::SessionUnreadable(e.to_string()));
                 return false;
             }
         };
@@ -117,7 +117,7 @@ impl App {
         doc.attempts[a] = attempt;
         doc.losses.extend(read.losses);
         self.replace_document(doc);
-        self.flash(crate::view::note::Note::SessionRead { name, events });
+        self.say(crate::view::note::Note::SessionRead { name, events });
         true
     }
 }

@@ -67,7 +67,7 @@ impl App {
     /// Back to where the last jump left from.
     pub(super) fn jump_back(&mut self) {
         if self.jumps.at == 0 {
-            self.flash(crate::view::note::Note::NoEarlierJump);
+            self.say(crate::view::note::Note::NoEarlierJump);
             return;
         }
         // Going back from the newest place keeps it, so Ctrl-i can return.
@@ -83,7 +83,7 @@ impl App {
     /// Forward again, after Ctrl-o.
     pub(super) fn jump_forward(&mut self) {
         if self.jumps.at + 1 >= self.jumps.places.len() {
-            self.flash(crate::view::note::Note::NoLaterJump);
+            self.say(crate::view::note::Note::NoLaterJump);
             return;
         }
         self.jumps.at += 1;

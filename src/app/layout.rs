@@ -168,13 +168,13 @@ impl App {
     pub fn resize_nav(&mut self, wider: bool) {
         let width = self.viewport.width;
         if width < WIDE {
-            self.flash(crate::view::note::Note::NavigatorNeedsWidth(WIDE));
+            self.say(crate::view::note::Note::NavigatorNeedsWidth(WIDE));
             return;
         }
         let now = nav_width(width, self.nav_width);
         let to = if wider { now.saturating_add(NAV_STEP) } else { now.saturating_sub(NAV_STEP) };
         let to = nav_width(width, Some(to));
         self.nav_width = Some(to);
-        self.flash(crate::view::note::Note::NavigatorWidth(to));
+        self.say(crate::view::note::Note::NavigatorWidth(to));
     }
 }

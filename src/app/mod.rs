@@ -19,6 +19,7 @@ pub mod key;
 pub mod keymap;
 pub mod layout;
 mod navigator;
+mod read;
 pub mod scope;
 pub mod search;
 mod selection;
@@ -214,20 +215,20 @@ pub enum Effect {
 }
 
 pub struct App {
-    pub doc: Document,
-    pub views: Vec<AttemptView>,
-    pub findings: Vec<Finding>,
-    pub model: Option<String>,
+    doc: Document,
+    views: Vec<AttemptView>,
+    findings: Vec<Finding>,
+    model: Option<String>,
     prices: PriceTable,
-    pub mode: Mode,
-    pub focus: Focus,
-    pub tab: Panel,
-    pub scope: Scope,
-    pub nav: Vec<NavNode>,
-    pub nav_state: ListState,
-    pub collapsed: HashSet<Scope>,
+    mode: Mode,
+    focus: Focus,
+    tab: Panel,
+    scope: Scope,
+    nav: Vec<NavNode>,
+    nav_state: ListState,
+    collapsed: HashSet<Scope>,
     /// Timeline rows (indices into the attempt's `Timeline::rows`) for the scope.
-    pub visible: Vec<usize>,
+    visible: Vec<usize>,
     /// Every timeline row in scope, folded turns included (what search and
     /// jumps look in; landing in a folded turn unfolds it).
     scope_rows: Vec<usize>,
@@ -235,48 +236,48 @@ pub struct App {
     folded: HashSet<(usize, TurnAddr)>,
     /// The navigator's width when `<` / `>` changed it.
     nav_width: Option<u16>,
-    pub merge: bool,
+    merge: bool,
     /// The selection and scroll of each tab's list.
-    pub lists: Lists,
+    lists: Lists,
     /// Navigator: which attempts to list.
     verdict_filter: VerdictFilter,
     /// Navigator text filter on eval, experiment and locator (`/` while the navigator has focus).
-    pub nav_query: Option<crate::view::search::Query>,
+    nav_query: Option<crate::view::search::Query>,
     /// Tools list text filter (`/` while the Tools list has focus).
-    pub tool_query: Option<crate::view::search::Query>,
+    tool_query: Option<crate::view::search::Query>,
     /// A search in the inspector's lines (`/` while the inspector has focus).
-    pub inspector_search: Option<search::InspectorSearch>,
-    pub inspector_scroll: usize,
+    inspector_search: Option<search::InspectorSearch>,
+    inspector_scroll: usize,
     /// The inspector's lines as made for the selections seen (see [`inspector`]).
     inspector_memo: inspector::Memo,
     /// The theme the inspector's lines are made for (JSON colours differ).
     theme: crate::styled::ThemeName,
     /// Where jumps came from, for Ctrl-o / Ctrl-i.
     jumps: jumps::JumpList,
-    pub raw: bool,
-    pub tool_filter: ToolFilter,
-    pub tool_sort_by_name: bool,
-    pub search: Search,
-    pub viewport: Viewport,
-    pub flash: Option<Flash>,
+    raw: bool,
+    tool_filter: ToolFilter,
+    tool_sort_by_name: bool,
+    search: Search,
+    viewport: Viewport,
+    flash: Option<Flash>,
     /// What the terminal is to do, collected during one `update` and returned by it.
     effects: Vec<Effect>,
-    pub help_scroll: usize,
+    help_scroll: usize,
     /// Selection before the last `[`/`]`, so `[d`/`]d` can start from it.
     before_turn_jump: Option<(ListState, bool)>,
     /// `--follow`: keep the last row selected as rows arrive.
-    pub follow: bool,
+    follow: bool,
     /// The input is read again as it grows (`--follow`, `--watch`): only then can `F` follow it.
     live: bool,
-    pub should_quit: bool,
+    should_quit: bool,
     debug_keys: bool,
     /// A preview is shown while the whole file loads.
-    pub loading: Option<Loading>,
+    loading: Option<Loading>,
     /// The whole of a large file could not be read: what is shown is its
     /// preview only (how much of how much), for the header to say so.
-    pub preview_only: Option<Loading>,
+    preview_only: Option<Loading>,
     /// Bumped each time a document is installed, so render caches start over.
-    pub generation: u64,
+    generation: u64,
     /// Cached row lists of the list tabs and jump keys; see [`index`].
     index: ListIndex,
     /// The Timing tab: its rows for the attempt shown, and per attempt the
@@ -284,7 +285,7 @@ pub struct App {
     timing_rows: Vec<crate::view::waterfall::Row>,
     timing_toggled: HashMap<usize, HashSet<String>>,
     /// `view --compare`: the comparison and its screens.
-    pub compare: Option<compare::CompareState>,
+    compare: Option<compare::CompareState>,
     /// A folder of native logs: its sessions as listed (see [`folder`]).
     listing: Option<folder::Listing>,
 }
@@ -551,7 +552,7 @@ impl App {
     }
 
     /// Say `note` on the footer until the next key.
-    pub fn flash(&mut self, note: crate::view::note::Note) {
+    pub fn say(&mut self, note: crate::view::note::Note) {
         self.flash = Some(note);
     }
 

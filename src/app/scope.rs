@@ -4,7 +4,7 @@
 use super::{App, ListState, Scope};
 
 /// Change the scope of the other panels, keeping the selected row when it is still in scope.
-pub fn set_scope(app: &mut App, scope: Scope) {
+pub(super) fn set_scope(app: &mut App, scope: Scope) {
     if app.scope == scope {
         return;
     }

@@ -209,14 +209,14 @@ impl App {
             },
             SearchTarget::Attempts => {
                 let shown = self.nav.iter().filter(|n| n.depth == 0).count();
-                self.flash(match &self.nav_query {
+                self.say(match &self.nav_query {
                     Some(q) => Note::AttemptsMatching { label: q.label(40), shown },
                     None => Note::Cleared(Cleared::Attempts),
                 });
             }
             SearchTarget::Tools => {
                 let shown = self.tool_rows().len();
-                self.flash(match &self.tool_query {
+                self.say(match &self.tool_query {
                     Some(q) => Note::ToolsMatching { label: q.label(40), shown },
                     None => Note::Cleared(Cleared::Tools),
                 });
@@ -318,7 +318,7 @@ impl App {
             if scan.announce {
                 let found = self.search.matches.len();
                 let pct = scan.next * 100 / self.scope_rows.len().max(1);
-                self.flash(Note::Searching { found, percent: pct });
+                self.say(Note::Searching { found, percent: pct });
             }
             self.search.scan = Some(scan);
             return;
@@ -337,9 +337,9 @@ impl App {
     fn announce_matches(&mut self) {
         let Some(q) = self.search.query.as_ref() else { return };
         if self.search.matches.is_empty() {
-            self.flash(Note::NoMatchFor(q.label(40)));
+            self.say(Note::NoMatchFor(q.label(40)));
         } else {
-            self.flash(Note::Matches(self.search.matches.len()));
+            self.say(Note::Matches(self.search.matches.len()));
         }
     }
 
@@ -350,7 +350,7 @@ impl App {
             return;
         }
         if self.search.matches.is_empty() {
-            self.flash(if self.search.query.is_some() { Note::NoMatches } else { Note::NoSearch });
+            self.say(if self.search.query.is_some() { Note::NoMatches } else { Note::NoSearch });
             return;
         }
         let current = self.selected_row().unwrap_or(0);
@@ -363,7 +363,7 @@ impl App {
         };
         let (target, total) = (m[at], m.len());
         self.select_row(target);
-        self.flash(Note::MatchPosition { at: at + 1, of: total });
+        self.say(Note::MatchPosition { at: at + 1, of: total });
     }
 
     /// Does timeline row `ri` match in its words or its events' values (not their keys)?

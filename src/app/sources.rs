@@ -77,11 +77,11 @@ impl App {
                 let total = self.loading.as_ref().map(|l| l.total_bytes).unwrap_or(0);
                 self.install(prepared);
                 self.loading = None;
-                self.flash(Note::Loaded { bytes: total, events: self.doc.event_count(), elapsed_ms: *elapsed_ms });
+                self.say(Note::Loaded { bytes: total, events: self.doc.event_count(), elapsed_ms: *elapsed_ms });
             }
             Action::LoadFailed { why } => {
                 self.preview_only = self.loading.take();
-                self.preview_only(why);
+                self.stop_at_preview(why);
             }
             Action::Reloaded { doc, note } => {
                 let Some(doc) = doc.take() else { return true };
@@ -91,7 +91,7 @@ impl App {
                 let Some(listed) = listed.take() else { return true };
                 self.sessions_listed(listed);
             }
-            Action::SourceSays(note) => self.flash(note.clone()),
+            Action::SourceSays(note) => self.say(note.clone()),
             _ => return false,
         }
         true
@@ -107,19 +107,19 @@ impl App {
         let skipped: Vec<_> = skipped_lines(&self.doc).skip(skipped_before).collect();
         if !skipped.is_empty() {
             let skipped = skipped.into_iter().cloned().collect();
-            return self.flash(Note::FollowSkipped { added, skipped });
+            return self.say(Note::FollowSkipped { added, skipped });
         }
         match note {
-            ReloadNote::Reloaded => self.flash(Note::Reloaded),
-            ReloadNote::NewEvents if added > 0 => self.flash(Note::NewEvents(added)),
+            ReloadNote::Reloaded => self.say(Note::Reloaded),
+            ReloadNote::NewEvents if added > 0 => self.say(Note::NewEvents(added)),
             ReloadNote::NewEvents => {}
-            ReloadNote::Says(said) => self.flash(said.clone()),
+            ReloadNote::Says(said) => self.say(said.clone()),
         }
     }
 
     /// The whole load failed: the preview's notice that said it was still
     /// loading now says why it stopped.
-    fn preview_only(&mut self, why: &str) {
+    fn stop_at_preview(&mut self, why: &str) {
         let head = match (self.preview_only, self.doc.sources.first()) {
             (Some(l), Some(path)) => crate::load::preview::notice_head(path, l.preview_bytes, l.total_bytes),
             _ => String::new(),
@@ -129,7 +129,7 @@ impl App {
             n.level = NoticeLevel::Error;
             n.kind = NoticeKind::Other;
         }
-        self.flash(Note::PreviewOnly(why.to_string()));
+        self.say(Note::PreviewOnly(why.to_string()));
     }
 }
 

@@ -31,9 +31,9 @@ impl App {
                     self.select_row(row);
                     self.focus = Focus::List;
                 }
-                None => self.flash(crate::view::note::Note::EventNotInTimeline),
+                None => self.say(crate::view::note::Note::EventNotInTimeline),
             },
-            (None, _) => self.flash(crate::view::note::Note::LineDropped(dropped.unwrap_or_default())),
+            (None, _) => self.say(crate::view::note::Note::LineDropped(dropped.unwrap_or_default())),
             _ => {}
         }
     }
@@ -46,7 +46,7 @@ impl App {
             return;
         };
         let Some(p) = self.provenance() else {
-            self.flash(crate::view::note::Note::NoNativeLines);
+            self.say(crate::view::note::Note::NoNativeLines);
             return;
         };
         let line = event.and_then(|e| p.line_of((addr.session, addr.turn), e));
@@ -59,7 +59,7 @@ impl App {
                 let (len, rows) = (self.list_len(), self.viewport.list_rows);
                 self.list_mut().clamp(len, rows);
             }
-            None => self.flash(crate::view::note::Note::RowHasNoLine),
+            None => self.say(crate::view::note::Note::RowHasNoLine),
         }
     }
 }

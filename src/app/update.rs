@@ -27,8 +27,8 @@ fn apply(app: &mut App, action: Action) {
     match action {
         Action::Resize { width, height } => return resize(app, width, height),
         Action::SearchStep => return app.search_step(),
-        Action::PagerFailed { program, why } => return app.flash(Note::PagerFailed { program, why }),
-        Action::SuspendRefused => return app.flash(Note::SuspendRefused),
+        Action::PagerFailed { program, why } => return app.say(Note::PagerFailed { program, why }),
+        Action::SuspendRefused => return app.say(Note::SuspendRefused),
         _ => {}
     }
     // The flash message lives until the next key.
@@ -51,6 +51,10 @@ fn apply(app: &mut App, action: Action) {
     }
     let intent = match action {
         Action::Intent(intent) => intent,
+        Action::Focus(focus) => return app.focus = focus,
+        Action::Scope(scope) => return set_scope(app, scope),
+        Action::ShowRow(row) => return app.select_row(row),
+        Action::SelectRow(n) => return select_row(app, n),
         Action::ScrollAt { column, row, down } => return mouse_scroll(app, column, row, down),
         Action::ClickAt { column, row } => return mouse_click(app, column, row),
         Action::DebugPanic if app.debug_keys() => {
@@ -63,6 +67,13 @@ fn apply(app: &mut App, action: Action) {
     if jump {
         app.record_jump(before);
     }
+}
+
+/// Select the open list's `n`-th row (the last, past its end).
+fn select_row(app: &mut App, n: usize) {
+    app.list_mut().selected = n;
+    clamp_list(app);
+    app.inspector_scroll = 0;
 }
 
 /// Size the panels for a terminal of `width`×`height`.
@@ -115,7 +126,7 @@ fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)
             let step = if action == Intent::FocusNext { 1 } else { order.len() - 1 };
             app.focus = order[(i + step) % order.len()];
         }
-        Intent::ShowTab(Panel::Translation) if app.provenance().is_none() => app.flash(Note::NoNativeLines),
+        Intent::ShowTab(Panel::Translation) if app.provenance().is_none() => app.say(Note::NoNativeLines),
         Intent::ShowTab(tab) => {
             app.tab = tab;
             app.inspector_scroll = 0;
@@ -162,7 +173,7 @@ fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)
             move_by(app, isize::MAX / 2);
             // A file read once never grows here: `F` goes to its end and says it cannot follow.
             app.follow = app.live;
-            app.flash(Note::Follow { live: app.live });
+            app.say(Note::Follow { live: app.live });
         }
         Intent::Redraw => app.effects.push(Effect::Redraw),
         Intent::ToggleFold => app.toggle_fold(),
@@ -259,7 +270,7 @@ fn jump_turn(app: &mut App, forward: bool) {
             let rows = app.viewport.list_rows;
             app.lists.timeline.clamp(app.visible.len(), rows);
         }
-        None => app.flash(if forward { Note::LastTurn } else { Note::FirstTurn }),
+        None => app.say(if forward { Note::LastTurn } else { Note::FirstTurn }),
     }
 }
 
@@ -315,7 +326,7 @@ fn enter(app: &mut App) {
             }
         }
         // Enter on an empty list says so rather than nothing.
-        Focus::List if app.list_len() == 0 => app.flash(Note::NothingSelected),
+        Focus::List if app.list_len() == 0 => app.say(Note::NothingSelected),
         Focus::List | Focus::Inspector => match app.tab {
             // Enter in the inspector of a native log's row: the line it came from.
             Panel::Timeline if app.focus == Focus::Inspector && app.provenance().is_some() => app.row_to_native_line(),
@@ -362,7 +373,7 @@ fn enter(app: &mut App) {
                 match target {
                     Some(loc) => jump_to_location(app, loc.session, loc.turn, loc.event),
                     // Below the findings: the diagnostics NiceEval recorded, which name no event.
-                    None => app.flash(Note::RecordedDiagnosticHasNoRow),
+                    None => app.say(Note::RecordedDiagnosticHasNoRow),
                 }
             }
             Panel::Assertions => match app.assertion_at(app.lists.assertions.selected) {
@@ -393,7 +404,7 @@ pub fn jump_to_location(app: &mut App, session: usize, turn: Option<usize>, even
             app.select_row(r);
             app.focus = Focus::List;
         }
-        None => app.flash(Note::PositionNotInTimeline),
+        None => app.say(Note::PositionNotInTimeline),
     }
 }
 
@@ -406,7 +417,7 @@ fn jump_to_assertion_evidence(app: &mut App) {
     let Some(assertion) = attempt.review.assertions.as_ref().and_then(|l| l.get(ai)) else { return };
     let links = crate::view::assertions::evidence_links(attempt, view, assertion);
     let Some(link) = links.first() else {
-        app.flash(Note::AssertionPointsAtNoRow);
+        app.say(Note::AssertionPointsAtNoRow);
         return;
     };
     match (link.row, link.target) {
@@ -414,15 +425,15 @@ fn jump_to_assertion_evidence(app: &mut App) {
             app.select_row(row);
             app.focus = Focus::List;
             if !target.exact {
-                app.flash(Note::EvidenceApproximate);
+                app.say(Note::EvidenceApproximate);
             }
         }
         (None, Some(target)) if !target.in_transcript() => {
             let sel = crate::view::report::Selection::default();
             let words = app.context(&sel).map(|ctx| crate::view::assertions::link_text(&ctx, link).as_plain());
-            app.flash(Note::EvidenceElsewhere(words.unwrap_or_default()));
+            app.say(Note::EvidenceElsewhere(words.unwrap_or_default()));
         }
-        _ => app.flash(Note::EvidenceNotInTranscript(link.source_text())),
+        _ => app.say(Note::EvidenceNotInTranscript(link.source_text())),
     }
 }
 
@@ -430,22 +441,22 @@ fn back(app: &mut App) {
     if app.focus == Focus::Nav && app.nav_query.is_some() {
         app.nav_query = None;
         app.rebuild_nav();
-        app.flash(Note::Cleared(Cleared::Attempts));
+        app.say(Note::Cleared(Cleared::Attempts));
         return;
     }
     if app.focus == Focus::Inspector && app.inspector_search.is_some() {
         app.inspector_search = None;
-        app.flash(Note::Cleared(Cleared::Inspector));
+        app.say(Note::Cleared(Cleared::Inspector));
     } else if app.focus == Focus::Inspector {
         app.focus = Focus::List;
     } else if app.focus == Focus::List && app.tab == Panel::Tools && app.tool_query.is_some() {
         app.tool_query = None;
         app.rebuild_tool_rows();
-        app.flash(Note::Cleared(Cleared::Tools));
+        app.say(Note::Cleared(Cleared::Tools));
     } else if app.search.query.is_some() {
         (app.search.query, app.search.scan) = (None, None);
         app.search.matches.clear();
-        app.flash(Note::Cleared(Cleared::Search));
+        app.say(Note::Cleared(Cleared::Search));
     } else if app.scope.turn.is_some() || app.scope.session.is_some() {
         let s = app.scope;
         let parent = if s.turn.is_some() { Scope { turn: None, ..s } } else { Scope { session: None, ..s } };
@@ -511,7 +522,7 @@ fn help_key(app: &mut App, action: Action) {
 /// wrapping around to the selection itself.
 fn jump_where(app: &mut App, forward: bool, what: Sought, to: JumpTo) {
     let Some(current) = app.selected_row() else {
-        app.flash(Note::NoneInScope(what));
+        app.say(Note::NoneInScope(what));
         return;
     };
     // Past the last one, wrap around (back to the selection itself at worst).
@@ -525,7 +536,7 @@ fn jump_where(app: &mut App, forward: bool, what: Sought, to: JumpTo) {
             app.select_row(row);
             app.focus = Focus::List;
         }
-        None => app.flash(Note::NoneInScope(what)),
+        None => app.say(Note::NoneInScope(what)),
     }
 }
 
@@ -545,7 +556,7 @@ fn jump_waiting(app: &mut App) {
 
 fn jump_finding(app: &mut App, forward: bool) {
     if app.jump_rows(JumpTo::Finding).is_empty() {
-        app.flash(Note::NoFindings);
+        app.say(Note::NoFindings);
         return;
     }
     jump_where(app, forward, Sought::Findings, JumpTo::Finding);

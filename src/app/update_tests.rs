@@ -122,7 +122,7 @@ fn waiting_jump_and_copy() {
 fn documents_from_sources_arrive_as_actions() {
     let mut a = two_turns();
     update(&mut a, Intent::Down);
-    a.flash(crate::view::note::Note::Reloaded);
+    a.say(crate::view::note::Note::Reloaded);
     // Progress is not a key: the flash stays.
     update(&mut a, Action::LoadProgress { bytes: 1, lines: 1, building: false, elapsed_ms: 5 });
     assert_eq!(a.flash_text().as_deref(), Some("reloaded"));

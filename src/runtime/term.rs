@@ -381,7 +381,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
                     break;
                 }
             }
-            if opts.exit_when_loaded && app.loading.is_none() {
+            if opts.exit_when_loaded && app.loading().is_none() {
                 break;
             }
         }
@@ -400,7 +400,7 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
             }
             dirty = true;
         }
-        if app.should_quit {
+        if app.should_quit() {
             break;
         }
         if had_effects {
@@ -469,7 +469,7 @@ fn handle(app: &mut App, ev: Event, send: &mut impl FnMut(&mut App, Action)) -> 
                 send(app, Action::DebugPanic);
             }
             let Some(key) = super::keys::key_press(key) else { return false };
-            match keymap::lookup(app.mode, key) {
+            match keymap::lookup(app.mode(), key) {
                 Some(action) => {
                     send(app, action);
                     true

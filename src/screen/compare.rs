@@ -26,7 +26,7 @@ pub fn screen(out: &mut Screen, area: Rect, app: &App) {
 }
 
 fn matrix(out: &mut Screen, area: Rect, app: &App, cv: &Cv) {
-    let Some(state) = app.compare.as_ref() else { return };
+    let Some(state) = app.compare() else { return };
     let areas = crate::app::compare_layout::matrix(area.width, area.height, app);
     let w = area.width as usize;
     // Header: the sources, then what the comparison found.
@@ -65,7 +65,7 @@ fn matrix(out: &mut Screen, area: Rect, app: &App, cv: &Cv) {
 /// The matrix rows on screen. Columns that do not fit scroll sideways so
 /// the selected one stays in view.
 fn matrix_lines(area: Rect, app: &App, cv: &Cv) -> Vec<Line> {
-    let Some(state) = app.compare.as_ref() else { return Vec::new() };
+    let Some(state) = app.compare() else { return Vec::new() };
     let rows = matrix_rows(cv);
     let w = area.width as usize;
     let change_w = rows.iter().map(|r| r.change.width()).chain([width(CHANGE_HEADER)]).max().unwrap_or(6);

@@ -17,7 +17,7 @@ use crate::view::compare::split::{
 };
 
 pub fn screen(out: &mut Screen, area: Rect, app: &App, cv: &Cv) {
-    let Some(s) = app.compare.as_ref().and_then(|c| c.split.as_ref()) else { return };
+    let Some(s) = app.compare().and_then(|c| c.split.as_ref()) else { return };
     let areas = crate::app::compare_layout::split(area.width, area.height, s.inspector);
     let w = area.width as usize;
     let head = title(cv, &s.split);
@@ -103,10 +103,10 @@ fn inspector(out: &mut Screen, area: Rect, app: &App) {
     let Some(content) = app.split_inspector_content(width) else { return };
     let mut title =
         vec![Span::chrome(format!(" {} ", cut_to(&content.title, width.saturating_sub(24))), Chrome::Title)];
-    title.extend(spans(&mode_text(app.raw)));
+    title.extend(spans(&mode_text(app.raw())));
     let height = inner(area).height as usize;
     let max = content.lines.len().saturating_sub(height);
-    let scroll = app.inspector_scroll.min(max);
+    let scroll = app.inspector_scroll().min(max);
     let mut lines: Vec<Line> = content.lines.iter().skip(scroll).take(height).cloned().collect();
     let below = max - scroll;
     if below > 0 && !lines.is_empty() {

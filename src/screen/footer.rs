@@ -9,41 +9,41 @@ use crate::view::chrome::HintsFor;
 /// The viewer's footer at `width` columns.
 pub fn viewer_line(app: &App, width: usize) -> Line {
     use crate::view::search;
-    if app.mode == Mode::Search {
-        let status = search::prompt_status(&app.search.input, app.prompt_matches(), app.search.error.as_deref());
-        let status_look = if app.search.error.is_some() { Chrome::Error } else { Chrome::Matched };
+    if app.mode() == Mode::Search {
+        let status = search::prompt_status(&app.search().input, app.prompt_matches(), app.search().error.as_deref());
+        let status_look = if app.search().error.is_some() { Chrome::Error } else { Chrome::Matched };
         return Line::new(vec![
-            Span::chrome(crate::view::chrome::search_lead(app.search.regex), Chrome::Key),
-            Span::bare(sanitize(&app.search.input, Lines::Single).into_owned()),
+            Span::chrome(crate::view::chrome::search_lead(app.search().regex), Chrome::Key),
+            Span::bare(sanitize(&app.search().input, Lines::Single).into_owned()),
             Span::chrome("▏", Chrome::Accent),
             Span::chrome(status, status_look),
-            Span::chrome(search::prompt_hint(app.search.target, app.search.regex), Chrome::Dim),
+            Span::chrome(search::prompt_hint(app.search().target, app.search().regex), Chrome::Dim),
         ]);
     }
     if let Some(line) = flash_line(app, width) {
         return line;
     }
     let mut spans = Vec::new();
-    let inspector = app.inspector_search.as_ref().filter(|_| app.focus == Focus::Inspector);
-    let status = match (inspector, &app.search.query) {
+    let inspector = app.inspector_search().filter(|_| app.focus() == Focus::Inspector);
+    let status = match (inspector, &app.search().query) {
         (Some(s), _) => {
             let count = app.inspector_match_count();
             Some(search::inspector_status(&s.query, count.map(|n| (s.current.filter(|&c| c < n).unwrap_or(0), n))))
         }
-        (None, Some(q)) => Some(search::search_status(q, app.search.matches.len())),
+        (None, Some(q)) => Some(search::search_status(q, app.search().matches.len())),
         (None, None) => None,
     };
     if let Some(status) = status {
         spans.push(Span::chrome(format!("{status} "), Chrome::Matched));
         spans.push(Span::bare(" "));
     }
-    if app.follow {
+    if app.follow() {
         spans.push(Span::chrome(crate::view::chrome::FOLLOWING, Chrome::Hitl));
     }
-    let at = match app.focus {
+    let at = match app.focus() {
         Focus::Nav => HintsFor::Navigator,
         Focus::Inspector => HintsFor::Inspector,
-        Focus::List => HintsFor::Panel(app.tab),
+        Focus::List => HintsFor::Panel(app.tab()),
     };
     let used: usize = spans.iter().map(Span::width).sum();
     spans.extend(hint_spans(at, used, width));
@@ -56,7 +56,7 @@ pub fn compare_line(app: &App, at: HintsFor, width: usize) -> Line {
 }
 
 fn flash_line(app: &App, width: usize) -> Option<Line> {
-    let note = app.flash.as_ref()?;
+    let note = app.flash()?;
     let look = if note.is_error() { Chrome::Error } else { Chrome::Accent };
     let words = note.words();
     Some(Line::chrome(truncate(&sanitize(&words, Lines::Single), width), look))

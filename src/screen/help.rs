@@ -11,7 +11,7 @@ pub fn overlay(out: &mut Screen, area: Rect, app: &App) {
     let lines = crate::app::help::lines(popup.width);
     let height = inner(popup).height as usize;
     let max = lines.len().saturating_sub(height);
-    let scroll = app.help_scroll.min(max);
+    let scroll = app.help_scroll().min(max);
     let mut shown: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
     let below = max - scroll;
     if below > 0 && !shown.is_empty() {

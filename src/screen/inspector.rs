@@ -12,14 +12,14 @@ pub fn panel(out: &mut Screen, area: Rect, app: &App) {
     let inside = inner(area);
     let width = inside.width as usize;
     let content = app.inspector_content(width);
-    let focused = app.focus == Focus::Inspector;
+    let focused = app.focus() == Focus::Inspector;
     let title = Line::new(vec![
         Span::chrome(format!(" {} ", cut_to(&content.title, width.saturating_sub(24))), Chrome::Title),
-        Span::chrome(crate::view::chrome::inspector_modes(app.raw), Chrome::Dim),
+        Span::chrome(crate::view::chrome::inspector_modes(app.raw()), Chrome::Dim),
     ]);
     let height = inside.height as usize;
     let max_scroll = content.lines.len().saturating_sub(height);
-    let scroll = app.inspector_scroll.min(max_scroll);
+    let scroll = app.inspector_scroll().min(max_scroll);
     let mut lines: Vec<Line> = content.lines.iter().skip(scroll).take(height).cloned().collect();
     if let Some(found) = app.inspector_found(&content) {
         let current = found.current.map(|c| found.lines[c].0);

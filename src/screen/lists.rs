@@ -12,14 +12,14 @@ use crate::view::report::Selection;
 use crate::view::{Text, Tone};
 
 pub fn panel(out: &mut Screen, area: Rect, app: &App) {
-    let focused = app.focus == Focus::List;
+    let focused = app.focus() == Focus::List;
     let list = app.list();
     // Only the rows on screen are made: lists can hold hundreds of thousands of calls.
     let win = Window { start: list.offset, len: area.height.saturating_sub(2) as usize };
     let w = area.width.saturating_sub(2) as usize;
     let full = Selection { full: true, ..Selection::default() };
     let Some(ctx) = app.context(&full) else { return };
-    let (title, total, rows) = match app.tab {
+    let (title, total, rows) = match app.tab() {
         Panel::Tools => tools(app, &ctx, w, win),
         Panel::Hitl => hitl(app, &ctx, w, win),
         Panel::Usage => usage(app, &ctx, w, win),
@@ -39,7 +39,7 @@ pub fn panel(out: &mut Screen, area: Rect, app: &App) {
     for (k, line) in rows.into_iter().enumerate() {
         let i = win.start + k;
         let over = selection(focused);
-        let line = match (i == list.selected, app.tab) {
+        let line = match (i == list.selected, app.tab()) {
             (false, _) | (true, Panel::Usage) => line,
             // Reversed, a bar's full blocks would turn into the background:
             // the selection marks the label, the bars keep their colour.
@@ -73,10 +73,10 @@ type Rows = (String, usize, Vec<Line>);
 
 fn empty_text(app: &App) -> String {
     use crate::view::chrome;
-    match app.tab {
+    match app.tab() {
         Panel::Tools => {
-            let status = (app.tool_filter != crate::app::ToolFilter::All).then(|| app.tool_filter.word());
-            chrome::no_tools(status, app.tool_query.as_ref().map(|q| q.label(30)))
+            let status = (app.tool_filter() != crate::app::ToolFilter::All).then(|| app.tool_filter().word());
+            chrome::no_tools(status, app.tool_query().map(|q| q.label(30)))
         }
         Panel::Hitl => chrome::NO_REQUESTS.into(),
         Panel::Assertions => chrome::no_assertions(app.attempt().is_some_and(|a| a.review.assertions.is_some())).into(),
@@ -96,8 +96,8 @@ fn empty_text(app: &App) -> String {
 fn tools(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let rows = app.tool_rows();
     let orphans = app.tool_orphans();
-    let text = app.tool_query.as_ref().map(|q| q.label(20));
-    let (filter, by_name) = (app.tool_filter.word(), app.tool_sort_by_name);
+    let text = app.tool_query().map(|q| q.label(20));
+    let (filter, by_name) = (app.tool_filter().word(), app.tool_sort_by_name());
     let carried = app.tool_carried();
     let counts = crate::view::tools::ToolCounts { started: rows.len() - orphans - carried, carried, orphans };
     let title = crate::view::chrome::tools_title(counts, filter, by_name, text);
@@ -207,14 +207,14 @@ fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window
     let findings = app.finding_rows();
     let recorded = &ctx.attempt.review.diagnostics;
     let errors =
-        scoped.iter().filter(|&&i| app.findings[i].severity == crate::model::diagnostics::Severity::Error).count();
+        scoped.iter().filter(|&&i| app.findings()[i].severity == crate::model::diagnostics::Severity::Error).count();
     let checked = crate::view::findings::unchecked_reason(ctx.attempt).is_none();
     let title = crate::view::chrome::diagnostics_title(errors, scoped.len() - errors, recorded.len(), checked);
     let total = findings.len() + recorded.len();
     let cells: Vec<Vec<Text>> = win
         .range(total)
         .map(|i| match findings.get(i) {
-            Some(&(f, n)) => crate::view::findings::finding_group_row(ctx, &app.findings[f], n),
+            Some(&(f, n)) => crate::view::findings::finding_group_row(ctx, &app.findings()[f], n),
             None => crate::view::findings::diagnostic_row(&recorded[i - findings.len()]),
         })
         .collect();

@@ -74,7 +74,7 @@ pub fn screen(app: &App, width: u16, height: u16) -> Screen {
     } else {
         viewer(&mut out, width, height, app);
     }
-    if app.mode == Mode::Help {
+    if app.mode() == Mode::Help {
         help::overlay(&mut out, whole, app);
     }
     out
@@ -87,7 +87,7 @@ fn viewer(out: &mut Screen, width: u16, height: u16, app: &App) {
     if let Some(nav_area) = areas.nav {
         nav::panel(out, nav_area, app);
     }
-    match app.tab {
+    match app.tab() {
         crate::app::Panel::Timeline => timeline::panel(out, areas.list, app),
         _ => lists::panel(out, areas.list, app),
     }
@@ -100,9 +100,9 @@ fn viewer(out: &mut Screen, width: u16, height: u16, app: &App) {
 fn tabs_line(app: &App, width: u16) -> Line {
     let mut spans = Vec::new();
     let tabs = app.shown_tabs();
-    let labels = crate::app::layout::tab_labels(width, app.tab, &tabs);
+    let labels = crate::app::layout::tab_labels(width, app.tab(), &tabs);
     for (tab, label) in tabs.iter().zip(labels) {
-        spans.push(Span::chrome(label, if *tab == app.tab { Chrome::TabActive } else { Chrome::Dim }));
+        spans.push(Span::chrome(label, if *tab == app.tab() { Chrome::TabActive } else { Chrome::Dim }));
         spans.push(Span::bare(" "));
     }
     spans.push(Span::chrome(format!("  {}", scope_label(app)), Chrome::Dim));
@@ -111,7 +111,7 @@ fn tabs_line(app: &App, width: u16) -> Line {
 
 /// The scope the other panels show, in the view's words.
 pub fn scope_label(app: &App) -> String {
-    let s = app.scope;
+    let s = app.scope();
     let Some(attempt) = app.attempt() else { return crate::view::chrome::SCOPE_EMPTY.into() };
     let session = s.session.and_then(|si| attempt.sessions.get(si)).map(|x| x.scope_name());
     let turn = match (s.session, s.turn, app.view()) {

@@ -10,40 +10,40 @@ use crate::styled::{Chrome, Line, Look, Span, spans};
 use crate::view::timeline::{kind_cell, row_view_as, status_mark, summary_tone};
 
 pub fn panel(out: &mut Screen, area: Rect, app: &App) {
-    let focused = app.focus == Focus::List;
+    let focused = app.focus() == Focus::List;
     let title = crate::view::chrome::timeline_title(
-        app.visible.len().saturating_sub(app.timeline_turns()),
+        app.visible().len().saturating_sub(app.timeline_turns()),
         app.timeline_turns(),
-        app.merge,
+        app.merge(),
     );
     let title = Line::chrome(title, Chrome::Title);
     let inside = inner(area);
     let (Some(view), Some(attempt)) = (app.view(), app.attempt()) else {
         // No attempt at all: what the input is, or what is awaited.
-        let lines = crate::view::chrome::no_attempts(&app.doc)
+        let lines = crate::view::chrome::no_attempts(app.doc())
             .iter()
             .flat_map(|t| t.wrap(inside.width as usize))
             .map(|t| Line::of(&t))
             .collect();
         return out.panel(area, title, focused, lines);
     };
-    if app.visible.is_empty() {
+    if app.visible().is_empty() {
         let empty = crate::view::chrome::timeline_empty(attempt);
         return out.panel(area, title, focused, vec![Line::chrome(empty, Chrome::Dim)]);
     }
     let w = inside.width as usize;
-    let list = app.lists.timeline;
-    let query = app.search.query.as_ref().map(|q| &q.matcher);
+    let list = app.lists().timeline;
+    let query = app.search().query.as_ref().map(|q| &q.matcher);
     let pos_w =
-        crate::view::timeline::position_width(attempt, view, app.merge, crate::view::timeline::POSITION_COLUMNS);
+        crate::view::timeline::position_width(attempt, view, app.merge(), crate::view::timeline::POSITION_COLUMNS);
     let mut lines = Vec::with_capacity(inside.height as usize);
-    for (pos, &ri) in app.visible.iter().enumerate().skip(list.offset).take(inside.height as usize) {
+    for (pos, &ri) in app.visible().iter().enumerate().skip(list.offset).take(inside.height as usize) {
         let folded = app.is_folded(view.timeline.rows[ri].addr());
-        let look = RowLook { pos_w, merged: app.merge, compact: false };
+        let look = RowLook { pos_w, merged: app.merge(), compact: false };
         let Some(mut line) = row_line(attempt, view, ri, w, folded, query, look) else { continue };
         if pos == list.selected {
             line = line.with_over(selection(focused));
-        } else if app.search.matches.binary_search(&ri).is_ok() {
+        } else if app.search().matches.binary_search(&ri).is_ok() {
             line = line.with_over(Chrome::Emphasis);
         }
         lines.push(line);

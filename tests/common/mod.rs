@@ -135,7 +135,7 @@ pub fn run_plain(args: &[&str]) -> (i32, Vec<u8>, String) {
 /// (mono theme, each line trimmed at its end).
 pub fn mono_screen(app: &mut niceeval::app::App, w: u16, h: u16) -> String {
     use niceeval::ui::{Theme, ThemeName};
-    app.viewport = niceeval::app::layout::viewport(w, h, app);
+    niceeval::app::update(app, niceeval::app::Action::Resize { width: w, height: h });
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
     let cache = Theme::new(ThemeName::Mono);
     terminal.draw(|f| niceeval::runtime::term::draw(f, app, &cache)).unwrap();

@@ -3,7 +3,7 @@
 //! line among them, and count them alike.
 
 use super::{samples, screen};
-use niceeval::app::{App, Focus, Panel, Scope, scope::set_scope};
+use niceeval::app::{App, Focus, Panel, Scope};
 use niceeval::model::usage::builtin_prices;
 use niceeval::view::format::finding_counts;
 use serde_json::Value;
@@ -74,8 +74,11 @@ fn findings_and_their_counts_are_the_same_on_every_surface() {
             let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
             let sections = [niceeval::plain::SectionKind::Diagnostics];
             let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
-            set_scope(&mut app, Scope { attempt: i, session: None, turn: None });
-            app.focus = Focus::List;
+            niceeval::app::update(
+                &mut app,
+                niceeval::app::Action::Scope(Scope { attempt: i, session: None, turn: None }),
+            );
+            niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
             niceeval::app::update::update(&mut app, niceeval::app::Intent::ShowTab(Panel::Diagnostics));
             let s = screen(&mut app, 400, 40);
             let tally = format!("⚑ {}", finding_counts(errors, warnings));
@@ -91,7 +94,7 @@ fn findings_and_their_counts_are_the_same_on_every_surface() {
                 assert!(in_show, "{what}: show --diagnostics lacks {title:?}:\n{text}");
                 assert!(s.iter().any(|l| l.contains(&title)), "{what}: the Diagnostics tab lacks {title:?}");
                 // The Diagnostics list holds the same findings (its rows group them by code).
-                let listed: Vec<&str> = app.scoped_findings().iter().map(|&f| app.findings[f].code).collect();
+                let listed: Vec<&str> = app.scoped_findings().iter().map(|&f| app.findings()[f].code).collect();
                 let codes: Vec<&str> = mine.iter().map(|f| f["code"].as_str().unwrap()).collect();
                 assert_eq!(listed, codes, "{what}: the Diagnostics tab lists other findings");
             } else {

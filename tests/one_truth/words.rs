@@ -3,7 +3,7 @@
 //! costs in JSON, an assertion's title, and a preview's figures.
 
 use super::{samples, screen};
-use niceeval::app::{App, Focus, Intent, Panel, Scope, scope::set_scope, update::update};
+use niceeval::app::{App, Focus, Intent, Panel, Scope, update::update};
 use niceeval::model::usage::builtin_prices;
 use niceeval::view::format::{count, duration_ms, timeline_counts};
 use serde_json::Value;
@@ -47,13 +47,20 @@ fn a_turn_counts_its_tool_calls_alike_in_the_inspector_the_tools_tab_and_show() 
                 let want = tool_words(a, number);
                 let what = format!("{} attempt {i} turn {number}", path.display());
                 // The viewer: the turn scoped, its Tools tab's title; the turn's header row in the inspector.
-                set_scope(&mut app, Scope { attempt: i, session: Some(d.addr.session), turn: Some(d.addr.turn) });
-                app.focus = Focus::List;
+                niceeval::app::update(
+                    &mut app,
+                    niceeval::app::Action::Scope(Scope {
+                        attempt: i,
+                        session: Some(d.addr.session),
+                        turn: Some(d.addr.turn),
+                    }),
+                );
+                niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
                 update(&mut app, Intent::ShowTab(Panel::Tools));
                 let s = screen(&mut app, 400, 30).join("\n");
                 assert!(s.contains(&format!("Tools · {want} · filter")), "{what}: the Tools tab does not say {want:?}");
                 update(&mut app, Intent::ShowTab(Panel::Timeline));
-                app.lists.timeline.selected = 0;
+                niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(0));
                 let s = screen(&mut app, 400, 30).join("\n");
                 assert!(s.contains(&format!("tools      {want}")), "{what}: the inspector does not say {want:?}\n{s}");
                 // show --turn N --tools.
@@ -132,7 +139,7 @@ fn numbers_read_alike_counts_offsets_and_costs() {
         (0..1000).map(|i| format!("{{\"type\":\"message\",\"role\":\"assistant\",\"text\":\"m{i}\"}}\n")).collect();
     let doc = niceeval::load::load_bytes("big.jsonl", lines.as_bytes()).unwrap();
     let mut app = App::new(doc, None, builtin_prices());
-    app.focus = Focus::Nav;
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::Nav));
     let s = screen(&mut app, 200, 20).join("\n");
     assert!(s.contains("1,000 ev"), "the navigator:\n{s}");
     // A timing node's start and end read as its duration does ("27ms", not "27 ms").
@@ -142,14 +149,14 @@ fn numbers_read_alike_counts_offsets_and_costs() {
     let (views, findings) = niceeval::analysis::build_views(&doc, None, &builtin_prices());
     let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
     let mut app = App::new(doc.clone(), None, builtin_prices());
-    set_scope(&mut app, Scope { attempt: 0, session: None, turn: None });
-    app.focus = Focus::List;
+    niceeval::app::update(&mut app, niceeval::app::Action::Scope(Scope { attempt: 0, session: None, turn: None }));
+    niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
     update(&mut app, Intent::ShowTab(Panel::Timing));
     let nodes = json["attempts"][0]["timing"].as_array().unwrap();
     let at = |k: &str| -> Vec<String> { nodes.iter().filter_map(|n| n[k].as_f64()).map(duration_ms).collect() };
     let (starts, durations) = (at("startOffsetMs"), at("durationMs"));
     for row in 0..nodes.len().min(3) {
-        app.lists.timing.selected = row;
+        niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(row));
         let s = screen(&mut app, 200, 40).join("\n");
         let says = |key: &str, values: &[String]| {
             s.lines().any(|l| {
@@ -214,8 +221,8 @@ fn an_assertion_has_one_title_everywhere() {
     let mut app = App::new(doc.clone(), None, prices.clone());
     for (ai, attempt) in doc.attempts.iter().enumerate() {
         let Some(list) = &attempt.review.assertions else { continue };
-        set_scope(&mut app, Scope { attempt: ai, session: None, turn: None });
-        app.focus = Focus::List;
+        niceeval::app::update(&mut app, niceeval::app::Action::Scope(Scope { attempt: ai, session: None, turn: None }));
+        niceeval::app::update(&mut app, niceeval::app::Action::Focus(Focus::List));
         update(&mut app, Intent::ShowTab(Panel::Assertions));
         let s = screen(&mut app, 400, 60).join("\n");
         for a in list {
@@ -277,7 +284,7 @@ fn a_preview_header_marks_its_figures_as_so_far() {
         assert!(s[1].contains(&format!("{fact}{mark}")), "the preview's {fact:?} is not marked:\n{}", s[1]);
     }
     let deadline = std::time::Instant::now() + super::common::HANG_LIMIT;
-    while app.loading.is_some() {
+    while app.loading().is_some() {
         assert!(std::time::Instant::now() < deadline, "the whole load did not finish");
         for action in niceeval::runtime::term::Source::poll(&mut source) {
             update(&mut app, action);
