@@ -141,6 +141,8 @@ fn write_attempt<W: Write>(ctx: &Ctx, w: &mut PrettyWriter<W>) -> io::Result<()>
     write_each(w, findings_json(ctx))?;
     w.key("timing")?;
     write_each(w, super::timing::json_nodes(ctx))?;
+    w.field("commands", &super::commands::json(ctx))?;
+    w.field("source", &super::source::json(ctx))?;
     w.field("translation", &super::translation::json(ctx))?;
     w.field("fixPrompt", &super::fix_prompt::compose(ctx.attempt, &ctx.view.summary).ok())?;
     w.end_object()

@@ -23,11 +23,15 @@ pub enum SectionKind {
     Timing,
     /// Each native line beside the events it became (not in `--all`).
     Translation,
+    /// Sandbox lifecycle commands, a card each.
+    Commands,
+    /// The recorded eval source files, whole, with a gutter (not in `--all`).
+    Source,
 }
 
 impl SectionKind {
     /// What `--all` prints (failures are a subset of assertions and have their own mode).
-    pub const ALL: [SectionKind; 8] = [
+    pub const ALL: [SectionKind; 9] = [
         SectionKind::Timeline,
         SectionKind::Tools,
         SectionKind::Hitl,
@@ -35,7 +39,18 @@ impl SectionKind {
         SectionKind::Assertions,
         SectionKind::Diagnostics,
         SectionKind::Changes,
+        SectionKind::Commands,
         SectionKind::Timing,
+    ];
+
+    /// NiceEval's `--execution`: what the attempt did (this viewer's
+    /// timeline, tools, usage, commands and diagnostics).
+    pub const EXECUTION: [SectionKind; 5] = [
+        SectionKind::Timeline,
+        SectionKind::Tools,
+        SectionKind::Usage,
+        SectionKind::Commands,
+        SectionKind::Diagnostics,
     ];
 }
 
@@ -107,6 +122,8 @@ pub fn build(
                 SectionKind::Changes => super::changes::section(&ctx),
                 SectionKind::Timing => super::timing::section(&ctx),
                 SectionKind::Translation => super::translation::section(&ctx),
+                SectionKind::Commands => super::commands::section(&ctx),
+                SectionKind::Source => super::source::section(&ctx),
             };
             body.push(Block::Blank);
             body.push(Block::Section(section));
