@@ -104,6 +104,19 @@ fn a_failing_test_commands_stderr_is_shown_folded_with_what_the_record_did_not_k
     assert_eq!(c["stderr"]["omittedBytes"], 5000);
     assert_eq!(c["when"], "after turn 1");
     assert_eq!(c["durationMs"], 6);
+    // Where it began: the failed command, with its stderr's last line, in --failures and in --json.
+    let ff = &v["attempts"][0]["firstFailure"];
+    assert_eq!((ff["at"].as_str(), ff["kind"].as_str()), (Some("command 7"), Some("command")), "{ff}");
+    let summary = ff["summary"].as_str().unwrap();
+    assert!(summary.starts_with("eval.run command ✗ exit 1: test -f fixture/changed.txt"), "{summary}");
+    assert!(summary.ends_with("(stderr: Tests  1 failed | 3 passed)"), "{summary}");
+    assert!(ff["chain"].as_array().is_some_and(|c| !c.is_empty()), "the failing assertions follow: {ff}");
+    let (code, failures, _) = show(&dir, &[SANDBOX, "--failures"]);
+    assert_eq!(code, 1);
+    let began = failures.split("Where it began").nth(1).expect("--failures opens with where it began");
+    let first_line = began.lines().nth(1).unwrap().trim();
+    assert!(began.trim_start().starts_with("command") && summary.starts_with(&first_line[11..]), "{began}");
+    assert!(first_line.starts_with("command 7  eval.run command ✗ exit 1"), "{began}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

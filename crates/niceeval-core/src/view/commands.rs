@@ -29,13 +29,21 @@ pub const LINE_CHARS: usize = 240;
 const LINE_LINES: usize = 3;
 const W: usize = 6;
 
+/// A turn a command is placed by: its number as every surface prints it
+/// (`None` when the send's label names no turn of the attempt) and its name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnRef {
+    pub number: Option<u64>,
+    pub name: String,
+}
+
 /// Where a command ran among the turns.
 #[derive(Debug, Clone, PartialEq)]
 pub enum When {
-    During(String),
-    Before(String),
-    After(String),
-    Between(String, String),
+    During(TurnRef),
+    Before(TurnRef),
+    After(TurnRef),
+    Between(TurnRef, TurnRef),
     /// By its phase, without timing: setup before the turns, teardown after.
     BeforeTurns,
     AfterTurns,
@@ -46,10 +54,10 @@ pub enum When {
 impl When {
     pub fn words(&self) -> Option<String> {
         match self {
-            When::During(t) => Some(format!("during {t}")),
-            When::Before(t) => Some(format!("before {t}")),
-            When::After(t) => Some(format!("after {t}")),
-            When::Between(a, b) => Some(format!("between {a} and {b}")),
+            When::During(t) => Some(format!("during {}", t.name)),
+            When::Before(t) => Some(format!("before {}", t.name)),
+            When::After(t) => Some(format!("after {}", t.name)),
+            When::Between(a, b) => Some(format!("between {} and {}", a.name, b.name)),
             When::BeforeTurns => Some("before the turns".into()),
             When::AfterTurns => Some("after the turns".into()),
             When::Unplaced => None,
@@ -88,16 +96,16 @@ pub fn placed<'a>(ctx: &Ctx<'a>) -> Vec<Placed<'a>> {
         .collect()
 }
 
-/// The attempt's sends on its clock: (start, end, "turn N").
-fn sends(ctx: &Ctx) -> Vec<(f64, f64, String)> {
-    let mut out: Vec<(f64, f64, String)> = ctx
+/// The attempt's sends on its clock: (start, end, the turn).
+fn sends(ctx: &Ctx) -> Vec<(f64, f64, TurnRef)> {
+    let mut out: Vec<(f64, f64, TurnRef)> = ctx
         .attempt
         .review
         .timing
         .intervals
         .iter()
         .filter(|iv| matches!(iv.phase.as_deref(), Some("agent.send" | "agent.turn")))
-        .filter_map(|iv| Some((iv.start_ms?, iv.end_ms()?, turn_name(ctx, &iv.label))))
+        .filter_map(|iv| Some((iv.start_ms?, iv.end_ms()?, turn_ref(ctx, &iv.label))))
         .collect();
     out.sort_by(|a, b| a.0.total_cmp(&b.0));
     out
@@ -105,14 +113,15 @@ fn sends(ctx: &Ctx) -> Vec<(f64, f64, String)> {
 
 /// "turn 3" for the turn a send interval's label names (as every surface
 /// numbers it), else the label.
-fn turn_name(ctx: &Ctx, label: &str) -> String {
-    ctx.addrs()
+fn turn_ref(ctx: &Ctx, label: &str) -> TurnRef {
+    let number = ctx
+        .addrs()
         .find(|(_, addr)| super::address::turn_label(ctx.attempt, *addr) == label)
-        .map(|(_, addr)| format!("turn {}", super::address::turn_number(ctx.derived, addr)))
-        .unwrap_or_else(|| clean(label))
+        .map(|(_, addr)| super::address::turn_number(ctx.derived, addr));
+    TurnRef { number, name: number.map(|n| format!("turn {n}")).unwrap_or_else(|| clean(label)) }
 }
 
-fn when_at(sends: &[(f64, f64, String)], start: f64) -> When {
+fn when_at(sends: &[(f64, f64, TurnRef)], start: f64) -> When {
     if let Some((_, _, t)) = sends.iter().find(|(s, e, _)| *s <= start && start < *e) {
         return When::During(t.clone());
     }

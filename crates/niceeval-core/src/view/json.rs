@@ -208,6 +208,7 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
     o.insert("erroredBecause".into(), super::errored::json(a));
+    o.insert("firstFailure".into(), super::first_failure::json(ctx));
     o.insert(
         "notices".into(),
         super::header::attempt_notices(ctx.doc, ctx).into_iter().map(|(_, m)| Value::from(m)).collect(),

@@ -15,6 +15,7 @@ pub mod context;
 pub mod diff;
 pub mod errored;
 pub mod findings;
+pub mod first_failure;
 pub mod fix_prompt;
 pub mod format;
 pub mod header;

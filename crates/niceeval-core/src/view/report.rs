@@ -92,7 +92,7 @@ pub fn build(
         }
         if only_failures {
             if failing {
-                blocks.push(Block::Section(assertions::failures_section(&ctx)));
+                blocks.push(Block::Section(failures(&ctx)));
                 blocks.push(Block::Blank);
             }
             continue;
@@ -113,7 +113,7 @@ pub fn build(
                             vec![Block::Line(Text::toned("none: this attempt did not fail", Tone::Soft))],
                         )
                     } else {
-                        let mut s = assertions::failures_section(&ctx);
+                        let mut s = failures(&ctx);
                         s.title = "Failures".into();
                         s
                     }
@@ -167,6 +167,16 @@ pub fn build(
     }
     report.blocks = blocks;
     report
+}
+
+/// `--failures` for one attempt: where it began to fail, after the lines
+/// that name it (locator, eval, verdict), then why each part failed.
+fn failures(ctx: &Ctx) -> Section {
+    let mut s = assertions::failures_section(ctx);
+    let named = s.body.iter().take_while(|b| matches!(b, Block::Kv(..))).count().min(3);
+    let began = super::first_failure::blocks(ctx);
+    s.body.splice(named..named, began);
+    s
 }
 
 /// The rows a [`Block::TurnRows`] of [`build`]'s report stands for, made
