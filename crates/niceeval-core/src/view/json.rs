@@ -167,6 +167,12 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     o.insert("agent".into(), a.agent.clone().into());
     o.insert("score".into(), score_json(s));
     // NiceEval's figures (`durationMs`, `tokens`), with this viewer's own beside them where they differ.
+    o.insert("startedAt".into(), a.started_at.clone().into());
+    o.insert(
+        "startedAtOf".into(),
+        a.started_at.as_ref().map(|_| if a.started_at_is_run { "run" } else { "attempt" }).into(),
+    );
+    o.insert("capabilities".into(), super::header::capabilities_json(a));
     o.insert("durationMs".into(), opt_num(s.duration()));
     if let Some(d) = s.other_duration() {
         o.insert("viewerDurationMs".into(), opt_num(Some(d)));
@@ -411,6 +417,8 @@ fn assertions_json(ctx: &Ctx) -> Value {
                 "outcome": super::verdict::outcome_word(outcome),
                 "decision": a.result,
                 "gate": a.gate,
+                "severity": super::verdict::severity(a),
+                "points": super::verdict::points(a).map(|p| json!({"earned": opt_num(p.earned), "points": number(p.points)})),
                 "requirement": a.requirement,
                 "criterion": a.criterion,
                 "message": message(a),

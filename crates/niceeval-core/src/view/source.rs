@@ -8,11 +8,11 @@
 
 use super::blocks::{Block, Section};
 use super::context::Ctx;
-use super::format::{MISSING, count, number};
+use super::format::{MISSING, count};
 use super::text::{Text, Tone, clean};
-use super::verdict::{outcome_mark, outcome_tone, outcome_word};
+use super::verdict::{Points, outcome_mark, outcome_tone, outcome_word, points, points_words};
 use crate::model::derive::TurnAddr;
-use crate::model::document::{Assertion, SourceFile};
+use crate::model::document::{Assertion, Attempt, SourceFile};
 use crate::model::verdict::{AssertionOutcome, assertion_outcome};
 use serde_json::{Value, json};
 
@@ -29,13 +29,6 @@ pub enum Mark {
     Send { turn: Option<TurnAddr>, label: String },
 }
 
-/// A score contribution: earned (none when unavailable) of points.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Points {
-    pub earned: Option<f64>,
-    pub points: f64,
-}
-
 /// One recorded source file and its marks, line by line.
 pub struct SourceDoc<'a> {
     pub file: &'a SourceFile,
@@ -43,22 +36,6 @@ pub struct SourceDoc<'a> {
     pub marks: Vec<(u64, Mark)>,
     /// Marks whose line is past the file's end.
     pub off_file: Vec<(u64, Mark)>,
-}
-
-/// An assertion's score contribution, when it has one.
-pub fn points(a: &Assertion) -> Option<Points> {
-    let c = a.contribution.as_ref()?;
-    let points = c.get("points").and_then(Value::as_f64)?;
-    match c.get("state").and_then(Value::as_str) {
-        Some("earned") => Some(Points { earned: c.get("earned").and_then(Value::as_f64), points }),
-        Some("unavailable") => Some(Points { earned: None, points }),
-        _ => None,
-    }
-}
-
-/// "1/2", "—/2" (earned not recorded or unavailable).
-pub fn points_words(p: Points) -> String {
-    format!("{}/{}", p.earned.map(number).unwrap_or_else(|| MISSING.into()), number(p.points))
 }
 
 /// The recorded sources of the attempt (those `--source=FILE` names), each with its marks.
@@ -303,4 +280,54 @@ pub fn json(ctx: &Ctx) -> Value {
 
 fn number_value(x: f64) -> Value {
     crate::model::usage::number(x)
+}
+
+/// The eval source around the assertion, with gutter marks for sends and
+/// every assertion on a line (by outcome).
+pub fn snippet(attempt: &Attempt, a: &Assertion) -> Vec<Block> {
+    let review = &attempt.review;
+    let Some(site) = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id) else {
+        return Vec::new();
+    };
+    let file = review.sources.iter().find(|f| f.id.is_some() && f.id == site.source_id);
+    let Some(content) = file.and_then(|f| f.content.as_deref()) else {
+        return vec![Block::Line(Text::toned(
+            format!("line {} of a source that was not recorded", site.line),
+            Tone::Soft,
+        ))];
+    };
+    let path = file.map(|f| clean(&f.path)).unwrap_or_default();
+    let mut out = vec![Block::Line(Text::toned(format!("{path}:{}", site.line), Tone::Accent))];
+    let lines: Vec<&str> = content.lines().collect();
+    let at = site.line as usize;
+    let assertions = review.assertions.as_deref().unwrap_or(&[]);
+    for n in at.saturating_sub(3).max(1)..=(at + 3).min(lines.len()) {
+        let mark = review
+            .source_sites
+            .iter()
+            .filter(|s| s.line as usize == n && s.source_id == site.source_id)
+            .map(|s| {
+                if s.role.as_deref() == Some("send") {
+                    return ("→".to_string(), Tone::Accent);
+                }
+                match assertions.iter().find(|x| x.entry_id.is_some() && x.entry_id == s.entry_id) {
+                    Some(x) => {
+                        let o = assertion_outcome(x);
+                        (super::verdict::outcome_mark(o).to_string(), super::verdict::outcome_tone(o))
+                    }
+                    None => ("·".to_string(), Tone::Soft),
+                }
+            })
+            .next()
+            .unwrap_or((" ".to_string(), Tone::Soft));
+        let code = clean(lines.get(n - 1).copied().unwrap_or(""));
+        // The gutter and the code's own indent lead; a wrapped line of code hangs under its text.
+        let body = code.trim_start_matches(' ');
+        let indent = " ".repeat(code.len() - body.len());
+        out.push(Block::Kv(
+            Text::toned(mark.0, mark.1).with(format!("{n:>4} │ "), Tone::Soft).with(indent, Tone::Plain),
+            Text::toned(body.to_string(), if n == at { Tone::Bold } else { Tone::Plain }),
+        ));
+    }
+    out
 }
