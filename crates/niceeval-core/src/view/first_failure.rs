@@ -111,10 +111,12 @@ pub fn of(ctx: &Ctx) -> Option<FirstFailure> {
     Some(FirstFailure { first, chain })
 }
 
-/// Failed tools, denied ones, provider errors, and failed turns with none of these.
+/// The earliest failed tool, denied one or provider error, and the earliest
+/// failed turn with none of these. Only the chosen rows are worded (an
+/// attempt of a million failed calls words two).
 fn row_steps(ctx: &Ctx) -> Vec<(Key, Link)> {
     let rows = &ctx.view.timeline.rows;
-    let mut out = Vec::new();
+    let mut earliest: Option<(Key, usize, Kind)> = None;
     let mut turns_with_a_step = std::collections::HashSet::new();
     for (ri, row) in rows.iter().enumerate() {
         if row.merged_away() {
@@ -131,6 +133,13 @@ fn row_steps(ctx: &Ctx) -> Vec<(Key, Link)> {
         };
         let Some(event) = row.event() else { continue };
         turns_with_a_step.insert(row.turn_ordinal);
+        let key = (1, row.turn_ordinal, event as u64);
+        if earliest.is_none_or(|(k, _, _)| key < k) {
+            earliest = Some((key, ri, kind));
+        }
+    }
+    let mut out = Vec::new();
+    if let Some((key, ri, kind)) = earliest {
         let summary = super::timeline::row_view(ctx.attempt, ctx.view, ri).map(|v| v.summary).unwrap_or_default();
         let lead = match kind {
             Kind::Tool => "failed: ",
@@ -138,22 +147,19 @@ fn row_steps(ctx: &Ctx) -> Vec<(Key, Link)> {
             _ => "provider error: ",
         };
         let text = Text::toned(lead, Tone::Bad).with_text(summary).truncate(SUMMARY_WIDTH);
-        out.push((
-            (1, row.turn_ordinal, event as u64),
-            Link { kind, at: Some(row.position()), summary: text, target: Some(Target::Row(ri)) },
-        ));
+        out.push((key, Link { kind, at: Some(rows[ri].position()), summary: text, target: Some(Target::Row(ri)) }));
     }
-    for (ri, row) in rows.iter().enumerate() {
-        if row.kind == RowKind::TurnHeader
+    let failed_turn = rows.iter().enumerate().find(|(_, row)| {
+        row.kind == RowKind::TurnHeader
             && row.status == Some(RowStatus::TurnFailed)
             && !turns_with_a_step.contains(&row.turn_ordinal)
-        {
-            let text = Text::toned(format!("turn {} failed", row.turn_ordinal), Tone::Bad);
-            out.push((
-                (1, row.turn_ordinal, END - 1),
-                Link { kind: Kind::Turn, at: Some(row.position()), summary: text, target: Some(Target::Row(ri)) },
-            ));
-        }
+    });
+    if let Some((ri, row)) = failed_turn {
+        let text = Text::toned(format!("turn {} failed", row.turn_ordinal), Tone::Bad);
+        out.push((
+            (1, row.turn_ordinal, END - 1),
+            Link { kind: Kind::Turn, at: Some(row.position()), summary: text, target: Some(Target::Row(ri)) },
+        ));
     }
     out
 }

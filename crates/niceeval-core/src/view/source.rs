@@ -172,9 +172,9 @@ fn file_blocks(ctx: &Ctx, doc: &SourceDoc) -> Vec<Block> {
         out.push(Block::Kv(lead.with(format!("{n:>4} │ "), Tone::Soft).with(" ".repeat(indent), Tone::Plain), text));
     }
     for (line, m) in &doc.off_file {
-        out.push(Block::Line(
-            mark_text(ctx, m).with(format!("  line {line}, past the file's end: not mapped to its text"), Tone::Warn),
-        ));
+        let words =
+            if *line == 0 { "no line recorded".to_string() } else { format!("line {line}, past the file's end") };
+        out.push(Block::Line(mark_text(ctx, m).with(format!("  {words}: not mapped to its text"), Tone::Warn)));
     }
     out
 }
