@@ -168,7 +168,8 @@ fn diff_and_source_take_one_path_and_say_which_there_are_when_it_names_none() {
     );
     let (code, src, _) = show(&dir, &[SANDBOX, "--source"]);
     assert_eq!(code, 0);
-    assert!(src.contains("evals/workspace-diff-cap.eval.ts") && src.contains("evals/assertion-sandbox.eval.ts"));
+    let (own, other) = (src.find("evals/assertion-sandbox.eval.ts"), src.find("evals/workspace-diff-cap.eval.ts"));
+    assert!(own.is_some() && other.is_some() && own < other, "the attempt's own eval first: {src}");
     let (_, named, _) = show(&dir, &[SANDBOX, "--source=assertion-sandbox.eval.ts"]);
     assert!(named.contains("evals/assertion-sandbox.eval.ts") && !named.contains("workspace-diff-cap"), "{named}");
     let (_, path, _) = show(&dir, &[SANDBOX, "--source=evals/assertion-sandbox.eval.ts"]);

@@ -42,7 +42,7 @@ pub struct SourceDoc<'a> {
 pub fn documents<'a>(ctx: &Ctx<'a>) -> Vec<SourceDoc<'a>> {
     let review = &ctx.attempt.review;
     let assertions = review.assertions.as_deref().unwrap_or(&[]);
-    review
+    let mut docs: Vec<SourceDoc> = review
         .sources
         .iter()
         .filter(|f| ctx.sel.source_file.as_deref().is_none_or(|want| names(f, want)))
@@ -72,7 +72,10 @@ pub fn documents<'a>(ctx: &Ctx<'a>) -> Vec<SourceDoc<'a>> {
             let (marks, off_file) = marks.into_iter().partition(|(l, _)| *l >= 1 && *l <= lines);
             SourceDoc { file, marks, off_file }
         })
-        .collect()
+        .collect();
+    // The attempt's own eval first: a run records every eval's source.
+    docs.sort_by_key(|d| d.marks.is_empty() && d.off_file.is_empty());
+    docs
 }
 
 /// Whether `want` names this file: its path, or its path's last segments.
