@@ -169,7 +169,7 @@ fn a_wrapped_explanation_line_hangs_under_its_own_indent() {
     let doc = niceeval::load::load_path(&record).unwrap();
     let mut app = App::new(doc, None, niceeval::model::usage::builtin_prices());
     update(&mut app, Intent::ShowTab(Panel::Assertions));
-    let text = screen(&mut app, 120, 40);
+    let text = screen(&mut app, 120, 48);
     let inspector: Vec<&str> = text.lines().filter_map(|l| l.split('│').nth(5)).collect();
     let at = inspector.iter().position(|l| l.starts_with("    calledTool(")).expect("the message line");
     assert!(

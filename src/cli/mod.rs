@@ -45,7 +45,7 @@ pub enum Command {
     /// Lint event streams: is my Adapter's output right?
     Check(check::CheckArgs),
     /// Print what the viewer shows, as plain text (for pipes, CI logs and bug reports).
-    Show(show::ShowArgs),
+    Show(Box<show::ShowArgs>),
     /// Compare runs: evals × experiments of one source, or the attempts of BEFORE and AFTER paired.
     Compare(compare::CompareArgs),
     /// Read a native Claude Code or Codex log as NiceEval does: print the Turn (or, with --json, the parse).

@@ -3,6 +3,13 @@
 use crate::plain::{PlainOptions, SectionKind, Selection, TurnSelector};
 use std::io::{IsTerminal, Write};
 
+/// `--timing[=summary|full]`, as NiceEval names the two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TimingMode {
+    Summary,
+    Full,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
     Auto,
@@ -42,9 +49,21 @@ pub struct ShowArgs {
     /// File changes with a patch each.
     #[arg(long)]
     pub changes: bool,
-    /// The attempt's timing intervals (and OTel spans) as a waterfall; with `--json`, the `timing` list.
+    /// The attempt's timing intervals (and OTel spans) as a waterfall; `--timing=full` adds each interval's id, start and parent (NiceEval's `--timing[=summary|full]`).
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "summary")]
+    pub timing: Option<TimingMode>,
+    /// NiceEval's execution evidence: the timeline, tools, usage, commands and diagnostics (with `--grep`, only what matches).
     #[arg(long)]
-    pub timing: bool,
+    pub execution: bool,
+    /// The sandbox's lifecycle commands (setup, test, teardown): phase, command line, exit code, duration, stdout and stderr.
+    #[arg(long)]
+    pub commands: bool,
+    /// The recorded eval source files whole (`--source=FILE`: that one), with a gutter marking assertions (✓ ✗ ? and points) and sends (→ turn N).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    pub source: Option<String>,
+    /// The file changes with a patch each, as NiceEval's `--diff` (`--diff=PATH`: that path only).
+    #[arg(long, value_name = "PATH", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    pub diff: Option<String>,
     /// Each native line (an agent log's line, a capture's converter call) beside the events it became.
     #[arg(long)]
     pub translation: bool,
@@ -121,7 +140,10 @@ impl ShowArgs {
             }
             return all;
         }
-        let mut out = Vec::new();
+        let mut out: Vec<SectionKind> = Vec::new();
+        if self.execution {
+            out.extend(SectionKind::EXECUTION);
+        }
         for (on, kind) in [
             (self.timeline, SectionKind::Timeline),
             (self.tools, SectionKind::Tools),
@@ -130,11 +152,13 @@ impl ShowArgs {
             (self.assertions, SectionKind::Assertions),
             (self.failures, SectionKind::Failures),
             (self.diagnostics, SectionKind::Diagnostics),
-            (self.changes, SectionKind::Changes),
-            (self.timing, SectionKind::Timing),
+            (self.changes || self.diff.is_some(), SectionKind::Changes),
+            (self.commands, SectionKind::Commands),
+            (self.timing.is_some(), SectionKind::Timing),
+            (self.source.is_some(), SectionKind::Source),
             (self.translation, SectionKind::Translation),
         ] {
-            if on {
+            if on && !out.contains(&kind) {
                 out.push(kind);
             }
         }
@@ -170,6 +194,9 @@ pub fn run(args: &ShowArgs) -> i32 {
     }
     if (!args.run.is_empty() || !args.experiment.is_empty()) && !locators.is_empty() {
         return usage_error("An Attempt locator cannot combine with --run or --experiment.");
+    }
+    if let Some(conflict) = evidence_conflict(args) {
+        return usage_error(conflict);
     }
     let paths = match input_paths(args, paths).and_then(|paths| run_paths(&args.run, paths)) {
         Ok(paths) => paths,
@@ -223,6 +250,10 @@ pub fn run(args: &ShowArgs) -> i32 {
         full: args.full,
         widest: None,
         spread: crate::analysis::parallel::SPREAD,
+        source_file: args.source.clone().filter(|f| !f.is_empty()),
+        diff_path: args.diff.clone().filter(|p| !p.is_empty()),
+        timing_full: args.timing == Some(TimingMode::Full),
+        highlight: opts.color.then_some(crate::plain::highlight::lines as crate::view::highlight::Highlighter),
     };
     if args.json {
         if let Some(what) = crate::view::json::not_finite(&doc, &views, &findings, &sel) {
@@ -260,6 +291,26 @@ pub fn run(args: &ShowArgs) -> i32 {
         return super::EXIT_INPUT;
     }
     exit_code(&sections, &report)
+}
+
+/// NiceEval's exclusion rules for its evidence flags (`--source`,
+/// `--execution`, `--timing`, `--diff`), in its words: one at a time,
+/// `--grep` with `--execution` only, and not over `--run`/`--experiment`.
+/// Without an evidence flag `--grep` is this viewer's row filter.
+fn evidence_conflict(args: &ShowArgs) -> Option<&'static str> {
+    use crate::view::niceeval_cli;
+    let given = [args.source.is_some(), args.execution, args.timing.is_some(), args.diff.is_some()];
+    let evidence = given.iter().filter(|on| **on).count();
+    if evidence > 1 {
+        return Some(niceeval_cli::ONE_EVIDENCE);
+    }
+    if evidence == 1 && args.grep.is_some() && !args.execution {
+        return Some(niceeval_cli::GREP_ONLY_EXECUTION);
+    }
+    if evidence == 1 && (!args.run.is_empty() || !args.experiment.is_empty()) {
+        return Some(niceeval_cli::EVIDENCE_NEEDS_ONE_ATTEMPT);
+    }
+    None
 }
 
 /// The paths named, else `--record DIR`, else the nearest `.niceeval/record`

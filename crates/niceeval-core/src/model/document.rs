@@ -262,6 +262,9 @@ pub struct Attempt {
     pub score: Option<Score>,
     pub duration_ms: Option<f64>,
     pub started_at: Option<String>,
+    /// `started_at` is the start of the run that holds the attempt (a
+    /// Record keeps no start per attempt), not the attempt's own.
+    pub started_at_is_run: bool,
     pub sessions: Vec<Session>,
     /// Usage the file states for the whole attempt (when it is not the sum of turns).
     pub reported_usage: Option<Usage>,

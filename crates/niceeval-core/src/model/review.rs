@@ -55,10 +55,15 @@ pub struct Review {
     pub file_changes: Option<FileChanges>,
     pub sources: Vec<SourceFile>,
     pub source_sites: Vec<SourceSite>,
-    /// Sandbox commands (`{commandId, manifest, result}`) as read. Every
-    /// `result.stdout`/`result.stderr` whose content is available carries a
-    /// top-level `text` (inline storage copied, Record blobs resolved).
-    pub commands: Vec<Value>,
+    /// Sends the source navigation could not map to a line (`source.state:
+    /// unmapped`): the turn's label when its timing names it, and why.
+    pub unmapped_sends: Vec<UnmappedSend>,
+    /// Sandbox lifecycle commands, in recorded order (stream text
+    /// resolved: inline storage copied, Record blobs read).
+    pub commands: Vec<super::sandbox::SandboxCommand>,
+    /// How completely the commands were collected; `None`: the input has no
+    /// commands collection (an empty list then is not "none were run").
+    pub commands_state: Option<Completeness>,
     /// The `otel-trace.json` artifact (`TraceSpan[]`) when recorded.
     pub trace: Option<Value>,
     /// The timing intervals the file records (Record `timing-data`,
@@ -400,6 +405,12 @@ pub struct SourceFile {
     pub path: String,
     pub content: Option<String>,
     pub sha256: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnmappedSend {
+    pub turn_label: Option<String>,
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

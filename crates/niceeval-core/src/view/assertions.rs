@@ -222,56 +222,6 @@ fn judge_blocks(ctx: &Ctx, j: &crate::model::document::JudgeResult) -> Vec<Block
     b
 }
 
-/// The eval source around the assertion, with gutter marks for sends and
-/// every assertion on a line (by outcome).
-fn source_blocks(attempt: &Attempt, a: &Assertion) -> Vec<Block> {
-    let review = &attempt.review;
-    let Some(site) = review.source_sites.iter().find(|s| s.entry_id.is_some() && s.entry_id == a.entry_id) else {
-        return Vec::new();
-    };
-    let file = review.sources.iter().find(|f| f.id.is_some() && f.id == site.source_id);
-    let Some(content) = file.and_then(|f| f.content.as_deref()) else {
-        return vec![Block::Line(Text::toned(
-            format!("line {} of a source that was not recorded", site.line),
-            Tone::Soft,
-        ))];
-    };
-    let path = file.map(|f| clean(&f.path)).unwrap_or_default();
-    let mut out = vec![Block::Line(Text::toned(format!("{path}:{}", site.line), Tone::Accent))];
-    let lines: Vec<&str> = content.lines().collect();
-    let at = site.line as usize;
-    let assertions = review.assertions.as_deref().unwrap_or(&[]);
-    for n in at.saturating_sub(3).max(1)..=(at + 3).min(lines.len()) {
-        let mark = review
-            .source_sites
-            .iter()
-            .filter(|s| s.line as usize == n && s.source_id == site.source_id)
-            .map(|s| {
-                if s.role.as_deref() == Some("send") {
-                    return ("→".to_string(), Tone::Accent);
-                }
-                match assertions.iter().find(|x| x.entry_id.is_some() && x.entry_id == s.entry_id) {
-                    Some(x) => {
-                        let o = assertion_outcome(x);
-                        (super::verdict::outcome_mark(o).to_string(), super::verdict::outcome_tone(o))
-                    }
-                    None => ("·".to_string(), Tone::Soft),
-                }
-            })
-            .next()
-            .unwrap_or((" ".to_string(), Tone::Soft));
-        let code = clean(lines.get(n - 1).copied().unwrap_or(""));
-        // The gutter and the code's own indent lead; a wrapped line of code hangs under its text.
-        let body = code.trim_start_matches(' ');
-        let indent = " ".repeat(code.len() - body.len());
-        out.push(Block::Kv(
-            Text::toned(mark.0, mark.1).with(format!("{n:>4} │ "), Tone::Soft).with(indent, Tone::Plain),
-            Text::toned(body.to_string(), if n == at { Tone::Bold } else { Tone::Plain }),
-        ));
-    }
-    out
-}
-
 /// Where one evidence link of an assertion leads: an id NiceEval wrote, or
 /// (`evidence` absent) the turn a scope-status check judged.
 #[derive(Debug, Clone, PartialEq)]
@@ -384,6 +334,10 @@ pub fn detail(ctx: &Ctx, a: &Assertion) -> Vec<Block> {
         Tone::Soft,
     );
     b.push(kv("gate", W, gate));
+    b.push(kv("severity", W, super::verdict::assertion_severity_text(a)));
+    if let Some(p) = super::verdict::points(a) {
+        b.push(kv("points", W, Text::plain(super::verdict::points_words(p))));
+    }
     if let Some(id) = &a.entry_id {
         b.push(kv("entry", W, Text::toned(clean(id), Tone::Soft)));
     }
@@ -441,7 +395,7 @@ pub fn detail(ctx: &Ctx, a: &Assertion) -> Vec<Block> {
         body.push(ctx.field(Text::new(), Text::new(), v));
         b.push(Block::Section(Section::new("Checked value", Text::new(), body)));
     }
-    let source = source_blocks(ctx.attempt, a);
+    let source = super::source::snippet(ctx.attempt, a);
     if !source.is_empty() {
         b.push(Block::Section(Section::new("Eval source", Text::new(), source)));
     }
@@ -489,7 +443,7 @@ pub fn section(ctx: &Ctx) -> Section {
         shown += 1;
         body.push(Block::Section(Section::new(
             title(ctx.attempt, a),
-            outcome_text(assertion_outcome(a)),
+            super::verdict::assertion_meta(a),
             detail(ctx, a),
         )));
     }
@@ -533,7 +487,7 @@ pub fn failures_section(ctx: &Ctx) -> Section {
                 b.push(Block::Line(Text::toned("no failing assertion recorded", Tone::Soft)));
             }
             for x in failing {
-                let mut sec = Section::new(title(ctx.attempt, x), outcome_text(assertion_outcome(x)), detail(ctx, x));
+                let mut sec = Section::new(title(ctx.attempt, x), super::verdict::assertion_meta(x), detail(ctx, x));
                 let rows: Vec<_> = evidence_links(a, ctx.view, x)
                     .iter()
                     .filter_map(|l| l.row.and_then(|ri| row_view(a, ctx.view, ri)))

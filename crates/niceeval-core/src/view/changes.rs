@@ -71,10 +71,23 @@ pub fn detail(c: &FileChange) -> Vec<Block> {
 /// `--changes`: every file change with its patch.
 pub fn section(ctx: &Ctx) -> Section {
     let changes = ctx.attempt.review.file_changes.as_ref().map(|f| f.changes.as_slice()).unwrap_or(&[]);
-    let shown: Vec<&FileChange> = changes.iter().filter(|c| ctx.grep(|| format!("{} {}", c.kind, c.path))).collect();
+    let at_path = |c: &&FileChange| match ctx.sel.diff_path.as_deref().map(|p| p.trim_start_matches("./")) {
+        None => true,
+        Some(want) => c.path == want || c.path.ends_with(&format!("/{want}")),
+    };
+    let shown: Vec<&FileChange> =
+        changes.iter().filter(at_path).filter(|c| ctx.grep(|| format!("{} {}", c.kind, c.path))).collect();
     let mut body = Vec::new();
-    if shown.is_empty() {
-        body.push(Block::Line(Text::toned(empty_text(ctx.attempt), Tone::Soft)));
+    match (&ctx.sel.diff_path, shown.is_empty(), changes.is_empty()) {
+        (Some(want), true, false) => {
+            let known: Vec<String> = changes.iter().map(|c| clean(&c.path)).collect();
+            body.push(Block::Line(Text::toned(
+                format!("no file change at {} (changed: {})", clean(want), known.join(", ")),
+                Tone::Warn,
+            )));
+        }
+        (_, true, _) => body.push(Block::Line(Text::toned(empty_text(ctx.attempt), Tone::Soft))),
+        _ => {}
     }
     for c in &shown {
         let (word, tone) = change_kind(c.kind);

@@ -34,6 +34,14 @@ pub struct Selection {
     /// How independent parts are spread over threads (the renderer that
     /// has cores to spare gives `analysis::parallel::SPREAD`).
     pub spread: crate::model::spread::Spread,
+    /// `--source=FILE`: only the recorded source file this names.
+    pub source_file: Option<String>,
+    /// `--diff=PATH`: only the file change at this path.
+    pub diff_path: Option<String>,
+    /// `--timing=full`: every interval's id, offsets and parent as well.
+    pub timing_full: bool,
+    /// Colours the eval source's code by its syntax (a renderer that draws colour gives one).
+    pub highlight: Option<super::highlight::Highlighter>,
 }
 
 impl Selection {

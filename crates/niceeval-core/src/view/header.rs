@@ -5,9 +5,10 @@
 
 use super::blocks::{Block, kv_lines};
 use super::context::Ctx;
+use super::format::MISSING;
 use super::summary::Summary;
 use super::text::{Text, Tone, clean};
-use crate::model::document::{Completeness, Document, NoticeLevel};
+use crate::model::document::{Attempt, Completeness, Document, NoticeLevel};
 use crate::model::verdict::ScopeStatus;
 
 /// The section title of an attempt: "eval · experiment · attempt N".
@@ -60,9 +61,11 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
     }
     rows.push(("turns", turn_statuses(ctx)));
     rows.push(("counts", s.counts()));
+    rows.push(("started", started_text(a)));
     if s.niceeval_duration.is_some() || s.own_duration.is_some() {
         rows.push(("duration", s.duration_text()));
     }
+    rows.push(("evidence", capabilities_text(a)));
     rows.push(("tokens", s.tokens_long()));
     rows.push(("observed", s.observed_long()));
     rows.push(("estimated", s.estimate_long()));
@@ -82,6 +85,61 @@ pub fn header(ctx: &Ctx) -> Vec<Block> {
         blocks.push(Block::Line(Text::toned(format!("! {prefix}{message}"), Tone::Warn)));
     }
     blocks
+}
+
+/// "2026-11-30 05:00:46 UTC", with "(the run's start …)" for a Record;
+/// "— (not recorded)" when the input has none.
+pub fn started_text(a: &Attempt) -> Text {
+    let Some(at) = &a.started_at else { return Text::toned(format!("{MISSING} (not recorded)"), Tone::Soft) };
+    let mut t = Text::plain(instant(at));
+    if a.started_at_is_run {
+        t.push(" (the run's start: a Record keeps no start time per attempt)", Tone::Soft);
+    }
+    t
+}
+
+/// `2026-11-30T05:00:46.754Z` as "2026-11-30 05:00:46 UTC"; another form as written.
+fn instant(iso: &str) -> String {
+    let b = iso.as_bytes();
+    let utc = iso.len() >= 20
+        && iso.ends_with('Z')
+        && b.get(10) == Some(&b'T')
+        && b.get(19).is_some_and(|c| matches!(c, b'.' | b'Z'));
+    if utc { format!("{} {} UTC", &iso[..10], &iso[11..19]) } else { clean(iso) }
+}
+
+/// Which of NiceEval's evidence views the attempt has (its attempt page's
+/// capabilities): the eval source, its execution (the conversation), timing
+/// intervals, file changes.
+pub fn capabilities(a: &Attempt) -> [(&'static str, bool); 4] {
+    let recorded = |c: &Option<Completeness>| c.as_ref().is_some_and(|c| *c != Completeness::NotRecorded);
+    [
+        ("source", a.review.sources.iter().any(|f| f.content.is_some())),
+        ("execution", recorded(&a.events)),
+        ("timing", !a.review.timing.intervals.is_empty()),
+        ("diff", a.review.file_changes.as_ref().is_some_and(|f| recorded(&f.state) || !f.changes.is_empty())),
+    ]
+}
+
+/// "source · execution · timing · no diff".
+pub fn capabilities_text(a: &Attempt) -> Text {
+    let mut t = Text::new();
+    for (i, (name, has)) in capabilities(a).into_iter().enumerate() {
+        if i > 0 {
+            t.push(" · ", Tone::Soft);
+        }
+        if has {
+            t.push(name, Tone::Plain)
+        } else {
+            t.push(format!("no {name}"), Tone::Soft)
+        };
+    }
+    t
+}
+
+/// `{source, execution, timing, diff}` as booleans, for `show --json`.
+pub fn capabilities_json(a: &Attempt) -> serde_json::Value {
+    serde_json::Value::Object(capabilities(a).into_iter().map(|(k, v)| (k.to_string(), v.into())).collect())
 }
 
 /// "20 turns: 18 ✓ completed · 2 ✗ failed (turns 7, 12)": the turns

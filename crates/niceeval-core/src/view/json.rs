@@ -141,6 +141,8 @@ fn write_attempt<W: Write>(ctx: &Ctx, w: &mut PrettyWriter<W>) -> io::Result<()>
     write_each(w, findings_json(ctx))?;
     w.key("timing")?;
     write_each(w, super::timing::json_nodes(ctx))?;
+    w.field("commands", &super::commands::json(ctx))?;
+    w.field("source", &super::source::json(ctx))?;
     w.field("translation", &super::translation::json(ctx))?;
     w.field("fixPrompt", &super::fix_prompt::compose(ctx.attempt, &ctx.view.summary).ok())?;
     w.end_object()
@@ -165,6 +167,12 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     o.insert("agent".into(), a.agent.clone().into());
     o.insert("score".into(), score_json(s));
     // NiceEval's figures (`durationMs`, `tokens`), with this viewer's own beside them where they differ.
+    o.insert("startedAt".into(), a.started_at.clone().into());
+    o.insert(
+        "startedAtOf".into(),
+        a.started_at.as_ref().map(|_| if a.started_at_is_run { "run" } else { "attempt" }).into(),
+    );
+    o.insert("capabilities".into(), super::header::capabilities_json(a));
     o.insert("durationMs".into(), opt_num(s.duration()));
     if let Some(d) = s.other_duration() {
         o.insert("viewerDurationMs".into(), opt_num(Some(d)));
@@ -206,6 +214,7 @@ fn attempt_head(ctx: &Ctx) -> Map<String, Value> {
     o.insert("waiting".into(), s.waiting.into());
     o.insert("error".into(), error_json(a));
     o.insert("erroredBecause".into(), super::errored::json(a));
+    o.insert("firstFailure".into(), super::first_failure::json(ctx));
     o.insert(
         "notices".into(),
         super::header::attempt_notices(ctx.doc, ctx).into_iter().map(|(_, m)| Value::from(m)).collect(),
@@ -408,6 +417,8 @@ fn assertions_json(ctx: &Ctx) -> Value {
                 "outcome": super::verdict::outcome_word(outcome),
                 "decision": a.result,
                 "gate": a.gate,
+                "severity": super::verdict::severity(a),
+                "points": super::verdict::points(a).map(|p| json!({"earned": opt_num(p.earned), "points": number(p.points)})),
                 "requirement": a.requirement,
                 "criterion": a.criterion,
                 "message": message(a),

@@ -44,6 +44,13 @@ pub fn browser_only(flag: &str) -> String {
     )
 }
 
+/// NiceEval's words when two of `--source`, `--execution`, `--timing` and `--diff` are given.
+pub const ONE_EVIDENCE: &str = "niceeval show chooses one evidence Report at a time.";
+/// NiceEval's words for `--grep` beside `--source`, `--timing` or `--diff`.
+pub const GREP_ONLY_EXECUTION: &str = "--grep only combines with --execution.";
+/// NiceEval's words for an evidence flag with `--run` or `--experiment`.
+pub const EVIDENCE_NEEDS_ONE_ATTEMPT: &str = "Evidence slicing requires exactly one Attempt locator.";
+
 /// Whether `id` can be a Run id: NiceEval's portable file-name segment
 /// (ASCII, no path separator, not `.` or `..`), so a `--run` value never
 /// names a path outside the Record's `runs/`.

@@ -23,11 +23,15 @@ pub enum SectionKind {
     Timing,
     /// Each native line beside the events it became (not in `--all`).
     Translation,
+    /// Sandbox lifecycle commands, a card each.
+    Commands,
+    /// The recorded eval source files, whole, with a gutter (not in `--all`).
+    Source,
 }
 
 impl SectionKind {
     /// What `--all` prints (failures are a subset of assertions and have their own mode).
-    pub const ALL: [SectionKind; 8] = [
+    pub const ALL: [SectionKind; 9] = [
         SectionKind::Timeline,
         SectionKind::Tools,
         SectionKind::Hitl,
@@ -35,7 +39,18 @@ impl SectionKind {
         SectionKind::Assertions,
         SectionKind::Diagnostics,
         SectionKind::Changes,
+        SectionKind::Commands,
         SectionKind::Timing,
+    ];
+
+    /// NiceEval's `--execution`: what the attempt did (this viewer's
+    /// timeline, tools, usage, commands and diagnostics).
+    pub const EXECUTION: [SectionKind; 5] = [
+        SectionKind::Timeline,
+        SectionKind::Tools,
+        SectionKind::Usage,
+        SectionKind::Commands,
+        SectionKind::Diagnostics,
     ];
 }
 
@@ -77,7 +92,7 @@ pub fn build(
         }
         if only_failures {
             if failing {
-                blocks.push(Block::Section(assertions::failures_section(&ctx)));
+                blocks.push(Block::Section(failures(&ctx)));
                 blocks.push(Block::Blank);
             }
             continue;
@@ -98,7 +113,7 @@ pub fn build(
                             vec![Block::Line(Text::toned("none: this attempt did not fail", Tone::Soft))],
                         )
                     } else {
-                        let mut s = assertions::failures_section(&ctx);
+                        let mut s = failures(&ctx);
                         s.title = "Failures".into();
                         s
                     }
@@ -107,6 +122,8 @@ pub fn build(
                 SectionKind::Changes => super::changes::section(&ctx),
                 SectionKind::Timing => super::timing::section(&ctx),
                 SectionKind::Translation => super::translation::section(&ctx),
+                SectionKind::Commands => super::commands::section(&ctx),
+                SectionKind::Source => super::source::section(&ctx),
             };
             body.push(Block::Blank);
             body.push(Block::Section(section));
@@ -150,6 +167,16 @@ pub fn build(
     }
     report.blocks = blocks;
     report
+}
+
+/// `--failures` for one attempt: where it began to fail, after the lines
+/// that name it (locator, eval, verdict), then why each part failed.
+fn failures(ctx: &Ctx) -> Section {
+    let mut s = assertions::failures_section(ctx);
+    let named = s.body.iter().take_while(|b| matches!(b, Block::Kv(..))).count().min(3);
+    let began = super::first_failure::blocks(ctx);
+    s.body.splice(named..named, began);
+    s
 }
 
 /// The rows a [`Block::TurnRows`] of [`build`]'s report stands for, made

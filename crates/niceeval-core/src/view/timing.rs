@@ -131,10 +131,59 @@ pub fn section(ctx: &Ctx) -> Section {
     body.extend(unplaced_errors(tree, &ctx.attempt.review.diagnostics).into_iter().map(Block::Line));
     if !tree.nodes.is_empty() {
         let none = HashSet::new();
-        let rows = rows(tree, Expand { toggled: &none, all_folds: ctx.sel.full });
+        let rows = rows(tree, Expand { toggled: &none, all_folds: ctx.sel.full || ctx.sel.timing_full });
         body.push(block(tree, &rows));
     }
+    if ctx.sel.timing_full && !tree.nodes.is_empty() {
+        body.push(Block::Blank);
+        body.push(Block::Table(full_table(ctx)));
+    }
     Section::new(TITLE, meta(tree), body)
+}
+
+/// `--timing=full`: every node with its id, start, duration, outcome and
+/// parent, depth first (NiceEval's full timing columns).
+pub fn full_table(ctx: &Ctx) -> super::blocks::Table {
+    use super::blocks::{Column, Table};
+    let tree = &ctx.view.timing;
+    let ms = |x: Option<f64>| Text::plain(x.map(duration_ms).unwrap_or_else(|| MISSING.into()));
+    let mut order = Vec::new();
+    let mut stack: Vec<usize> = tree.roots.iter().rev().copied().collect();
+    while let Some(n) = stack.pop() {
+        order.push(n);
+        stack.extend(tree.nodes[n].children.iter().rev());
+    }
+    let rows = order
+        .into_iter()
+        .map(|n| {
+            let node = &tree.nodes[n];
+            let soft =
+                |s: Option<String>| Text::toned(s.map(|s| clean(&s)).unwrap_or_else(|| MISSING.into()), Tone::Soft);
+            vec![
+                soft(name_of(ctx, n)),
+                soft(phase_of(ctx, node).as_str().map(str::to_string)),
+                Text::plain(clean(&node.label)),
+                ms(node.start_ms),
+                ms(node.duration_ms),
+                Text::plain(node.outcome.as_deref().map(clean).unwrap_or_else(|| MISSING.into()))
+                    .with_text(outcome_mark(node)),
+                soft(node.parent.and_then(|p| name_of(ctx, p))),
+            ]
+        })
+        .collect();
+    Table {
+        columns: vec![
+            Column::cut("id"),
+            Column::fixed("phase"),
+            Column::cut("label"),
+            Column::right("start"),
+            Column::right("took"),
+            Column::fixed("outcome"),
+            Column::cut("parent"),
+        ],
+        rows,
+        floor: Vec::new(),
+    }
 }
 
 /// The id a node is known by (its label when the file gives it none).

@@ -5,6 +5,7 @@
 
 use super::text::{Text, Tone, clean};
 use crate::model::diagnostics::Severity;
+use crate::model::document::Assertion;
 use crate::model::timeline::RowStatus;
 use crate::model::verdict::{AssertionOutcome, ScopeStatus, Verdict};
 
@@ -207,4 +208,64 @@ pub fn change_kind(kind: char) -> (&'static str, Tone) {
         'M' => ("modified", Tone::Warn),
         _ => ("changed", Tone::Warn),
     }
+}
+
+/// A score contribution: earned (none when unavailable) of points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Points {
+    pub earned: Option<f64>,
+    pub points: f64,
+}
+
+/// An assertion's score contribution, when it has one.
+pub fn points(a: &Assertion) -> Option<Points> {
+    let c = a.contribution.as_ref()?;
+    let points = c.get("points").and_then(serde_json::Value::as_f64)?;
+    match c.get("state").and_then(serde_json::Value::as_str) {
+        Some("earned") => Some(Points { earned: c.get("earned").and_then(serde_json::Value::as_f64), points }),
+        Some("unavailable") => Some(Points { earned: None, points }),
+        _ => None,
+    }
+}
+
+/// "1/2", "—/2" (earned not recorded or unavailable).
+pub fn points_words(p: Points) -> String {
+    let earned = p.earned.map(super::format::number).unwrap_or_else(|| super::format::MISSING.into());
+    format!("{earned}/{}", super::format::number(p.points))
+}
+
+/// NiceEval's severity word of an assertion (its attempt page's
+/// `assertionSeverityOf`): `gate` when its gate failed or could not be
+/// decided, `recorded` when it carries no score, `soft` when it is scored;
+/// `None` when the Record keeps no contribution to tell the last two apart.
+pub fn severity(a: &Assertion) -> Option<&'static str> {
+    if matches!(a.gate.as_deref(), Some("failed" | "unavailable")) {
+        return Some("gate");
+    }
+    match a.contribution.as_ref()?.get("state").and_then(serde_json::Value::as_str)? {
+        "not-scored" => Some("recorded"),
+        _ => Some("soft"),
+    }
+}
+
+/// "gate", "soft", "recorded", or "— (no score contribution recorded)".
+pub fn assertion_severity_text(a: &Assertion) -> Text {
+    match severity(a) {
+        Some("gate") => Text::toned("gate", Tone::Bad),
+        Some(word) => Text::plain(word),
+        None => Text::toned(format!("{} (no score contribution recorded)", super::format::MISSING), Tone::Soft),
+    }
+}
+
+/// An assertion's title meta: "✗ failed · gate · 0/2".
+pub fn assertion_meta(a: &Assertion) -> Text {
+    let o = crate::model::verdict::assertion_outcome(a);
+    let mut t = outcome_text(o);
+    if let Some(word) = severity(a) {
+        t.push(format!(" · {word}"), Tone::Soft);
+    }
+    if let Some(p) = points(a) {
+        t.push(format!(" · {}", points_words(p)), Tone::Soft);
+    }
+    t
 }

@@ -377,6 +377,7 @@ fn absorb(dst: &mut Attempt, src: Attempt) {
     }
     if d.commands.is_empty() {
         d.commands = s.commands;
+        d.commands_state = d.commands_state.take().or(s.commands_state);
     }
     if d.trace.is_none() {
         d.trace = s.trace;

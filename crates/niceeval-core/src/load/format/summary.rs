@@ -359,7 +359,8 @@ pub fn read_review(r: &Value, notices: &mut Vec<Notice>) -> Review {
         }
     }
     if let Some(Value::Array(c)) = r.get("commands") {
-        review.commands = c.clone();
+        review.commands = c.iter().map(crate::model::sandbox::SandboxCommand::from_value).collect();
+        review.commands_state = Some(Completeness::Complete);
     }
     review.trace = r.get("trace").filter(|t| !t.is_null()).cloned();
     // Older results name the same phase tree `timings`.

@@ -92,7 +92,18 @@ fn read_send_sites(a: &mut Attempt, rows: &[Value]) {
         a.review.timing.intervals.iter().filter_map(|i| Some((i.id.as_deref()?, i.label.as_str()))).collect();
     for row in rows {
         let src = row.get("source");
+        let label = || {
+            row.get("timing")
+                .and_then(|t| t.get("intervalId"))
+                .and_then(Value::as_str)
+                .and_then(|iid| label_of.get(iid))
+                .map(|l| l.to_string())
+        };
         if src.and_then(|x| x.get("state")).and_then(Value::as_str) != Some("mapped") {
+            a.review.unmapped_sends.push(crate::model::review::UnmappedSend {
+                turn_label: label(),
+                reason: src.and_then(|x| s(x.get("reason"))),
+            });
             continue;
         }
         let start = src.and_then(|x| x.get("start"));
@@ -103,12 +114,7 @@ fn read_send_sites(a: &mut Attempt, rows: &[Value]) {
             role: Some("send".into()),
             column: start.and_then(|x| x.get("column")).and_then(Value::as_u64),
             source_order: row.get("sourceOrder").and_then(Value::as_u64),
-            turn_label: row
-                .get("timing")
-                .and_then(|t| t.get("intervalId"))
-                .and_then(Value::as_str)
-                .and_then(|iid| label_of.get(iid))
-                .map(|l| l.to_string()),
+            turn_label: label(),
         });
     }
 }

@@ -405,6 +405,7 @@ fn base_attempt(run: &Run, slot: Option<&Value>) -> Attempt {
         model: exec.and_then(|e| s(e.get("model"))),
         agent: exec.and_then(|e| s(e.get("agentId"))),
         started_at: run.started_at.map(epoch_ms_iso),
+        started_at_is_run: run.started_at.is_some(),
         events_exact: false,
         ..Default::default()
     }

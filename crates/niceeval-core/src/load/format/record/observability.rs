@@ -145,6 +145,7 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
     }
     if let Some(c) = obs.commands {
         note_collection(attempt, "commands", c.get("collection"));
+        attempt.review.commands_state = Some(completeness(c.get("collection")));
         let list =
             c.get("commands").or_else(|| c.get("entries")).and_then(Value::as_array).cloned().unwrap_or_default();
         let mut resolve = stream_text;
@@ -165,7 +166,7 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
                     o.insert("text".into(), Value::String(text));
                 }
             }
-            attempt.review.commands.push(cmd);
+            attempt.review.commands.push(crate::model::sandbox::SandboxCommand::from_value(&cmd));
         }
     }
 }
