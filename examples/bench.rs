@@ -317,6 +317,37 @@ fn search(n: usize) {
     );
 }
 
+/// `/WORD` Enter on a file as a user opens it (read in place, not parsed
+/// into values): how long until the first match shows, and until all are found.
+fn search_file(path: &str, word: &str) {
+    let t = Instant::now();
+    let doc = niceeval::load::load_path(path).expect("load");
+    let mut app = App::new(doc, None, PriceTable::default());
+    update(&mut app, Action::Resize { width: 200, height: 60 });
+    let opened = t.elapsed();
+    update(&mut app, Intent::SearchStart);
+    for c in word.chars() {
+        update(&mut app, Action::SearchChar(c));
+    }
+    let t = Instant::now();
+    update(&mut app, Intent::SearchCommit);
+    while app.search_pending() && app.search().matches.is_empty() {
+        update(&mut app, Action::SearchStep);
+    }
+    let first = t.elapsed();
+    while app.search_pending() {
+        update(&mut app, Action::SearchStep);
+    }
+    println!(
+        "search-file opened_s={:.3} first_match_s={:.3} all_s={:.3} matches={} rows={}",
+        secs(opened),
+        secs(first),
+        secs(t.elapsed()),
+        app.search().matches.len(),
+        app.visible().len()
+    );
+}
+
 /// One assistant message whose text is `bytes` long, with a control character
 /// every thousand bytes so the sanitiser has work; the message row selected.
 fn app_with_string(bytes: usize) -> App {
@@ -431,10 +462,11 @@ fn main() {
         ["frames", a, b] => frames_ratio(a.parse().expect("EVENTS"), b.parse().expect("EVENTS")),
         ["keys", n] => keys(n.parse().expect("EVENTS")),
         ["search", n] => search(n.parse().expect("EVENTS")),
+        ["search-file", path, word] => search_file(path, word),
         ["string", mb] => string_frames(mb.parse().expect("MB")),
         _ => {
             eprintln!(
-                "usage: bench load FILE | mem value|load|load-only|stages FILE | frame N | frames N M | keys N | search N | string MB"
+                "usage: bench load FILE | mem value|load|load-only|stages FILE | frame N | frames N M | keys N | search N | search-file FILE WORD | string MB"
             );
             std::process::exit(2);
         }

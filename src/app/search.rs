@@ -6,6 +6,8 @@
 //! frames, so no key waits on a large input.
 
 use super::{App, Focus, ListState, Mode, Panel};
+use crate::model::document::Attempt;
+use crate::view::AttemptView;
 use crate::view::note::{Cleared, Note};
 use crate::view::search::{Matcher, Query, SearchTarget};
 
@@ -105,6 +107,8 @@ pub fn seek(lines: &[usize], current: Option<usize>, to: Seek, scroll: usize, he
 /// synchronous search would; larger ones check the time budget after every
 /// row (a row can take milliseconds: its raw event's values are written out).
 const SCAN_MIN_ROWS: usize = 512;
+/// Rows tested between two looks at the clock (on two cores, about 3 ms).
+const SCAN_STRETCH: usize = 4096;
 /// Time budget of one scan step, well under a 16 ms frame.
 const SCAN_BUDGET: std::time::Duration = std::time::Duration::from_millis(6);
 
@@ -292,15 +296,23 @@ impl App {
         self.search.scan.is_some()
     }
 
-    /// Test rows for the running search for about [`SCAN_BUDGET`].
+    /// Test rows for the running search for about [`SCAN_BUDGET`], a
+    /// stretch of rows at a time, spread over the cores.
     pub fn search_step(&mut self) {
         let Some(mut scan) = self.search.scan.take() else { return };
         let started = std::time::Instant::now();
         let budgeted = self.scope_rows.len() > SCAN_MIN_ROWS;
         while scan.next < self.scope_rows.len() {
-            let ri = self.scope_rows[scan.next];
-            scan.next += 1;
-            if self.row_matches(ri, &scan.matcher) {
+            let end =
+                if budgeted { (scan.next + SCAN_STRETCH).min(self.scope_rows.len()) } else { self.scope_rows.len() };
+            let hits = match (self.attempt(), self.view()) {
+                (Some(attempt), Some(view)) => {
+                    matching_rows(attempt, view, &self.scope_rows[scan.next..end], &scan.matcher)
+                }
+                _ => Vec::new(),
+            };
+            scan.next = end;
+            for ri in hits {
                 self.search.matches.push(ri);
                 if let Some(j) = scan.jump.as_mut()
                     && !j.jumped
@@ -365,30 +377,48 @@ impl App {
         self.select_row(target);
         self.say(Note::MatchPosition { at: at + 1, of: total });
     }
+}
 
-    /// Does timeline row `ri` match in its words or its events' values (not their keys)?
-    fn row_matches(&self, ri: usize, matcher: &Matcher) -> bool {
-        let (Some(view), Some(attempt)) = (self.view(), self.attempt()) else { return false };
-        let Some(row) = view.timeline.rows.get(ri) else { return false };
-        let summary = crate::view::timeline::row_view(attempt, view, ri).map(|r| r.plain()).unwrap_or_default();
-        if matcher.is_match(&summary) {
-            return true;
-        }
-        let Some(record) = attempt.sessions.get(row.addr().session).and_then(|s| s.turns.get(row.addr().turn)) else {
-            return false;
-        };
-        let events = row.event().into_iter().chain(row.merged_finish());
-        events.into_iter().any(|e| {
-            record.turn.events.get(e).is_some_and(|ev| {
-                HAYSTACK.with(|cell| {
-                    let mut hay = cell.borrow_mut();
-                    hay.clear();
-                    crate::view::search::write_values(ev.head(), &mut hay);
-                    matcher.is_match_buffer(&mut hay)
-                })
+/// The rows of `rows` that match, in order: the two halves of a long
+/// stretch on two cores.
+fn matching_rows(attempt: &Attempt, view: &AttemptView, rows: &[usize], matcher: &Matcher) -> Vec<usize> {
+    let matching = |part: &[usize]| -> Vec<usize> {
+        part.iter().copied().filter(|&ri| row_matches(attempt, view, ri, matcher)).collect()
+    };
+    if rows.len() < 2 * SCAN_MIN_ROWS || crate::analysis::parallel::cores(2) < 2 {
+        return matching(rows);
+    }
+    let (first, second) = rows.split_at(rows.len() / 2);
+    let (mut hits, rest) = crate::analysis::parallel::both(|| matching(first), || matching(second));
+    hits.extend(rest);
+    hits
+}
+
+/// Does timeline row `ri` match in its words or its events' values (not their keys)?
+fn row_matches(attempt: &Attempt, view: &AttemptView, ri: usize, matcher: &Matcher) -> bool {
+    let Some(row) = view.timeline.rows.get(ri) else { return false };
+    let summary = crate::view::timeline::row_view(attempt, view, ri).map(|r| r.plain()).unwrap_or_default();
+    if matcher.is_match(&summary) {
+        return true;
+    }
+    let Some(record) = attempt.sessions.get(row.addr().session).and_then(|s| s.turns.get(row.addr().turn)) else {
+        return false;
+    };
+    let events = row.event().into_iter().chain(row.merged_finish());
+    events.into_iter().any(|e| {
+        record.turn.events.get(e).is_some_and(|ev| {
+            // Most rows' raw JSON holds no trace of the query: no need to write out their values.
+            if ev.head().raw_text().is_some_and(|raw| !matcher.may_match_raw(raw)) {
+                return false;
+            }
+            HAYSTACK.with(|cell| {
+                let mut hay = cell.borrow_mut();
+                hay.clear();
+                crate::view::search::write_values(ev.head(), &mut hay);
+                matcher.is_match_buffer(&mut hay)
             })
         })
-    }
+    })
 }
 
 thread_local! {

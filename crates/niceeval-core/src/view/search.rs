@@ -30,11 +30,21 @@ impl Matcher {
 
     pub fn is_match(&self, text: &str) -> bool {
         match self {
-            Matcher::Plain(needle) if text.is_ascii() && needle.is_ascii() => {
-                memchr::memmem::find(&text.as_bytes().to_ascii_lowercase(), needle.as_bytes()).is_some()
-            }
             Matcher::Plain(needle) => folded_find(text, needle, 0).is_some(),
             Matcher::Regex(re) => re.is_match(text),
+        }
+    }
+
+    /// Whether a row's raw event JSON could hold a value that matches: a
+    /// quick look that never says no to one that does. Plain text only,
+    /// and only where the JSON's strings are written as they read (no
+    /// escape): the values are then pieces of the raw text, keys aside.
+    pub fn may_match_raw(&self, raw: &[u8]) -> bool {
+        match self {
+            Matcher::Plain(needle) if needle.is_ascii() && !raw.contains(&b'\\') => {
+                std::str::from_utf8(raw).map_or(true, |text| folded_find(text, needle, 0).is_some())
+            }
+            _ => true,
         }
     }
 
@@ -97,15 +107,8 @@ impl Query {
 /// compared char by char.
 fn folded_find(text: &str, needle: &str, from: usize) -> Option<Range<usize>> {
     let rest = text.get(from..)?;
-    if rest.is_ascii() && needle.is_ascii() {
-        let hay = rest.as_bytes();
-        let n = needle.as_bytes();
-        if n.is_empty() {
-            return Some(from..from);
-        }
-        return (0..=hay.len().checked_sub(n.len())?)
-            .find(|&i| hay[i..i + n.len()].eq_ignore_ascii_case(n))
-            .map(|i| from + i..from + i + n.len());
+    if needle.is_ascii() && !lowers_into_ascii(rest) {
+        return ascii_folded_find(rest.as_bytes(), needle.as_bytes()).map(|i| from + i..from + i + needle.len());
     }
     for (start, _) in rest.char_indices() {
         let mut lowered = String::new();
@@ -124,6 +127,26 @@ fn folded_find(text: &str, needle: &str, from: usize) -> Option<Range<usize>> {
         }
     }
     None
+}
+
+/// Whether `text` holds a character outside ASCII whose lower case is (or
+/// starts with) ASCII: the Kelvin sign (k) and the dotted capital I (i and a
+/// dot). Anywhere else an ASCII needle matches ASCII bytes only.
+fn lowers_into_ascii(text: &str) -> bool {
+    let b = text.as_bytes();
+    !b.is_ascii()
+        && (memchr::memmem::find(b, "\u{212A}".as_bytes()).is_some()
+            || memchr::memmem::find(b, "\u{130}".as_bytes()).is_some())
+}
+
+/// The first place `hay` holds `needle` (lower-case ASCII), ignoring ASCII
+/// case: the candidates are where the needle's first byte is, in either case.
+fn ascii_folded_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else { return Some(0) };
+    let last = hay.len().checked_sub(needle.len())?;
+    memchr::memchr2_iter(first.to_ascii_lowercase(), first.to_ascii_uppercase(), &hay[..=last + rest.len()])
+        .take_while(|&i| i <= last)
+        .find(|&i| hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest))
 }
 
 /// The values of an event's JSON as a search looks in them: every string
@@ -302,5 +325,61 @@ mod tests {
         assert!(e.starts_with("invalid regular expression: "), "{e}");
         assert!(!e.contains('\n'), "{e}");
         assert!(e.contains("unclosed"), "{e}");
+    }
+
+    /// The fold every fast path must agree with: the first start of whole
+    /// characters whose lower case is exactly the needle.
+    fn slow_find(text: &str, needle: &str) -> Option<usize> {
+        text.char_indices().map(|(i, _)| i).find(|&i| {
+            let mut lowered = String::new();
+            text[i..].chars().any(|c| {
+                lowered.extend(c.to_lowercase());
+                lowered == needle
+            }) && lowered.len() == needle.len()
+        })
+    }
+
+    #[test]
+    fn an_ascii_needle_in_any_text_is_found_where_the_fold_finds_it() {
+        let texts = [
+            "✓ ⚙ tool  Bash $ pnpm exec vitest run",
+            "1:4→5 tool Read (file_read) src/Export/CSV.ts · ✓ completed",
+            "the KELVIN sign \u{212A} lower-cases to k",
+            "İstanbul: the dotted capital I lower-cases to i and a dot",
+            "ünïcödé then ASCII: Needle",
+            "",
+        ];
+        for text in texts {
+            for needle in ["k", "needle", "csv.ts", "istanbul", "i", "vitest run", "zzz", "ünï"] {
+                let fast = folded_find(text, needle, 0).map(|r| r.start);
+                assert_eq!(fast, slow_find(text, needle), "{needle:?} in {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_raw_look_never_says_no_to_an_event_whose_values_match() {
+        let events = [
+            r#"{"type":"message","role":"assistant","text":"The Loop is off by one"}"#,
+            r#"{"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"bash","input":{"command":"pnpm test"}}}"#,
+            r#"{"type":"message","role":"user","text":"caf\u00e9 \"quoted\" line\nbreak"}"#,
+            r#"{"type":"thinking","text":"numbers 12345 and true"}"#,
+        ];
+        for raw in events {
+            let value: serde_json::Value = serde_json::from_str(raw).unwrap();
+            let mut hay = Vec::new();
+            write_values(crate::model::event::Node::Value(&value), &mut hay);
+            for needle in ["loop", "PNPM test", "café", "\"quoted\"", "12345", "true", "bash", "operationid", "nowhere"]
+            {
+                let m = plain(needle);
+                let values_match = m.is_match_buffer(&mut hay.clone());
+                assert!(
+                    !values_match || m.may_match_raw(raw.as_bytes()),
+                    "{needle:?} matches {raw} but the raw look said no"
+                );
+            }
+        }
+        // A key is no value, but the look may say yes to it: it only rules out.
+        assert!(!plain("nowhere").may_match_raw(events[0].as_bytes()));
     }
 }
