@@ -2,6 +2,10 @@ use clap::Parser;
 
 fn main() {
     return_freed_memory();
+    // `niceeval help exp`: help for a command of NiceEval's own CLI is NiceEval's.
+    if let Some(code) = niceeval::cli::passthrough::help_for_theirs(&std::env::args_os().collect::<Vec<_>>()) {
+        std::process::exit(code);
+    }
     let cli = niceeval::cli::Cli::parse();
     // The environment is read once, here; the core is told what it needs.
     niceeval::load::input::set_max_stream(niceeval::runtime::settings::Settings::get().max_stream);

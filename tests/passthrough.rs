@@ -119,3 +119,56 @@ fn a_node_modules_niceeval_that_is_this_binary_is_skipped() {
     assert!(r.stderr.contains("which is this viewer"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&project);
 }
+
+#[test]
+fn help_for_a_command_of_niceevals_goes_to_niceeval() {
+    let project = temp("help");
+    let record = project.join("seen.args");
+    stub(&project, &format!("#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}'\necho 'their help'\n", record.display()));
+    let r = run_in(&project, &["help", "exp"], b"");
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    assert_eq!(r.stdout, "their help\n");
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), "help\nexp\n");
+    // Help for this binary's own commands stays its own.
+    let r = run_in(&project, &["help", "show"], b"");
+    assert_eq!(r.code, Some(0), "stderr: {}", r.stderr);
+    assert!(r.stdout.contains("Usage: niceeval show") && !r.stdout.contains("their help"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&project);
+}
+
+#[test]
+fn a_term_sent_to_the_viewer_reaches_niceeval_and_its_exit_is_ours() {
+    let project = temp("term");
+    let got = project.join("got-term");
+    let started = project.join("started");
+    // Traps TERM: writes that it got one, then exits as NiceEval would (143).
+    stub(
+        &project,
+        &format!(
+            "#!/bin/sh\ntrap 'echo TERM > \"{got}\"; exit 143' TERM\ntouch '{started}'\nwhile :; do sleep 0.05; done\n",
+            got = got.display(),
+            started = started.display()
+        ),
+    );
+    let mut child = Command::new(common::bin())
+        .arg("session")
+        .current_dir(&project)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    while !started.exists() {
+        assert!(waited.elapsed() < common::HANG_LIMIT, "NiceEval's stub never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on the child process this test started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    assert_eq!(std::fs::read_to_string(&got).unwrap_or_default(), "TERM\n", "the TERM did not reach NiceEval");
+    let _ = std::fs::remove_dir_all(&project);
+}

@@ -5,6 +5,20 @@
 use crate::view::niceeval_cli::{self, NICEEVAL_BIN};
 use std::ffi::OsString;
 
+/// `niceeval help COMMAND` where COMMAND is none of this binary's: NiceEval's
+/// CLI answers it (`None`: clap's help, for ours or for no command).
+pub fn help_for_theirs(argv: &[OsString]) -> Option<i32> {
+    let [_, help, command, ..] = argv else { return None };
+    if help != "help" {
+        return None;
+    }
+    let cli = <super::Cli as clap::CommandFactory>::command();
+    let ours = cli.get_subcommands().any(|c| c.get_name() == command || c.get_all_aliases().any(|a| a == command))
+        || command == "help"
+        || command.to_string_lossy().starts_with('-');
+    (!ours).then(|| run(&argv[1..]))
+}
+
 /// Run NiceEval's CLI with `args` (the subcommand first), stdio inherited;
 /// its exit code is ours, 128+N when signal N ended it.
 pub fn run(args: &[OsString]) -> i32 {
@@ -38,9 +52,12 @@ pub fn run(args: &[OsString]) -> i32 {
     };
     // Ctrl-C and Ctrl-\ reach the child from the terminal; this process waits
     // for it to finish (NiceEval stops a run in steps) instead of dying first.
-    // Set after the spawn: an ignored signal would be inherited across exec.
+    // A TERM or HUP sent to this process is passed on to it, for the same
+    // reason. Set after the spawn: an ignored signal would be inherited.
     let restore = ignore_terminal_signals();
+    let forwarding = forward_to(child.id());
     let status = child.wait();
+    restore_signals(forwarding);
     restore_signals(restore);
     match status {
         Ok(status) => exit_code(status),
@@ -81,6 +98,42 @@ fn ignore_terminal_signals() -> Saved {
     saved
 }
 
+/// The process TERM and HUP are passed on to (0: none).
+#[cfg(unix)]
+static CHILD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+#[cfg(unix)]
+extern "C" fn pass_on(signal: libc::c_int) {
+    let pid = CHILD.load(std::sync::atomic::Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: kill(2) is async-signal-safe.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+    }
+}
+
+/// Pass TERM and HUP on to `child` until the returned actions are put back.
+#[cfg(unix)]
+fn forward_to(child: u32) -> Saved {
+    CHILD.store(child as i32, std::sync::atomic::Ordering::SeqCst);
+    let mut saved = Vec::new();
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: sigaction with zeroed, then filled, structs; the handler
+        // only loads an atomic and calls kill(2).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = pass_on as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, &action, &mut old) == 0 {
+                saved.push((signal, old));
+            }
+        }
+    }
+    saved
+}
+
 #[cfg(unix)]
 fn restore_signals(saved: Saved) {
     for (signal, old) in saved {
@@ -93,5 +146,7 @@ fn restore_signals(saved: Saved) {
 
 #[cfg(not(unix))]
 fn ignore_terminal_signals() -> Saved {}
+#[cfg(not(unix))]
+fn forward_to(_: u32) -> Saved {}
 #[cfg(not(unix))]
 fn restore_signals(_: Saved) {}
