@@ -340,8 +340,32 @@ pub struct Assertion {
     /// Coverage of the checked material (`materials.coverage` / `source.coverage`):
     /// `{state: complete|partial|unavailable|not-applicable, reason?}`.
     pub coverage: Option<Value>,
+    /// What the checked material lacks (`materials.limitations`): a kind,
+    /// and how many bytes were left out when it says.
+    pub limitations: Vec<Limitation>,
     /// Judge-specific reading for `judge-measurement` entries.
     pub judge: Option<JudgeResult>,
+}
+
+/// One thing an assertion's checked material lacks (`{kind, omittedBytes?}`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Limitation {
+    pub kind: String,
+    pub omitted_bytes: Option<u64>,
+}
+
+impl Limitation {
+    /// The limitations a Record or a show page lists (unreadable entries are left out).
+    pub fn list(v: Option<&Value>) -> Vec<Limitation> {
+        let Some(items) = v.and_then(Value::as_array) else { return Vec::new() };
+        items
+            .iter()
+            .filter_map(|l| {
+                let kind = l.get("kind").and_then(Value::as_str)?.to_string();
+                Some(Limitation { kind, omitted_bytes: l.get("omittedBytes").and_then(Value::as_u64) })
+            })
+            .collect()
+    }
 }
 
 /// What an LLM-judge assertion measured, or why it could not.

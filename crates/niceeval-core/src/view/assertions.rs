@@ -395,6 +395,9 @@ pub fn detail(ctx: &Ctx, a: &Assertion) -> Vec<Block> {
         body.push(ctx.field(Text::new(), Text::new(), v));
         b.push(Block::Section(Section::new("Checked value", Text::new(), body)));
     }
+    if let Some(notice) = super::verdict::coverage_notice(a) {
+        b.push(Block::Line(notice));
+    }
     let source = super::source::snippet(ctx.attempt, a);
     if !source.is_empty() {
         b.push(Block::Section(Section::new("Eval source", Text::new(), source)));

@@ -423,6 +423,9 @@ fn assertions_json(ctx: &Ctx) -> Value {
                 "criterion": a.criterion,
                 "message": message(a),
                 "reason": a.reason,
+                "coverage": super::verdict::coverage(a).map(|c| json!({
+                    "state": c.state, "reason": c.reason, "omittedBytes": c.omitted_bytes,
+                })),
                 "evidence": evidence,
             })
         })

@@ -269,3 +269,35 @@ pub fn assertion_meta(a: &Assertion) -> Text {
     }
     t
 }
+
+/// How complete an assertion's checked material is: its state, why not
+/// complete, and the bytes its limitations say were left out (`None` when
+/// the Record says nothing of coverage).
+pub struct Coverage<'a> {
+    pub state: &'a str,
+    pub reason: Option<&'a str>,
+    pub omitted_bytes: Option<u64>,
+}
+
+pub fn coverage(a: &Assertion) -> Option<Coverage<'_>> {
+    let c = a.coverage.as_ref()?;
+    let state = c.as_str().or_else(|| c.get("state").and_then(serde_json::Value::as_str))?;
+    let reason = c.get("reason").and_then(serde_json::Value::as_str);
+    let omitted: Vec<u64> = a.limitations.iter().filter_map(|l| l.omitted_bytes).collect();
+    let omitted_bytes = (!omitted.is_empty()).then(|| omitted.iter().sum());
+    Some(Coverage { state, reason, omitted_bytes })
+}
+
+/// NiceEval's coverage notice when the checked material is not complete:
+/// "Input evidence partial · truncated · 1,234 bytes omitted".
+pub fn coverage_notice(a: &Assertion) -> Option<Text> {
+    let c = coverage(a).filter(|c| c.state != "complete")?;
+    let mut words = format!("Input evidence {}", clean(c.state));
+    if let Some(r) = c.reason {
+        words.push_str(&format!(" · {}", clean(r)));
+    }
+    if let Some(n) = c.omitted_bytes {
+        words.push_str(&format!(" · {} omitted", super::format::count(n as usize, "byte", "bytes")));
+    }
+    Some(Text::toned(words, Tone::Warn))
+}

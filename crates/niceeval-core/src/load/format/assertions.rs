@@ -164,6 +164,7 @@ pub fn from_v2(entry: &Value, mut blob: Option<BlobText<'_>>) -> Assertion {
             a.checked_value = material_value(src, &mut blob);
         }
         a.coverage = m.get("coverage").cloned();
+        a.limitations = crate::model::review::Limitation::list(m.get("limitations"));
     }
     if let Some(e) = entry.get("evaluation") {
         a.observed = e.get("observed").map(fact_from_value);
@@ -188,6 +189,7 @@ pub fn from_v1(entry: &Value, mut blob: Option<BlobText<'_>>) -> Assertion {
         a.checked_value = material_value(subject, &mut blob);
     }
     a.coverage = entry.get("coverage").cloned();
+    a.limitations = crate::model::review::Limitation::list(entry.get("limitations"));
     if let Some(r) = entry.get("result") {
         a.result = s(r.get("state"));
         a.reason = s(r.get("reason"));
@@ -289,6 +291,7 @@ pub fn from_show(entry: &Value) -> Assertion {
     }
     if let Some(src) = entry.get("source") {
         a.coverage = src.get("coverage").cloned();
+        a.limitations = crate::model::review::Limitation::list(src.get("limitations"));
         // `source.fields[label = input]` holds the checked value as a FactValue.
         a.checked_value = src
             .get("fields")
