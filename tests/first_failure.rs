@@ -6,18 +6,10 @@
 mod common;
 
 use serde_json::Value;
-use std::process::Command;
 
-fn show(record: &std::path::Path, args: &[&str]) -> String {
-    let out = Command::new(common::bin())
-        .arg("show")
-        .arg(record)
-        .args(args)
-        .args(["--width", "400", "--color", "never"])
-        .output()
-        .unwrap();
-    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
+/// `show` wide enough that no line wraps.
+fn show(path: &std::path::Path, args: &[&str]) -> String {
+    common::show_at(path, args, 400)
 }
 
 const RECORDS: [&str; 5] = [

@@ -132,15 +132,11 @@ fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<N
             c.column = col;
         }
     };
+    if let Some(delta) = super::update::movement(action, page) {
+        move_rows(c, delta);
+        return None;
+    }
     match action {
-        Intent::Down => move_rows(c, 1),
-        Intent::Up => move_rows(c, -1),
-        Intent::PageDown => move_rows(c, page),
-        Intent::PageUp => move_rows(c, -page),
-        Intent::HalfPageDown => move_rows(c, (page / 2).max(1)),
-        Intent::HalfPageUp => move_rows(c, -(page / 2).max(1)),
-        Intent::Top => move_rows(c, isize::MIN / 2),
-        Intent::Bottom => move_rows(c, isize::MAX / 2),
         Intent::CellLeft | Intent::CellRight => {
             let row = &c.comparing.comparison.rows[c.rows.selected.min(len - 1)];
             let n = row.cells.len();

@@ -13,6 +13,12 @@ use crate::view::note::Note;
 pub fn split_key(app: &mut App, action: Intent) {
     let page = (super::compare_layout::split_rows_shown(app) as isize).max(1);
     let inspector_open = app.compare.as_ref().and_then(|c| c.split.as_ref()).is_some_and(|s| s.inspector);
+    let scrolls_inspector = inspector_open
+        && matches!(action, Intent::PageDown | Intent::PageUp | Intent::HalfPageDown | Intent::HalfPageUp);
+    if let Some(delta) = super::update::movement(action, page).filter(|_| !scrolls_inspector) {
+        move_by(app, delta);
+        return clamp(app);
+    }
     match action {
         Intent::Back => {
             if let Some(c) = app.compare.as_mut() {
@@ -56,24 +62,11 @@ pub fn split_key(app: &mut App, action: Intent) {
             }
         }
         Intent::PageDown | Intent::PageUp | Intent::HalfPageDown | Intent::HalfPageUp if inspector_open => {
-            let step = match action {
-                Intent::PageDown => page,
-                Intent::PageUp => -page,
-                Intent::HalfPageDown => (page / 2).max(1),
-                _ => -(page / 2).max(1),
-            };
+            let step = super::update::movement(action, page).unwrap_or(0);
             let max = app.inspector_extent();
             app.inspector_scroll =
                 (app.inspector_scroll.min(max) as isize).saturating_add(step).clamp(0, max as isize) as usize;
         }
-        Intent::Down => move_by(app, 1),
-        Intent::Up => move_by(app, -1),
-        Intent::PageDown => move_by(app, page),
-        Intent::PageUp => move_by(app, -page),
-        Intent::HalfPageDown => move_by(app, (page / 2).max(1)),
-        Intent::HalfPageUp => move_by(app, -(page / 2).max(1)),
-        Intent::Top => move_by(app, isize::MIN / 2),
-        Intent::Bottom => move_by(app, isize::MAX / 2),
         Intent::NextTurn | Intent::PrevTurn => jump(app, action == Intent::NextTurn, Jump::Turn),
         Intent::NextFailure | Intent::PrevFailure => jump(app, action == Intent::NextFailure, Jump::Change),
         Intent::ToggleRaw => {

@@ -105,17 +105,36 @@ fn is_jump(intent: Intent) -> bool {
     )
 }
 
+/// How many lines a moving key moves, on a list of `page` lines (`None`:
+/// the key does not move). Top and Bottom go as far as there is.
+pub(super) fn movement(intent: Intent, page: isize) -> Option<isize> {
+    Some(match intent {
+        Intent::Down => 1,
+        Intent::Up => -1,
+        Intent::PageDown => page,
+        Intent::PageUp => -page,
+        Intent::HalfPageDown => (page / 2).max(1),
+        Intent::HalfPageUp => -(page / 2).max(1),
+        Intent::Top => isize::MIN / 2,
+        Intent::Bottom => isize::MAX / 2,
+        _ => return None,
+    })
+}
+
 fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)>) {
+    if let Some(delta) = movement(action, page(app) as isize) {
+        return move_by(app, delta);
+    }
     match action {
         Intent::Quit => app.should_quit = true,
-        Intent::Up => move_by(app, -1),
-        Intent::Down => move_by(app, 1),
-        Intent::PageUp => move_by(app, -(page(app) as isize)),
-        Intent::PageDown => move_by(app, page(app) as isize),
-        Intent::HalfPageUp => move_by(app, -(page(app) as isize / 2).max(1)),
-        Intent::HalfPageDown => move_by(app, (page(app) as isize / 2).max(1)),
-        Intent::Top => move_by(app, isize::MIN / 2),
-        Intent::Bottom => move_by(app, isize::MAX / 2),
+        Intent::Up
+        | Intent::Down
+        | Intent::PageUp
+        | Intent::PageDown
+        | Intent::HalfPageUp
+        | Intent::HalfPageDown
+        | Intent::Top
+        | Intent::Bottom => {}
         Intent::PrevTurn | Intent::NextTurn => {
             app.before_turn_jump = Some((app.lists.timeline, action == Intent::NextTurn));
             jump_turn(app, action == Intent::NextTurn);
@@ -500,17 +519,7 @@ fn help_key(app: &mut App, action: Action) {
         Intent::Help => app.mode = Mode::Normal,
         other => {
             let page = app.viewport.height.saturating_sub(4).max(1) as isize;
-            let delta = match other {
-                Intent::Down => 1,
-                Intent::Up => -1,
-                Intent::PageDown => page,
-                Intent::PageUp => -page,
-                Intent::HalfPageDown => (page / 2).max(1),
-                Intent::HalfPageUp => -(page / 2).max(1),
-                Intent::Top => isize::MIN / 2,
-                Intent::Bottom => isize::MAX / 2,
-                _ => return,
-            };
+            let Some(delta) = movement(other, page) else { return };
             let max = super::help::extent(app.viewport.width, app.viewport.height);
             let from = app.help_scroll.min(max) as isize;
             app.help_scroll = (from.saturating_add(delta).max(0) as usize).min(max);

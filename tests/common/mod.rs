@@ -145,11 +145,16 @@ pub fn mono_screen(app: &mut niceeval::app::App, w: u16, h: u16) -> String {
 
 /// `show PATH ARGS…` at 200 columns without colour: its stdout (it must exit 0 or 1).
 pub fn show_wide(path: &std::path::Path, args: &[&str]) -> String {
+    show_at(path, args, 200)
+}
+
+/// `show PATH ARGS…` at `width` columns without colour: its stdout (it must exit 0 or 1).
+pub fn show_at(path: &std::path::Path, args: &[&str], width: u16) -> String {
     let out = std::process::Command::new(bin())
         .arg("show")
         .arg(path)
         .args(args)
-        .args(["--width", "200", "--color", "never"])
+        .args(["--width", &width.to_string(), "--color", "never"])
         .output()
         .expect("run niceeval show");
     assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
