@@ -5,10 +5,8 @@
 //! jumps (Ctrl-o returns).
 
 use super::{App, Focus, Panel};
-use crate::model::timing::Source;
 use crate::view::first_failure::{BeganRow, Target};
 use crate::view::note::Note;
-use crate::view::report::Selection;
 use crate::view::waterfall::Target as RowTarget;
 
 impl App {
@@ -19,16 +17,8 @@ impl App {
 
     /// Enter in the Commands tab: the command's interval in the Timing tab.
     pub(super) fn command_to_timing(&mut self) {
-        let at = self.lists.commands.selected;
-        let sel = Selection::default();
-        let interval = self.context(&sel).and_then(|ctx| {
-            let placed = crate::view::commands::placed(&ctx);
-            let iv = placed.get(at)?.interval?;
-            ctx.attempt.review.timing.intervals.iter().position(|x| std::ptr::eq(x, iv))
-        });
-        let node = interval.and_then(|k| {
-            self.view()?.timing.nodes.iter().position(|n| matches!(n.source, Source::Interval(i) if i == k))
-        });
+        let number = self.lists.commands.selected + 1;
+        let node = self.view().and_then(|v| v.timing.nodes.iter().position(|n| n.command == Some(number)));
         match node {
             Some(n) => self.show_timing_node(n),
             None => self.say(Note::CommandNotTimed),

@@ -219,6 +219,7 @@ pub fn node_json(ctx: &Ctx, n: usize) -> Value {
         "executionError": node.execution_error.and_then(|d| ctx.attempt.review.diagnostics.get(d)).map(|d| {
             json!({"phase": d.phase, "code": d.code, "message": d.message})
         }),
+        "command": node.command,
     })
 }
 
@@ -306,16 +307,16 @@ pub fn detail(ctx: &Ctx, n: usize) -> Vec<Block> {
 
 /// The sandbox command an interval times, as its card says it (the Commands tab has it whole).
 fn command_here(ctx: &Ctx, node: &crate::model::timing::Node) -> Option<Block> {
-    let Source::Interval(k) = node.source else { return None };
-    let iv = ctx.attempt.review.timing.intervals.get(k)?;
     let placed = super::commands::placed(ctx);
-    let p = placed.iter().find(|p| p.interval.is_some_and(|x| std::ptr::eq(x, iv)))?;
-    let mut body =
-        vec![Block::Line(super::commands::card_meta(p)), Block::Line(super::commands::line_text(p.command, 240))];
-    body.push(Block::Line(Text::toned(
-        format!("the Commands tab ({}) has its streams", super::keys::panel_key(super::panel::Panel::Commands)),
-        Tone::Soft,
-    )));
+    let p = placed.get(node.command?.checked_sub(1)?)?;
+    let body = vec![
+        Block::Line(super::commands::card_meta(p)),
+        Block::Line(super::commands::line_text(p.command, 240)),
+        Block::Line(Text::toned(
+            format!("the Commands tab ({}) has its streams", super::keys::panel_key(super::panel::Panel::Commands)),
+            Tone::Soft,
+        )),
+    ];
     Some(Block::Section(super::blocks::Section::new(super::commands::card_title(p), Text::new(), body)))
 }
 
