@@ -210,3 +210,22 @@ fn assertion_rows_say_their_severity_and_points() {
         assert!(text.contains(points), "{points}:\n{text}");
     }
 }
+
+#[test]
+fn enter_on_a_command_opens_the_node_its_interval_is_folded_under() {
+    let Some(record) = common::shared_path("samples/niceeval/generated/record-e2e-eval/record") else { return };
+    let mut app = attempt_of(&record, "@14R83JM9GP1Z2");
+    // Close agent.ensure, which holds the first two commands' intervals.
+    update(&mut app, Intent::ShowTab(Panel::Timing));
+    let ensure = app.timing_rows().iter().position(|r| r.line.label.as_plain().starts_with("agent.ensure")).unwrap();
+    update(&mut app, Action::SelectRow(ensure));
+    update(&mut app, Intent::Enter);
+    assert!(!app.timing_rows()[ensure].expanded, "agent.ensure is closed");
+    let before = app.timing_rows().len();
+    update(&mut app, Intent::ShowTab(Panel::Commands));
+    update(&mut app, Intent::Enter);
+    assert_eq!(app.tab(), Panel::Timing, "{:?}", app.flash_text());
+    assert_eq!(app.timing_rows().len(), before + 2, "agent.ensure is open again");
+    let row = &app.timing_rows()[app.lists().timing.selected];
+    assert!(row.line.label.as_plain().contains("printf · command 1"), "{:?}", row.line.label.as_plain());
+}

@@ -54,7 +54,11 @@ impl App {
                 RowTarget::Node(m) => r.expandable && !r.expanded && above(*m),
             });
             let Some(key) = hiding.map(|r| r.key.clone()) else { break };
-            self.timing_toggled.entry(self.scope.attempt).or_default().insert(key);
+            // A fold opens when its key is set, a node when its key is cleared.
+            let set = self.timing_toggled.entry(self.scope.attempt).or_default();
+            if !set.remove(&key) {
+                set.insert(key);
+            }
             self.rebuild_timing();
         }
         self.say(Note::PositionNotInTimeline);
