@@ -66,13 +66,13 @@ def entry(eid, label, crit, result, gate, reason=None, req="required", cond=None
             "contribution": {"state": "not-scored"},
             "explanationRetention": {"state": "retained", "value": expl} if expl else {"state": "retained", "value": {"kind": "unavailable", "reason": "not-declared"}}}
 
-def attempt(aid, n, eval_id, items, turns, entries, sites, nav, usage, intervals, files=None):
+def attempt(aid, n, eval_id, items, turns, entries, sites, nav, usage, intervals, files=None, commands=None):
     ad = f'runs/{RUN}/attempts/{aid}'
     w(f'{ad}/attempt.json', {"attemptId": aid, "originRunId": RUN, "slotId": slot(n), "evalId": eval_id, "executionIdentityDigest": sha(str(n).encode()), "outcome": "completed"})
     env(f'{ad}/attachments/niceeval.observability', 'niceeval.observability', 2)
     w(f'{ad}/attachments/niceeval.observability/payload.json', {"owner-kind": "attempt",
         "conversation-data": {"collection": {"state": "partial", "limitations": [{"code": "unsupported-input", "omittedAtLeast": 1, "target": "conversation"}]}, "turns": turns, "items": items},
-        "commands-data": {"collection": COMPLETE, "commands": []},
+        "commands-data": {"collection": COMPLETE, "commands": commands or []},
         "usage-data": {"collection": COMPLETE, "observations": usage},
         "timing-data": {"collection": COMPLETE, "intervals": intervals},
         "diagnostics-data": {"collection": COMPLETE, "diagnostics": []}})
@@ -130,12 +130,36 @@ sites = [{"entryId": e["entryId"], "sourceOrder": i + 2, "role": "declaration", 
 nav = [{"turnId": T, "sourceOrder": 1, "source": {"state": "mapped", "sourceItemId": SRC_ID, "sha256": sha(src), "start": {"line": 6, "column": 24}, "end": {"line": 6, "column": 24}}, "timing": {"state": "linked", "intervalId": "iv_send_1"}}]
 usage = [{"kind": "token-bucket", "provider": "coding-agent", "bucket": b, "tokens": t} for b, t in [("input", 2410), ("output", 388), ("cache-read", 12288), ("cache-write", 2048)]] + \
         [{"kind": "request", "provider": "coding-agent", "requestKind": "model"}] * 3 + [{"kind": "provider-cost", "provider": "coding-agent", "amount": "0.0214", "currency": "USD"}]
-intervals = [{"intervalId": "iv_run", "phase": "eval.run", "label": "eval.run", "startOffsetMs": 0, "durationMs": 9120, "parentIntervalId": None, "outcome": "completed"},
-             {"intervalId": "iv_send_1", "phase": "agent.send", "label": "turn1", "startOffsetMs": 40, "durationMs": 8800, "parentIntervalId": "iv_run", "outcome": "completed"}]
+intervals = [{"intervalId": "iv_setup", "phase": "attempt.setup", "label": "workspace.prepare", "startOffsetMs": 0, "durationMs": 1180, "parentIntervalId": None, "outcome": "completed"},
+             {"intervalId": "iv_cmd_1", "phase": "sandbox.command", "label": "pnpm", "startOffsetMs": 10, "durationMs": 1160, "parentIntervalId": "iv_setup", "outcome": "completed"},
+             {"intervalId": "iv_run", "phase": "eval.run", "label": "eval.run", "startOffsetMs": 1200, "durationMs": 9120, "parentIntervalId": None, "outcome": "completed"},
+             {"intervalId": "iv_send_1", "phase": "agent.send", "label": "turn1", "startOffsetMs": 1240, "durationMs": 8800, "parentIntervalId": "iv_run", "outcome": "completed"},
+             {"intervalId": "iv_cmd_2", "phase": "sandbox.command", "label": "pnpm", "startOffsetMs": 10060, "durationMs": 240, "parentIntervalId": "iv_run", "outcome": "failed"}]
+
+def stream(text):
+    b = text.encode()
+    return {"retainedBytes": len(b), "sha256": sha(b), "storage": {"kind": "inline", "text": text}, "totalSafeUtf8Bytes": len(b)}
+def command(cid, phase, line, code, stdout, stderr):
+    return {"commandId": cid, "manifest": {"invocation": {"command": line, "kind": "shell"}, "phase": phase, "workingDirectory": {"kind": "sandbox-default"}},
+            "result": {"outcome": {"exitCode": code, "kind": "exited"}, "stdout": stream(stdout), "stderr": stream(stderr)}}
+passing = "".join(f" ✓ test/format.test.js > formats cell {i}\n" for i in range(1, 25))
+test_out = (" RUN  v2.1.4 /workspace\n\n" + passing +
+            " ✗ test/export.test.js > toCsv > keeps the last row\n"
+            "   → expected 2 to be 3 // Object.is equality\n\n"
+            " Test Files  1 failed | 1 passed (2)\n"
+            "      Tests  1 failed | 24 passed (25)\n"
+            "   Duration  212ms\n")
+commands = [
+    command("command_demo_1", "attempt.setup", "pnpm install --frozen-lockfile", 0,
+            "Lockfile is up to date, resolution step is skipped\nAlready up to date\n\nDone in 1.1s\n", ""),
+    command("command_demo_2", "eval.run", "pnpm vitest run test/", 1, test_out,
+            "AssertionError: expected 2 to be 3 // Object.is equality\n ❯ test/export.test.js:14:25\n"),
+]
 before = b"export function toCsv(rows) {\n  const out = [header(rows[0])];\n  for (let i = 0; i < rows.length - 1; i++) {\n    out.push(line(rows[i]));\n  }\n  return out.join('\\n');\n}\n"
 after = before.replace(b"i < rows.length - 1", b"i <= rows.length - 1")
 attempt(A_FAIL, 1, 'export/keeps-last-row', items, [{"turnId": T, "sequence": 1, "outcome": "completed"}], entries, sites, nav, usage, intervals,
-        files=[("src/export.js", "modified", before, after), ("out/rows.csv", "created", None, b"id,name\n1,ada\n2,grace\n")])
+        files=[("src/export.js", "modified", before, after), ("out/rows.csv", "created", None, b"id,name\n1,ada\n2,grace\n")],
+        commands=commands)
 
 T2 = 'turn_demo_pass_01'
 items2 = [

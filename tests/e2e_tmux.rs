@@ -72,6 +72,11 @@ fn an_errored_attempt_says_why_and_e_goes_to_its_error() {
 }
 
 #[test]
+fn the_source_tab_jumps_to_a_turn_and_back_and_the_commands_tab_to_timing() {
+    run_script("source.sh");
+}
+
+#[test]
 fn compare_matrix_split_view_and_back() {
     run_script("compare.sh");
 }

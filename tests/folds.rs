@@ -77,7 +77,7 @@ fn search_and_jumps_look_inside_folded_turns_and_unfold_where_they_land() {
 fn angle_brackets_resize_the_navigator() {
     let mut app = demo();
     let before = draw(&mut app, 150, 30);
-    let nav_right = |s: &str| s.lines().nth(3).and_then(|l| l.chars().position(|c| c == '╮')).unwrap();
+    let nav_right = |s: &str| s.lines().nth(4).and_then(|l| l.chars().position(|c| c == '╮')).unwrap();
     let w0 = nav_right(&before);
     update(&mut app, Intent::NavWider);
     update(&mut app, Intent::NavWider);

@@ -50,7 +50,9 @@ fn placed(at: HintsFor) -> App {
         }
         HintsFor::Panel(panel) => {
             let file = match panel {
-                Panel::Assertions | Panel::Changes | Panel::Timing => "assets/demo/record",
+                Panel::Assertions | Panel::Changes | Panel::Timing | Panel::Source | Panel::Commands => {
+                    "assets/demo/record"
+                }
                 Panel::Translation => "assets/demo/claude-code-session.jsonl",
                 _ => "assets/demo/session.json",
             };

@@ -339,11 +339,10 @@ fn show_timing_prints_the_waterfall_and_its_json_lists_the_nodes() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("Execution timeline") && text.contains("9.1s · 2 nodes"), "{text}");
-    assert!(
-        text.lines().any(|l| l.contains("└─ turn1  agent.send") && l.contains("8.8s") && l.contains('█')),
-        "{text}"
-    );
+    assert!(text.contains("Execution timeline") && text.contains("10.3s · 5 nodes"), "{text}");
+    assert!(text.lines().any(|l| l.contains("─ turn1  agent.send") && l.contains("8.8s") && l.contains('█')), "{text}");
+    let command = |l: &&str| l.contains("└─ ✗ pnpm · command 2  sandbox.command") && l.contains("240ms");
+    assert!(text.lines().any(|l| command(&l)), "the command's interval names it:\n{text}");
     let out = std::process::Command::new(common::bin())
         .args(["show", "assets/demo/record", "@1CS47DRTHZA4K", "--timing", "--json"])
         .output()
@@ -351,6 +350,9 @@ fn show_timing_prints_the_waterfall_and_its_json_lists_the_nodes() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let timing = v["attempts"][0]["timing"].as_array().unwrap();
     let labels: Vec<&str> = timing.iter().map(|t| t["label"].as_str().unwrap()).collect();
-    assert_eq!(labels, ["eval.run", "turn1"]);
-    assert_eq!(timing[1]["parent"], timing[0]["id"]);
+    assert_eq!(labels, ["workspace.prepare", "pnpm", "eval.run", "turn1", "pnpm"]);
+    assert_eq!(timing[3]["parent"], timing[2]["id"]);
+    // A command's interval names the command, as its card numbers it.
+    let commands: Vec<&Value> = timing.iter().map(|t| &t["command"]).collect();
+    assert_eq!(commands, [&Value::Null, &Value::from(1), &Value::Null, &Value::Null, &Value::from(2)]);
 }

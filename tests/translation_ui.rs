@@ -52,7 +52,7 @@ fn enter_goes_to_the_events_t_comes_back_and_ctrl_o_returns() {
     // From a timeline row to its line: the last assistant message came from line 7.
     update(&mut app, Intent::ShowTab(Panel::Timeline));
     update(&mut app, Intent::Bottom);
-    update(&mut app, Intent::ToNativeLine);
+    update(&mut app, Intent::ToSource);
     assert_eq!((app.tab(), app.lists().translation.selected), (Panel::Translation, 6));
     update(&mut app, Intent::JumpBack);
     assert_eq!(app.tab(), Panel::Timeline, "Ctrl-o: back on the row");

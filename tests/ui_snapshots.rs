@@ -182,6 +182,20 @@ fn failed_eval_review_attempts_list_and_assertions() {
 }
 
 #[test]
+fn failed_eval_review_source_and_commands() {
+    let mut app = app_for("assets/demo/record");
+    update(&mut app, Intent::ShowTab(Panel::Source));
+    // The first failing assertion's line.
+    niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(7));
+    insta::assert_snapshot!("record_source_160x48", screen(&mut app, 160, 48));
+    insta::assert_snapshot!("record_source_80x24", screen(&mut app, 80, 24));
+    update(&mut app, Intent::ShowTab(Panel::Commands));
+    update(&mut app, Intent::Down);
+    insta::assert_snapshot!("record_commands_160x48", screen(&mut app, 160, 48));
+    insta::assert_snapshot!("record_commands_80x24", screen(&mut app, 80, 24));
+}
+
+#[test]
 fn assertion_locator_jumps_to_the_exact_event() {
     let mut app = app_for("assets/demo/record");
     // The second failing assertion points at the failed shell call (occurrence 1:2).
@@ -375,10 +389,10 @@ fn at_80_columns_the_header_keeps_verdict_waiting_tokens_and_cost_and_every_tab_
         assert!(header.contains(fact), "{fact} missing from {header:?}");
     }
     assert!(header.contains("7,872 tokens") || header.contains("7.9k tok"), "tokens missing from {header:?}");
-    let tabs = text.lines().nth(2).unwrap();
+    let tabs = text.lines().nth(3).unwrap();
     assert!(tabs.contains("7 Changes") && tabs.contains("8 Timing"), "{tabs:?}");
     // Narrower still: every tab's key stays, the open tab keeps its name.
-    let tabs = screen(&mut app, 60, 20).lines().nth(2).unwrap().to_string();
+    let tabs = screen(&mut app, 60, 20).lines().nth(3).unwrap().to_string();
     assert!(tabs.starts_with("1 Timeline 2 3 4 5 6 7 8"), "{tabs:?}");
     // A click on a compact tab opens it.
     let areas = niceeval::app::layout::areas(60, 20, &app);
@@ -397,9 +411,9 @@ fn the_selected_timing_row_keeps_its_bar_visible() {
     let buffer = terminal.backend().buffer();
     let row = (0..30).find(|&y| {
         let line: String = (0..160).map(|x| buffer[(x, y)].symbol()).collect();
-        line.contains("eval.run") && !line.contains("Timing")
+        line.contains("workspace.prepare") && !line.contains("Timing")
     });
-    let y = row.expect("the eval.run row is drawn");
+    let y = row.expect("the first row is drawn");
     let bar: Vec<_> = (0..160).filter(|&x| buffer[(x, y)].symbol() == "█").map(|x| buffer[(x, y)].style()).collect();
     assert!(!bar.is_empty(), "the selected row draws its bar");
     for style in bar {

@@ -32,6 +32,9 @@ pub struct Areas {
     pub tab_spans: [(u16, u16); Panel::ALL.len()],
 }
 
+/// The header's lines: the files, the attempt's facts, its time and evidence.
+pub const HEADER_LINES: u16 = 3;
+
 /// The smallest terminal the panels fit in.
 pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 15;
@@ -73,7 +76,7 @@ pub fn tab_labels(width: u16, open: Panel, tabs: &[Panel]) -> Vec<String> {
 
 pub fn areas(width: u16, height: u16, app: &App) -> Areas {
     let full = Rect::new(0, 0, width, height);
-    let header_h = 2.min(full.height);
+    let header_h = HEADER_LINES.min(full.height);
     let header = Rect::new(0, 0, width, header_h);
     let tabs = Rect::new(0, header_h.min(height), width, 1.min(height.saturating_sub(header_h)));
     let footer_y = height.saturating_sub(1);

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod compare_layout;
 mod compare_split;
 mod compare_state;
+mod enter;
 mod fold;
 pub mod folder;
 pub mod help;
@@ -20,9 +21,11 @@ pub mod keymap;
 pub mod layout;
 mod navigator;
 mod read;
+mod sandbox;
 pub mod scope;
 pub mod search;
 mod selection;
+mod source;
 pub mod sources;
 mod timing;
 mod translation;
@@ -109,6 +112,8 @@ pub struct Lists {
     pub changes: ListState,
     pub timing: ListState,
     pub translation: ListState,
+    pub source: ListState,
+    pub commands: ListState,
 }
 
 impl Lists {
@@ -123,6 +128,8 @@ impl Lists {
             Panel::Changes => &self.changes,
             Panel::Timing => &self.timing,
             Panel::Translation => &self.translation,
+            Panel::Source => &self.source,
+            Panel::Commands => &self.commands,
         }
     }
 
@@ -137,6 +144,8 @@ impl Lists {
             Panel::Changes => &mut self.changes,
             Panel::Timing => &mut self.timing,
             Panel::Translation => &mut self.translation,
+            Panel::Source => &mut self.source,
+            Panel::Commands => &mut self.commands,
         }
     }
 }
@@ -284,6 +293,9 @@ pub struct App {
     /// nodes and folds opened or closed against their default.
     timing_rows: Vec<crate::view::waterfall::Row>,
     timing_toggled: HashMap<usize, HashSet<String>>,
+    /// The Source tab's rows, where the failure began and the eval files'
+    /// colours, for the attempt shown (see [`source`]).
+    attempt_rows: source::AttemptRows,
     /// `view --compare`: the comparison and its screens.
     compare: Option<compare::CompareState>,
     /// A folder of native logs: its sessions as listed (see [`folder`]).
@@ -344,6 +356,7 @@ impl App {
             index: ListIndex::default(),
             timing_rows: Vec::new(),
             timing_toggled: HashMap::new(),
+            attempt_rows: source::AttemptRows::default(),
             compare: None,
             listing: None,
         };
@@ -441,7 +454,9 @@ impl App {
         self.list_mut().clamp(len, rows);
     }
 
-    /// A failed attempt opens on its first failing assertion.
+    /// A failed or errored attempt opens on the Assertions tab, with where
+    /// its failure began at the top, on its first failing assertion (or,
+    /// with none, on where it began).
     pub fn open_first_failure(&mut self) {
         let Some(attempt) = self.doc.attempts.get(self.scope.attempt) else { return };
         let failing = attempt
@@ -449,10 +464,11 @@ impl App {
             .assertions
             .as_ref()
             .is_some_and(|a| a.iter().any(|x| crate::model::verdict::assertion_outcome(x).is_failing()));
-        if failing {
+        if failing || self.began().is_some() {
             self.tab = Panel::Assertions;
-            // Below the fix prompt, when there is one.
-            self.lists.assertions = ListState { selected: self.assertion_offset(), offset: 0 };
+            // Below where it began and the fix prompt, when there are.
+            let selected = if failing { self.assertion_offset() } else { 0 };
+            self.lists.assertions = ListState { selected, offset: 0 };
             if self.doc.attempts.len() > 1 {
                 self.focus = Focus::List;
             }
@@ -482,6 +498,7 @@ impl App {
     /// Timeline rows in scope, for the current merge mode, and every other
     /// list of the scope (see [`index`]).
     pub fn rebuild_visible(&mut self) {
+        self.rebuild_attempt_rows();
         self.rebuild_timing();
         self.set_scope_rows();
         self.rebuild_lists();
@@ -506,6 +523,8 @@ impl App {
             Panel::Changes => {
                 self.attempt().and_then(|a| a.review.file_changes.as_ref()).map(|f| f.changes.len()).unwrap_or(0)
             }
+            Panel::Source => self.source_rows().len(),
+            Panel::Commands => self.attempt().map_or(0, |a| a.review.commands.len()),
         }
     }
 

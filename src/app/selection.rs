@@ -27,9 +27,14 @@ impl App {
             Panel::Hitl => self.hitl_rows().get(at).map(|&i| Selected::Request(i)),
             Panel::Usage => Some(Selected::Cost),
             Panel::Assertions => self.assertion_at(at).map(|r| match r {
+                AssertionRow::Began(row) => Selected::Began(row),
                 AssertionRow::FixPrompt => Selected::FixPrompt,
                 AssertionRow::Assertion(i) => Selected::Assertion(i),
             }),
+            Panel::Source => (at < self.source_rows().len()).then_some(Selected::SourceRow(at)),
+            Panel::Commands => {
+                (at < self.attempt().map_or(0, |a| a.review.commands.len())).then_some(Selected::Command(at))
+            }
             Panel::Timing => self.timing_rows().get(at).map(|r| match &r.target {
                 Target::Node(n) => Selected::Timing { node: *n, fold: false },
                 Target::Fold { nodes, .. } => Selected::Timing { node: nodes[0], fold: true },
@@ -107,6 +112,9 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             }
         }
         Panel::Assertions => match app.assertion_at(app.lists.assertions.selected)? {
+            AssertionRow::Began(_) => {
+                app.began().map(|f| (crate::view::first_failure::BEGAN.into(), crate::view::first_failure::plain(f)))
+            }
             AssertionRow::FixPrompt => app.fix_prompt().ok().map(|p| ("fix prompt".into(), p)),
             AssertionRow::Assertion(i) => {
                 Some(("assertion".into(), pretty(&attempt.review.assertions.as_ref()?.get(i)?.raw)))
@@ -154,6 +162,17 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
             let p = attempt.provenance.as_deref()?;
             let at = app.lists.translation.selected;
             (at < p.lines.len()).then(|| ("native line".into(), crate::view::translation::raw_pretty(p, at)))
+        }
+        Panel::Source => {
+            let row = app.source_rows().get(app.lists.source.selected)?;
+            crate::view::source_rows::value(attempt, row)
+        }
+        Panel::Commands => {
+            let sel = Selection::default();
+            let ctx = app.context(&sel)?;
+            let placed = crate::view::commands::placed(&ctx);
+            let p = placed.get(app.lists.commands.selected)?;
+            Some((crate::view::commands::card_title(p), crate::view::commands::whole_text(p)))
         }
         Panel::Usage | Panel::Diagnostics => None,
     }

@@ -9,6 +9,8 @@ use std::collections::HashSet;
 /// A row of the Assertions list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AssertionRow {
+    /// Where the failure began: a link of the chain, pinned first.
+    Began(crate::view::first_failure::BeganRow),
     /// The fix prompt, pinned first when the attempt has one.
     FixPrompt,
     /// An assertion (index into the attempt's).
@@ -57,13 +59,17 @@ impl App {
         }
     }
 
-    /// Rows above the assertions in the Assertions list (the fix prompt).
+    /// Rows above the assertions in the Assertions list (where the failure
+    /// began, then the fix prompt).
     pub fn assertion_offset(&self) -> usize {
-        usize::from(self.fix_prompt().is_ok())
+        self.began_rows().len() + usize::from(self.fix_prompt().is_ok())
     }
 
     /// What row `at` of the Assertions list is.
     pub fn assertion_at(&self, at: usize) -> Option<AssertionRow> {
+        if let Some(row) = self.began_rows().get(at) {
+            return Some(AssertionRow::Began(*row));
+        }
         let offset = self.assertion_offset();
         if at < offset {
             return Some(AssertionRow::FixPrompt);

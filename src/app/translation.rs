@@ -11,10 +11,20 @@ impl App {
         self.attempt().and_then(|a| a.provenance.as_deref())
     }
 
-    /// The tabs the tab bar shows: Translation only for an input with native lines.
+    /// The tabs the tab bar shows: Translation only for an input with
+    /// native lines, Source and Commands only for one that records them.
     pub fn shown_tabs(&self) -> Vec<Panel> {
-        let native = self.provenance().is_some();
-        Panel::ALL.iter().copied().filter(|t| *t != Panel::Translation || native).collect()
+        let (native, source, commands) = (self.provenance().is_some(), self.has_source(), self.has_commands());
+        Panel::ALL
+            .iter()
+            .copied()
+            .filter(|t| match t {
+                Panel::Translation => native,
+                Panel::Source => source,
+                Panel::Commands => commands,
+                _ => true,
+            })
+            .collect()
     }
 
     /// Enter on a native line: its first event's timeline row.

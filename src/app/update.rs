@@ -101,7 +101,7 @@ fn is_jump(intent: Intent) -> bool {
             | Intent::SearchPrev
             | Intent::Top
             | Intent::Bottom
-            | Intent::ToNativeLine
+            | Intent::ToSource
     )
 }
 
@@ -146,6 +146,8 @@ fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)
             app.focus = order[(i + step) % order.len()];
         }
         Intent::ShowTab(Panel::Translation) if app.provenance().is_none() => app.say(Note::NoNativeLines),
+        Intent::ShowTab(Panel::Source) if !app.has_source() => app.say(Note::NoSource),
+        Intent::ShowTab(Panel::Commands) if !app.has_commands() => app.say(Note::NoCommands),
         Intent::ShowTab(tab) => {
             app.tab = tab;
             app.inspector_scroll = 0;
@@ -154,8 +156,8 @@ fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)
             }
             clamp_list(app);
         }
-        Intent::Enter => enter(app),
-        Intent::ToNativeLine => app.row_to_native_line(),
+        Intent::Enter => super::enter::enter(app),
+        Intent::ToSource => app.go_to_source(),
         Intent::Back => back(app),
         Intent::SearchStart => app.open_search(),
         Intent::SearchNext | Intent::SearchPrev => app.next_match(action == Intent::SearchNext),
@@ -239,7 +241,7 @@ fn clamp_list(app: &mut App) {
     app.list_mut().clamp(len, rows);
 }
 
-fn step(index: usize, delta: isize, len: usize) -> usize {
+pub(super) fn step(index: usize, delta: isize, len: usize) -> usize {
     if len == 0 {
         return 0;
     }
@@ -318,142 +320,6 @@ fn next_after(app: &App, to: JumpTo, row: usize) -> Option<usize> {
 
 fn last_before(app: &App, to: JumpTo, row: usize) -> Option<usize> {
     last_to(app, to, row.checked_sub(1)?)
-}
-
-fn enter(app: &mut App) {
-    match app.focus {
-        Focus::Nav => {
-            if let Some(node) = app.nav.get(app.nav_state.selected).cloned() {
-                // A folder's session not read yet is read now, and opens.
-                if node.scope.session.is_none() && app.open_listed(node.scope.attempt) {
-                    app.collapsed.remove(&node.scope);
-                    app.rebuild_nav();
-                }
-                let was_collapsed = app.collapsed.contains(&node.scope);
-                if node.has_children {
-                    if !app.collapsed.remove(&node.scope) {
-                        app.collapsed.insert(node.scope);
-                    }
-                    app.rebuild_nav();
-                }
-                set_scope(app, node.scope);
-                // Opening an attempt: a failed one opens on its first failing assertion.
-                if node.scope.session.is_none() && app.doc.attempts.len() > 1 && was_collapsed {
-                    app.tab = Panel::Timeline;
-                    app.open_first_failure();
-                }
-            }
-        }
-        // Enter on an empty list says so rather than nothing.
-        Focus::List if app.list_len() == 0 => app.say(Note::NothingSelected),
-        Focus::List | Focus::Inspector => match app.tab {
-            // Enter in the inspector of a native log's row: the line it came from.
-            Panel::Timeline if app.focus == Focus::Inspector && app.provenance().is_some() => app.row_to_native_line(),
-            Panel::Timeline => {
-                app.focus = Focus::Inspector;
-            }
-            Panel::Tools => {
-                let rows = app.tool_rows();
-                let Some(view) = app.view() else { return };
-                let target = rows.get(app.lists.tools.selected).and_then(|r| {
-                    let (scope_turn, event) = match r {
-                        Ok(o) => {
-                            let occ = &view.derived.occurrences.occurrences[*o];
-                            (occ.start_ref.scope_turn(), occ.start_ref.event())
-                        }
-                        Err(o) => {
-                            let orphan = &view.derived.occurrences.orphan_finishes[*o];
-                            (orphan.event_ref.scope_turn(), orphan.event_ref.event())
-                        }
-                    };
-                    view.timeline.row_of_event(view.derived.turns[scope_turn].addr, event)
-                });
-                if let Some(row) = target {
-                    app.select_row(row);
-                    app.focus = Focus::List;
-                }
-            }
-            Panel::Hitl => {
-                let rows = app.hitl_rows();
-                let target = app.view().and_then(|v| {
-                    rows.get(app.lists.hitl.selected).and_then(|&i| {
-                        let r = &v.requests[i];
-                        v.timeline.row_of_event(r.addr, r.event)
-                    })
-                });
-                if let Some(row) = target {
-                    app.select_row(row);
-                    app.focus = Focus::List;
-                }
-            }
-            Panel::Diagnostics => {
-                let target =
-                    app.finding_rows().get(app.lists.diagnostics.selected).map(|&(i, _)| app.findings[i].location);
-                match target {
-                    Some(loc) => jump_to_location(app, loc.session, loc.turn, loc.event),
-                    // Below the findings: the diagnostics NiceEval recorded, which name no event.
-                    None => app.say(Note::RecordedDiagnosticHasNoRow),
-                }
-            }
-            Panel::Assertions => match app.assertion_at(app.lists.assertions.selected) {
-                Some(super::timing::AssertionRow::FixPrompt) => app.focus = Focus::Inspector,
-                _ => jump_to_assertion_evidence(app),
-            },
-            Panel::Timing => {
-                if !app.toggle_timing() {
-                    app.focus = Focus::Inspector;
-                }
-            }
-            Panel::Translation => app.native_line_to_events(),
-            Panel::Usage | Panel::Changes => {}
-        },
-    }
-}
-
-/// Jump to a (session, turn, event) of the current attempt's timeline.
-pub fn jump_to_location(app: &mut App, session: usize, turn: Option<usize>, event: Option<usize>) {
-    let Some(view) = app.view() else { return };
-    let addr = crate::model::TurnAddr { session, turn: turn.unwrap_or(0) };
-    let row = match event {
-        Some(e) => view.timeline.row_of_event(addr, e),
-        None => view.timeline.by_turn.get(&addr).copied(),
-    };
-    match row {
-        Some(r) => {
-            app.select_row(r);
-            app.focus = Focus::List;
-        }
-        None => app.say(Note::PositionNotInTimeline),
-    }
-}
-
-/// Follow the first evidence link of the selected assertion to its row.
-fn jump_to_assertion_evidence(app: &mut App) {
-    let Some(super::timing::AssertionRow::Assertion(ai)) = app.assertion_at(app.lists.assertions.selected) else {
-        return;
-    };
-    let (Some(attempt), Some(view)) = (app.attempt(), app.view()) else { return };
-    let Some(assertion) = attempt.review.assertions.as_ref().and_then(|l| l.get(ai)) else { return };
-    let links = crate::view::assertions::evidence_links(attempt, view, assertion);
-    let Some(link) = links.first() else {
-        app.say(Note::AssertionPointsAtNoRow);
-        return;
-    };
-    match (link.row, link.target) {
-        (Some(row), Some(target)) => {
-            app.select_row(row);
-            app.focus = Focus::List;
-            if !target.exact {
-                app.say(Note::EvidenceApproximate);
-            }
-        }
-        (None, Some(target)) if !target.in_transcript() => {
-            let sel = crate::view::report::Selection::default();
-            let words = app.context(&sel).map(|ctx| crate::view::assertions::link_text(&ctx, link).as_plain());
-            app.say(Note::EvidenceElsewhere(words.unwrap_or_default()));
-        }
-        _ => app.say(Note::EvidenceNotInTranscript(link.source_text())),
-    }
 }
 
 fn back(app: &mut App) {

@@ -253,7 +253,7 @@ pub fn run(args: &ShowArgs) -> i32 {
         source_file: args.source.clone().filter(|f| !f.is_empty()),
         diff_path: args.diff.clone().filter(|p| !p.is_empty()),
         timing_full: args.timing == Some(TimingMode::Full),
-        highlight: opts.color.then_some(crate::plain::highlight::lines as crate::view::highlight::Highlighter),
+        highlight: opts.color.then_some(crate::styled::syntax::lines as crate::view::highlight::Highlighter),
     };
     if args.json {
         if let Some(what) = crate::view::json::not_finite(&doc, &views, &findings, &sel) {

@@ -3,7 +3,6 @@
 //! word or a number; [`layout`] only measures, wraps, boxes and colours.
 
 mod ahead;
-pub mod highlight;
 pub mod layout;
 
 use crate::model::diagnostics::Finding;

@@ -1,4 +1,5 @@
-//! Header: file and format, verdict or status, counts, tokens, costs, diagnostics.
+//! Header: file and format; verdict or status, counts, tokens, costs,
+//! diagnostics; how long the attempt took, when it started, its evidence.
 
 use crate::app::App;
 use crate::styled::{Chrome, Line, Span, spans};
@@ -13,6 +14,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line> {
     let preview = loading.is_some();
     let top = crate::view::header::top_line(app.doc(), to_review, loading, width);
     let mut second: Vec<Span> = Vec::new();
+    let mut third: Vec<Span> = Vec::new();
     let sel = crate::view::context::Selection::default();
     if let (Some(ctx), Some(view)) = (app.context(&sel), app.view()) {
         // Counted as the inspector and `--json` list them.
@@ -29,6 +31,13 @@ pub fn lines(app: &App, width: usize) -> Vec<Line> {
             }
             second.extend(spans(&part));
         }
+        let when = crate::view::header::when_parts(ctx.attempt, &view.summary);
+        for (i, part) in crate::view::header::header_line(when, width).into_iter().enumerate() {
+            if i > 0 {
+                third.push(Span::chrome(crate::view::header::PART_SEPARATOR, Chrome::Dim));
+            }
+            third.extend(spans(&part));
+        }
     }
-    vec![Line::of(&top), Line::new(second)]
+    vec![Line::of(&top), Line::new(second), Line::new(third)]
 }

@@ -28,6 +28,8 @@ pub fn panel(out: &mut Screen, area: Rect, app: &App) {
         Panel::Changes => changes(&ctx, w, win),
         Panel::Timing => timing(app, &ctx, w, win),
         Panel::Translation => translation(&ctx, w, win),
+        Panel::Source => source(app, &ctx, w, win),
+        Panel::Commands => commands(&ctx, w, win),
         Panel::Timeline => (String::new(), 0, Vec::new()),
     };
     let mut lines = Vec::new();
@@ -83,6 +85,11 @@ fn empty_text(app: &App) -> String {
         Panel::Diagnostics => chrome::no_findings(app.attempt().and_then(crate::view::findings::unchecked_reason)),
         Panel::Changes => app.attempt().map(crate::view::changes::empty_text).unwrap_or_default(),
         Panel::Translation => crate::view::chrome::NO_NATIVE_LINES.into(),
+        Panel::Source => crate::view::source_rows::empty_text().into(),
+        Panel::Commands => {
+            let sel = Selection::default();
+            app.context(&sel).map(|ctx| crate::view::commands::empty_text(&ctx)).unwrap_or_default()
+        }
         Panel::Timing => match (app.attempt(), app.view()) {
             (Some(a), Some(v)) => {
                 crate::view::timing::notes(&a.review.timing, &v.timing).first().map(Text::as_plain).unwrap_or_default()
@@ -175,21 +182,65 @@ fn usage(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> R
 
 fn assertions(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let Some(list) = ctx.attempt.review.assertions.as_ref() else {
-        return (crate::view::chrome::assertions_title(None), 0, Vec::new());
+        let title = crate::view::chrome::assertions_title(None);
+        return match app.began() {
+            Some(f) => {
+                let rows = app.began_rows();
+                let lines = rows[win.range(rows.len())].iter().map(|r| began_line(f, *r)).collect();
+                (title, rows.len(), lines)
+            }
+            None => (title, 0, Vec::new()),
+        };
     };
     let title = crate::view::chrome::assertions_title(Some((list.len(), app.failing_gates())));
-    let widths = list_widths(&[16, 8, 18], w);
+    // One layout for every assertion, so the columns line up while scrolling.
+    let cells: Vec<Vec<Text>> =
+        app.assertion_rows().iter().map(|&i| crate::view::assertions::row(ctx.attempt, &list[i])).collect();
+    let widths = crate::view::blocks::fitted_widths(&cells, &crate::view::assertions::LIST_CAPS, w);
     let total = app.assertion_offset() + app.assertion_rows().len();
+    let offset = app.assertion_offset();
     let lines = win
         .range(total)
         .filter_map(|at| match app.assertion_at(at)? {
+            AssertionRow::Began(row) => app.began().map(|f| began_line(f, row)),
             AssertionRow::FixPrompt => Some(Line::of(&Text::toned(FIX_PROMPT_ROW, Tone::Accent))),
-            AssertionRow::Assertion(i) => {
-                Some(list_line(&crate::view::assertions::row(ctx.attempt, &list[i]), &widths))
-            }
+            AssertionRow::Assertion(_) => Some(list_line(cells.get(at - offset)?, &widths)),
         })
         .collect();
     (title, total, lines)
+}
+
+fn began_line(f: &crate::view::first_failure::FirstFailure, row: crate::view::first_failure::BeganRow) -> Line {
+    Line::of(&crate::view::first_failure::row_text(f, row))
+}
+
+fn source(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
+    use crate::view::source_rows::{SourceRow, row_text, title};
+    let rows = app.source_rows();
+    let mut colours = std::collections::HashMap::new();
+    let lines = rows[win.range(rows.len())]
+        .iter()
+        .map(|row| {
+            let made = match row {
+                SourceRow::Line { file, .. } => {
+                    Some(colours.entry(*file).or_insert_with(|| app.source_colours(*file)).clone())
+                }
+                _ => None,
+            };
+            let spans = made.as_ref().and_then(|m| m.as_ref().as_deref());
+            Line::of(&row_text(ctx, row, spans).truncate(w))
+        })
+        .collect();
+    (title(ctx, rows), rows.len(), lines)
+}
+
+fn commands(ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
+    use crate::view::commands::{LIST_CAPS, list_title, placed, row};
+    let placed = placed(ctx);
+    let cells: Vec<Vec<Text>> = placed.iter().map(row).collect();
+    let widths = crate::view::blocks::fitted_widths(&cells, &LIST_CAPS, w);
+    let lines = cells[win.range(cells.len())].iter().map(|c| list_line(c, &widths)).collect();
+    (list_title(ctx, &placed), placed.len(), lines)
 }
 
 fn timing(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {

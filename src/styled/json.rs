@@ -22,6 +22,11 @@ fn assets() -> &'static Assets {
     ASSETS.get_or_init(|| Assets { syntaxes: SyntaxSet::load_defaults_newlines(), themes: ThemeSet::load_defaults() })
 }
 
+/// The syntaxes syntect ships, loaded once for every highlighter here.
+pub(super) fn syntax_set() -> &'static SyntaxSet {
+    &assets().syntaxes
+}
+
 fn theme(dark: bool) -> &'static Theme {
     let a = assets();
     let name = if dark { "base16-ocean.dark" } else { "InspiredGitHub" };

@@ -6,6 +6,7 @@
 
 pub mod blocks;
 pub mod json;
+pub mod syntax;
 
 use crate::view::{Text, Tone};
 

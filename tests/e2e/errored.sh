@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # An errored attempt in a real terminal: the header says why it errored,
-# `e` goes to the execution error (Diagnostics) and says it, and the Timing
+# it opens on where it began (the execution error, Enter goes to it), `e`
+# goes to the execution error (Diagnostics) and says it, and the Timing
 # tab marks eval.run, the phase the error is recorded in; q quits to a sane
 # shell.  Usage: errored.sh PATH/TO/niceeval
 set -u
@@ -21,6 +22,14 @@ wait_for 'Attempts · 1 of 22' 10
 keys Enter
 wait_for '^! errored' 10
 check "the header says why" '^! errored │ error in eval.run \(unexpected-error\): deliberate error for report fixture'
+check "it opens on where it began" '│⚑ where it began  eval\.run  error in eval\.run'
+keys Enter
+wait_for 'Diagnostics · ' 10
+check "Enter on where it began lands on the execution error" 'Recorded diagnostic'
+keys C-o
+wait_for '⚑ where it began' 10
+# The attempt itself, with the navigator focused: its inspector says why.
+keys BTab
 check "the inspector says why" '│why +error in eval.run \(unexpected-error\)'
 
 keys 1

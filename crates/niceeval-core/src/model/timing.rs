@@ -194,6 +194,8 @@ pub struct Node {
     /// The attempt-wide number (turnOrdinal) of the turn a send interval is
     /// labelled with, when its label names one of the attempt's turns.
     pub turn: Option<u64>,
+    /// The sandbox command an interval times (1-based, in recorded order), when the file links them.
+    pub command: Option<usize>,
 }
 
 impl Node {
@@ -303,6 +305,7 @@ pub fn tree(timing: &Timing, trace: Option<&Value>) -> Tree {
             parent: parent[i],
             children: Vec::new(),
             turn: None,
+            command: None,
         });
     }
     let (spans, unreadable) = spans(trace);
@@ -434,6 +437,7 @@ fn place_spans(t: &mut Tree, timing: &Timing, spans: Vec<Span>) {
             parent,
             children: Vec::new(),
             turn: None,
+            command: None,
         });
     }
     t.nodes.extend(placed);

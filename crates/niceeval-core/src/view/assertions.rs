@@ -30,23 +30,42 @@ pub fn ordered(list: &[Assertion]) -> Vec<usize> {
     v
 }
 
-/// One list row: outcome, required or optional, criterion, title (and the matcher's message).
+/// One list row: outcome, required or optional, NiceEval's severity with
+/// the points earned, criterion, title (and the matcher's message).
 pub fn row(attempt: &Attempt, a: &Assertion) -> Vec<Text> {
     let mut t = Text::plain(title(attempt, a));
     if let Some(m) = message(a).filter(|m| *m != a.label) {
         t.push(format!(" — {m}"), Tone::Soft);
     }
+    let mut weight = match super::verdict::severity(a) {
+        Some("gate") => Text::toned("gate", Tone::Bad),
+        Some(word) => Text::toned(word, Tone::Soft),
+        None => Text::toned("—", Tone::Soft),
+    };
+    if let Some(p) = super::verdict::points(a) {
+        weight.push(format!(" {}", super::verdict::points_words(p)), Tone::Plain);
+    }
     vec![
         outcome_text(assertion_outcome(a)),
         Text::toned(if a.requirement.as_deref() == Some("optional") { "optional" } else { "required" }, Tone::Soft),
+        weight,
         Text::toned(a.criterion.as_deref().map(clean).unwrap_or_else(|| "—".into()), Tone::Soft),
         t,
     ]
 }
 
+/// The widest each column of a viewer's list [`row`] gets (the title takes the rest).
+pub const LIST_CAPS: [usize; 4] = [16, 8, 14, 18];
+
 /// The columns of the assertion list.
 pub fn list_columns() -> Vec<Column> {
-    vec![Column::fixed("outcome"), Column::fixed("gate"), Column::fixed("criterion"), Column::cut("assertion")]
+    vec![
+        Column::fixed("outcome"),
+        Column::fixed("gate"),
+        Column::fixed("severity"),
+        Column::fixed("criterion"),
+        Column::cut("assertion"),
+    ]
 }
 
 /// What `--grep` looks in.

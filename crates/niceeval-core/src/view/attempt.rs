@@ -59,6 +59,7 @@ pub fn attempt_parts(attempt: &Attempt, derived: &DerivedAttempt) -> AttemptPart
     let errors = attempt.review.diagnostics.iter().enumerate().filter(|(_, d)| d.is_execution_error());
     timing.place_execution_errors(&attempt.review.timing, errors.filter_map(|(i, d)| Some((i, d.phase.as_deref()?))));
     number_turn_intervals(attempt, derived, &mut timing);
+    number_command_intervals(attempt, &mut timing);
     AttemptParts { requests, timeline, badges, timing }
 }
 
@@ -72,6 +73,20 @@ fn number_turn_intervals(attempt: &Attempt, derived: &DerivedAttempt, tree: &mut
         .collect();
     for node in tree.nodes.iter_mut().filter(|n| n.trunk && n.kind != "eval.run") {
         node.turn = labels.get(&node.label).copied();
+    }
+}
+
+/// A `sandbox.command` interval that times a recorded command names it, as
+/// its card numbers it (the waterfall's label, the inspector, `show --json`).
+fn number_command_intervals(attempt: &Attempt, tree: &mut crate::model::timing::Tree) {
+    let review = &attempt.review;
+    let links = crate::model::sandbox::intervals(&review.commands, &review.timing);
+    for (i, k) in links.into_iter().enumerate() {
+        let Some(k) = k else { continue };
+        let interval = crate::model::timing::Source::Interval(k);
+        if let Some(node) = tree.nodes.iter_mut().find(|n| n.source == interval) {
+            node.command = Some(i + 1);
+        }
     }
 }
 

@@ -204,6 +204,9 @@ pub fn list_columns() -> Vec<Column> {
     ]
 }
 
+/// The widest each column of a viewer's list [`row`] gets (the command line takes the rest).
+pub const LIST_CAPS: [usize; 5] = [3, 17, 24, 24, 8];
+
 /// One list row of a command.
 pub fn row(p: &Placed) -> Vec<Text> {
     vec![
@@ -237,12 +240,30 @@ pub fn card_meta(p: &Placed) -> Text {
     t
 }
 
+/// How a folded card says its whole text is shown: `show`'s flag, or the viewer's pager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfold {
+    Flag,
+    Pager,
+}
+
+impl Unfold {
+    fn words(self, what: &str) -> String {
+        match self {
+            Unfold::Flag => format!("--full shows {what}"),
+            Unfold::Pager => {
+                format!("{} opens {what} in $PAGER", super::keys::key_for(super::intent::Intent::OpenPager))
+            }
+        }
+    }
+}
+
 /// A card's body: the command line, where it ran, how long, and its streams.
-pub fn card(p: &Placed, full: bool) -> Vec<Block> {
+pub fn card(p: &Placed, full: bool, unfold: Unfold) -> Vec<Block> {
     let c = p.command;
     let mut b = Vec::new();
     match c.invocation.line() {
-        Some(line) => b.extend(command_lines(&line, full)),
+        Some(line) => b.extend(command_lines(&line, full, unfold)),
         None => b.push(kv("run", W, Text::toned(format!("{MISSING} command not recorded"), Tone::Soft))),
     }
     b.push(kv("cwd", W, directory_text(c.working_directory.as_ref())));
@@ -258,14 +279,14 @@ pub fn card(p: &Placed, full: bool) -> Vec<Block> {
         b.push(kv("checked", W, Text::toned(words, Tone::Soft)));
     }
     for (name, stream) in [("stdout", &c.stdout), ("stderr", &c.stderr)] {
-        b.extend(stream_blocks(name, stream, full));
+        b.extend(stream_blocks(name, stream, full, unfold));
     }
     b
 }
 
 /// "$ " and the command line: at most [`LINE_LINES`] lines and
 /// [`LINE_CHARS`] characters unless `full`, then what was left out.
-fn command_lines(line: &str, full: bool) -> Vec<Block> {
+fn command_lines(line: &str, full: bool, unfold: Unfold) -> Vec<Block> {
     let chars = line.chars().count();
     let lines = line.lines().count();
     if full || (chars <= LINE_CHARS && lines <= LINE_LINES) {
@@ -279,14 +300,18 @@ fn command_lines(line: &str, full: bool) -> Vec<Block> {
     vec![
         Block::Body(format!("$ {kept}…"), Tone::Accent),
         Block::Line(Text::toned(
-            format!("… {} more of the command line (--full shows it whole)", count(left, "character", "characters")),
+            format!(
+                "… {} more of the command line ({})",
+                count(left, "character", "characters"),
+                unfold.words("it whole")
+            ),
             Tone::Soft,
         )),
     ]
 }
 
 /// "stdout  3 lines · 53 bytes" and the text, folded past [`FOLD_LINES`].
-fn stream_blocks(name: &str, s: &Stream, full: bool) -> Vec<Block> {
+fn stream_blocks(name: &str, s: &Stream, full: bool, unfold: Unfold) -> Vec<Block> {
     let mut head = match &s.text {
         None => Text::toned(format!("{MISSING} not recorded"), Tone::Soft),
         Some(t) if t.is_empty() => Text::toned("empty", Tone::Soft),
@@ -314,7 +339,7 @@ fn stream_blocks(name: &str, s: &Stream, full: bool) -> Vec<Block> {
         b.push(Block::Body(lines[..HEAD_LINES].join("\n"), tone));
         let hidden = lines.len() - HEAD_LINES - TAIL_LINES;
         b.push(Block::Line(Text::toned(
-            format!("… {} not shown (--full shows all)", count(hidden, "line", "lines")),
+            format!("… {} not shown ({})", count(hidden, "line", "lines"), unfold.words("all")),
             Tone::Soft,
         )));
         b.push(Block::Body(lines[lines.len() - TAIL_LINES..].join("\n"), tone));
@@ -383,7 +408,7 @@ pub fn section(ctx: &Ctx) -> Section {
         body.push(Block::Line(Text::toned("no command matches --grep", Tone::Soft)));
     }
     for p in shown {
-        body.push(Block::Section(Section::new(card_title(p), card_meta(p), card(p, ctx.sel.full))));
+        body.push(Block::Section(Section::new(card_title(p), card_meta(p), card(p, ctx.sel.full, Unfold::Flag))));
     }
     Section::new(TITLE, meta(ctx, &all), body)
 }
@@ -428,32 +453,78 @@ fn directory_json(w: Option<&WorkingDirectory>) -> Value {
 
 /// `show --json`'s `commands`: each command with the same facts as its card.
 pub fn json(ctx: &Ctx) -> Value {
-    placed(ctx)
-        .iter()
-        .map(|p| {
-            let c = p.command;
-            json!({
-                "command": p.number,
-                "id": c.id,
-                "phase": c.phase,
-                "line": c.invocation.line(),
-                "argv": match &c.invocation {
-                    Invocation::Argv { executable, arguments } => {
-                        std::iter::once(executable).chain(arguments).map(|a| Value::from(a.as_str())).collect()
-                    }
-                    _ => Value::Null,
-                },
-                "workingDirectory": directory_json(c.working_directory.as_ref()),
-                "outcome": outcome_json(&c.outcome),
-                "outcomeWords": outcome_text(&c.outcome).as_plain(),
-                "failed": c.outcome.failed(),
-                "checked": c.checked,
-                "when": p.when.words(),
-                "startOffsetMs": p.interval.and_then(|iv| iv.start_ms).map(crate::model::usage::number),
-                "durationMs": p.interval.and_then(|iv| iv.duration_ms).map(crate::model::usage::number),
-                "stdout": stream_json(&c.stdout),
-                "stderr": stream_json(&c.stderr),
-            })
-        })
-        .collect()
+    placed(ctx).iter().map(entry_json).collect()
+}
+
+/// One command as `show --json` lists it (the viewer's Raw view of a command).
+pub fn entry_json(p: &Placed) -> Value {
+    let c = p.command;
+    json!({
+        "command": p.number,
+        "id": c.id,
+        "phase": c.phase,
+        "line": c.invocation.line(),
+        "argv": match &c.invocation {
+            Invocation::Argv { executable, arguments } => {
+                std::iter::once(executable).chain(arguments).map(|a| Value::from(a.as_str())).collect()
+            }
+            _ => Value::Null,
+        },
+        "workingDirectory": directory_json(c.working_directory.as_ref()),
+        "outcome": outcome_json(&c.outcome),
+        "outcomeWords": outcome_text(&c.outcome).as_plain(),
+        "failed": c.outcome.failed(),
+        "checked": c.checked,
+        "when": p.when.words(),
+        "startOffsetMs": p.interval.and_then(|iv| iv.start_ms).map(crate::model::usage::number),
+        "durationMs": p.interval.and_then(|iv| iv.duration_ms).map(crate::model::usage::number),
+        "stdout": stream_json(&c.stdout),
+        "stderr": stream_json(&c.stderr),
+    })
+}
+
+/// The viewer's list title: " Commands · 9 commands · ✗ 1 failed ".
+pub fn list_title(ctx: &Ctx, placed: &[Placed]) -> String {
+    format!(" {TITLE} · {} ", meta(ctx, placed).as_plain())
+}
+
+/// A command whole, as text (what the viewer copies and pages): its line,
+/// where it ran, how it ended, and both streams unfolded.
+pub fn whole_text(p: &Placed) -> String {
+    let mut lines = vec![card_title(p), card_meta(p).as_plain(), String::new()];
+    for block in card(p, true, Unfold::Flag) {
+        push_plain(&block, &mut lines);
+    }
+    lines.join("\n")
+}
+
+fn push_plain(b: &Block, out: &mut Vec<String>) {
+    match b {
+        Block::Body(text, _) => out.push(text.clone()),
+        Block::Kv(label, value) => out.push(format!("{}{}", label.as_plain(), value.as_plain())),
+        Block::Line(t) => out.push(t.as_plain()),
+        Block::Section(s) => {
+            out.push(format!("{}  {}", s.title, s.meta.as_plain()));
+            for b in &s.body {
+                push_plain(b, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What Enter on a command does, for its inspector.
+pub fn enter_words(p: &Placed) -> Text {
+    use super::{intent::Intent, keys::key_for};
+    match p.interval {
+        Some(_) => Text::toned(
+            format!(
+                "{}: its interval in the Timing tab · {} comes back",
+                key_for(Intent::Enter),
+                key_for(Intent::JumpBack)
+            ),
+            Tone::Soft,
+        ),
+        None => Text::toned("not linked to a timing interval: not in the Timing tab", Tone::Soft),
+    }
 }

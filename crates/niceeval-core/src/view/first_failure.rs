@@ -308,7 +308,7 @@ pub fn blocks(ctx: &Ctx) -> Vec<Block> {
     };
     let mut body = vec![Block::Line(line("", &f.first))];
     body.extend(f.chain.iter().map(|l| Block::Line(line("→ ", l))));
-    vec![Block::Section(Section::new("Where it began", Text::toned(f.first.kind.word(), Tone::Soft), body))]
+    vec![Block::Section(Section::new(BEGAN, Text::toned(f.first.kind.word(), Tone::Soft), body))]
 }
 
 fn link_json(l: &Link) -> Value {
@@ -324,4 +324,92 @@ pub fn json(ctx: &Ctx) -> Value {
         }),
         None => Value::Null,
     }
+}
+
+/// The viewer's Assertions list shows the first step and at most this many
+/// links of the chain above the fix prompt; the rest are counted on one row.
+pub const LIST_LINKS: usize = 3;
+
+/// A row of "where it began" in the viewer's Assertions list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BeganRow {
+    /// The first step (0) or a link of the chain (1…).
+    Link(usize),
+    /// The links past [`LIST_LINKS`], counted.
+    More(usize),
+}
+
+/// The rows the list shows for `f`.
+pub fn list_rows(f: &FirstFailure) -> Vec<BeganRow> {
+    let shown = f.chain.len().min(LIST_LINKS);
+    let mut rows: Vec<BeganRow> = (0..=shown).map(BeganRow::Link).collect();
+    if f.chain.len() > shown {
+        rows.push(BeganRow::More(f.chain.len() - shown));
+    }
+    rows
+}
+
+/// Link `k` (0 the first step, then the chain's).
+pub fn link(f: &FirstFailure, k: usize) -> Option<&Link> {
+    if k == 0 { Some(&f.first) } else { f.chain.get(k - 1) }
+}
+
+/// A row's words: "⚑ where it began  1:2  failed: shell …", then "  → 1  turn 1 failed".
+pub fn row_text(f: &FirstFailure, row: BeganRow) -> Text {
+    match row {
+        BeganRow::Link(k) => {
+            let Some(l) = link(f, k) else { return Text::new() };
+            let mut t =
+                if k == 0 { Text::toned("⚑ where it began  ", Tone::Bad) } else { Text::toned("  → ", Tone::Soft) };
+            if let Some(at) = &l.at {
+                t.push(format!("{at}  "), Tone::Accent);
+            }
+            t.with_text(l.summary.clone())
+        }
+        BeganRow::More(n) => Text::toned(
+            format!("  → … {} (the failing assertions below)", super::format::count(n, "more link", "more links")),
+            Tone::Soft,
+        ),
+    }
+}
+
+/// Where a link leads, in words: "the timeline row 1:2", "command 3 in the Commands tab".
+fn target_words(l: &Link) -> Option<String> {
+    Some(match l.target? {
+        Target::Row(_) => format!("the timeline row {}", l.at.clone().unwrap_or_default()),
+        Target::Command(n) => format!("command {n} in the Commands tab"),
+        Target::Assertion(_) => "this assertion in the list below".into(),
+        Target::Diagnostic(_) => "the recorded diagnostic in the Diagnostics tab".into(),
+    })
+}
+
+/// The inspector of a row: the whole chain, and where Enter on this row goes.
+pub fn row_detail(ctx: &Ctx, f: &FirstFailure, row: BeganRow) -> Vec<Block> {
+    let mut b = blocks(ctx);
+    use super::{intent::Intent, keys::key_for};
+    let enter = key_for(Intent::Enter);
+    let words = match row {
+        BeganRow::Link(k) => link(f, k).map(|l| match target_words(l) {
+            Some(w) => format!("{enter}: {w} · {} comes back", key_for(Intent::JumpBack)),
+            None => "nothing recorded names this step: it is no jump".into(),
+        }),
+        BeganRow::More(_) => Some(format!("{enter}: the first failing assertion below")),
+    };
+    if let Some(w) = words {
+        b.push(Block::Blank);
+        b.push(Block::Line(Text::toned(w, Tone::Soft)));
+    }
+    b
+}
+
+/// Its title where a surface names it.
+pub const BEGAN: &str = "Where it began";
+
+/// The chain as plain lines (what the viewer copies): "1:2  failed: …", "→ 1  turn 1 failed".
+pub fn plain(f: &FirstFailure) -> String {
+    let line = |prefix: &str, l: &Link| {
+        let at = l.at.as_deref().map(|a| format!("{a}  ")).unwrap_or_default();
+        format!("{prefix}{at}{}", l.summary.as_plain())
+    };
+    std::iter::once(line("", &f.first)).chain(f.chain.iter().map(|l| line("→ ", l))).collect::<Vec<_>>().join("\n")
 }

@@ -303,6 +303,26 @@ pub fn header_parts(summary: &Summary, notice_count: usize) -> Vec<HeaderPart> {
     parts
 }
 
+/// The facts of the viewer's third header line: how long the attempt took
+/// (NiceEval's figure, and this viewer's where it differs), when it
+/// started, and which of NiceEval's evidence views it has; the words `show`
+/// prints beside `duration`, `started` and `evidence`.
+pub fn when_parts(a: &Attempt, summary: &Summary) -> Vec<HeaderPart> {
+    let mut parts = Vec::new();
+    if summary.niceeval_duration.is_some() || summary.own_duration.is_some() {
+        let short = summary.duration().map(|d| Text::plain(format!("took {}", super::format::duration_ms(d))));
+        parts.push(part(0, Text::plain("took ").with_text(summary.duration_text()), short));
+    } else {
+        parts.push(part(0, Text::toned(format!("took {MISSING} (not recorded)"), Tone::Soft), None));
+    }
+    let started = Text::plain("started ").with_text(started_text(a));
+    let short = a.started_at.as_ref().map(|at| Text::plain(format!("started {}", instant(at))));
+    parts.push(part(1, started, short));
+    let evidence = capabilities_text(a);
+    parts.push(part(2, Text::toned("evidence ", Tone::Soft).with_text(evidence.clone()), Some(evidence)));
+    parts
+}
+
 /// [`header_parts`] while only a preview is loaded (the whole file still
 /// loading, or a load that stopped): the tokens, costs and counts are of the
 /// part read so far, and say so.

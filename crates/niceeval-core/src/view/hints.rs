@@ -97,6 +97,7 @@ pub fn hints(at: HintsFor) -> &'static [Hint] {
         HintsFor::Panel(Panel::Assertions) => {
             list![
                 h(&[Intent::Enter], "jump to evidence"),
+                h(&[Intent::ToSource], "source"),
                 RAW,
                 h(&[Intent::Copy], "copy (fix prompt on its row)"),
                 HELP
@@ -115,6 +116,16 @@ pub fn hints(at: HintsFor) -> &'static [Hint] {
             COPY,
             HELP,
         ],
+        HintsFor::Panel(Panel::Source) => list![
+            h(MOVE, "move"),
+            h(&[Intent::Enter], "to its turn or assertion"),
+            h(&[Intent::JumpBack], "back"),
+            COPY,
+            HELP,
+        ],
+        HintsFor::Panel(Panel::Commands) => {
+            list![h(MOVE, "move"), h(&[Intent::Enter], "to its timing"), RAW, COPY, PAGER, HELP,]
+        }
         HintsFor::Matrix => list![
             h(MOVE, "row"),
             h(&[Intent::CellLeft, Intent::CellRight], "cell"),

@@ -41,6 +41,12 @@ pub enum Selected {
     FixPrompt,
     /// A native line (index into the attempt's provenance lines).
     NativeLine(usize),
+    /// A row of the Source tab (index into `source_rows::rows`).
+    SourceRow(usize),
+    /// A sandbox command (index in recorded order).
+    Command(usize),
+    /// A row of where the failure began, above the fix prompt.
+    Began(super::first_failure::BeganRow),
     /// The attempt as a whole, a session, or a turn.
     Scope { session: Option<usize>, turn: Option<usize> },
 }
@@ -108,6 +114,30 @@ pub fn preview(ctx: &Ctx, all_findings: &[crate::model::diagnostics::Finding], s
         Selected::NativeLine(i) => super::translation::line_detail(ctx, i)
             .map(|(title, blocks)| Inspected { title, blocks })
             .unwrap_or_else(|| nothing("Native line")),
+        Selected::SourceRow(i) => match super::source_rows::rows(ctx).get(i) {
+            Some(row) => {
+                let (title, blocks) = super::source_rows::detail(ctx, row);
+                Inspected { title, blocks }
+            }
+            None => nothing(super::source::TITLE),
+        },
+        Selected::Command(i) => match super::commands::placed(ctx).get(i) {
+            Some(p) => {
+                let mut blocks = vec![Block::Line(super::commands::card_meta(p))];
+                blocks.extend(super::commands::card(p, false, super::commands::Unfold::Pager));
+                blocks.push(Block::Blank);
+                blocks.push(Block::Line(super::commands::enter_words(p)));
+                Inspected { title: super::commands::card_title(p), blocks }
+            }
+            None => nothing(super::commands::TITLE),
+        },
+        Selected::Began(row) => match super::first_failure::of(ctx) {
+            Some(f) => Inspected {
+                title: super::first_failure::BEGAN.into(),
+                blocks: super::first_failure::row_detail(ctx, &f, row),
+            },
+            None => nothing(super::first_failure::BEGAN),
+        },
     }
 }
 
@@ -170,6 +200,9 @@ pub fn raw(ctx: &Ctx, sel: Selected) -> Inspected {
             json("Assertion", ctx.attempt.review.assertions.as_ref().and_then(|l| l.get(i)).map(|a| a.raw.clone()))
         }
         Selected::Timing { node, fold: false } => json("Timing", Some(timing_json(ctx, node))),
+        Selected::Command(i) => {
+            json(super::commands::TITLE, super::commands::placed(ctx).get(i).map(super::commands::entry_json))
+        }
         Selected::NativeLine(i) => super::translation::line_raw(ctx, i)
             .map(|(title, blocks)| Inspected { title, blocks })
             .unwrap_or_else(|| nothing("Native line")),

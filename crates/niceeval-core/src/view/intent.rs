@@ -41,8 +41,9 @@ pub enum Intent {
     FollowBottom,
     Redraw,
     JumpBack,
-    /// From a timeline row of a native log to the native line it came from.
-    ToNativeLine,
+    /// To where the selection came from: a native log row's line, a
+    /// Record turn's send or an assertion's line in the eval source.
+    ToSource,
     JumpForward,
     ToggleFold,
     FoldAll,
@@ -109,6 +110,8 @@ impl Intent {
             Intent::ShowTab(Panel::Changes) => "Changes tab (file changes)",
             Intent::ShowTab(Panel::Timing) => "Timing tab (execution waterfall)",
             Intent::ShowTab(Panel::Translation) => "Translation tab (native lines and the events they became)",
+            Intent::ShowTab(Panel::Source) => "Source tab (the eval files, assertion and send lines marked)",
+            Intent::ShowTab(Panel::Commands) => "Commands tab (the sandbox's setup, test and teardown commands)",
             Intent::Enter => "open / expand / jump to the row (compare: the split view of a changed row or two cells)",
             Intent::Back => "back out (close, clear search, collapse)",
             Intent::SearchStart => "search the timeline or inspector, filter a list",
@@ -130,7 +133,9 @@ impl Intent {
             Intent::FollowBottom => "follow: stick to the bottom",
             Intent::Redraw => "redraw the screen",
             Intent::JumpBack => "back to where the last jump came from",
-            Intent::ToNativeLine => "timeline: the native log line (or converter call) the row came from",
+            Intent::ToSource => {
+                "where it came from: a native log row's line (or converter call); a turn's send or an assertion's line in the Source tab"
+            }
             Intent::ToggleFold => "timeline: fold / unfold the turn",
             Intent::FoldAll => "timeline: fold every turn",
             Intent::UnfoldAll => "timeline: unfold every turn",

@@ -38,6 +38,7 @@ pub mod rules;
 pub mod search;
 pub mod sessions;
 pub mod source;
+pub mod source_rows;
 pub mod summary;
 pub mod text;
 pub mod timeline;

@@ -137,6 +137,19 @@ pub enum Note {
     /// A native line that became no event, and why (the view's words).
     LineDropped(String),
     RowHasNoLine,
+    // The Source and Commands tabs.
+    NoSource,
+    NoCommands,
+    /// The turn's send is on no recorded source line.
+    TurnHasNoSendLine,
+    /// A source line with no assertion or send on it.
+    NothingOnLine,
+    /// A send whose label names no turn of the attempt.
+    SendTurnUnknown,
+    /// A command not linked to a timing interval.
+    CommandNotTimed,
+    /// A step of where a failure began that nothing recorded names.
+    StepNamesNothing,
     // A folder of native logs.
     SessionRead {
         name: String,
@@ -294,6 +307,13 @@ impl Note {
             Note::EventNotInTimeline => super::chrome::NOT_IN_TIMELINE.into(),
             Note::LineDropped(why) => super::chrome::dropped_line(why),
             Note::RowHasNoLine => super::chrome::ROW_HAS_NO_LINE.into(),
+            Note::NoSource => super::source_rows::empty_text().into(),
+            Note::NoCommands => "sandbox commands are not recorded in this input".into(),
+            Note::TurnHasNoSendLine => "this turn's send is on no recorded source line".into(),
+            Note::NothingOnLine => "no assertion or send on this line".into(),
+            Note::SendTurnUnknown => "this send's turn is not among the attempt's turns".into(),
+            Note::CommandNotTimed => "this command is not linked to a timing interval".into(),
+            Note::StepNamesNothing => "nothing recorded names this step: it is no jump".into(),
             Note::SessionRead { name, events } => super::sessions::opened_text(name, *events),
             Note::SessionUnreadable(why) => super::sessions::open_failed_text(why),
             Note::Loaded { bytes, events, elapsed_ms } => {

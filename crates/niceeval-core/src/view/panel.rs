@@ -14,11 +14,15 @@ pub enum Panel {
     Timing,
     /// Each native line beside the events it became (native logs, captures).
     Translation,
+    /// The recorded eval source files, whole, with their gutter (Records).
+    Source,
+    /// The sandbox's lifecycle commands (Records, InvocationSummaries).
+    Commands,
 }
 
 impl Panel {
     /// Every panel, in the tab bar's order.
-    pub const ALL: [Panel; 9] = [
+    pub const ALL: [Panel; 11] = [
         Panel::Timeline,
         Panel::Tools,
         Panel::Hitl,
@@ -28,6 +32,8 @@ impl Panel {
         Panel::Changes,
         Panel::Timing,
         Panel::Translation,
+        Panel::Source,
+        Panel::Commands,
     ];
 
     /// The panels the split view of two attempts has.
@@ -45,6 +51,8 @@ impl Panel {
             Panel::Changes => "Changes",
             Panel::Timing => "Timing",
             Panel::Translation => "Translation",
+            Panel::Source => "Source",
+            Panel::Commands => "Commands",
         }
     }
 

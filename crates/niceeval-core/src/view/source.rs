@@ -9,6 +9,7 @@
 use super::blocks::{Block, Section};
 use super::context::Ctx;
 use super::format::{MISSING, count};
+use super::highlight::Spans;
 use super::text::{Text, Tone, clean};
 use super::verdict::{Points, outcome_mark, outcome_tone, outcome_word, points, points_words};
 use crate::model::derive::TurnAddr;
@@ -132,6 +133,21 @@ fn gutter(ctx: &Ctx, marks: &[&Mark]) -> Text {
     t
 }
 
+/// One line of a file: the lead (its marks in the gutter, its number and
+/// the code's own indent, so a wrapped line hangs under its text) and the
+/// code, coloured by `spans` when the renderer parsed it.
+pub fn code_line(ctx: &Ctx, marks: &[&Mark], n: u64, code: &str, spans: Option<&Spans>) -> (Text, Text) {
+    let lead = gutter(ctx, marks).truncate(GUTTER).pad_into(GUTTER);
+    let code = clean(code);
+    let body = code.trim_start_matches(' ');
+    let indent = code.len() - body.len();
+    let text = match spans {
+        Some(spans) => super::highlight::text(spans, indent),
+        None => Text::plain(body.to_string()),
+    };
+    (lead.with(format!("{n:>4} │ "), Tone::Soft).with(" ".repeat(indent), Tone::Plain), text)
+}
+
 /// What the marks mean, once above the files.
 pub fn legend() -> Text {
     let mut t = Text::new();
@@ -163,16 +179,8 @@ fn file_blocks(ctx: &Ctx, doc: &SourceDoc) -> Vec<Block> {
             here.push(&doc.marks[at].1);
             at += 1;
         }
-        let lead = gutter(ctx, &here).truncate(GUTTER).pad_into(GUTTER);
-        let code = clean(code);
-        // The code's own indent leads with the gutter; a wrapped line hangs under its text.
-        let body = code.trim_start_matches(' ');
-        let indent = code.len() - body.len();
-        let text = match colours.as_ref().and_then(|c| c.get(i)) {
-            Some(spans) => super::highlight::text(spans, indent),
-            None => Text::plain(body.to_string()),
-        };
-        out.push(Block::Kv(lead.with(format!("{n:>4} │ "), Tone::Soft).with(" ".repeat(indent), Tone::Plain), text));
+        let (lead, text) = code_line(ctx, &here, n, code, colours.as_ref().and_then(|c| c.get(i)));
+        out.push(Block::Kv(lead, text));
     }
     for (line, m) in &doc.off_file {
         let words =
@@ -183,7 +191,7 @@ fn file_blocks(ctx: &Ctx, doc: &SourceDoc) -> Vec<Block> {
 }
 
 /// The file's meta: "42 lines · 3 assertions (✗ 1) · 2 sends".
-fn file_meta(doc: &SourceDoc) -> Text {
+pub fn file_meta(doc: &SourceDoc) -> Text {
     let lines = doc.file.content.as_deref().map(|c| c.lines().count());
     let mut t = Text::toned(lines.map(|n| count(n, "line", "lines")).unwrap_or_else(|| MISSING.into()), Tone::Soft);
     let all = || doc.marks.iter().chain(&doc.off_file).map(|(_, m)| m);

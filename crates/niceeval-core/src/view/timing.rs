@@ -219,6 +219,7 @@ pub fn node_json(ctx: &Ctx, n: usize) -> Value {
         "executionError": node.execution_error.and_then(|d| ctx.attempt.review.diagnostics.get(d)).map(|d| {
             json!({"phase": d.phase, "code": d.code, "message": d.message})
         }),
+        "command": node.command,
     })
 }
 
@@ -291,6 +292,7 @@ pub fn detail(ctx: &Ctx, n: usize) -> Vec<Block> {
             let id = tree.id(&ctx.attempt.review.timing, n).map(clean).unwrap_or_else(|| MISSING.into());
             b.push(kv("id", W, Text::plain(id)));
             b.push(kv("source", W, Text::plain("the attempt's timing intervals")));
+            b.extend(command_here(ctx, node));
         }
         Source::Span(s) => {
             let span = &tree.spans[s];
@@ -301,6 +303,21 @@ pub fn detail(ctx: &Ctx, n: usize) -> Vec<Block> {
         }
     }
     b
+}
+
+/// The sandbox command an interval times, as its card says it (the Commands tab has it whole).
+fn command_here(ctx: &Ctx, node: &crate::model::timing::Node) -> Option<Block> {
+    let placed = super::commands::placed(ctx);
+    let p = placed.get(node.command?.checked_sub(1)?)?;
+    let body = vec![
+        Block::Line(super::commands::card_meta(p)),
+        Block::Line(super::commands::line_text(p.command, 240)),
+        Block::Line(Text::toned(
+            format!("the Commands tab ({}) has its streams", super::keys::panel_key(super::panel::Panel::Commands)),
+            Tone::Soft,
+        )),
+    ];
+    Some(Block::Section(super::blocks::Section::new(super::commands::card_title(p), Text::new(), body)))
 }
 
 /// The inspector's page for a fold: what it holds.

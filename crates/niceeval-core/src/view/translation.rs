@@ -358,7 +358,7 @@ pub fn row_source(ctx: &Ctx, addr: TurnAddr, event: usize) -> Option<Text> {
             .with(
                 format!(
                     " · {} or {} here: that {noun} in the Translation tab",
-                    key_for(Intent::ToNativeLine),
+                    key_for(Intent::ToSource),
                     key_for(Intent::Enter)
                 ),
                 Tone::Soft,

@@ -290,6 +290,9 @@ pub fn node_label(tree: &Tree, node: &Node) -> Text {
         Some(n) => t.push(format!("turn {n} · {}", clean(&node.label)), Tone::Plain),
         None => t.push(clean(&node.label), Tone::Plain),
     };
+    if let Some(n) = node.command {
+        t.push(format!(" · command {n}"), Tone::Soft);
+    }
     if let Source::Span(s) = node.source
         && let Some(tool) = tree.spans.get(s).and_then(|s| s.tool.as_deref())
     {

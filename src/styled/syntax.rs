@@ -1,13 +1,12 @@
-//! The eval source parsed for colour with syntect, in the palette the view
-//! decides (`view::highlight::PALETTE`): the [`Highlighter`] `show` hands
-//! the view when it draws colour.
+//! Eval source code parsed for colour with syntect, in the palette the
+//! view decides (`view::highlight::PALETTE`): the `Highlighter` `show`
+//! hands the view when it draws colour, and the viewer's Source tab's colours.
 
 use crate::view::highlight::{MAX_LINE_BYTES, MAX_LINES, PALETTE, Spans};
 use std::str::FromStr;
 use std::sync::OnceLock;
 use syntect::easy::HighlightLines;
 use syntect::highlighting::{Color, ScopeSelectors, StyleModifier, Theme, ThemeItem, ThemeSettings};
-use syntect::parsing::SyntaxSet;
 
 /// A palette colour as a syntect colour: alpha 0 marks "palette index `r`".
 fn palette(index: u8) -> Color {
@@ -29,16 +28,11 @@ fn theme() -> &'static Theme {
     })
 }
 
-fn syntaxes() -> &'static SyntaxSet {
-    static SET: OnceLock<SyntaxSet> = OnceLock::new();
-    SET.get_or_init(SyntaxSet::load_defaults_newlines)
-}
-
 /// `content`'s lines as coloured pieces, read as `syntax` (a file
 /// extension); `None` when syntect does not know it or the file is too
 /// long. Lines past one too long to colour are left out (drawn plain).
 pub fn lines(content: &str, syntax: &str) -> Option<Vec<Spans>> {
-    let set = syntaxes();
+    let set = super::json::syntax_set();
     let syntax = set.find_syntax_by_extension(syntax)?;
     if content.lines().count() > MAX_LINES {
         return None;
