@@ -473,6 +473,9 @@ fn only_update_changes_the_apps_state() {
 #[test]
 fn texts_take_key_names_from_the_table() {
     const NAMES: [&str; 10] = ["Enter", "Esc", "Tab", "PgDn", "PgUp", "Ctrl-", "Space", "j/k", "h/l", "d/D"];
+    // A tab named by its number ("(tab 5)").
+    let names_a_tab =
+        |s: &str| s.match_indices("tab ").any(|(at, _)| s[at + 4..].starts_with(|c: char| c.is_ascii_digit()));
     let mut found = Vec::new();
     for layer in ["view", "app", "screen"] {
         for path in sources(layer) {
@@ -485,6 +488,8 @@ fn texts_take_key_names_from_the_table() {
                     NAMES.iter().find(|n| words.iter().any(|w| w == *n || (n.ends_with('-') && w.starts_with(*n))))
                 {
                     found.push(format!("{}:{line}: {name} in {s:?}", path.display()));
+                } else if names_a_tab(&s) {
+                    found.push(format!("{}:{line}: a tab's number in {s:?}", path.display()));
                 }
             }
         }

@@ -132,7 +132,7 @@ fn move_in_matrix(c: &mut CompareState, action: Intent, page: isize) -> Option<N
             c.column = col;
         }
     };
-    if let Some(delta) = super::update::movement(action, page) {
+    if let Some(delta) = super::motion::movement(action, page) {
         move_rows(c, delta);
         return None;
     }

@@ -15,7 +15,7 @@ pub fn split_key(app: &mut App, action: Intent) {
     let inspector_open = app.compare.as_ref().and_then(|c| c.split.as_ref()).is_some_and(|s| s.inspector);
     let scrolls_inspector = inspector_open
         && matches!(action, Intent::PageDown | Intent::PageUp | Intent::HalfPageDown | Intent::HalfPageUp);
-    if let Some(delta) = super::update::movement(action, page).filter(|_| !scrolls_inspector) {
+    if let Some(delta) = super::motion::movement(action, page).filter(|_| !scrolls_inspector) {
         move_by(app, delta);
         return clamp(app);
     }
@@ -62,7 +62,7 @@ pub fn split_key(app: &mut App, action: Intent) {
             }
         }
         Intent::PageDown | Intent::PageUp | Intent::HalfPageDown | Intent::HalfPageUp if inspector_open => {
-            let step = super::update::movement(action, page).unwrap_or(0);
+            let step = super::motion::movement(action, page).unwrap_or(0);
             let max = app.inspector_extent();
             app.inspector_scroll =
                 (app.inspector_scroll.min(max) as isize).saturating_add(step).clamp(0, max as isize) as usize;

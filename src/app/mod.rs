@@ -19,6 +19,7 @@ mod keep;
 pub mod key;
 pub mod keymap;
 pub mod layout;
+mod motion;
 mod navigator;
 mod read;
 mod sandbox;

@@ -105,24 +105,8 @@ fn is_jump(intent: Intent) -> bool {
     )
 }
 
-/// How many lines a moving key moves, on a list of `page` lines (`None`:
-/// the key does not move). Top and Bottom go as far as there is.
-pub(super) fn movement(intent: Intent, page: isize) -> Option<isize> {
-    Some(match intent {
-        Intent::Down => 1,
-        Intent::Up => -1,
-        Intent::PageDown => page,
-        Intent::PageUp => -page,
-        Intent::HalfPageDown => (page / 2).max(1),
-        Intent::HalfPageUp => -(page / 2).max(1),
-        Intent::Top => isize::MIN / 2,
-        Intent::Bottom => isize::MAX / 2,
-        _ => return None,
-    })
-}
-
 fn normal_key(app: &mut App, action: Intent, turn_jump: Option<(ListState, bool)>) {
-    if let Some(delta) = movement(action, page(app) as isize) {
+    if let Some(delta) = super::motion::movement(action, page(app) as isize) {
         return move_by(app, delta);
     }
     match action {
@@ -385,7 +369,7 @@ fn help_key(app: &mut App, action: Action) {
         Intent::Help => app.mode = Mode::Normal,
         other => {
             let page = app.viewport.height.saturating_sub(4).max(1) as isize;
-            let Some(delta) = movement(other, page) else { return };
+            let Some(delta) = super::motion::movement(other, page) else { return };
             let max = super::help::extent(app.viewport.width, app.viewport.height);
             let from = app.help_scroll.min(max) as isize;
             app.help_scroll = (from.saturating_add(delta).max(0) as usize).min(max);

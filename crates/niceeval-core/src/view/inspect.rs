@@ -523,11 +523,19 @@ fn attempt_detail(ctx: &Ctx) -> Vec<Block> {
         b.push(kv(
             "assertions",
             10,
-            Text::toned(format!("{} · {failing} failing (tab 5)", count(list.len(), "assertion", "assertions")), tone),
+            Text::toned(
+                format!(
+                    "{} · {failing} failing (tab {})",
+                    count(list.len(), "assertion", "assertions"),
+                    super::keys::panel_key(super::panel::Panel::Assertions)
+                ),
+                tone,
+            ),
         ));
     }
     if let Some(f) = s.findings_text() {
-        b.push(kv("findings", 10, f.with(" (tab 6)", Tone::Soft)));
+        let tab = super::keys::panel_key(super::panel::Panel::Diagnostics);
+        b.push(kv("findings", 10, f.with(format!(" (tab {tab})"), Tone::Soft)));
     }
     let mut notices = super::header::attempt_notices(ctx.doc, ctx);
     // The viewer shows one attempt at a time: the file's own notices stand with each.
