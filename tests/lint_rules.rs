@@ -47,8 +47,8 @@ fn overlapping_reuse_points_at_both_starts() {
     let f = lint(v);
     let got: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.code, f.location.event)).collect();
     assert_eq!(got, vec![("ambiguous-operation-id", Some(1)), ("orphan-finish", Some(2)), ("orphan-finish", Some(3))]);
-    assert!(f[0].message.contains("1:1") && f[0].message.contains("poisoned"), "{}", f[0].message);
-    assert!(f[1].message.contains("ambiguous"), "{}", f[1].message);
+    assert!(f[0].message().contains("1:1") && f[0].message().contains("poisoned"), "{}", f[0].message());
+    assert!(f[1].message().contains("ambiguous"), "{}", f[1].message());
 }
 
 #[test]
@@ -88,8 +88,8 @@ fn obsolete_vocabulary_gets_a_rename_hint() {
     let v = json!({"events":[{"type":"action.called","callId":"c","name":"x"}, {"type":"operation.finished","callId":"c","kind":"tool","status":"completed"}],"status":"completed"});
     let f = lint(v);
     assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["unknown-event-type", "missing-field"]);
-    assert!(f[0].hint.contains("operation.started"), "{}", f[0].hint);
-    assert!(f[1].hint.contains("`callId` was renamed `operationId`"), "{}", f[1].hint);
+    assert!(f[0].hint().contains("operation.started"), "{}", f[0].hint());
+    assert!(f[1].hint().contains("`callId` was renamed `operationId`"), "{}", f[1].hint());
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn finish_before_start_says_real_order() {
     let v = json!({"events":[finish("a","completed"), start("a"), {"type":"message","role":"assistant","text":"ok"}],"status":"completed"});
     let f = lint(v);
     assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["orphan-finish", "pending-at-turn-end"]);
-    assert!(f[0].message.contains("before its start at 1:2"), "{}", f[0].message);
+    assert!(f[0].message().contains("before its start at 1:2"), "{}", f[0].message());
 }
 
 /// `check` derives and lints in parallel: the same findings as the plain

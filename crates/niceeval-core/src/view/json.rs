@@ -424,12 +424,12 @@ fn findings_json<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
             "code": f.code,
             "severity": f.severity.as_str(),
             "at": finding_place(ctx.attempt, ctx.derived, f),
-            "message": f.message,
-            "hint": f.hint,
+            "message": f.message(),
+            "hint": f.hint(),
             "rule": super::rules::citation_of(f.code),
         });
         // A finding about the file itself: where in it, as `check --format json` says.
-        if let Some(at) = &f.input {
+        if let Some(at) = f.input() {
             v["path"] = at.path.clone().into();
             v["line"] = at.line.into();
             v["column"] = at.column.into();

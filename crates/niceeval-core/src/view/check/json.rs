@@ -45,7 +45,7 @@ impl Report<'_> {
                 let first = &self.findings[s.first];
                 let mut o = json!({
                     "code": s.code, "severity": s.severity.as_str(), "count": s.count,
-                    "first": self.position(first), "firstAttempt": first.input.is_none().then_some(first.location.attempt + 1),
+                    "first": self.position(first), "firstAttempt": first.input().is_none().then_some(first.location.attempt + 1),
                 });
                 if let Some(source) = self.source_of(first) {
                     o["firstSource"] = source.into();
@@ -121,9 +121,9 @@ impl Report<'_> {
         o.insert("eventOrdinal".into(), l.event.map(|e| e + 1).into());
         o.insert("eventIndex".into(), l.event.into());
         o.insert("position".into(), self.position(f).into());
-        o.insert("message".into(), clean(&f.message).into());
-        o.insert("hint".into(), clean(&f.hint).into());
-        if let Some(at) = &f.input {
+        o.insert("message".into(), clean(&f.message()).into());
+        o.insert("hint".into(), clean(f.hint()).into());
+        if let Some(at) = f.input() {
             // A finding about the file itself: where in it, not which turn.
             for key in ["attempt", "session", "sessionIndex", "turn", "eventOrdinal", "eventIndex"] {
                 o.insert(key.into(), Value::Null);
