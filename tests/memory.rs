@@ -92,3 +92,85 @@ fn a_finding_repeated_for_every_event_is_kept_compact() {
     drop(derived);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Resident pages of mapped files (`RssFile`), in KB.
+#[cfg(target_os = "linux")]
+fn rss_file_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("RssFile:")).unwrap_or("RssFile: 0 kB");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
+/// The most file pages resident, over `RssFile` at the start, while `work` runs.
+#[cfg(target_os = "linux")]
+fn file_pages_added_by(work: impl FnOnce()) -> u64 {
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    let start = rss_file_kb();
+    let (done, most) = (AtomicBool::new(false), AtomicU64::new(start));
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                most.fetch_max(rss_file_kb(), Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_micros(500));
+            }
+        });
+        work();
+        most.fetch_max(rss_file_kb(), Ordering::Relaxed);
+        done.store(true, Ordering::Relaxed);
+    });
+    most.load(Ordering::Relaxed).saturating_sub(start)
+}
+
+/// A JSONL stream of 240,000 small events in one turn (about 24 MB: mapped
+/// and read lazily, its events read where they are in the file).
+#[cfg(target_os = "linux")]
+fn one_long_turn(dir: &Path) -> PathBuf {
+    use std::io::Write as _;
+    let path = dir.join("long-turn.jsonl");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for i in 0..60_000 {
+        let id = format!("op{i:07}");
+        let lines = [
+            json!({"type": "operation.started", "operationId": id, "operation": {"kind": "tool", "name": "Read", "tool": "file_read", "input": {"path": format!("src/f{i}.rs")}, "command": {"kind": "not-command"}}}),
+            json!({"type": "operation.finished", "operationId": id, "kind": "tool", "status": "completed", "output": format!("read {i} lines of src/f{i}.rs")}),
+            json!({"type": "message", "role": "assistant", "text": format!("step {i} done, reading the next file now")}),
+            json!({"type": "thinking", "text": format!("which file comes after f{i}?")}),
+        ];
+        for line in lines {
+            writeln!(out, "{line}").unwrap();
+        }
+    }
+    out.flush().unwrap();
+    path
+}
+
+/// A pass over every event of a turn of a whole file (the lint, the
+/// derivation, `derive`'s and `show --json`'s output) hands the pages it has
+/// read back as it goes: at no point is most of the file resident. Handed
+/// back at the end of the turn only, each pass held the whole file.
+#[cfg(target_os = "linux")]
+#[test]
+fn passes_over_a_long_turn_hand_its_pages_back_as_they_go() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempdir("pages");
+    let path = one_long_turn(&dir);
+    let file_kb = std::fs::metadata(&path).unwrap().len() / 1024;
+    let doc = niceeval::load::load_path(&path).unwrap();
+    let prices = niceeval::model::usage::builtin_prices();
+    let most = file_kb / 4;
+    let mut derived = Vec::new();
+    let lint = file_pages_added_by(|| derived = niceeval::analysis::derive_and_lint(&doc, None, &prices).0);
+    assert!(lint <= most, "derive and lint: {lint} KB of the file's {file_kb} KB resident");
+    let d = &derived[0];
+    let json = niceeval::model::derive_json::DerivedJson::new(d, &doc.attempts[0]);
+    let written = file_pages_added_by(|| serde_json::to_writer_pretty(std::io::sink(), &json).unwrap());
+    assert!(written <= most, "derive's JSON: {written} KB of the file's {file_kb} KB resident");
+    let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
+    let sel = niceeval::plain::Selection::default();
+    let shown = file_pages_added_by(|| {
+        let mut w = niceeval::view::json::PrettyWriter::new(std::io::sink(), |s| std::borrow::Cow::Borrowed(s));
+        niceeval::view::json::write_document(&doc, &views, &findings, &sel, &mut w).unwrap();
+    });
+    assert!(shown <= most, "show --json: {shown} KB of the file's {file_kb} KB resident");
+    std::fs::remove_dir_all(&dir).ok();
+}

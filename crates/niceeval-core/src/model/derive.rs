@@ -165,7 +165,7 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     let mut turns = Vec::with_capacity(scope.len());
     for (st, addr) in scope.iter().zip(&addrs) {
         let record = &attempt.sessions[addr.session].turns[addr.turn];
-        let run_facts = derive_run_facts(st.events);
+        let run_facts = derive_run_facts(super::event::releasing(st.events));
         let (tool_calls, orphan_finishes) = super::occurrence::count_turn_fold(st.events);
         turns.push(DerivedTurn {
             addr: *addr,
@@ -240,18 +240,12 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     }
 }
 
-/// The events of `scope` in order, each turn's pages handed back once the
-/// iteration has passed it: the attempt's summary reads the inputs of some
-/// tool calls again, and a call read later (when it settles) only reads its
-/// page again.
+/// The events of `scope` in order, the pages of each stretch handed back
+/// once the iteration has passed it (a long turn is the whole file): the
+/// attempt's summary reads the inputs of some tool calls again, and a call
+/// read later (when it settles) only reads its page again.
 fn events_releasing_pages<'a>(scope: &'a [ScopeTurn<'a>]) -> impl Iterator<Item = &'a Event> + Clone {
-    scope.iter().flat_map(|s| {
-        let release = std::iter::once(()).filter_map(move |()| {
-            super::event::release_pages(s.events);
-            None
-        });
-        s.events.iter().chain(release)
-    })
+    scope.iter().flat_map(|s| super::event::releasing(s.events))
 }
 
 fn remap(set: &mut OccurrenceSet, indices: &[usize]) {

@@ -210,10 +210,7 @@ fn check_unclassified(
     coverage: Option<&Coverage>,
     attempt_actions: Option<&CoverageEntry>,
 ) {
-    let starts: Vec<(usize, &Name, bool)> = record
-        .turn
-        .events
-        .iter()
+    let starts: Vec<(usize, &Name, bool)> = crate::model::event::releasing(&record.turn.events)
         .enumerate()
         .filter_map(|(i, e)| match &e.kind {
             EventKind::ToolStarted { operation_id, .. } => Some((i, operation_id, e.command().is_some())),
@@ -264,7 +261,9 @@ fn digests_of(events: &[crate::model::event::Event], spread: Spread) -> Vec<(usi
             EventKind::Message { role: Role::Assistant } => events[i].text_digest(),
             _ => None,
         };
-        stretch.clone().filter_map(|i| Some((i, digest(i)?))).collect::<Vec<_>>()
+        let digests = stretch.clone().filter_map(|i| Some((i, digest(i)?))).collect::<Vec<_>>();
+        crate::model::event::release_pages(&events[stretch.clone()]);
+        digests
     });
     digested.into_iter().flatten().collect()
 }
