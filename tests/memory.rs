@@ -68,8 +68,8 @@ fn unmigrated_session(dir: &Path, turns: usize, starts: usize) -> PathBuf {
     path
 }
 
-/// The findings of 20,000 tool starts without `command` hold at most 128
-/// bytes each: the code, where, and the operation id shared with its event
+/// The findings of 20,000 tool starts without `command` hold at most 96
+/// bytes each (88 in the list): the code, where, and the operation id shared with its event
 /// (the words are made when written). Worded when made, each held its
 /// 300-byte message besides: about 500 bytes.
 #[test]
@@ -88,8 +88,33 @@ fn a_finding_repeated_for_every_event_is_kept_compact() {
     drop(findings);
     let held = before - live();
     let per_finding = held / n as isize;
-    assert!(per_finding <= 128, "{per_finding} bytes a finding ({held} bytes for {n})");
+    assert!(per_finding <= 96, "{per_finding} bytes a finding ({held} bytes for {n})");
+    assert!(std::mem::size_of::<niceeval::model::diagnostics::Finding>() <= 88);
     drop(derived);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The rows findings flag are kept as sorted positions, 12 bytes each (a
+/// hash set of `(TurnAddr, Option<usize>)` cost about 60).
+#[test]
+fn the_rows_findings_flag_are_kept_compact() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempdir("flagged");
+    let doc = niceeval::load::load_paths(&[unmigrated_session(&dir, 10, 1_000)]).unwrap();
+    let prices = niceeval::model::usage::builtin_prices();
+    let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
+    let flagged = &views[0].flagged;
+    assert_eq!(flagged.len(), 10_000);
+    for f in &findings {
+        let addr = niceeval::model::TurnAddr { session: f.location.session, turn: f.location.turn.unwrap() };
+        assert!(flagged.contains(&(addr, f.location.event)), "{:?}", f.location);
+    }
+    let addr = niceeval::model::TurnAddr { session: 0, turn: 0 };
+    assert!(!flagged.contains(&(addr, Some(1))), "a finish is not flagged");
+    let before = live();
+    let copy = flagged.clone();
+    let per_position = (live() - before) / copy.len() as isize;
+    assert!(per_position <= 16, "{per_position} bytes a flagged position");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -119,6 +144,67 @@ fn file_pages_added_by(work: impl FnOnce()) -> u64 {
         done.store(true, Ordering::Relaxed);
     });
     most.load(Ordering::Relaxed).saturating_sub(start)
+}
+
+/// Heap pages resident (`RssAnon`), in KB.
+#[cfg(target_os = "linux")]
+fn rss_anon_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("RssAnon:")).unwrap_or("RssAnon: 0 kB");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
+/// The lint's lists of findings (one a turn, made on the threads that
+/// linted them) become one list without being held twice: each is moved
+/// once into a list made at its size, and the memory of those moved is
+/// handed back as it goes. Growing a list by doubling and copying it again
+/// held them two to three times.
+#[cfg(target_os = "linux")]
+#[test]
+fn merging_the_lints_lists_does_not_hold_the_findings_twice() {
+    use niceeval::model::diagnostics::{CompleteClaim, Finding, Location, Said};
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // As in a process that has loaded a large file: glibc's threshold for
+    // giving an allocation pages of its own has risen (to 32 MB at most), so
+    // the lists are in the allocator's arena, which keeps what is freed.
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt only sets a tuning parameter of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+    }
+    let id = niceeval::model::event::Name::from("op0000001");
+    let lists: Vec<Vec<Finding>> = (0..40)
+        .map(|turn| {
+            (0..10_000)
+                .map(|event| {
+                    let at = Location { attempt: 0, session: 0, turn: Some(turn), event: Some(event) };
+                    let said = Said::NoCommand { operation_id: id.clone(), claim: CompleteClaim::NotRecorded };
+                    Finding::new("command-unclassified", at, said)
+                })
+                .collect()
+        })
+        .collect();
+    let bytes = 400_000 * std::mem::size_of::<Finding>() as u64 / 1024;
+    niceeval::analysis::parallel::return_freed_heap();
+    let start = rss_anon_kb();
+    let (done, most) = (std::sync::atomic::AtomicBool::new(false), std::sync::atomic::AtomicU64::new(start));
+    let merged = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                most.fetch_max(rss_anon_kb(), Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+        });
+        let merged = niceeval::model::lint::concat(lists, niceeval::analysis::parallel::return_freed_heap);
+        most.fetch_max(rss_anon_kb(), Ordering::Relaxed);
+        done.store(true, Ordering::Relaxed);
+        merged
+    });
+    assert_eq!(merged.len(), 400_000);
+    let added = most.load(Ordering::Relaxed).saturating_sub(start);
+    // The lists were resident before; the merged list adds itself and at
+    // most a few megabytes not yet handed back.
+    assert!(added <= bytes / 2, "merging {bytes} KB of findings added {added} KB resident");
 }
 
 /// A JSONL stream of 240,000 small events in one turn (about 24 MB: mapped

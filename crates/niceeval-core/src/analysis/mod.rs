@@ -82,8 +82,7 @@ pub fn analyse(doc: &Document, model: Option<&str>, prices: &PriceTable) -> Anal
     phases.push((Phase::Parts, parts_time));
     let t = Instant::now();
     // Input findings first, as `derive_and_lint` (and so `check`) has them.
-    let mut findings = lint::input_findings(doc);
-    findings.extend(lint::merge(turn_findings, session_findings));
+    let findings = lint::merge(lint::input_findings(doc), turn_findings, session_findings, parallel::return_freed_heap);
     let views = assemble_views(doc, derived, parts, &findings, prices);
     phases.push((Phase::MergeFindingsAndViews, t.elapsed()));
     phases.push((Phase::Total, started.elapsed()));
@@ -114,8 +113,7 @@ pub fn derive_and_lint(
 ) -> (Vec<DerivedAttempt>, Vec<Finding>) {
     let (derived, turns) = lint_turns_while(doc, || derive_document(doc, model, prices));
     let sessions = lint::lint_sessions(doc, &derived);
-    let mut findings = lint::input_findings(doc);
-    findings.extend(lint::merge(turns, sessions));
+    let findings = lint::merge(lint::input_findings(doc), turns, sessions, parallel::return_freed_heap);
     (derived, findings)
 }
 

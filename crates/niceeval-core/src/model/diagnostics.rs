@@ -20,39 +20,40 @@ pub struct Location {
 
 /// One finding. A long stream can have one for every event (an Adapter that
 /// has not migrated to command projections gets one per tool start), so a
-/// finding is kept small: its code, where it points, and what it says in a
-/// form worded only when read ([`Finding::message`]); a hint of its own or a
-/// place in the input file, both rare, are boxed apart.
+/// finding is kept small (88 bytes): its code, where it points, and what it
+/// says in a form worded only when read ([`Finding::message`]); a hint of its
+/// own or a place in the input file, both rare, are boxed apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     /// Stable kebab-case code, e.g. `orphan-finish`.
     pub code: &'static str,
     pub severity: Severity,
     pub location: Location,
-    /// What is wrong (see [`Finding::message`]).
-    pub said: Said,
-    /// A hint other than the rule's, or a place in the input file.
-    extra: Option<Box<Extra>>,
+    said: Said,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Extra {
-    hint: Option<String>,
-    input: Option<InputAt>,
-}
-
-/// What a finding says is wrong, as kept. Most findings are worded when
-/// they are made; the ones a long stream repeats for every event keep only
-/// the ids they name (shared with the events) and are worded when read.
+/// What a finding says is wrong, as kept (one pointer and a tag). Most
+/// findings are worded when they are made; the ones a long stream repeats
+/// for every event keep only the ids they name (shared with the events) and
+/// are worded when read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
-    Text(Box<str>),
+    Text(Name),
     /// `command-unclassified`: a tool start (its operation id) without
     /// `command`, and what claims actions coverage complete.
     NoCommand {
         operation_id: Name,
         claim: CompleteClaim,
     },
+    /// With a hint of its own or a place in the input file (rare).
+    More(Box<More>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct More {
+    said: Said,
+    hint: Option<String>,
+    input: Option<InputAt>,
 }
 
 /// What claims a turn's actions coverage complete when a tool start has no `command`.
@@ -69,6 +70,7 @@ impl Said {
     pub fn words(&self) -> Cow<'_, str> {
         match self {
             Said::Text(t) => Cow::Borrowed(t),
+            Said::More(more) => more.said.words(),
             Said::NoCommand { operation_id, claim } => {
                 let claim = match claim {
                     CompleteClaim::Recorded => {
@@ -85,9 +87,7 @@ impl Said {
             }
         }
     }
-}
 
-impl Said {
     /// Whether two say the same words, without wording them when their ids tell.
     pub fn same_words(&self, other: &Said) -> bool {
         match (self, other) {
@@ -98,17 +98,35 @@ impl Said {
             _ => self.words() == other.words(),
         }
     }
+
+    fn more(&mut self) -> &mut More {
+        if !matches!(self, Said::More(_)) {
+            let said = std::mem::replace(self, Said::Text(Name::new()));
+            *self = Said::More(Box::new(More { said, hint: None, input: None }));
+        }
+        match self {
+            Said::More(more) => more,
+            _ => unreachable!("made More above"),
+        }
+    }
+
+    fn extra(&self) -> Option<&More> {
+        match self {
+            Said::More(more) => Some(more),
+            _ => None,
+        }
+    }
 }
 
 impl From<String> for Said {
     fn from(text: String) -> Said {
-        Said::Text(text.into_boxed_str())
+        Said::Text(Name::from(text))
     }
 }
 
 impl From<&str> for Said {
     fn from(text: &str) -> Said {
-        Said::Text(text.into())
+        Said::Text(Name::from(text))
     }
 }
 
@@ -128,7 +146,7 @@ impl Finding {
     /// code the catalog does not have).
     pub fn new(code: &'static str, location: Location, said: impl Into<Said>) -> Finding {
         let severity = super::rules::rule_info(code).map_or(Severity::Error, |i| i.severity);
-        Finding { code, severity, location, said: said.into(), extra: None }
+        Finding { code, severity, location, said: said.into() }
     }
 
     pub fn with_severity(self, severity: Severity) -> Finding {
@@ -137,13 +155,13 @@ impl Finding {
 
     /// This finding with its own hint instead of the rule's.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Finding {
-        self.extra.get_or_insert_default().hint = Some(hint.into());
+        self.said.more().hint = Some(hint.into());
         self
     }
 
     /// This finding about the input file itself, at `at`.
     pub fn with_input(mut self, at: InputAt) -> Finding {
-        self.extra.get_or_insert_default().input = Some(at);
+        self.said.more().input = Some(at);
         self
     }
 
@@ -152,9 +170,14 @@ impl Finding {
         self.said.words()
     }
 
+    /// Whether the two say the same words (see [`Said::same_words`]).
+    pub fn says_the_same_as(&self, other: &Finding) -> bool {
+        self.said.same_words(&other.said)
+    }
+
     /// One line: how to fix it; almost always the rule's own hint.
     pub fn hint(&self) -> &str {
-        match self.extra.as_deref().and_then(|e| e.hint.as_deref()) {
+        match self.said.extra().and_then(|e| e.hint.as_deref()) {
             Some(h) => h,
             None => super::rules::rule_info(self.code).map_or("", |i| i.hint),
         }
@@ -168,7 +191,7 @@ impl Finding {
     /// For a finding about the input file itself (a skipped line, replaced
     /// text) rather than a turn: where in the file.
     pub fn input(&self) -> Option<&InputAt> {
-        self.extra.as_deref().and_then(|e| e.input.as_ref())
+        self.said.extra().and_then(|e| e.input.as_ref())
     }
 }
 

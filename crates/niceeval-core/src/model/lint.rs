@@ -89,9 +89,7 @@ pub fn attempt_is_checkable(attempt: &super::document::Attempt) -> bool {
 pub fn lint_document(doc: &Document, derived: &[DerivedAttempt]) -> Vec<Finding> {
     let turns = lint_turns_with(doc, |ai, addr| derived.get(ai).and_then(|d| d.turn(addr)).map(|t| t.coverage.clone()));
     let sessions = lint_sessions(doc, derived);
-    let mut findings = input::findings(doc);
-    findings.extend(merge(turns, sessions));
-    findings
+    merge(input::findings(doc), turns, sessions, || {})
 }
 
 /// The per-turn half of [`lint_document`] (notices, event, status, usage,
@@ -155,11 +153,15 @@ impl<'d> SharedTurnLint<'d> {
 }
 
 /// Findings of [`shared_turn_lint`]: per attempt, the notice findings and, per
-/// session, its turns' findings, in the order [`lint_document`] reports them.
+/// session, its turns' findings (each turn's list apart, so that they are
+/// copied once, by [`merge`]), in the order [`lint_document`] reports them.
 #[derive(Debug, Default)]
 pub struct TurnFindings {
-    attempts: Vec<(Vec<Finding>, Vec<Vec<Finding>>)>,
+    attempts: Vec<(Vec<Finding>, Vec<SessionParts>)>,
 }
+
+/// A session's findings as the per-turn lint made them: its own, then each turn's list.
+type SessionParts = Vec<Vec<Finding>>;
 
 /// Findings of [`lint_sessions`]: per attempt, per session (pairing rules).
 #[derive(Debug, Default)]
@@ -198,12 +200,13 @@ fn turn_findings_with(doc: &Document, mut turn: impl FnMut(usize, usize, usize, 
                     Location { attempt: ai, session: si, turn: None, event: None },
                     &session.index_misfit,
                 );
+                let mut parts = vec![sink.findings];
                 for (ti, record) in session.turns.iter().enumerate() {
                     if !record.reconstructed {
-                        sink.findings.extend(turn(ai, si, ti, statuses));
+                        parts.push(turn(ai, si, ti, statuses));
                     }
                 }
-                sessions.push(sink.findings);
+                sessions.push(parts);
             }
         }
         out.attempts.push((notices.findings, sessions));
@@ -230,6 +233,8 @@ fn lint_turn(
     turn::check_turn(&mut sink, here, record, coverage.as_ref(), recorded, statuses, spread);
     // Nothing reads this turn's text again in the lint.
     record.turn.release_pages();
+    // A long turn's list is kept until the merge: not with room to grow.
+    sink.findings.shrink_to_fit();
     sink.findings
 }
 
@@ -285,24 +290,61 @@ pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindi
     out
 }
 
-/// Both halves in [`lint_document`]'s order: per attempt its notices, then
-/// per session its turns' findings and its pairing findings; then sorted by
-/// location (stable), errors first at the same location.
-pub fn merge(turns: TurnFindings, sessions: SessionFindings) -> Vec<Finding> {
-    let mut findings = Vec::new();
+/// After `first` (the input findings), both halves in [`lint_document`]'s
+/// order: per attempt its notices, then per session its turns' findings and
+/// its pairing findings; then sorted by location (stable), errors first at
+/// the same location.
+///
+/// A stream can have a finding for every event, so they are moved once into
+/// a list made at its size, and `freed` is called each time some megabytes
+/// of the lists moved have been dropped: the caller can hand that memory
+/// back (the lists were made on other threads, whose freed memory the
+/// allocator otherwise keeps), so the findings are not held twice.
+pub fn merge(first: Vec<Finding>, turns: TurnFindings, sessions: SessionFindings, freed: impl FnMut()) -> Vec<Finding> {
+    let mut lists = vec![first];
     let mut sessions = sessions.attempts.into_iter();
     for (notices, turn_parts) in turns.attempts {
-        findings.extend(notices);
+        lists.push(notices);
         let mut pairing = sessions.next().unwrap_or_default().into_iter();
-        for part in turn_parts {
-            findings.extend(part);
-            findings.extend(pairing.next().unwrap_or_default());
+        for parts in turn_parts {
+            lists.extend(parts);
+            lists.push(pairing.next().unwrap_or_default());
         }
-        findings.extend(pairing.flatten());
+        lists.extend(pairing);
     }
-    findings.extend(sessions.flatten().flatten());
-    findings.sort_by(|a, b| a.location.cmp(&b.location).then(b.severity.cmp(&a.severity)));
+    lists.extend(sessions.flatten());
+    let mut findings = concat(lists, freed);
+    let order = |a: &Finding, b: &Finding| a.location.cmp(&b.location).then(b.severity.cmp(&a.severity));
+    // Mostly in order already; the sort would set aside room for half of them.
+    if !findings.is_sorted_by(|a, b| order(a, b).is_le()) {
+        findings.sort_by(order);
+    }
     findings
+}
+
+/// The lists one after another, each moved once into a list made at its
+/// size (one list is taken as it is), `freed` called each time some
+/// megabytes of them have been dropped (see [`merge`]).
+pub fn concat(mut lists: Vec<Vec<Finding>>, mut freed: impl FnMut()) -> Vec<Finding> {
+    const FREED_EVERY: usize = 8 << 20;
+    lists.retain(|l| !l.is_empty());
+    if lists.len() <= 1 {
+        return lists.pop().unwrap_or_default();
+    }
+    let mut all = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+    let mut moved = 0;
+    for list in lists {
+        moved += list.len() * std::mem::size_of::<Finding>();
+        all.extend(list);
+        if moved >= FREED_EVERY {
+            freed();
+            moved = 0;
+        }
+    }
+    if moved > 0 {
+        freed();
+    }
+    all
 }
 
 /// Whether a load notice is reported by `check` as a finding (turn shape or

@@ -98,7 +98,7 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         // Findings of one code share a list row; when they say different
         // things (two at one place, each with its own reason), each place
         // says its own, so none is hidden behind the row's first.
-        let differ = same.iter().any(|g| !g.said.same_words(&f.said));
+        let differ = same.iter().any(|g| !g.says_the_same_as(f));
         let mut places: Vec<Block> = same
             .iter()
             .take(SHOWN)
