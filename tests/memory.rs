@@ -14,9 +14,13 @@ struct Counting;
 /// Bytes allocated and not yet freed, by everything in the process.
 static LIVE: AtomicIsize = AtomicIsize::new(0);
 
+/// Allocations made, by everything in the process.
+static MADE: AtomicIsize = AtomicIsize::new(0);
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        MADE.fetch_add(1, Ordering::Relaxed);
         unsafe { System.alloc(layout) }
     }
 
@@ -91,6 +95,27 @@ fn a_finding_repeated_for_every_event_is_kept_compact() {
     assert!(per_finding <= 96, "{per_finding} bytes a finding ({held} bytes for {n})");
     assert!(std::mem::size_of::<niceeval::model::diagnostics::Finding>() <= 88);
     drop(derived);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `check --format json` writes each finding field by field: a few
+/// allocations a finding (its words, its position), not a tree of its own
+/// (about 40: a map of 16 keys, each key and value a string, written and
+/// dropped).
+#[test]
+fn check_json_writes_a_finding_without_a_tree_of_its_own() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempdir("json");
+    let doc = niceeval::load::load_paths(&[unmigrated_session(&dir, 10, 1_000)]).unwrap();
+    let prices = niceeval::model::usage::builtin_prices();
+    let (derived, findings) = niceeval::analysis::derive_and_lint(&doc, None, &prices);
+    let n = findings.len();
+    let report = niceeval::view::check::Report::new(&doc, &derived, findings, false);
+    let mut w = niceeval::view::json::PrettyWriter::new(std::io::sink(), niceeval::model::text::json_terminal_safe);
+    let before = MADE.load(Ordering::Relaxed);
+    report.write_json(false, &mut w).unwrap();
+    let per_finding = (MADE.load(Ordering::Relaxed) - before) / n as isize;
+    assert!(per_finding <= 8, "{per_finding} allocations a finding");
     std::fs::remove_dir_all(&dir).ok();
 }
 
