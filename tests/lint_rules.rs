@@ -248,14 +248,24 @@ fn derive_and_lint_finds_what_lint_document_finds() {
     walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"), &mut files);
     walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples"), &mut files);
     let prices = PriceTable::default();
-    let mut compared = 0;
+    let (mut compared, mut summarised) = (0, 0);
     for path in &files {
         let Ok(doc) = niceeval::load::load_path(path) else { continue };
         let derived = derive_document(&doc, None, &prices);
         let (parallel_derived, parallel) = niceeval::analysis::derive_and_lint(&doc, None, &prices);
         assert_eq!(format!("{:?}", lint_document(&doc, &derived)), format!("{parallel:?}"), "{}", path.display());
         assert_eq!(derived, parallel_derived);
+        // `check` derives only what the lint reads: the same findings.
+        let depth = niceeval::model::derive::Depth::NoSummaries;
+        let (_, for_check) = niceeval::analysis::derive_and_lint_to(&doc, None, &prices, depth);
+        assert_eq!(format!("{parallel:?}"), format!("{for_check:?}"), "{}", path.display());
+        // Nor do the views: what every surface but `derive` shows skips the summaries.
+        let (views, _) = niceeval::analysis::build_views(&doc, None, &prices);
+        let empty = niceeval::model::facts::O11ySummary::default();
+        assert!(views.iter().all(|v| v.derived.o11y == empty), "{}", path.display());
+        summarised += usize::from(derived.iter().any(|d| d.o11y != empty));
         compared += 1;
     }
     assert!(compared > 20, "{compared}");
+    assert!(summarised > 5, "only {summarised} inputs have something to summarise");
 }
