@@ -6,10 +6,14 @@
 #   PROFILE=dev scripts/bench.sh          # unoptimised build (faster to compile)
 #   EVENTS="1000 1000000"                 # event counts for frame / key / search
 #   DENSE="1000000"                       # event-dense inputs (session + JSONL of N small events):
-#                                         # check, show, derive, viewer vs Python's json.load
+#                                         # check, check --format json, show, show --json, derive,
+#                                         # viewer vs Python's json.load
 #   SHAPES="plain no-command failing"     # their tool calls: with `command` projections, without (an
 #                                         # Adapter not migrated: a warning a start), every call failed
 #   HEAVY="200MB"                         # payload-heavy JSONL: check vs cat
+#   OTHER="heavy folder claude-code"      # the other shapes vs Python, every surface as DENSE: the HEAVY
+#                                         # JSONL, a folder of 2,000 Claude Code logs (FOLDER="200MB" in
+#                                         # all), one Claude Code log (NATIVE="100MB")
 #   STRING="20"                           # one huge string field (MB): key press vs a 20 KB string
 #   RUNS=3                                # runs of each command in the DENSE and HEAVY sections
 #   PYTHON=python3                        # the json.load baseline ("" leaves it out)
@@ -30,6 +34,9 @@ EVENTS=${EVENTS-"1000 1000000"}
 DENSE=${DENSE-"1000000"}
 SHAPES=${SHAPES-"plain no-command failing"}
 HEAVY=${HEAVY-"200MB"}
+OTHER=${OTHER-"heavy folder claude-code"}
+FOLDER=${FOLDER-"200MB"}
+NATIVE=${NATIVE-"100MB"}
 STRING=${STRING-"20"}
 RUNS=${RUNS:-3}
 PYTHON=${PYTHON-$(command -v python3 || true)}
@@ -40,12 +47,13 @@ mkdir -p "$BENCH_DIR"
 
 echo "building ($PROFILE profile)…" >&2
 build_start=$(date +%s)
-cargo build --quiet --profile "$PROFILE" --bin niceeval --example bench --example generate >&2
+cargo build --quiet --profile "$PROFILE" --bin niceeval --example bench --example generate --example generate_folder >&2
 build_secs=$(($(date +%s) - build_start))
 dir=$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
 BIN=target/$dir/niceeval
 BENCH=target/$dir/examples/bench
 GEN=target/$dir/examples/generate
+GEN_FOLDER=target/$dir/examples/generate_folder
 
 field() { # field NAME LINE
   tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
@@ -193,57 +201,81 @@ x() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
 PY_DOC='import json,sys; json.load(open(sys.argv[1]))'
 PY_LINES='import json,sys; [json.loads(l) for l in open(sys.argv[1], "rb")]'
 
-if [ -n "$DENSE" ]; then
+PY_DIR='import json,sys,glob; [json.loads(l) for f in glob.glob(sys.argv[1] + "/*.jsonl") for l in open(f, "rb")]'
+SURFACES=("check" "check --format json" "show" "show --json" "derive")
+
+versus_python() { # versus_python LABEL PATH PYTHON_CODE: one Markdown row a surface, RUNS runs each, in turn
+  local label=$1 f=$2 py=$3 bytes r t k pt pr ms name
+  bytes=$(du -sb "$f" | cut -f1)
+  [ -d "$f" ] || cat "$f" >/dev/null
+  local names=(python "${SURFACES[@]}" "view: first frame" "view: whole file shown")
+  declare -A T=() R=() Q=()
+  for ((r = 1; r <= RUNS; r++)); do
+    if [ -n "$PYTHON" ]; then read -r pt pr < <(timed "$PYTHON" -c "$py" "$f"); else pt=nan pr=nan; fi
+    T[python]+=" $pt" R[python]+=" $pr"
+    for cmd in "${SURFACES[@]}"; do
+      # shellcheck disable=SC2086
+      read -r t k < <(timed "$BIN" $cmd "$f")
+      T[$cmd]+=" $t" R[$cmd]+=" $k"
+      [ "$pt" = nan ] || Q[$cmd]+=" $(echo "$t / $pt" | bc -l)"
+    done
+    for mode in exit loaded; do
+      name="view: first frame"
+      [ "$mode" = loaded ] && name="view: whole file shown"
+      read -r ms k < <(view_timed "$mode" "$f")
+      t=$(echo "$ms / 1000" | bc -l 2>/dev/null || echo nan)
+      T[$name]+=" $t" R[$name]+=" $k"
+      [ "$pt" = nan ] || [ "$ms" = nan ] || Q[$name]+=" $(echo "$t / $pt" | bc -l)"
+    done
+  done
+  for name in "${names[@]}"; do
+    # shellcheck disable=SC2086
+    t=$(median ${T[$name]}) k=$(median ${R[$name]})
+    q="1.00"
+    # shellcheck disable=SC2086
+    [ "$name" = python ] || q=$(median ${Q[$name]:-nan} | xargs printf '%.2f')
+    [ "$PYTHON" ] || [ "$name" != python ] || continue
+    printf '| %s | %s | %s | %.3f | %s | %s | %s |\n' "$label" "$bytes" "$name" "$t" "$q" \
+      "$(mb "$k")" "$(echo "$k * 1024 / $bytes" | bc -l | xargs printf '%.2f')"
+  done
+}
+
+if [ -n "$DENSE$OTHER" ]; then
   echo
-  echo "### Event-dense inputs (issue 22): niceeval vs Python's json.load, $RUNS runs, medians (load average $(cut -d' ' -f1-3 /proc/loadavg) at the start)"
+  echo "### Every shape: niceeval vs Python's json.load, $RUNS runs, medians (load average $(cut -d' ' -f1-3 /proc/loadavg) at the start)"
   echo
-  echo "Baseline: \`python3 -c '$PY_DOC' FILE\` (for JSONL, \`python3 -c '$PY_LINES' FILE\`: json.load does not read JSONL). ×python is the median of the per-run ratios; the viewer rows are niceeval's own first-frame / whole-file-shown times (NICEEVAL_TIMING=exit / loaded) in a 200×60 tmux pane, their RSS the viewer's peak."
+  echo "Baseline: \`python3 -c '$PY_DOC' FILE\` (for JSONL, \`python3 -c '$PY_LINES' FILE\`: json.load does not read JSONL; for a folder, \`python3 -c '$PY_DIR' DIR\`). ×python is the median of the per-run ratios; the viewer rows are niceeval's own first-frame / whole-file-shown times (NICEEVAL_TIMING=exit / loaded) in a 200×60 tmux pane, their RSS the viewer's peak."
   echo
-  echo "| input | bytes | events | command | median s | ×python (median) | peak RSS MB | RSS ×file |"
-  echo "|---|---:|---:|---|---:|---:|---:|---:|"
-  for n in $DENSE; do
-    for shape in $SHAPES; do
+  echo "| input | bytes | command | median s | ×python (median) | peak RSS MB | RSS ×file |"
+  echo "|---|---:|---|---:|---:|---:|---:|"
+fi
+for n in $DENSE; do
+  for shape in $SHAPES; do
     for fmt in session-dense jsonl-dense; do
       f="$BENCH_DIR/$fmt-$shape-$n.json"
       py=$PY_DOC
       if [ "$fmt" = jsonl-dense ]; then f="$BENCH_DIR/$fmt-$shape-$n.jsonl" py=$PY_LINES; fi
       [ -s "$f" ] || "$GEN" --format "$fmt" --events "$n" --shape "$shape" --seed 1 --out "$f" 2>/dev/null
-      bytes=$(stat -c %s "$f")
-      cat "$f" >/dev/null
-      names=(python check show derive "view: first frame" "view: whole file shown")
-      declare -A T=() R=() Q=()
-      for ((r = 1; r <= RUNS; r++)); do
-        if [ -n "$PYTHON" ]; then read -r pt pr < <(timed "$PYTHON" -c "$py" "$f"); else pt=nan pr=nan; fi
-        T[python]+=" $pt" R[python]+=" $pr"
-        for cmd in check show derive; do
-          read -r t k < <(timed "$BIN" "$cmd" "$f")
-          T[$cmd]+=" $t" R[$cmd]+=" $k"
-          [ "$pt" = nan ] || Q[$cmd]+=" $(echo "$t / $pt" | bc -l)"
-        done
-        for mode in exit loaded; do
-          name="view: first frame"
-          [ "$mode" = loaded ] && name="view: whole file shown"
-          read -r ms k < <(view_timed "$mode" "$f")
-          t=$(echo "$ms / 1000" | bc -l 2>/dev/null || echo nan)
-          T[$name]+=" $t" R[$name]+=" $k"
-          [ "$pt" = nan ] || [ "$ms" = nan ] || Q[$name]+=" $(echo "$t / $pt" | bc -l)"
-        done
-      done
-      for name in "${names[@]}"; do
-        # shellcheck disable=SC2086
-        t=$(median ${T[$name]}) k=$(median ${R[$name]})
-        q="1.00"
-        # shellcheck disable=SC2086
-        [ "$name" = python ] || q=$(median ${Q[$name]:-nan} | xargs printf '%.2f')
-        [ "$PYTHON" ] || [ "$name" != python ] || continue
-        printf '| %s %s %s | %s | %s | %s | %.3f | %s | %s | %s |\n' "$fmt" "$shape" "$n" "$bytes" "$n" "$name" "$t" "$q" \
-          "$(mb "$k")" "$(echo "$k * 1024 / $bytes" | bc -l | xargs printf '%.2f')"
-      done
-      unset T R Q
-    done
+      versus_python "$fmt $shape $n" "$f" "$py"
     done
   done
-fi
+done
+for other in $OTHER; do
+  case $other in
+    heavy) # payload-heavy JSONL: long tool outputs
+      f="$BENCH_DIR/jsonl-$HEAVY.jsonl"
+      [ -s "$f" ] || "$GEN" --format jsonl --size "$HEAVY" --seed 1 --out "$f" 2>/dev/null
+      versus_python "jsonl $HEAVY (payload-heavy)" "$f" "$PY_LINES" ;;
+    folder) # many small files: a folder of 2,000 Claude Code session logs
+      f="$BENCH_DIR/claude-code-folder-$FOLDER"
+      [ -d "$f" ] || "$GEN_FOLDER" --format claude-code-folder --sessions 2000 --size "$FOLDER" --seed 1 --out "$f" 2>/dev/null
+      versus_python "2,000 Claude Code logs, $FOLDER" "$f" "$PY_DIR" ;;
+    claude-code) # one native Claude Code log
+      d="$BENCH_DIR/claude-code-log-$NATIVE"
+      [ -d "$d" ] || "$GEN_FOLDER" --format claude-code-folder --sessions 1 --size "$NATIVE" --seed 1 --out "$d" 2>/dev/null
+      versus_python "Claude Code log, $NATIVE" "$(ls "$d"/*.jsonl | head -1)" "$PY_LINES" ;;
+  esac
+done
 
 if [ -n "$HEAVY" ]; then
   echo

@@ -141,10 +141,10 @@ fn every_rule_has_a_fixture_with_exact_findings() {
         for f in &findings {
             let info = rule_info(f.code).expect("code is in the catalog");
             assert_eq!(f.severity, info.severity, "{}", f.code);
-            assert_eq!(f.rule, info.rule, "{}", f.code);
-            assert!(f.rule.starts_with("derivation §"), "{}", f.rule);
-            assert!(!f.message.is_empty() && !f.hint.is_empty(), "{}", f.code);
-            assert!(!f.message.contains('\n'), "one-line message: {}", f.message);
+            assert_eq!(f.rule(), info.rule, "{}", f.code);
+            assert!(f.rule().starts_with("derivation §"), "{}", f.rule());
+            assert!(!f.message().is_empty() && !f.hint().is_empty(), "{}", f.code);
+            assert!(!f.message().contains('\n'), "one-line message: {}", f.message());
         }
     }
 }
@@ -153,17 +153,17 @@ fn every_rule_has_a_fixture_with_exact_findings() {
 fn messages_name_what_is_wrong() {
     let f = lint_paths(&[&check_fixture("ambiguous-operation-id")]);
     // The collision points at both starts and says the id is poisoned.
-    assert!(f[0].message.contains("\"x\"") && f[0].message.contains("1:1"), "{}", f[0].message);
-    assert!(f[0].message.contains("poisoned for the rest of session-1"), "{}", f[0].message);
-    assert!(f[2].message.contains("1:1") && f[2].message.contains("1:2"), "{}", f[2].message);
+    assert!(f[0].message().contains("\"x\"") && f[0].message().contains("1:1"), "{}", f[0].message());
+    assert!(f[0].message().contains("poisoned for the rest of session-1"), "{}", f[0].message());
+    assert!(f[2].message().contains("1:1") && f[2].message().contains("1:2"), "{}", f[2].message());
     let f = lint_paths(&[&check_fixture("command-logical-mismatch")]);
-    assert!(f[0].message.contains("\"executable\":\"vitest\""), "{}", f[0].message);
+    assert!(f[0].message().contains("\"executable\":\"vitest\""), "{}", f[0].message());
     let f = lint_paths(&[&check_fixture("skill-tool-not-suppressed")]);
-    assert!(f[0].message.contains("1:1, 1:3"), "{}", f[0].message);
+    assert!(f[0].message().contains("1:1, 1:3"), "{}", f[0].message());
     let f = lint_paths(&[&check_fixture("pending-at-turn-end")]);
-    assert!(f[0].message.contains("no later turn finishes it"), "{}", f[0].message);
+    assert!(f[0].message().contains("no later turn finishes it"), "{}", f[0].message());
     let f = lint_paths(&[&check_fixture("coverage-missing-reason")]);
-    assert!(f[0].message.contains("requires a non-empty reason when status is unavailable"), "{}", f[0].message);
+    assert!(f[0].message().contains("requires a non-empty reason when status is unavailable"), "{}", f[0].message());
 }
 
 /// Each orphan finish says why it has no start: in another session, in a
@@ -171,11 +171,11 @@ fn messages_name_what_is_wrong() {
 #[test]
 fn orphan_finishes_say_where_their_start_is() {
     let findings = lint_paths(&[&check_fixture("orphan-finish-sessions")]);
-    let orphans: Vec<(usize, String, &str)> = got(&findings)
+    let orphans: Vec<(usize, String, String)> = got(&findings)
         .into_iter()
         .zip(&findings)
         .filter(|((code, ..), _)| *code == "orphan-finish")
-        .map(|((_, _, si, at), f)| (si, at, f.message.as_str()))
+        .map(|((_, _, si, at), f)| (si, at, f.message().into_owned()))
         .collect();
     let expected = [
         (1, "1:1", "\"a\" has no start in session-2 (a start with this id is in another session"),

@@ -37,7 +37,7 @@ fn the_written_json_is_the_json_of_the_derived_facts() {
         for attempt in doc.attempts.iter().filter(|a| a.events_exact) {
             let d = niceeval::model::derive_attempt(attempt, None, &prices);
             let whole = serde_json::to_string_pretty(&d.to_json(attempt)).unwrap();
-            let written = serde_json::to_string_pretty(&DerivedJson { derived: &d, attempt }).unwrap();
+            let written = serde_json::to_string_pretty(&DerivedJson::new(&d, attempt)).unwrap();
             assert_eq!(written, whole, "{}", path.display());
             compared += 1;
         }

@@ -47,8 +47,8 @@ fn overlapping_reuse_points_at_both_starts() {
     let f = lint(v);
     let got: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.code, f.location.event)).collect();
     assert_eq!(got, vec![("ambiguous-operation-id", Some(1)), ("orphan-finish", Some(2)), ("orphan-finish", Some(3))]);
-    assert!(f[0].message.contains("1:1") && f[0].message.contains("poisoned"), "{}", f[0].message);
-    assert!(f[1].message.contains("ambiguous"), "{}", f[1].message);
+    assert!(f[0].message().contains("1:1") && f[0].message().contains("poisoned"), "{}", f[0].message());
+    assert!(f[1].message().contains("ambiguous"), "{}", f[1].message());
 }
 
 #[test]
@@ -88,8 +88,8 @@ fn obsolete_vocabulary_gets_a_rename_hint() {
     let v = json!({"events":[{"type":"action.called","callId":"c","name":"x"}, {"type":"operation.finished","callId":"c","kind":"tool","status":"completed"}],"status":"completed"});
     let f = lint(v);
     assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["unknown-event-type", "missing-field"]);
-    assert!(f[0].hint.contains("operation.started"), "{}", f[0].hint);
-    assert!(f[1].hint.contains("`callId` was renamed `operationId`"), "{}", f[1].hint);
+    assert!(f[0].hint().contains("operation.started"), "{}", f[0].hint());
+    assert!(f[1].hint().contains("`callId` was renamed `operationId`"), "{}", f[1].hint());
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn finish_before_start_says_real_order() {
     let v = json!({"events":[finish("a","completed"), start("a"), {"type":"message","role":"assistant","text":"ok"}],"status":"completed"});
     let f = lint(v);
     assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["orphan-finish", "pending-at-turn-end"]);
-    assert!(f[0].message.contains("before its start at 1:2"), "{}", f[0].message);
+    assert!(f[0].message().contains("before its start at 1:2"), "{}", f[0].message());
 }
 
 /// `check` derives and lints in parallel: the same findings as the plain
@@ -248,14 +248,24 @@ fn derive_and_lint_finds_what_lint_document_finds() {
     walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"), &mut files);
     walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples"), &mut files);
     let prices = PriceTable::default();
-    let mut compared = 0;
+    let (mut compared, mut summarised) = (0, 0);
     for path in &files {
         let Ok(doc) = niceeval::load::load_path(path) else { continue };
         let derived = derive_document(&doc, None, &prices);
         let (parallel_derived, parallel) = niceeval::analysis::derive_and_lint(&doc, None, &prices);
         assert_eq!(format!("{:?}", lint_document(&doc, &derived)), format!("{parallel:?}"), "{}", path.display());
         assert_eq!(derived, parallel_derived);
+        // `check` derives only what the lint reads: the same findings.
+        let depth = niceeval::model::derive::Depth::NoSummaries;
+        let (_, for_check) = niceeval::analysis::derive_and_lint_to(&doc, None, &prices, depth);
+        assert_eq!(format!("{parallel:?}"), format!("{for_check:?}"), "{}", path.display());
+        // Nor do the views: what every surface but `derive` shows skips the summaries.
+        let (views, _) = niceeval::analysis::build_views(&doc, None, &prices);
+        let empty = niceeval::model::facts::O11ySummary::default();
+        assert!(views.iter().all(|v| v.derived.o11y == empty), "{}", path.display());
+        summarised += usize::from(derived.iter().any(|d| d.o11y != empty));
         compared += 1;
     }
     assert!(compared > 20, "{compared}");
+    assert!(summarised > 5, "only {summarised} inputs have something to summarise");
 }

@@ -137,7 +137,7 @@ fn command_unclassified_follows_the_coverage_the_file_records() {
     let derived = niceeval::model::derive_document(&doc, None, &builtin_prices());
     let findings = lint_document(&doc, &derived);
     let f = findings.iter().find(|f| f.code == "command-unclassified").expect("still a warning");
-    assert!(f.message.contains("does not carry the agent's evidence coverage"), "{}", f.message);
+    assert!(f.message().contains("does not carry the agent's evidence coverage"), "{}", f.message());
 }
 
 /// Every attempt directory of the Records NiceEval wrote, with its Record.

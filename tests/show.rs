@@ -558,24 +558,19 @@ fn diagnostics_show_findings_with_where_and_fix() {
     use niceeval::model::diagnostics::{Finding, Location, Severity};
     let (doc, derived) = reviewed();
     let findings = vec![
-        Finding {
-            code: "orphan-finish",
-            severity: Severity::Error,
-            location: Location { attempt: 0, session: 1, turn: Some(0), event: Some(5) },
-            message: "operation.finished for call_ghost has no open start".into(),
-            hint: "emit operation.started before its finish".into(),
-            rule: "derivation §2.2",
-            input: None,
-        },
-        Finding {
-            code: "waiting-without-request",
-            severity: Severity::Warning,
-            location: Location { attempt: 1, session: 0, turn: Some(1), event: None },
-            message: "only in the second attempt".into(),
-            hint: "".into(),
-            rule: "derivation §5.1",
-            input: None,
-        },
+        Finding::new(
+            "orphan-finish",
+            Location { attempt: 0, session: 1, turn: Some(0), event: Some(5) },
+            "operation.finished for call_ghost has no open start",
+        )
+        .with_hint("emit operation.started before its finish"),
+        Finding::new(
+            "waiting-without-request",
+            Location { attempt: 1, session: 0, turn: Some(1), event: None },
+            "only in the second attempt",
+        )
+        .with_severity(Severity::Warning)
+        .with_hint(""),
     ];
     let sel = Selection { locator: Some("@1K1P0VJAPVJ12".into()), ..Default::default() };
     let out = plain::render(&doc, &derived, &findings, &[SectionKind::Diagnostics], &sel, &opts(200, false)).text;

@@ -5,7 +5,7 @@
 //! severity (errors, or warnings too with `--deny-warnings`), 2 input or
 //! usage errors, or nothing to check.
 
-use crate::analysis::derive_and_lint;
+use crate::analysis::derive_and_lint_to;
 use crate::view::check::{Layout, Report, RuleChoice, rules_json, rules_text};
 use std::io::Write as _;
 
@@ -66,7 +66,9 @@ pub fn run(args: &CheckArgs) -> i32 {
         Ok(d) => d,
         Err(e) => return super::report_error(&e),
     };
-    let (derived, findings) = derive_and_lint(&doc, None, &crate::model::usage::builtin_prices());
+    // The derivation the lint reads: check shows no observability summary.
+    let depth = crate::model::derive::Depth::NoSummaries;
+    let (derived, findings) = derive_and_lint_to(&doc, None, &crate::model::usage::builtin_prices(), depth);
     let report = Report::chosen(&doc, &derived, findings, args.deny_warnings, choice);
     let text = match args.format {
         CheckFormat::Text if args.statistics => report.text_as(Layout::Statistics),

@@ -58,7 +58,7 @@ pub fn run(
     let out = std::io::BufWriter::with_capacity(1 << 16, TerminalSafe::new(std::io::stdout().lock()));
     let written = if derived.len() == 1 && doc.attempts.len() == 1 {
         let (attempt, d) = &derived[0];
-        write_pretty(out, &DerivedJson { derived: d, attempt })
+        write_pretty(out, &DerivedJson::new(d, attempt))
     } else {
         write_pretty(out, &Attempts(&derived))
     };
@@ -90,7 +90,7 @@ impl serde::Serialize for Attempts<'_> {
                 m.serialize_entry("evalId", &a.eval_id)?;
                 m.serialize_entry("attempt", &a.attempt_number)?;
                 m.serialize_entry("locator", &a.locator)?;
-                m.serialize_entry("derived", &DerivedJson { derived: d, attempt: a })?;
+                m.serialize_entry("derived", &DerivedJson::new(d, a))?;
                 m.end()
             }
         }

@@ -20,13 +20,16 @@ pub struct PrettyWriter<W: Write> {
     open: Vec<bool>,
     /// A key was written and its value is next.
     after_key: bool,
+    /// What a key or a value is written into before it passes the filter
+    /// (kept from one to the next: `show --json` writes millions).
+    scratch: Vec<u8>,
 }
 
 const INDENT: &str = "  ";
 
 impl<W: Write> PrettyWriter<W> {
     pub fn new(out: W, filter: Filter) -> Self {
-        PrettyWriter { out, filter, open: Vec::new(), after_key: false }
+        PrettyWriter { out, filter, open: Vec::new(), after_key: false, scratch: Vec::new() }
     }
 
     /// The writer, once the document is done.
@@ -36,6 +39,22 @@ impl<W: Write> PrettyWriter<W> {
 
     fn put(&mut self, text: &str) -> io::Result<()> {
         self.out.write_all((self.filter)(text).as_bytes())
+    }
+
+    /// `write` into the scratch buffer, then `then` with the text written.
+    fn scratch(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
+        then: impl FnOnce(&mut Self, &str) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let done = write(&mut scratch)
+            .map_err(io::Error::other)
+            .and_then(|()| std::str::from_utf8(&scratch).map_err(io::Error::other))
+            .and_then(|text| then(self, text));
+        self.scratch = scratch;
+        done
     }
 
     fn newline_indent(&mut self, depth: usize) -> io::Result<()> {
@@ -100,8 +119,7 @@ impl<W: Write> PrettyWriter<W> {
     /// The next key of the open object; its value comes next.
     pub fn key(&mut self, key: &str) -> io::Result<()> {
         self.before_entry()?;
-        let quoted = serde_json::to_string(key).map_err(io::Error::other)?;
-        self.put(&quoted)?;
+        self.scratch(|b| serde_json::to_writer(b, key), |w, quoted| w.put(quoted))?;
         self.put(": ")?;
         self.after_key = true;
         Ok(())
@@ -110,27 +128,51 @@ impl<W: Write> PrettyWriter<W> {
     /// A whole value, indented where it stands.
     pub fn value(&mut self, value: &impl serde::Serialize) -> io::Result<()> {
         self.before_value()?;
-        let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
         let depth = self.open.len();
-        if depth == 0 || !text.contains('\n') {
-            return self.put(&text);
-        }
-        // Strings are escaped, so every newline of the text is between tokens.
-        let mut first = true;
-        for line in text.split('\n') {
-            if !first {
-                self.newline_indent(depth)?;
-            }
-            first = false;
-            self.put(line)?;
-        }
-        Ok(())
+        self.scratch(
+            |b| serde_json::to_writer_pretty(b, value),
+            |w, text| {
+                if depth == 0 || !text.contains('\n') {
+                    return w.put(text);
+                }
+                // Strings are escaped, so every newline of the text is between tokens.
+                let mut first = true;
+                for line in text.split('\n') {
+                    if !first {
+                        w.newline_indent(depth)?;
+                    }
+                    first = false;
+                    w.put(line)?;
+                }
+                Ok(())
+            },
+        )
     }
 
-    /// `key` and its whole value.
+    /// `key` and its whole value. A value on one line (a string, a number)
+    /// is written with its key as one piece.
     pub fn field(&mut self, key: &str, value: &impl serde::Serialize) -> io::Result<()> {
-        self.key(key)?;
-        self.value(value)
+        self.before_entry()?;
+        let depth = self.open.len();
+        self.scratch(
+            |b| {
+                serde_json::to_writer(&mut *b, key)?;
+                b.extend_from_slice(b": ");
+                serde_json::to_writer_pretty(b, value)
+            },
+            |w, text| {
+                // Strings are escaped, so every newline of the text is between tokens.
+                let mut first = true;
+                for line in text.split('\n') {
+                    if !first {
+                        w.newline_indent(depth)?;
+                    }
+                    first = false;
+                    w.put(line)?;
+                }
+                Ok(())
+            },
+        )
     }
 }
 

@@ -33,6 +33,11 @@ impl Source {
     pub fn release(&self, start: usize, end: usize) {
         self.0.release(start, end)
     }
+
+    /// Whether both read the same bytes (one file's mapping).
+    pub fn same(&self, other: &Source) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 struct Shared<T>(Arc<T>);

@@ -6,7 +6,7 @@
 
 pub mod parallel;
 
-use crate::model::derive::{DerivedAttempt, derive_document};
+use crate::model::derive::{Depth, DerivedAttempt, derive_document_to};
 use crate::model::diagnostics::Finding;
 use crate::model::document::Document;
 use crate::model::lint::{self, TurnFindings};
@@ -63,7 +63,8 @@ pub fn analyse(doc: &Document, model: Option<&str>, prices: &PriceTable) -> Anal
     let t = Instant::now();
     let ((derived, derive_time), turn_findings) = lint_turns_while(doc, || {
         let t = Instant::now();
-        (derive_document(doc, model, prices), t.elapsed())
+        // The views read no observability summary (only `derive` writes them).
+        (derive_document_to(doc, model, prices, Depth::NoSummaries), t.elapsed())
     });
     phases.push((Phase::Derive, derive_time));
     phases.push((Phase::DeriveAndLintTurns, t.elapsed()));
@@ -82,8 +83,7 @@ pub fn analyse(doc: &Document, model: Option<&str>, prices: &PriceTable) -> Anal
     phases.push((Phase::Parts, parts_time));
     let t = Instant::now();
     // Input findings first, as `derive_and_lint` (and so `check`) has them.
-    let mut findings = lint::input_findings(doc);
-    findings.extend(lint::merge(turn_findings, session_findings));
+    let findings = lint::merge(lint::input_findings(doc), turn_findings, session_findings, parallel::return_freed_heap);
     let views = assemble_views(doc, derived, parts, &findings, prices);
     phases.push((Phase::MergeFindingsAndViews, t.elapsed()));
     phases.push((Phase::Total, started.elapsed()));
@@ -112,10 +112,20 @@ pub fn derive_and_lint(
     model: Option<&str>,
     prices: &PriceTable,
 ) -> (Vec<DerivedAttempt>, Vec<Finding>) {
-    let (derived, turns) = lint_turns_while(doc, || derive_document(doc, model, prices));
+    derive_and_lint_to(doc, model, prices, Depth::Whole)
+}
+
+/// [`derive_and_lint`] with the document derived to `depth`: `check`
+/// derives only what the lint reads ([`Depth::NoSummaries`]).
+pub fn derive_and_lint_to(
+    doc: &Document,
+    model: Option<&str>,
+    prices: &PriceTable,
+    depth: Depth,
+) -> (Vec<DerivedAttempt>, Vec<Finding>) {
+    let (derived, turns) = lint_turns_while(doc, || derive_document_to(doc, model, prices, depth));
     let sessions = lint::lint_sessions(doc, &derived);
-    let mut findings = lint::input_findings(doc);
-    findings.extend(lint::merge(turns, sessions));
+    let findings = lint::merge(lint::input_findings(doc), turns, sessions, parallel::return_freed_heap);
     (derived, findings)
 }
 

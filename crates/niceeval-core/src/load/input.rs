@@ -265,20 +265,6 @@ impl Drop for Mapped {
     }
 }
 
-/// Hand back to the system the heap pages a large load freed. The parsing
-/// threads free their batches in their own allocator arenas, where glibc
-/// keeps the pages resident (about 32 MB after a million-event file) and
-/// the derivation, which allocates elsewhere, never reuses them: trimmed,
-/// the viewer's peak on that file fell from 212,000 to 190,000 KiB
-/// (BENCHMARKS.md). Elsewhere a no-op.
-pub fn return_freed_heap() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free memory of the allocator's own.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// The system's page size (what `madvise` works in).
 fn page_size() -> usize {
     #[cfg(unix)]

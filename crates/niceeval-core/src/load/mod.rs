@@ -47,7 +47,7 @@ pub fn load_path(path: impl AsRef<Path>) -> Result<Document, LoadError> {
         Input::Mapped(map) => std::sync::Arc::new(map),
     };
     let doc = load_mapped_path(&name, map);
-    input::return_freed_heap();
+    crate::analysis::parallel::return_freed_heap();
     doc
 }
 

@@ -158,21 +158,41 @@ pub fn scope_turns(sessions: &[Session]) -> (Vec<ScopeTurn<'_>>, Vec<TurnAddr>) 
     (scope, addrs)
 }
 
+/// How much of an attempt to derive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// Every fact (`derive` writes them all).
+    Whole,
+    /// Without the observability summaries (files read and modified, shell
+    /// commands, web fetches: folds that read every call's input again),
+    /// which only `derive` writes: the lint and the views read none. Left empty.
+    NoSummaries,
+}
+
 /// Derive every fact of one attempt. `model` overrides the attempt's own.
 pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTable) -> DerivedAttempt {
+    derive_attempt_to(attempt, model, prices, Depth::Whole)
+}
+
+/// [`derive_attempt`] to `depth`.
+pub fn derive_attempt_to(attempt: &Attempt, model: Option<&str>, prices: &PriceTable, depth: Depth) -> DerivedAttempt {
+    let whole = depth == Depth::Whole;
     let (scope, addrs) = scope_turns(&attempt.sessions);
     let agent_coverage = Coverage::complete();
     let mut turns = Vec::with_capacity(scope.len());
     for (st, addr) in scope.iter().zip(&addrs) {
         let record = &attempt.sessions[addr.session].turns[addr.turn];
-        let run_facts = derive_run_facts(st.events);
+        let o11y = match depth {
+            Depth::Whole => build_o11y_summary_from(st.events, &derive_run_facts(super::event::releasing(st.events))),
+            Depth::NoSummaries => O11ySummary::default(),
+        };
         let (tool_calls, orphan_finishes) = super::occurrence::count_turn_fold(st.events);
         turns.push(DerivedTurn {
             addr: *addr,
             session_name: st.session.to_string(),
             turn_name: st.turn.to_string(),
             turn_ordinal: st.turn_ordinal,
-            o11y: build_o11y_summary_from(st.events, &run_facts),
+            o11y,
             tool_calls,
             orphan_finishes,
             coverage: agent_coverage.downgrade(record.turn.evidence_coverage.as_ref()),
@@ -230,7 +250,7 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     let billed = attempt.reported_usage.unwrap_or(usage);
     DerivedAttempt {
         occurrences: root,
-        o11y: build_o11y_summary(all_events()),
+        o11y: if whole { build_o11y_summary(all_events()) } else { O11ySummary::default() },
         estimate: estimate_cost(model.as_deref(), &billed, prices),
         usage,
         sessions,
@@ -240,18 +260,12 @@ pub fn derive_attempt(attempt: &Attempt, model: Option<&str>, prices: &PriceTabl
     }
 }
 
-/// The events of `scope` in order, each turn's pages handed back once the
-/// iteration has passed it: the attempt's summary reads the inputs of some
-/// tool calls again, and a call read later (when it settles) only reads its
-/// page again.
+/// The events of `scope` in order, the pages of each stretch handed back
+/// once the iteration has passed it (a long turn is the whole file): the
+/// attempt's summary reads the inputs of some tool calls again, and a call
+/// read later (when it settles) only reads its page again.
 fn events_releasing_pages<'a>(scope: &'a [ScopeTurn<'a>]) -> impl Iterator<Item = &'a Event> + Clone {
-    scope.iter().flat_map(|s| {
-        let release = std::iter::once(()).filter_map(move |()| {
-            super::event::release_pages(s.events);
-            None
-        });
-        s.events.iter().chain(release)
-    })
+    scope.iter().flat_map(|s| super::event::releasing(s.events))
 }
 
 fn remap(set: &mut OccurrenceSet, indices: &[usize]) {
@@ -338,5 +352,15 @@ pub fn derive_document(
     model: Option<&str>,
     prices: &PriceTable,
 ) -> Vec<DerivedAttempt> {
-    doc.attempts.iter().map(|a| derive_attempt(a, model, prices)).collect()
+    derive_document_to(doc, model, prices, Depth::Whole)
+}
+
+/// [`derive_document`] to `depth`.
+pub fn derive_document_to(
+    doc: &super::document::Document,
+    model: Option<&str>,
+    prices: &PriceTable,
+    depth: Depth,
+) -> Vec<DerivedAttempt> {
+    doc.attempts.iter().map(|a| derive_attempt_to(a, model, prices, depth)).collect()
 }

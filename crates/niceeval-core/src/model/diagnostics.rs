@@ -2,23 +2,10 @@
 //! Produced by the lint rules (`niceeval check`) and shown by every surface.
 //! Also what a load lost of its input ([`InputLoss`]), which the rules report.
 
+use super::event::Name;
 use std::borrow::Cow;
 
-/// Error findings break NiceEval's derivations; warnings are likely mistakes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+pub use super::rules::Severity;
 
 /// Where a finding points: attempt, session and turn indices into the
 /// document, and the adapter event index inside the turn.
@@ -31,22 +18,181 @@ pub struct Location {
     pub event: Option<usize>,
 }
 
+/// One finding. A long stream can have one for every event (an Adapter that
+/// has not migrated to command projections gets one per tool start), so a
+/// finding is kept small (88 bytes): its code, where it points, and what it
+/// says in a form worded only when read ([`Finding::message`]); a hint of its
+/// own or a place in the input file, both rare, are boxed apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     /// Stable kebab-case code, e.g. `orphan-finish`.
     pub code: &'static str,
     pub severity: Severity,
     pub location: Location,
+    said: Said,
+}
+
+/// What a finding says is wrong, as kept (one pointer and a tag). Most
+/// findings are worded when they are made; the ones a long stream repeats
+/// for every event keep only the ids they name (shared with the events) and
+/// are worded when read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    Text(Name),
+    /// `command-unclassified`: a tool start (its operation id) without
+    /// `command`, and what claims actions coverage complete.
+    NoCommand {
+        operation_id: Name,
+        claim: CompleteClaim,
+    },
+    /// With a hint of its own or a place in the input file (rare).
+    More(Box<More>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct More {
+    said: Said,
+    hint: Option<String>,
+    input: Option<InputAt>,
+}
+
+/// What claims a turn's actions coverage complete when a tool start has no `command`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompleteClaim {
+    /// The attempt's recorded evidence coverage.
+    Recorded,
+    /// Nothing the file carries: the agent's own declaration is unknown.
+    NotRecorded,
+}
+
+impl Said {
+    /// The one line a surface prints.
+    pub fn words(&self) -> Cow<'_, str> {
+        match self {
+            Said::Text(t) => Cow::Borrowed(t),
+            Said::More(more) => more.said.words(),
+            Said::NoCommand { operation_id, claim } => {
+                let claim = match claim {
+                    CompleteClaim::Recorded => {
+                        "and this attempt's recorded evidence coverage claims actions complete, so commandMatch() is unavailable for this call while coverage says nothing is missing"
+                    }
+                    CompleteClaim::NotRecorded => {
+                        "and this file does not carry the agent's evidence coverage: unless the agent declares evidenceCoverage.actions partial, coverage claims complete while commandMatch() is unavailable for this call"
+                    }
+                };
+                Cow::Owned(format!(
+                    "tool start {} has no `command`, the Turn declares no actions downgrade, {claim}",
+                    quote(operation_id)
+                ))
+            }
+        }
+    }
+
+    /// Whether two say the same words, without wording them when their ids tell.
+    pub fn same_words(&self, other: &Said) -> bool {
+        match (self, other) {
+            (Said::Text(a), Said::Text(b)) => a == b,
+            (Said::NoCommand { operation_id: a, claim: x }, Said::NoCommand { operation_id: b, claim: y }) => {
+                x == y && (a == b || quote(a) == quote(b))
+            }
+            _ => self.words() == other.words(),
+        }
+    }
+
+    fn more(&mut self) -> &mut More {
+        if !matches!(self, Said::More(_)) {
+            let said = std::mem::replace(self, Said::Text(Name::new()));
+            *self = Said::More(Box::new(More { said, hint: None, input: None }));
+        }
+        match self {
+            Said::More(more) => more,
+            _ => unreachable!("made More above"),
+        }
+    }
+
+    fn extra(&self) -> Option<&More> {
+        match self {
+            Said::More(more) => Some(more),
+            _ => None,
+        }
+    }
+}
+
+impl From<String> for Said {
+    fn from(text: String) -> Said {
+        Said::Text(Name::from(text))
+    }
+}
+
+impl From<&str> for Said {
+    fn from(text: &str) -> Said {
+        Said::Text(Name::from(text))
+    }
+}
+
+/// Quote an input-derived string for a message: shortened to 60
+/// characters, JSON-quoted. (Callers that print still sanitize.)
+pub fn quote(s: &str) -> String {
+    const MAX: usize = 60;
+    let short: Cow<'_, str> = match s.char_indices().nth(MAX) {
+        Some((at, _)) => Cow::Owned(format!("{}…", &s[..at])),
+        None => Cow::Borrowed(s),
+    };
+    serde_json::to_string(&short).unwrap_or_default()
+}
+
+impl Finding {
+    /// A finding of `code` with the catalog's severity (an error for a
+    /// code the catalog does not have).
+    pub fn new(code: &'static str, location: Location, said: impl Into<Said>) -> Finding {
+        let severity = super::rules::rule_info(code).map_or(Severity::Error, |i| i.severity);
+        Finding { code, severity, location, said: said.into() }
+    }
+
+    pub fn with_severity(self, severity: Severity) -> Finding {
+        Finding { severity, ..self }
+    }
+
+    /// This finding with its own hint instead of the rule's.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Finding {
+        self.said.more().hint = Some(hint.into());
+        self
+    }
+
+    /// This finding about the input file itself, at `at`.
+    pub fn with_input(mut self, at: InputAt) -> Finding {
+        self.said.more().input = Some(at);
+        self
+    }
+
     /// One line: what is wrong.
-    pub message: String,
-    /// One line: how to fix it. Almost always the rule's own hint, borrowed
-    /// from the catalog: a long stream has hundreds of thousands of findings.
-    pub hint: Cow<'static, str>,
+    pub fn message(&self) -> Cow<'_, str> {
+        self.said.words()
+    }
+
+    /// Whether the two say the same words (see [`Said::same_words`]).
+    pub fn says_the_same_as(&self, other: &Finding) -> bool {
+        self.said.same_words(&other.said)
+    }
+
+    /// One line: how to fix it; almost always the rule's own hint.
+    pub fn hint(&self) -> &str {
+        match self.said.extra().and_then(|e| e.hint.as_deref()) {
+            Some(h) => h,
+            None => super::rules::rule_info(self.code).map_or("", |i| i.hint),
+        }
+    }
+
     /// The spec rule it enforces, e.g. `derivation §2.2`.
-    pub rule: &'static str,
+    pub fn rule(&self) -> &'static str {
+        super::rules::rule_info(self.code).map_or("derivation", |i| i.rule)
+    }
+
     /// For a finding about the input file itself (a skipped line, replaced
     /// text) rather than a turn: where in the file.
-    pub input: Option<InputAt>,
+    pub fn input(&self) -> Option<&InputAt> {
+        self.said.extra().and_then(|e| e.input.as_ref())
+    }
 }
 
 /// A place in an input file: path, 1-based line and byte column.

@@ -308,6 +308,15 @@ pub struct Attempt {
     pub provenance: Option<std::sync::Arc<super::provenance::Provenance>>,
 }
 
+impl Attempt {
+    /// The stretches of the file its raw events were read from: a pass
+    /// that reads every event (writing them out, say) hands them back as
+    /// it goes, so the file is not all resident at its end.
+    pub fn pages(&self) -> super::event::Pages {
+        super::event::Pages::of_all(self.sessions.iter().flat_map(|s| &s.turns).map(|t| &t.turn.events[..]))
+    }
+}
+
 /// Everything one or more input files became.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Document {

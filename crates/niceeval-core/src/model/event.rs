@@ -124,18 +124,58 @@ impl EventJson {
 /// [`Bytes::release`]): for a pass over many events that will not read
 /// them again soon, so that a large file is not all resident at once.
 pub fn release_pages(events: &[Event]) {
-    let mut span: Option<(&Source, usize, usize)> = None;
-    for e in events {
-        let EventJson::Raw { source, start, len } = &e.json else { continue };
-        let end = start + *len as usize;
-        span = match span {
-            Some((s, a, b)) => Some((s, a.min(*start), b.max(end))),
-            None => Some((source, *start, end)),
-        };
+    Pages::of(events).release();
+}
+
+/// The stretches of their files that some raw events were read from: one
+/// a file, from the first event read from it to the end of the last.
+#[derive(Default)]
+pub struct Pages(Vec<(Source, usize, usize)>);
+
+impl Pages {
+    pub fn of(events: &[Event]) -> Pages {
+        Pages::of_all([events])
     }
-    if let Some((source, start, end)) = span {
-        source.release(start, end);
+
+    /// The pages of every list of `lists` (the turns of an attempt, say).
+    pub fn of_all<'a>(lists: impl IntoIterator<Item = &'a [Event]>) -> Pages {
+        let mut spans: Vec<(Source, usize, usize)> = Vec::new();
+        for e in lists.into_iter().flatten() {
+            let EventJson::Raw { source, start, len } = &e.json else { continue };
+            let end = start + *len as usize;
+            // Events of one file follow each other: the last span is almost always theirs.
+            match spans.iter_mut().rev().find(|(s, ..)| s.same(source)) {
+                Some((_, a, b)) => (*a, *b) = ((*a).min(*start), (*b).max(end)),
+                None => spans.push((source.clone(), *start, end)),
+            }
+        }
+        Pages(spans)
     }
+
+    /// Hand them back to their files (see [`Bytes::release`]).
+    pub fn release(&self) {
+        for (source, start, end) in &self.0 {
+            source.release(*start, *end);
+        }
+    }
+}
+
+/// How many events a pass over a long turn reads before it hands their
+/// pages back ([`releasing`]): a turn of a million small events is the
+/// whole file, and a pass that held its pages until the turn ended would
+/// hold the file.
+pub const RELEASE_EVERY: usize = 4096;
+
+/// The events in order, the pages of each stretch of [`RELEASE_EVERY`]
+/// handed back once the pass has read past it (see [`release_pages`]).
+pub fn releasing(events: &[Event]) -> impl Iterator<Item = &Event> + Clone {
+    events.chunks(RELEASE_EVERY).flat_map(|stretch| {
+        let release = std::iter::once(()).filter_map(move |()| {
+            release_pages(stretch);
+            None
+        });
+        stretch.iter().chain(release)
+    })
 }
 
 /// A name many events share (a tool, a status, an operation id): one

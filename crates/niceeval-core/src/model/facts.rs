@@ -361,12 +361,18 @@ pub fn build_o11y_summary<'a>(events: impl IntoIterator<Item = &'a Event> + Clon
     summary
 }
 
-/// [`build_o11y_summary`] with the events' run facts already derived.
-pub fn build_o11y_summary_from<'a>(events: impl IntoIterator<Item = &'a Event>, facts: &RunFacts) -> O11ySummary {
-    let mut summary = event_summary(events);
+/// [`build_o11y_summary`] with the events' run facts already derived. The
+/// calls' inputs are read where their events are: the pages are handed back
+/// as the calls are read (a turn of a million events is the whole file).
+pub fn build_o11y_summary_from(events: &[Event], facts: &RunFacts) -> O11ySummary {
+    let mut summary = event_summary(super::event::releasing(events));
     let mut calls = CallSummary::default();
-    for call in &facts.tool_calls {
+    let pages = super::event::Pages::of(events);
+    for (i, call) in facts.tool_calls.iter().enumerate() {
         calls.add(&mut summary, call);
+        if (i + 1) % super::event::RELEASE_EVERY == 0 {
+            pages.release();
+        }
     }
     summary
 }

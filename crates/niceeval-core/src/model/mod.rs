@@ -22,6 +22,7 @@ pub mod payload;
 pub mod provenance;
 pub mod recorded;
 pub mod review;
+pub mod rules;
 pub mod sandbox;
 pub mod spread;
 pub mod timeline;

@@ -10,7 +10,7 @@ use crate::model::document::{Attempt, Document};
 use crate::model::hitl::{HitlRequest, hitl_requests};
 use crate::model::timeline::{Timeline, build_timeline};
 use crate::model::usage::PriceTable;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Everything derived once for one attempt.
 #[derive(Debug, Clone)]
@@ -22,11 +22,48 @@ pub struct AttemptView {
     /// event `None` is the runner's user message.
     pub badges: HashMap<(TurnAddr, Option<usize>), Vec<usize>>,
     /// (turn, event) positions that a diagnostic finding points at.
-    pub flagged: HashSet<(TurnAddr, Option<usize>)>,
+    pub flagged: Flagged,
     /// The header facts every surface shows.
     pub summary: Summary,
     /// The attempt's timing intervals and OTel spans as one tree.
     pub timing: crate::model::timing::Tree,
+}
+
+/// The (turn, event) positions findings point at (event `None`: the turn
+/// itself), sorted: a stream can have a finding at every tool start, and a
+/// hash set of them cost about 60 bytes a position.
+#[derive(Debug, Clone, Default)]
+pub struct Flagged(Vec<(u32, u32, u32)>);
+
+impl Flagged {
+    /// `(session, turn, event + 1)`, 0 for the turn itself; `None` beyond what a u32 holds.
+    fn key(&(addr, event): &(TurnAddr, Option<usize>)) -> Option<(u32, u32, u32)> {
+        let event = match event {
+            Some(e) => u32::try_from(e).ok()?.checked_add(1)?,
+            None => 0,
+        };
+        Some((u32::try_from(addr.session).ok()?, u32::try_from(addr.turn).ok()?, event))
+    }
+
+    fn of(positions: impl Iterator<Item = (TurnAddr, Option<usize>)>) -> Flagged {
+        let mut keys: Vec<(u32, u32, u32)> = positions.filter_map(|p| Flagged::key(&p)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.shrink_to_fit();
+        Flagged(keys)
+    }
+
+    pub fn contains(&self, position: &(TurnAddr, Option<usize>)) -> bool {
+        Flagged::key(position).is_some_and(|k| self.0.binary_search(&k).is_ok())
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// What is built for one attempt from its derived facts, before the
@@ -99,12 +136,13 @@ pub fn assemble_views(
     findings: &[Finding],
     prices: &PriceTable,
 ) -> Vec<AttemptView> {
-    let mut flagged: Vec<HashSet<(TurnAddr, Option<usize>)>> = vec![HashSet::new(); doc.attempts.len()];
+    let mut positions: Vec<Vec<(TurnAddr, Option<usize>)>> = vec![Vec::new(); doc.attempts.len()];
     for f in findings {
-        if let (Some(set), Some(turn)) = (flagged.get_mut(f.location.attempt), f.location.turn) {
-            set.insert((TurnAddr { session: f.location.session, turn }, f.location.event));
+        if let (Some(list), Some(turn)) = (positions.get_mut(f.location.attempt), f.location.turn) {
+            list.push((TurnAddr { session: f.location.session, turn }, f.location.event));
         }
     }
+    let flagged: Vec<Flagged> = positions.into_iter().map(|p| Flagged::of(p.into_iter())).collect();
     let numbers = attempt_numbers(doc);
     let mut counts = vec![(0usize, 0usize); doc.attempts.len()];
     for f in findings {

@@ -35,7 +35,7 @@ pub fn place(attempt: &Attempt, derived: &DerivedAttempt, loc: &Location) -> Str
 /// Where a finding points: a line of the input file for a finding about the
 /// file itself (a skipped line), else its [`place`] in the attempt.
 pub fn finding_place(attempt: &Attempt, derived: &DerivedAttempt, f: &Finding) -> String {
-    match &f.input {
+    match f.input() {
         Some(at) => input_place(at),
         None => place(attempt, derived, &f.location),
     }
@@ -55,7 +55,7 @@ pub fn finding_row(ctx: &Ctx, f: &Finding) -> Vec<Text> {
         severity_text(f.severity),
         Text::toned(finding_place(ctx.attempt, ctx.derived, f), Tone::Soft),
         Text::toned(f.code, Tone::Accent),
-        Text::plain(clean(&f.message)),
+        Text::plain(clean(&f.message())),
     ]
 }
 
@@ -81,8 +81,16 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         kv("code", W, Text::toned(f.code, Tone::Accent)),
         kv("where", W, Text::plain(finding_place(ctx.attempt, ctx.derived, f))),
         kv("rule", W, Text::plain(super::rules::citation_of(f.code))),
-        Block::Section(Section::new("What is wrong", Text::new(), vec![Block::Body(f.message.clone(), Tone::Plain)])),
-        Block::Section(Section::new("How to fix it", Text::new(), vec![Block::Body(f.hint.to_string(), Tone::Plain)])),
+        Block::Section(Section::new(
+            "What is wrong",
+            Text::new(),
+            vec![Block::Body(f.message().into_owned(), Tone::Plain)],
+        )),
+        Block::Section(Section::new(
+            "How to fix it",
+            Text::new(),
+            vec![Block::Body(f.hint().to_string(), Tone::Plain)],
+        )),
     ];
     let same: Vec<&&Finding> = ctx.findings().iter().filter(|g| g.code == f.code).collect();
     if same.len() > 1 {
@@ -90,14 +98,14 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         // Findings of one code share a list row; when they say different
         // things (two at one place, each with its own reason), each place
         // says its own, so none is hidden behind the row's first.
-        let differ = same.iter().any(|g| g.message != f.message);
+        let differ = same.iter().any(|g| !g.says_the_same_as(f));
         let mut places: Vec<Block> = same
             .iter()
             .take(SHOWN)
             .map(|g| {
                 let at = finding_place(ctx.attempt, ctx.derived, g);
                 if differ {
-                    Block::Line(Text::toned(format!("{at}  "), Tone::Soft).with(clean(&g.message), Tone::Plain))
+                    Block::Line(Text::toned(format!("{at}  "), Tone::Soft).with(clean(&g.message()), Tone::Plain))
                 } else {
                     Block::Line(Text::plain(at))
                 }
@@ -187,7 +195,7 @@ pub fn section(ctx: &Ctx) -> Section {
                 Some(t) => ctx.turn_selected(TurnAddr { session: f.location.session, turn: t }),
                 None => ctx.session_selected(f.location.session),
             };
-            sel && ctx.grep(|| format!("{} {} {} {}", f.severity.as_str(), f.code, f.message, f.hint))
+            sel && ctx.grep(|| format!("{} {} {} {}", f.severity.as_str(), f.code, f.message(), f.hint()))
         })
         .collect();
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
@@ -200,9 +208,9 @@ pub fn section(ctx: &Ctx) -> Section {
         let rows = findings
             .iter()
             .map(|f| {
-                let mut msg = Text::plain(clean(&f.message));
-                if !f.hint.is_empty() {
-                    msg.push(format!(" — fix: {}", clean(&f.hint)), Tone::Soft);
+                let mut msg = Text::plain(clean(&f.message()));
+                if !f.hint().is_empty() {
+                    msg.push(format!(" — fix: {}", clean(f.hint())), Tone::Soft);
                 }
                 msg.push(format!(" ({}, {})", f.code, super::rules::rule_link(f.code)), Tone::Soft);
                 vec![severity_text(f.severity), Text::plain(finding_place(ctx.attempt, ctx.derived, f)), msg]

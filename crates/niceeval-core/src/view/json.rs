@@ -15,6 +15,7 @@ use super::timeline::{kind_word, turn_rows_iter};
 use super::verdict::{row_status_word, scope_status_mark};
 use crate::model::diagnostics::Finding;
 use crate::model::document::{Attempt, Document, NoticeLevel};
+use crate::model::event::{Pages, RELEASE_EVERY};
 use crate::model::hitl::HitlState;
 use crate::model::occurrence::{Lifecycle, Occurrence, OpaqueReason};
 use crate::model::timeline::{RowStatus, tool_status_in};
@@ -65,9 +66,23 @@ pub fn write_document<W: Write>(
 
 /// An array of `items`, each written and dropped.
 fn write_each<W: Write>(w: &mut PrettyWriter<W>, items: impl Iterator<Item = Value>) -> io::Result<()> {
+    write_releasing(w, items, &Pages::default())
+}
+
+/// [`write_each`] of items that read their events' text where it is: every
+/// `RELEASE_EVERY` items, the pages read are handed back (a turn of a
+/// million events is the whole file).
+fn write_releasing<W: Write>(
+    w: &mut PrettyWriter<W>,
+    items: impl Iterator<Item = Value>,
+    pages: &Pages,
+) -> io::Result<()> {
     w.begin_array()?;
-    for item in items {
+    for (i, item) in items.enumerate() {
         w.value(&item)?;
+        if (i + 1) % RELEASE_EVERY == 0 {
+            pages.release();
+        }
     }
     w.end_array()
 }
@@ -263,6 +278,7 @@ fn error_json(a: &Attempt) -> Value {
 
 /// The selected turns, each with its rows written one at a time.
 fn write_turns<W: Write>(ctx: &Ctx, w: &mut PrettyWriter<W>) -> io::Result<()> {
+    let pages = ctx.attempt.pages();
     w.begin_array()?;
     for (st, addr) in ctx.addrs() {
         if !ctx.turn_selected(addr) {
@@ -300,7 +316,7 @@ fn write_turns<W: Write>(ctx: &Ctx, w: &mut PrettyWriter<W>) -> io::Result<()> {
                 "assertions": r.asserted,
             })
         });
-        write_each(w, rows)?;
+        write_releasing(w, rows, &pages)?;
         w.end_object()?;
     }
     w.end_array()
@@ -438,12 +454,12 @@ fn findings_json<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
             "code": f.code,
             "severity": f.severity.as_str(),
             "at": finding_place(ctx.attempt, ctx.derived, f),
-            "message": f.message,
-            "hint": f.hint,
+            "message": f.message(),
+            "hint": f.hint(),
             "rule": super::rules::citation_of(f.code),
         });
         // A finding about the file itself: where in it, as `check --format json` says.
-        if let Some(at) = &f.input {
+        if let Some(at) = f.input() {
             v["path"] = at.path.clone().into();
             v["line"] = at.line.into();
             v["column"] = at.column.into();

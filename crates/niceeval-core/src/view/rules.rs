@@ -67,7 +67,7 @@ pub fn citation_of(code: &str) -> String {
 pub fn markdown() -> String {
     let mut out = String::from(
         "# The rules `niceeval check` enforces\n\n\
-         Generated from the rule table (`crates/niceeval-core/src/model/lint.rs`); a test keeps this file equal to it. \
+         Generated from the rule table (`crates/niceeval-core/src/model/rules.rs`); a test keeps this file equal to it. \
          `niceeval check --list-rules` prints the same table.\n\n\
          Each rule follows NiceEval's own behaviour (its derivation core at commit `b5fbba66`): what NiceEval does \
          with such an event, and why that matters to an adapter. Errors break what NiceEval derives (tool calls, \

@@ -15,10 +15,9 @@ pub fn findings(doc: &Document) -> Vec<Finding> {
             LossKind::TextReplaced => "input-text-replaced",
         };
         let attempt = doc.attempts.iter().position(|a| a.source.as_deref() == Some(loss.path.as_str())).unwrap_or(0);
-        sink.push(code, Location { attempt, ..Location::default() }, loss.describe());
-        if let Some(f) = sink.findings.last_mut() {
-            f.input = Some(InputAt { path: loss.path.clone(), line: loss.line, column: loss.column });
-        }
+        let at = InputAt { path: loss.path.clone(), line: loss.line, column: loss.column };
+        sink.findings
+            .push(Finding::new(code, Location { attempt, ..Location::default() }, loss.describe()).with_input(at));
     }
     sink.findings
 }

@@ -4,9 +4,9 @@
 use super::{Sink, q};
 use crate::model::command::UNCLASSIFIED;
 use crate::model::coverage::{CHANNELS, Coverage, CoverageEntry, CoverageError, CoverageStatus};
-use crate::model::diagnostics::Location;
+use crate::model::diagnostics::{CompleteClaim, Location, Said};
 use crate::model::document::TurnRecord;
-use crate::model::event::{EventKind, Role, TextDigest, json_type};
+use crate::model::event::{EventKind, Name, Role, TextDigest, json_type};
 use crate::model::spread::Spread;
 use crate::model::usage::{MAX_EXACT, USAGE_FIELDS};
 use serde_json::Value;
@@ -210,35 +210,25 @@ fn check_unclassified(
     coverage: Option<&Coverage>,
     attempt_actions: Option<&CoverageEntry>,
 ) {
-    let starts: Vec<(usize, &str, bool)> = record
-        .turn
-        .events
-        .iter()
+    let starts: Vec<(usize, &Name, bool)> = crate::model::event::releasing(&record.turn.events)
         .enumerate()
         .filter_map(|(i, e)| match &e.kind {
-            EventKind::ToolStarted { operation_id, .. } => Some((i, &**operation_id, e.command().is_some())),
+            EventKind::ToolStarted { operation_id, .. } => Some((i, operation_id, e.command().is_some())),
             _ => None,
         })
         .collect();
     let turn_claims_complete =
         coverage.and_then(|c| c.get("actions")).is_some_and(|a| a.status == CoverageStatus::Complete);
     let claim = match attempt_actions.map(|a| a.status) {
-        Some(CoverageStatus::Complete) => Some(
-            "and this attempt's recorded evidence coverage claims actions complete, so commandMatch() is unavailable for this call while coverage says nothing is missing",
-        ),
+        Some(CoverageStatus::Complete) => Some(CompleteClaim::Recorded),
         Some(_) => None,
-        None => Some(
-            "and this file does not carry the agent's evidence coverage: unless the agent declares evidenceCoverage.actions partial, coverage claims complete while commandMatch() is unavailable for this call",
-        ),
+        None => Some(CompleteClaim::NotRecorded),
     };
     if let (true, Some(claim)) = (turn_claims_complete, claim) {
         for (i, id, has_command) in &starts {
             if !has_command {
-                sink.push(
-                    "command-unclassified",
-                    Location { event: Some(*i), ..here },
-                    format!("tool start {} has no `command`, the Turn declares no actions downgrade, {claim}", q(id)),
-                );
+                let said = Said::NoCommand { operation_id: (*id).clone(), claim };
+                sink.push_said("command-unclassified", Location { event: Some(*i), ..here }, said);
             }
         }
     }
@@ -271,7 +261,9 @@ fn digests_of(events: &[crate::model::event::Event], spread: Spread) -> Vec<(usi
             EventKind::Message { role: Role::Assistant } => events[i].text_digest(),
             _ => None,
         };
-        stretch.clone().filter_map(|i| Some((i, digest(i)?))).collect::<Vec<_>>()
+        let digests = stretch.clone().filter_map(|i| Some((i, digest(i)?))).collect::<Vec<_>>();
+        crate::model::event::release_pages(&events[stretch.clone()]);
+        digests
     });
     digested.into_iter().flatten().collect()
 }

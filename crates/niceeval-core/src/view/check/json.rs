@@ -5,6 +5,7 @@ use super::{Report, skip_reason};
 use crate::model::diagnostics::Finding;
 use crate::model::lint::RULES;
 use crate::view::json::PrettyWriter;
+use crate::view::rules::{citation_of, rule_link};
 use crate::view::text::clean;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
@@ -45,7 +46,7 @@ impl Report<'_> {
                 let first = &self.findings[s.first];
                 let mut o = json!({
                     "code": s.code, "severity": s.severity.as_str(), "count": s.count,
-                    "first": self.position(first), "firstAttempt": first.input.is_none().then_some(first.location.attempt + 1),
+                    "first": self.position(first), "firstAttempt": first.input().is_none().then_some(first.location.attempt + 1),
                 });
                 if let Some(source) = self.source_of(first) {
                     o["firstSource"] = source.into();
@@ -89,11 +90,60 @@ impl Report<'_> {
         if !statistics_only {
             w.key("findings")?;
             w.begin_array()?;
+            let mut memo = Memo::default();
             for f in &self.findings {
-                w.value(&self.finding_json(f))?;
+                match f.input() {
+                    // About the file itself (rare): its keys are made over.
+                    Some(_) => w.value(&self.finding_json(f))?,
+                    None => self.write_finding(f, w, &mut memo)?,
+                }
             }
             w.end_array()?;
         }
+        w.end_object()
+    }
+
+    /// [`Report::finding_json`] of a finding about a turn, written field by
+    /// field (the same bytes): a stream can have a finding for every event.
+    /// What findings in a row share (the rule's citation, the session's name,
+    /// the turn's label) is worked out once for the row ([`Memo`]).
+    fn write_finding<W: Write>(&self, f: &Finding, w: &mut PrettyWriter<W>, memo: &mut Memo) -> io::Result<()> {
+        let l = f.location;
+        let attempt = self.doc.attempts.get(l.attempt);
+        let session = attempt.and_then(|a| a.sessions.get(l.session));
+        if memo.code != f.code {
+            *memo = Memo { code: f.code, citation: citation_of(f.code), doc: rule_link(f.code), ..Memo::default() };
+        }
+        if memo.session != Some((l.attempt, l.session)) {
+            memo.session = Some((l.attempt, l.session));
+            memo.session_name = session.map(|s| s.scope_name()).unwrap_or_default();
+            memo.turn = None;
+        }
+        if memo.turn != Some(l.turn) {
+            memo.turn = Some(l.turn);
+            let addr = l.turn.map(|turn| crate::model::TurnAddr { session: l.session, turn });
+            memo.turn_label = addr.zip(attempt).map(|(a, at)| crate::view::address::turn_label(at, a));
+            memo.turn_number = self.turn_of(f);
+        }
+        w.begin_object()?;
+        w.field("code", &f.code)?;
+        w.field("severity", &f.severity.as_str())?;
+        w.field("rule", &memo.citation)?;
+        w.field("doc", &memo.doc)?;
+        if let Some(source) = self.source_of(f) {
+            w.field("source", &source)?;
+        }
+        w.field("attempt", &(l.attempt + 1))?;
+        w.field("session", &memo.session_name)?;
+        w.field("sessionIndex", &session.map(|s| s.index))?;
+        w.field("turn", &memo.turn_number)?;
+        w.field("turnLabel", &memo.turn_label)?;
+        w.field("turnInSession", &l.turn.map(|t| t + 1))?;
+        w.field("eventOrdinal", &l.event.map(|e| e + 1))?;
+        w.field("eventIndex", &l.event)?;
+        w.field("position", &self.position(f))?;
+        w.field("message", &clean(&f.message()))?;
+        w.field("hint", &clean(f.hint()))?;
         w.end_object()
     }
 
@@ -104,8 +154,8 @@ impl Report<'_> {
         let mut o = Map::new();
         o.insert("code".into(), f.code.into());
         o.insert("severity".into(), f.severity.as_str().into());
-        o.insert("rule".into(), crate::view::rules::citation_of(f.code).into());
-        o.insert("doc".into(), crate::view::rules::rule_link(f.code).into());
+        o.insert("rule".into(), citation_of(f.code).into());
+        o.insert("doc".into(), rule_link(f.code).into());
         if let Some(source) = self.source_of(f) {
             // Several files were checked: which one this finding is in.
             o.insert("source".into(), source.into());
@@ -121,9 +171,9 @@ impl Report<'_> {
         o.insert("eventOrdinal".into(), l.event.map(|e| e + 1).into());
         o.insert("eventIndex".into(), l.event.into());
         o.insert("position".into(), self.position(f).into());
-        o.insert("message".into(), clean(&f.message).into());
-        o.insert("hint".into(), clean(&f.hint).into());
-        if let Some(at) = &f.input {
+        o.insert("message".into(), clean(&f.message()).into());
+        o.insert("hint".into(), clean(f.hint()).into());
+        if let Some(at) = f.input() {
             // A finding about the file itself: where in it, not which turn.
             for key in ["attempt", "session", "sessionIndex", "turn", "eventOrdinal", "eventIndex"] {
                 o.insert(key.into(), Value::Null);
@@ -134,6 +184,21 @@ impl Report<'_> {
         }
         Value::Object(o)
     }
+}
+
+/// What [`Report::write_finding`] works out once for findings in a row.
+#[derive(Default)]
+struct Memo {
+    code: &'static str,
+    citation: String,
+    doc: String,
+    /// (attempt, session) the name is of.
+    session: Option<(usize, usize)>,
+    session_name: String,
+    /// The turn (of that session) the label and number are of.
+    turn: Option<Option<usize>>,
+    turn_label: Option<String>,
+    turn_number: Option<u64>,
 }
 
 /// `check --list-rules --format json`.

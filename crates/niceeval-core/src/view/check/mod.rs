@@ -174,7 +174,7 @@ impl<'a> Report<'a> {
     /// `N:i` of a finding (the attempt-wide turn number and the event
     /// ordinal), `turn N` for a whole-turn one, `-` for a session's or the file's.
     pub fn position(&self, f: &Finding) -> String {
-        if f.input.is_some() {
+        if f.input().is_some() {
             return "-".into();
         }
         let l = f.location;
@@ -194,7 +194,7 @@ impl<'a> Report<'a> {
 
     /// The attempt-wide turn number of a finding, when it points at a turn.
     fn turn_of(&self, f: &Finding) -> Option<u64> {
-        f.location.turn.filter(|_| f.input.is_none()).map(|t| self.turn_number(f.location, t))
+        f.location.turn.filter(|_| f.input().is_none()).map(|t| self.turn_number(f.location, t))
     }
 
     /// The file a finding comes from, when several files were checked.
@@ -202,7 +202,7 @@ impl<'a> Report<'a> {
         if !self.several_files {
             return None;
         }
-        match &f.input {
+        match f.input() {
             Some(at) => Some(clean(&at.path)),
             None => self.doc.attempts.get(f.location.attempt).and_then(|a| a.source.as_deref()).map(clean),
         }
@@ -212,7 +212,7 @@ impl<'a> Report<'a> {
     /// attempt's: `turns/b.json › 1:3`, `attempt 4 › 1:3`, or `1:3`;
     /// `path:line` for a finding about the file itself.
     pub fn located(&self, f: &Finding) -> String {
-        if let Some(at) = &f.input {
+        if let Some(at) = f.input() {
             return format!("{}:{}", clean(&at.path), at.line);
         }
         let position = self.position(f);

@@ -112,15 +112,15 @@ impl Report<'_> {
     fn finding_text(&self, out: &mut String, f: &Finding, with_where: bool) {
         let position = self.position(f);
         let severity = severity_text(f.severity).as_plain();
-        let _ = writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&f.message));
-        if with_where && f.input.is_none() {
+        let _ = writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&f.message()));
+        if with_where && f.input().is_none() {
             let mut place = self.group_title(f.location);
             if self.doc.attempts.len() > 1 {
                 place = format!("{} › {place}", self.attempt_title(f.location.attempt));
             }
             let _ = writeln!(out, "  {:<6}   where: {place}", "");
         }
-        let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(&f.hint));
+        let _ = writeln!(out, "  {:<6}   hint: {}", "", clean(f.hint()));
         let _ = writeln!(out, "  {:<6}   rule: {}", "", crate::view::rules::citation_of(f.code));
     }
 
@@ -171,7 +171,7 @@ impl Report<'_> {
 
     /// Every finding: the file's own first, then by attempt and turn.
     fn all_text(&self, out: &mut String) {
-        let (input, turns): (Vec<&Finding>, Vec<&Finding>) = self.findings.iter().partition(|f| f.input.is_some());
+        let (input, turns): (Vec<&Finding>, Vec<&Finding>) = self.findings.iter().partition(|f| f.input().is_some());
         if !input.is_empty() {
             let _ = writeln!(out, "\ninput");
         }
