@@ -368,7 +368,8 @@ fn app_with_string(bytes: usize) -> App {
     let mut app = App::new(doc, None, PriceTable::default());
     niceeval::app::update(&mut app, niceeval::app::Action::Resize { width: 200, height: 60 });
     let view = app.view().expect("a view");
-    let row = app.visible().iter().position(|&r| view.timeline.rows[r].event() == Some(0)).expect("the message row");
+    let row =
+        app.visible().iter().position(|&r| view.timeline.rows[r as usize].event() == Some(0)).expect("the message row");
     niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(row));
     app
 }

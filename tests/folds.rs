@@ -41,7 +41,8 @@ fn minus_folds_every_turn_plus_unfolds_them() {
     let mut app = demo();
     let all = app.visible().len();
     update(&mut app, Intent::FoldAll);
-    let headers = app.visible().iter().filter(|&&r| app.view().unwrap().timeline.rows[r].kind == RowKind::TurnHeader);
+    let headers =
+        app.visible().iter().filter(|&&r| app.view().unwrap().timeline.rows[r as usize].kind == RowKind::TurnHeader);
     assert_eq!(headers.count(), app.visible().len(), "only headers are left");
     assert_eq!(app.flash_text().unwrap(), "8 turns folded (+ unfolds)");
     update(&mut app, Intent::UnfoldAll);

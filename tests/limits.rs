@@ -197,7 +197,7 @@ fn a_huge_string_field_opens_and_pages() {
     let row = app
         .visible()
         .iter()
-        .position(|&r| app.view().unwrap().timeline.rows[r].event() == Some(0))
+        .position(|&r| app.view().unwrap().timeline.rows[r as usize].event() == Some(0))
         .expect("a row for the message");
     niceeval::app::update(&mut app, niceeval::app::Action::SelectRow(row));
     let top = harness::draw(&mut terminal, &app, &cache);

@@ -297,7 +297,7 @@ fn several_files_name_their_attempts_and_count_their_own_findings() {
     let text = screen(&mut app, 200, 30);
     assert!(text.contains("failed-orphans.json") && text.contains("waiting-hitl.json"), "{text}");
     // The header counts the findings of the attempt shown, as its Diagnostics tab lists them.
-    let shown = app.scoped_findings().len();
+    let shown = app.scoped_finding_count();
     let header = text.lines().nth(1).unwrap();
     assert!(shown == 0 || header.contains(&format!("⚑ {shown} ")) || header.contains("⚑"), "{header}");
     let summary = &app.view().unwrap().summary;

@@ -76,7 +76,7 @@ pub(super) fn open_in_viewer(app: &mut App, attempt: usize, selected: Option<Sel
         Some(Selected::Row(r)) => app.select_row(r),
         Some(Selected::Tool(i)) => {
             app.tab = Panel::Tools;
-            let at = app.tool_rows().iter().position(|r| *r == Ok(i)).unwrap_or(0);
+            let at = app.tool_rows().iter().position(|r| r.get() == Ok(i)).unwrap_or(0);
             app.lists.tools = ListState { selected: at, offset: 0 };
         }
         Some(Selected::Assertion(i)) => {

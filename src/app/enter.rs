@@ -43,13 +43,13 @@ pub(super) fn enter(app: &mut App) {
                 let rows = app.tool_rows();
                 let Some(view) = app.view() else { return };
                 let target = rows.get(app.lists.tools.selected).and_then(|r| {
-                    let (scope_turn, event) = match r {
+                    let (scope_turn, event) = match r.get() {
                         Ok(o) => {
-                            let occ = &view.derived.occurrences.occurrences[*o];
+                            let occ = &view.derived.occurrences.occurrences[o];
                             (occ.start_ref.scope_turn(), occ.start_ref.event())
                         }
                         Err(o) => {
-                            let orphan = &view.derived.occurrences.orphan_finishes[*o];
+                            let orphan = &view.derived.occurrences.orphan_finishes[o];
                             (orphan.event_ref.scope_turn(), orphan.event_ref.event())
                         }
                     };

@@ -4,6 +4,7 @@
 //! the turn they land in.
 
 use super::App;
+use super::rows::RowNumbers;
 use crate::model::timeline::RowKind;
 
 impl App {
@@ -26,8 +27,13 @@ impl App {
         let attempt = self.scope.attempt;
         let Some(view) = self.view() else { return };
         let rows = &view.timeline.rows;
-        let turns: Vec<_> =
-            self.scope_rows.iter().filter(|&&r| rows[r].kind == RowKind::TurnHeader).map(|&r| rows[r].addr()).collect();
+        let turns: Vec<_> = self
+            .scope_rows()
+            .iter()
+            .map(|&r| &rows[r as usize])
+            .filter(|r| r.kind == RowKind::TurnHeader)
+            .map(|r| r.addr())
+            .collect();
         let n = turns.len();
         for addr in turns {
             if fold {
@@ -45,10 +51,10 @@ impl App {
     fn refold(&mut self) {
         let keep = self.selected_row();
         self.set_scope_rows();
-        let at = keep.map(|row| self.visible.partition_point(|&r| r <= row).saturating_sub(1)).unwrap_or(0);
+        let at = keep.map(|row| self.visible().before(row + 1).saturating_sub(1)).unwrap_or(0);
         self.lists.timeline.selected = at;
         let rows = self.viewport.list_rows;
-        self.lists.timeline.clamp(self.visible.len(), rows);
+        self.lists.timeline.clamp(self.visible().len(), rows);
     }
 
     /// Is this turn folded?

@@ -171,7 +171,7 @@ mod tests {
         let first = &app.doc.attempts[0];
         assert_eq!(first.eval_id.as_deref(), Some("a1-fix-tests"));
         assert_eq!(first.sessions.len(), 1);
-        assert!(!app.visible.is_empty(), "its timeline is shown");
+        assert!(!app.visible().is_empty(), "its timeline is shown");
         assert!(app.listing.as_ref().unwrap().read[0]);
         assert!(app.doc.attempts[1].sessions.is_empty(), "the others stay listed only");
         // Enter again folds it back into the list, read once.

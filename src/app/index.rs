@@ -11,6 +11,7 @@
 //! - per scope (and tool filter and sort): tools, HITL requests, findings,
 //!   usage turns. These passes read the small per-attempt arrays.
 
+use super::rows::{RowNumbers, ScopeRows, ScopedFindings, ToolRow};
 use super::{App, JumpTo, Scope, ToolFilter};
 use crate::model::TurnAddr;
 use crate::model::occurrence::{Lifecycle, Occurrence, compact_index};
@@ -26,19 +27,19 @@ const WAITING: u8 = 8;
 const TOOL_FAILED: u8 = 1;
 const TOOL_PENDING: u8 = 2;
 const TOOL_AMBIGUOUS: u8 = 4;
-/// The finish turn of a call never finished.
-const NO_TURN: u32 = u32::MAX;
 
 /// What the lists of one attempt are built from, computed once per document.
 #[derive(Debug, Clone, Default)]
 pub(super) struct AttemptIndex {
     /// One byte of flags per timeline row.
     row_flags: Vec<u8>,
-    /// Per occurrence (root fold): the scope turns of its start and of its
-    /// finish (`NO_TURN` while pending), and its filter flags.
-    tools: Vec<(u32, u32, u8)>,
-    /// Occurrence indices stably sorted by display name.
-    by_name: Vec<u32>,
+    /// Per occurrence (root fold): its filter flags. (The turns it started
+    /// and finished in are read from the occurrence: a copy of them here
+    /// was 3 MB at 300,000 calls.)
+    tool_flags: Vec<u8>,
+    /// Occurrence indices stably sorted by display name, once the Tools tab
+    /// is first sorted by name.
+    by_name: Option<Vec<u32>>,
     /// Rows that a diagnostic finding points at, ascending.
     finding_rows: Vec<u32>,
     /// Assertion indices, failing gates first, and how many gates fail.
@@ -69,12 +70,12 @@ pub struct ListIndex {
     // Per scope (and the tool filter and sort):
     /// Turn headers among the scope's rows (a folded turn keeps its header).
     scope_turns: usize,
-    tools: Vec<Result<usize, usize>>,
+    tools: Vec<ToolRow>,
     /// How many of `tools` finish here a call started before the scope.
     tools_carried: usize,
     hitl: Vec<usize>,
     hitl_waiting: usize,
-    findings: Vec<usize>,
+    findings: ScopedFindings,
     /// The Diagnostics rows: one per finding code in scope, `(first finding, how many)`.
     finding_rows: Vec<(usize, usize)>,
     /// Derived turns in scope (one Usage row each).
@@ -130,13 +131,7 @@ fn build_attempt_index(
     let rows = &view.timeline.rows;
     let row_flags = rows.iter().map(row_flags).collect();
     let occurrences = &view.derived.occurrences.occurrences;
-    let tools = occurrences
-        .iter()
-        .map(|o| {
-            let finish = o.finish_ref.map_or(NO_TURN, |f| f.scope_turn() as u32);
-            (o.start_ref.scope_turn() as u32, finish, tool_flags(o))
-        })
-        .collect();
+    let tool_flags = occurrences.iter().map(tool_flags).collect();
     let mut finding_rows: Vec<u32> = findings
         .iter()
         .filter(|f| f.location.attempt == a)
@@ -164,15 +159,7 @@ fn build_attempt_index(
             attempt.sessions[t.addr.session].turns[t.addr.turn].turn.usage.and_then(|u| u.billable_tokens())
         })
         .fold(0.0, f64::max);
-    AttemptIndex {
-        row_flags,
-        tools,
-        by_name: order_by_name(occurrences),
-        finding_rows,
-        assertions,
-        failing_gates,
-        max_turn_tokens,
-    }
+    AttemptIndex { row_flags, tool_flags, by_name: None, finding_rows, assertions, failing_gates, max_turn_tokens }
 }
 
 impl App {
@@ -223,31 +210,26 @@ impl App {
         index.built_for = Some(key);
     }
 
-    /// Set `visible` to the timeline rows of the scope in this merge mode:
-    /// one slice of the attempt's rows, which are grouped by turn in address
-    /// order (copied into `visible`'s own allocation).
+    /// Set the scope's rows (a span of the attempt's rows in this merge
+    /// mode, which are grouped by turn in address order) and, while some
+    /// turn of the attempt is folded, the rows shown.
     pub(super) fn set_scope_rows(&mut self) {
         self.index_rows();
         let scope = self.scope;
-        self.scope_rows.clear();
-        self.visible.clear();
+        self.scope_rows = ScopeRows::default();
+        self.folded_rows = None;
         let Some(view) = self.views.get(scope.attempt) else { return };
         let rows = &view.timeline.rows;
         let all = &self.index.all_rows;
-        // Room for the whole attempt in either merge mode, allocated once.
-        self.scope_rows.reserve(rows.len());
-        match scope_row_range(rows, scope) {
-            Some(range) => {
-                let from = all.partition_point(|&r| (r as usize) < range.start);
-                let to = all.partition_point(|&r| (r as usize) < range.end);
-                self.scope_rows.extend(all[from..to].iter().map(|&r| r as usize));
-            }
-            None => self.scope_rows.extend(all.iter().map(|&r| r as usize).filter(|&r| scope.contains(rows[r].addr()))),
-        }
+        self.scope_rows = match scope_row_range(rows, scope) {
+            Some(range) => ScopeRows::Span(all.before(range.start)..all.before(range.end)),
+            None => ScopeRows::Own(all.iter().copied().filter(|&r| scope.contains(rows[r as usize].addr())).collect()),
+        };
+        let in_scope = self.scope_rows.of(all);
         let headers = &self.index.headers;
-        self.index.scope_turns = match (self.scope_rows.first(), self.scope_rows.last()) {
-            (Some(&first), Some(&last)) => headers[headers.partition_point(|&h| (h as usize) < first)
-                ..headers.partition_point(|&h| (h as usize) <= last)]
+        self.index.scope_turns = match (in_scope.first(), in_scope.last()) {
+            (Some(&first), Some(&last)) => headers
+                [headers.partition_point(|&h| h < first)..headers.partition_point(|&h| h <= last)]
                 .iter()
                 .filter(|&&h| scope.contains(rows[h as usize].addr()))
                 .count(),
@@ -256,12 +238,23 @@ impl App {
         // A folded turn shows its header only.
         let folded = &self.folded;
         if folded.iter().any(|(a, _)| *a == scope.attempt) {
-            let shown =
-                |&r: &usize| rows[r].kind == RowKind::TurnHeader || !folded.contains(&(scope.attempt, rows[r].addr()));
-            self.visible.extend(self.scope_rows.iter().copied().filter(shown));
-        } else {
-            self.visible.extend_from_slice(&self.scope_rows);
+            let shown = |&&r: &&u32| {
+                let row = &rows[r as usize];
+                row.kind == RowKind::TurnHeader || !folded.contains(&(scope.attempt, row.addr()))
+            };
+            self.folded_rows = Some(in_scope.iter().filter(shown).copied().collect());
         }
+    }
+
+    /// Every timeline row in scope, folded turns included (what search and
+    /// jumps look in; landing in a folded turn unfolds it).
+    pub(super) fn scope_rows(&self) -> &[u32] {
+        self.scope_rows.of(&self.index.all_rows)
+    }
+
+    /// Timeline rows shown for the scope (indices into the attempt's rows).
+    pub fn visible(&self) -> &[u32] {
+        self.folded_rows.as_deref().unwrap_or_else(|| self.scope_rows())
     }
 
     /// Rebuild the scope's lists: tools, HITL requests, findings and usage
@@ -273,21 +266,11 @@ impl App {
         index.hitl.clear();
         index.hitl_waiting = 0;
         index.turns.clear();
-        index.findings = self
-            .findings
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.location.attempt == scope.attempt)
-            .filter(|(_, f)| {
-                scope.session.is_none_or(|s| s == f.location.session)
-                    && scope.turn.is_none_or(|t| Some(t) == f.location.turn)
-            })
-            .map(|(i, _)| i)
-            .collect();
+        index.findings = ScopedFindings::of(&self.findings, scope);
         // Identical codes share a row with a count (a long stream can repeat one finding thousands of times).
         let mut rows: Vec<(usize, usize)> = Vec::new();
         let mut row_of: HashMap<&str, usize> = HashMap::new();
-        for &i in &index.findings {
+        for i in index.findings.iter() {
             match row_of.get(self.findings[i].code) {
                 Some(&r) => rows[r].1 += 1,
                 None => {
@@ -317,6 +300,9 @@ impl App {
         let (filter, by_name) = (self.tool_filter, self.tool_sort_by_name);
         let mut rows = Vec::new();
         self.attempt_index(attempt);
+        if by_name {
+            self.order_tools_by_name(attempt);
+        }
         if let (Some(ai), Some(view)) = (self.index.attempts.get(&attempt), self.views.get(attempt)) {
             let d = &view.derived;
             let in_scope: Vec<bool> = d.turns.iter().map(|t| scope.contains(t.addr)).collect();
@@ -327,52 +313,64 @@ impl App {
                 ToolFilter::Problems => Some(TOOL_AMBIGUOUS),
             };
             // A call is in the scope it started or finished in (as `show --tools` lists it).
+            let occurrences = &d.occurrences.occurrences;
             let keep = |i: usize| {
-                let (start, finish, flags) = ai.tools[i];
-                let here = |t: u32| in_scope.get(t as usize).copied().unwrap_or(false);
-                (here(start) || here(finish)) && want.is_none_or(|w| flags & w != 0)
+                let o = &occurrences[i];
+                let here = |t: usize| in_scope.get(t).copied().unwrap_or(false);
+                (here(o.start_ref.scope_turn()) || o.finish_ref.is_some_and(|f| here(f.scope_turn())))
+                    && want.is_none_or(|w| ai.tool_flags[i] & w != 0)
             };
             // Counted first: a filtered collect grows by doubling, and at
             // 285,720 calls the list would hold twice the room it needs.
-            let kept = (0..ai.tools.len()).filter(|&i| keep(i)).count();
+            let kept = (0..ai.tool_flags.len()).filter(|&i| keep(i)).count();
             rows = Vec::with_capacity(kept + d.occurrences.orphan_finishes.len());
-            if by_name {
-                rows.extend(ai.by_name.iter().map(|&i| i as usize).filter(|&i| keep(i)).map(Ok));
-            } else {
-                rows.extend((0..ai.tools.len()).filter(|&i| keep(i)).map(Ok));
+            match ai.by_name.as_ref().filter(|_| by_name) {
+                Some(order) => rows.extend(order.iter().map(|&i| i as usize).filter(|&i| keep(i)).map(ToolRow::call)),
+                None => rows.extend((0..ai.tool_flags.len()).filter(|&i| keep(i)).map(ToolRow::call)),
             }
             if matches!(filter, ToolFilter::All | ToolFilter::Problems) {
                 let orphans = d.occurrences.orphan_finishes.iter().enumerate();
                 let in_scope = |t: usize| in_scope.get(t).copied().unwrap_or(false);
-                rows.extend(orphans.filter(|(_, o)| in_scope(o.event_ref.scope_turn())).map(|(i, _)| Err(i)));
+                rows.extend(
+                    orphans.filter(|(_, o)| in_scope(o.event_ref.scope_turn())).map(|(i, _)| ToolRow::orphan(i)),
+                );
             }
         }
         if let Some(q) = &self.tool_query {
             rows = self.tool_rows_matching(rows, &q.matcher);
         }
         let (index, views) = (&mut self.index, &self.views);
-        index.tools_carried = match (index.attempts.get(&attempt), views.get(attempt)) {
-            (Some(ai), Some(view)) => {
-                let started_here =
-                    |i: usize| view.derived.turns.get(ai.tools[i].0 as usize).is_some_and(|t| scope.contains(t.addr));
-                rows.iter().filter(|r| r.is_ok_and(|i| !started_here(i))).count()
+        index.tools_carried = match views.get(attempt) {
+            Some(view) => {
+                let d = &view.derived;
+                let started_here = |i: usize| {
+                    let turn = d.occurrences.occurrences.get(i).map(|o| o.start_ref.scope_turn());
+                    turn.and_then(|t| d.turns.get(t)).is_some_and(|t| scope.contains(t.addr))
+                };
+                rows.iter().filter(|r| r.get().is_ok_and(|i| !started_here(i))).count()
             }
             _ => 0,
         };
         index.tools = rows;
     }
 
+    /// Sort attempt `a`'s calls by name unless done before.
+    fn order_tools_by_name(&mut self, a: usize) {
+        let Some(view) = self.views.get(a) else { return };
+        if let Some(ai) = self.index.attempts.get_mut(&a)
+            && ai.by_name.is_none()
+        {
+            ai.by_name = Some(order_by_name(&view.derived.occurrences.occurrences));
+        }
+    }
+
     /// The tool rows whose words (as the list shows them) match.
-    fn tool_rows_matching(
-        &self,
-        rows: Vec<Result<usize, usize>>,
-        matcher: &crate::view::search::Matcher,
-    ) -> Vec<Result<usize, usize>> {
+    fn tool_rows_matching(&self, rows: Vec<ToolRow>, matcher: &crate::view::search::Matcher) -> Vec<ToolRow> {
         let sel = crate::view::report::Selection::default();
         let Some(ctx) = self.context(&sel) else { return rows };
         let occurrences = &ctx.derived.occurrences;
-        let words = |r: &Result<usize, usize>| -> String {
-            let cells = match *r {
+        let words = |r: &ToolRow| -> String {
+            let cells = match r.get() {
                 Ok(i) => occurrences.occurrences.get(i).map(|o| crate::view::tools::occurrence_row(&ctx, o)),
                 Err(i) => occurrences.orphan_finishes.get(i).map(crate::view::tools::orphan_row),
             };
@@ -391,8 +389,13 @@ impl App {
     }
 
     /// Findings of the current attempt and scope (indices into `findings`).
-    pub fn scoped_findings(&self) -> &[usize] {
-        &self.index.findings
+    pub fn scoped_findings(&self) -> impl Iterator<Item = usize> + '_ {
+        self.index.findings.iter()
+    }
+
+    /// How many findings the current attempt and scope have.
+    pub fn scoped_finding_count(&self) -> usize {
+        self.index.findings.len()
     }
 
     /// The Diagnostics tab's finding rows: `(first finding index, count)` per code in scope.
@@ -402,7 +405,7 @@ impl App {
 
     /// Occurrence indices (root fold) in scope, filtered and sorted for the Tools tab,
     /// followed by orphan finishes as `Err(index)`.
-    pub fn tool_rows(&self) -> &[Result<usize, usize>] {
+    pub fn tool_rows(&self) -> &[ToolRow] {
         &self.index.tools
     }
 
@@ -419,7 +422,7 @@ impl App {
     /// How many of [`App::tool_rows`] are orphan finishes (they come last).
     pub fn tool_orphans(&self) -> usize {
         let rows = self.tool_rows();
-        rows.len() - rows.partition_point(Result::is_ok)
+        rows.len() - rows.partition_point(|r| r.get().is_ok())
     }
 
     /// HITL request indices in scope.

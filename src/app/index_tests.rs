@@ -80,9 +80,13 @@ fn fresh_usage_rows(app: &App) -> usize {
 }
 
 fn assert_fresh(app: &App, when: &str) {
-    assert_eq!(app.visible, fresh_visible(app), "visible after {when}");
+    assert_eq!(
+        app.visible().iter().map(|&r| r as usize).collect::<Vec<_>>(),
+        fresh_visible(app),
+        "visible after {when}"
+    );
     let tools = fresh_tools(app);
-    assert_eq!(app.tool_rows(), tools.as_slice(), "tool rows after {when}");
+    assert_eq!(app.tool_rows().iter().map(|r| r.get()).collect::<Vec<_>>(), tools, "tool rows after {when}");
     assert_eq!(app.tool_orphans(), tools.iter().filter(|r| r.is_err()).count(), "orphans after {when}");
     let carried = app.view().map_or(0, |v| {
         let started_here = |i: usize| {
@@ -102,9 +106,9 @@ fn assert_fresh(app: &App, when: &str) {
         .and_then(|a| a.review.assertions.as_ref())
         .map(|l| l.iter().filter(|a| crate::model::verdict::assertion_outcome(a).is_failing()).count());
     assert_eq!(app.failing_gates(), gates.unwrap_or(0), "failing gates after {when}");
-    assert_eq!(app.scoped_findings(), fresh_findings(app).as_slice(), "findings after {when}");
+    assert_eq!(app.scoped_findings().collect::<Vec<_>>(), fresh_findings(app), "findings after {when}");
     let grouped: usize = app.finding_rows().iter().map(|(_, n)| n).sum();
-    assert_eq!(grouped, app.scoped_findings().len(), "every finding in one row after {when}");
+    assert_eq!(grouped, app.scoped_finding_count(), "every finding in one row after {when}");
     let mut codes: Vec<&str> = app.finding_rows().iter().map(|(i, _)| app.findings[*i].code).collect();
     codes.sort_unstable();
     codes.dedup();
@@ -118,13 +122,13 @@ fn assert_fresh(app: &App, when: &str) {
 /// wrapping around (the code they replace).
 fn walk(app: &App, forward: bool, pred: impl Fn(usize) -> bool) -> Option<usize> {
     let current = app.lists.timeline.selected;
-    let len = app.visible.len();
+    let len = app.visible().len();
     let order: Vec<usize> = if forward {
         (current + 1..len).chain(0..=current.min(len)).collect()
     } else {
         (0..current).rev().chain((current..len).rev()).collect()
     };
-    order.into_iter().filter(|&i| i < len).find(|&i| pred(app.visible[i]))
+    order.into_iter().filter(|&i| i < len).find(|&i| pred(app.visible()[i] as usize))
 }
 
 /// Every jump key from a few selections lands where the walk does.
@@ -132,7 +136,7 @@ fn check_jumps(app: &mut App, when: &str) {
     let saved = (app.lists, app.focus, app.tab, app.scope);
     app.tab = Panel::Timeline;
     app.focus = Focus::List;
-    let len = app.visible.len();
+    let len = app.visible().len();
     for at in [0, 1, len / 2, len.saturating_sub(2), len.saturating_sub(1)] {
         if at >= len {
             continue;
@@ -170,7 +174,7 @@ fn check_jumps(app: &mut App, when: &str) {
         }
         for (action, forward) in [(Intent::NextTurn, true), (Intent::PrevTurn, false)] {
             app.lists.timeline = ListState { selected: at, offset: at };
-            let header = |i: &usize| rows[app.visible[*i]].kind == RowKind::TurnHeader;
+            let header = |i: &usize| rows[app.visible()[*i] as usize].kind == RowKind::TurnHeader;
             let want = if forward { (at + 1..len).find(header) } else { (0..at).rev().find(header) };
             update(app, action);
             app.before_turn_jump = None;

@@ -22,6 +22,7 @@ pub mod layout;
 mod motion;
 mod navigator;
 mod read;
+mod rows;
 mod sandbox;
 pub mod scope;
 pub mod search;
@@ -45,6 +46,7 @@ use crate::model::diagnostics::Finding;
 use crate::model::document::Document;
 use crate::model::usage::PriceTable;
 use crate::view::attempt::AttemptView;
+use rows::RowNumbers;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -237,11 +239,11 @@ pub struct App {
     nav: Vec<NavNode>,
     nav_state: ListState,
     collapsed: HashSet<Scope>,
-    /// Timeline rows (indices into the attempt's `Timeline::rows`) for the scope.
-    visible: Vec<usize>,
-    /// Every timeline row in scope, folded turns included (what search and
-    /// jumps look in; landing in a folded turn unfolds it).
-    scope_rows: Vec<usize>,
+    /// Which of the attempt's rows are the scope's ([`App::scope_rows`]).
+    scope_rows: rows::ScopeRows,
+    /// The scope's rows shown while some turn of the attempt is folded
+    /// (`None`: all of them; [`App::visible`]).
+    folded_rows: Option<Vec<u32>>,
     /// Turns showing their header only (`z`, `-`, `+`): (attempt, turn).
     folded: HashSet<(usize, TurnAddr)>,
     /// The navigator's width when `<` / `>` changed it.
@@ -324,8 +326,8 @@ impl App {
             nav: Vec::new(),
             nav_state: ListState::default(),
             collapsed: HashSet::new(),
-            visible: Vec::new(),
-            scope_rows: Vec::new(),
+            scope_rows: rows::ScopeRows::default(),
+            folded_rows: None,
             folded: HashSet::new(),
             nav_width: None,
             merge: true,
@@ -440,9 +442,9 @@ impl App {
         self.rebuild_nav();
         self.rebuild_visible();
         if self.follow {
-            self.lists.timeline.selected = self.visible.len().saturating_sub(1);
+            self.lists.timeline.selected = self.visible().len().saturating_sub(1);
             let rows = self.viewport.list_rows;
-            self.lists.timeline.clamp(self.visible.len(), rows);
+            self.lists.timeline.clamp(self.visible().len(), rows);
             return;
         }
         if let Some(r) = keep.and_then(|k| k.find(self)) {
@@ -505,13 +507,13 @@ impl App {
         self.rebuild_lists();
         self.rerun_search();
         let rows = self.viewport.list_rows;
-        self.lists.timeline.clamp(self.visible.len(), rows);
+        self.lists.timeline.clamp(self.visible().len(), rows);
     }
 
     /// Length of the list shown by the current tab.
     pub fn list_len(&self) -> usize {
         match self.tab {
-            Panel::Timeline => self.visible.len(),
+            Panel::Timeline => self.visible().len(),
             Panel::Tools => self.tool_rows().len(),
             Panel::Hitl => self.hitl_rows().len(),
             Panel::Usage => self.usage_row_count(),
@@ -539,7 +541,7 @@ impl App {
 
     /// The timeline row currently selected.
     pub fn selected_row(&self) -> Option<usize> {
-        self.visible.get(self.lists.timeline.selected).copied()
+        self.visible().row(self.lists.timeline.selected)
     }
 
     /// Select a timeline row (by index into `Timeline::rows`), widening the scope if needed.
@@ -554,11 +556,11 @@ impl App {
             self.set_scope_rows();
         }
         // `visible` is in ascending row order.
-        let pos = match self.visible.binary_search(&row) {
+        let pos = match self.visible().position(row) {
             Ok(p) => Some(p),
             Err(_) if self.merge => {
                 // A merged-away finish: select its start row.
-                self.visible.partition_point(|&r| r < row).checked_sub(1)
+                self.visible().before(row).checked_sub(1)
             }
             Err(_) => None,
         };
@@ -566,7 +568,7 @@ impl App {
             self.tab = Panel::Timeline;
             self.lists.timeline.selected = p;
             let rows = self.viewport.list_rows;
-            self.lists.timeline.clamp(self.visible.len(), rows);
+            self.lists.timeline.clamp(self.visible().len(), rows);
             self.inspector_scroll = 0;
         }
     }

@@ -39,10 +39,6 @@ impl App {
     pub fn collapsed(&self) -> &HashSet<Scope> {
         &self.collapsed
     }
-    /// Timeline rows shown for the scope (indices into the attempt's rows).
-    pub fn visible(&self) -> &[usize] {
-        &self.visible
-    }
     pub fn merge(&self) -> bool {
         self.merge
     }

@@ -1,6 +1,7 @@
 //! Changing what the other panels show: the attempt, session or turn the
 //! navigator selected.
 
+use super::rows::RowNumbers;
 use super::{App, ListState, Scope};
 
 /// Change the scope of the other panels, keeping the selected row when it is still in scope.
@@ -19,7 +20,7 @@ pub(super) fn set_scope(app: &mut App, scope: Scope) {
         app.lists.timeline = ListState::default();
     }
     match keep.filter(|_| !attempt_changed) {
-        Some(row) if app.visible.binary_search(&row).is_ok() => app.select_row(row),
+        Some(row) if app.visible().holds(row) => app.select_row(row),
         _ => app.lists.timeline = ListState::default(),
     }
     app.inspector_scroll = 0;

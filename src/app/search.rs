@@ -301,13 +301,16 @@ impl App {
     pub fn search_step(&mut self) {
         let Some(mut scan) = self.search.scan.take() else { return };
         let started = std::time::Instant::now();
-        let budgeted = self.scope_rows.len() > SCAN_MIN_ROWS;
-        while scan.next < self.scope_rows.len() {
-            let end =
-                if budgeted { (scan.next + SCAN_STRETCH).min(self.scope_rows.len()) } else { self.scope_rows.len() };
+        let budgeted = self.scope_rows().len() > SCAN_MIN_ROWS;
+        while scan.next < self.scope_rows().len() {
+            let end = if budgeted {
+                (scan.next + SCAN_STRETCH).min(self.scope_rows().len())
+            } else {
+                self.scope_rows().len()
+            };
             let hits = match (self.attempt(), self.view()) {
                 (Some(attempt), Some(view)) => {
-                    matching_rows(attempt, view, &self.scope_rows[scan.next..end], &scan.matcher)
+                    matching_rows(attempt, view, &self.scope_rows()[scan.next..end], &scan.matcher)
                 }
                 _ => Vec::new(),
             };
@@ -326,10 +329,10 @@ impl App {
                 break;
             }
         }
-        if scan.next < self.scope_rows.len() {
+        if scan.next < self.scope_rows().len() {
             if scan.announce {
                 let found = self.search.matches.len();
-                let pct = scan.next * 100 / self.scope_rows.len().max(1);
+                let pct = scan.next * 100 / self.scope_rows().len().max(1);
                 self.say(Note::Searching { found, percent: pct });
             }
             self.search.scan = Some(scan);
@@ -381,9 +384,9 @@ impl App {
 
 /// The rows of `rows` that match, in order: the two halves of a long
 /// stretch on two cores.
-fn matching_rows(attempt: &Attempt, view: &AttemptView, rows: &[usize], matcher: &Matcher) -> Vec<usize> {
-    let matching = |part: &[usize]| -> Vec<usize> {
-        part.iter().copied().filter(|&ri| row_matches(attempt, view, ri, matcher)).collect()
+fn matching_rows(attempt: &Attempt, view: &AttemptView, rows: &[u32], matcher: &Matcher) -> Vec<usize> {
+    let matching = |part: &[u32]| -> Vec<usize> {
+        part.iter().map(|&ri| ri as usize).filter(|&ri| row_matches(attempt, view, ri, matcher)).collect()
     };
     if rows.len() < 2 * SCAN_MIN_ROWS || crate::analysis::parallel::cores(2) < 2 {
         return matching(rows);

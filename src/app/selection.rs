@@ -20,9 +20,9 @@ impl App {
         let at = self.list().selected;
         match self.tab {
             Panel::Timeline => self.selected_row().map(Selected::Row),
-            Panel::Tools => self.tool_rows().get(at).map(|r| match r {
-                Ok(i) => Selected::Tool(*i),
-                Err(i) => Selected::Orphan(*i),
+            Panel::Tools => self.tool_rows().get(at).map(|r| match r.get() {
+                Ok(i) => Selected::Tool(i),
+                Err(i) => Selected::Orphan(i),
             }),
             Panel::Hitl => self.hitl_rows().get(at).map(|&i| Selected::Request(i)),
             Panel::Usage => Some(Selected::Cost),
@@ -133,12 +133,12 @@ pub fn selected_value(app: &App) -> Option<(String, String)> {
         }
         Panel::Tools => {
             let rows = app.tool_rows();
-            match rows.get(app.lists.tools.selected)? {
+            match rows.get(app.lists.tools.selected)?.get() {
                 Ok(o) => Some((
                     "occurrence".into(),
-                    pretty(&view.derived.occurrences.occurrences[*o].to_json(&view.derived.events(attempt))),
+                    pretty(&view.derived.occurrences.occurrences[o].to_json(&view.derived.events(attempt))),
                 )),
-                Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[*o].to_json()))),
+                Err(o) => Some(("orphan".into(), pretty(&view.derived.occurrences.orphan_finishes[o].to_json()))),
             }
         }
         Panel::Hitl => {

@@ -2,6 +2,7 @@
 //! clicks, the terminal's size, a search's steps, background loads and
 //! reloads all arrive here as actions.
 
+use super::rows::RowNumbers;
 use super::scope::set_scope;
 use super::{Action, App, Effect, Focus, Intent, JumpTo, ListState, Mode, Panel, Scope};
 use crate::view::note::{Cleared, Note, Sought};
@@ -204,7 +205,7 @@ fn first_failure(app: &mut App) {
     app.focus = Focus::List;
     app.lists.timeline = ListState::default();
     let first_is_failure =
-        app.view().is_some_and(|v| app.visible.first().is_some_and(|&r| v.timeline.rows[r].is_failure()));
+        app.view().is_some_and(|v| app.visible().first().is_some_and(|&r| v.timeline.rows[r as usize].is_failure()));
     if !first_is_failure {
         jump_failure(app, true);
     }
@@ -266,14 +267,14 @@ fn jump_turn(app: &mut App, forward: bool) {
         if forward { next_after(app, JumpTo::Turn, current) } else { last_before(app, JumpTo::Turn, current) }
     });
     // Turn headers are never folded away.
-    match target.and_then(|row| app.visible.binary_search(&row).ok()) {
+    match target.and_then(|row| app.visible().position(row).ok()) {
         Some(i) => {
             app.tab = Panel::Timeline;
             app.lists.timeline.selected = i;
             // Show the turn header at the top.
             app.lists.timeline.offset = i;
             let rows = app.viewport.list_rows;
-            app.lists.timeline.clamp(app.visible.len(), rows);
+            app.lists.timeline.clamp(app.visible().len(), rows);
         }
         None => app.say(if forward { Note::LastTurn } else { Note::FirstTurn }),
     }
@@ -283,19 +284,19 @@ fn jump_turn(app: &mut App, forward: bool) {
 /// turns included (binary searches: jump keys never walk the rows).
 fn first_from(app: &App, to: JumpTo, row: usize) -> Option<usize> {
     let targets = app.jump_rows(to);
-    let last = *app.scope_rows.last()?;
+    let last = *app.scope_rows().last()? as usize;
     let from = targets.partition_point(|&r| (r as usize) < row);
     let mut after = targets[from..].iter().map(|&r| r as usize).take_while(|&r| r <= last);
-    after.find(|r| app.scope_rows.binary_search(r).is_ok())
+    after.find(|&r| app.scope_rows().holds(r))
 }
 
 /// The last `to` row in scope at or before timeline row `row`.
 fn last_to(app: &App, to: JumpTo, row: usize) -> Option<usize> {
     let targets = app.jump_rows(to);
-    let first = *app.scope_rows.first()?;
+    let first = *app.scope_rows().first()? as usize;
     let end = targets.partition_point(|&r| (r as usize) <= row);
     let mut before = targets[..end].iter().rev().map(|&r| r as usize).take_while(|&r| r >= first);
-    before.find(|r| app.scope_rows.binary_search(r).is_ok())
+    before.find(|&r| app.scope_rows().holds(r))
 }
 
 fn next_after(app: &App, to: JumpTo, row: usize) -> Option<usize> {

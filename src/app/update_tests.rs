@@ -25,9 +25,9 @@ fn movement_clamps_at_both_ends() {
     update(&mut a, Intent::Up);
     assert_eq!(a.lists.timeline.selected, 0);
     update(&mut a, Intent::Bottom);
-    assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
+    assert_eq!(a.lists.timeline.selected, a.visible().len() - 1);
     update(&mut a, Intent::Down);
-    assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
+    assert_eq!(a.lists.timeline.selected, a.visible().len() - 1);
 }
 
 #[test]
@@ -82,11 +82,11 @@ fn help_opens_and_closes() {
 #[test]
 fn nav_selection_scopes_the_timeline() {
     let mut a = two_turns();
-    let all = a.visible.len();
+    let all = a.visible().len();
     a.focus = Focus::Nav;
     update(&mut a, Intent::Bottom);
     assert_eq!(a.scope.turn, Some(1));
-    assert!(a.visible.len() < all);
+    assert!(a.visible().len() < all);
     update(&mut a, Intent::Back);
     assert_eq!(a.scope.turn, None);
 }
@@ -161,7 +161,7 @@ fn a_followed_file_that_gains_a_bad_line_says_so_and_counts_it() {
     assert!(text.starts_with("+1 event · line 2 skipped: an input-line-skipped error (Diagnostics, 6) — "), "{text}");
     // The header and the Diagnostics list count it, as check does.
     assert_eq!(a.finding_counts().0, 1);
-    let codes: Vec<&str> = a.scoped_findings().iter().map(|&i| a.findings[i].code).collect();
+    let codes: Vec<&str> = a.scoped_findings().map(|i| a.findings[i].code).collect();
     assert_eq!(codes, ["input-line-skipped"]);
     // The same line skipped again on the next reload is not news.
     let doc = crate::load::load_bytes("f.jsonl", format!("{grown}{first}").as_bytes()).unwrap();
@@ -192,7 +192,7 @@ fn f_on_a_file_read_once_goes_to_the_end_and_says_it_cannot_follow() {
     let mut a = two_turns();
     update(&mut a, Intent::FollowBottom);
     assert!(!a.follow, "a static file is not followed");
-    assert_eq!(a.lists.timeline.selected, a.visible.len() - 1);
+    assert_eq!(a.lists.timeline.selected, a.visible().len() - 1);
     let flash = a.flash_text().unwrap_or_default();
     assert!(flash.contains("not following"), "{flash}");
     // A growing input is followed.
@@ -208,7 +208,8 @@ fn o_on_a_string_output_pages_its_text_not_its_json() {
         {"input":{"text":"go"},"turn":{"status":"completed","events":[
             {"type":"operation.started","operationId":"c1","operation":{"kind":"tool","name":"bash","input":"ls -l"}},
             {"type":"operation.finished","operationId":"c1","kind":"tool","status":"completed","output":"line \"one\"\nline two"}]}}]}]}));
-    let start = a.visible.iter().position(|&ri| a.view().unwrap().timeline.rows[ri].kind == RowKind::ToolStart);
+    let start =
+        a.visible().iter().position(|&ri| a.view().unwrap().timeline.rows[ri as usize].kind == RowKind::ToolStart);
     a.lists.timeline.selected = start.expect("a tool row");
     let effects = update(&mut a, Intent::OpenPager);
     let paged: Vec<&String> =

@@ -36,7 +36,9 @@ pub fn start(
         let load = || {
             crate::load::load_path(&path).map(|doc| {
                 crate::load::progress::deriving();
-                Prepared::new(doc, model.as_deref(), &prices)
+                let prepared = Prepared::new(doc, model.as_deref(), &prices);
+                crate::analysis::parallel::return_freed_heap();
+                prepared
             })
         };
         let prepared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(load)).unwrap_or_else(|panic| {

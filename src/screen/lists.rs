@@ -113,9 +113,9 @@ fn tools(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> R
     let lines = rows[win.range(rows.len())]
         .iter()
         .map(|r| {
-            let cells = match r {
-                Ok(i) => crate::view::tools::occurrence_row(ctx, &d.occurrences.occurrences[*i]),
-                Err(i) => crate::view::tools::orphan_row(&d.occurrences.orphan_finishes[*i]),
+            let cells = match r.get() {
+                Ok(i) => crate::view::tools::occurrence_row(ctx, &d.occurrences.occurrences[i]),
+                Err(i) => crate::view::tools::orphan_row(&d.occurrences.orphan_finishes[i]),
             };
             list_line(&cells, &widths)
         })
@@ -254,13 +254,15 @@ fn timing(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> 
 }
 
 fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
-    let scoped = app.scoped_findings();
     let findings = app.finding_rows();
     let recorded = &ctx.attempt.review.diagnostics;
-    let errors =
-        scoped.iter().filter(|&&i| app.findings()[i].severity == crate::model::diagnostics::Severity::Error).count();
+    let errors = app
+        .scoped_findings()
+        .filter(|&i| app.findings()[i].severity == crate::model::diagnostics::Severity::Error)
+        .count();
     let checked = crate::view::findings::unchecked_reason(ctx.attempt).is_none();
-    let title = crate::view::chrome::diagnostics_title(errors, scoped.len() - errors, recorded.len(), checked);
+    let title =
+        crate::view::chrome::diagnostics_title(errors, app.scoped_finding_count() - errors, recorded.len(), checked);
     let total = findings.len() + recorded.len();
     let cells: Vec<Vec<Text>> = win
         .range(total)

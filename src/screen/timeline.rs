@@ -37,7 +37,9 @@ pub fn panel(out: &mut Screen, area: Rect, app: &App) {
     let pos_w =
         crate::view::timeline::position_width(attempt, view, app.merge(), crate::view::timeline::POSITION_COLUMNS);
     let mut lines = Vec::with_capacity(inside.height as usize);
-    for (pos, &ri) in app.visible().iter().enumerate().skip(list.offset).take(inside.height as usize) {
+    for (pos, ri) in
+        app.visible().iter().map(|&r| r as usize).enumerate().skip(list.offset).take(inside.height as usize)
+    {
         let folded = app.is_folded(view.timeline.rows[ri].addr());
         let look = RowLook { pos_w, merged: app.merge(), compact: false };
         let Some(mut line) = row_line(attempt, view, ri, w, folded, query, look) else { continue };

@@ -18,7 +18,7 @@ awk 'BEGIN {
 }' > "$F"
 start_shell 160 40
 keys "NICEEVAL_TIMING=1 $BIN view $F 2>$DIR/timing.txt" Enter
-wait_for 'preview of the first 4\.[0-9] MB' 20
+wait_for 'preview of the first [0-9]\.[0-9] MB' 20
 check "the preview shows the first events" 'event 1 xxxx'
 wait_for 'loaded all [0-9.]+ MB: 120,001 events' 120
 check "the header counts every event of the whole file" '1 turn · 120,001 events'

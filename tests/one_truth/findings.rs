@@ -94,7 +94,7 @@ fn findings_and_their_counts_are_the_same_on_every_surface() {
                 assert!(in_show, "{what}: show --diagnostics lacks {title:?}:\n{text}");
                 assert!(s.iter().any(|l| l.contains(&title)), "{what}: the Diagnostics tab lacks {title:?}");
                 // The Diagnostics list holds the same findings (its rows group them by code).
-                let listed: Vec<&str> = app.scoped_findings().iter().map(|&f| app.findings()[f].code).collect();
+                let listed: Vec<&str> = app.scoped_findings().map(|f| app.findings()[f].code).collect();
                 let codes: Vec<&str> = mine.iter().map(|f| f["code"].as_str().unwrap()).collect();
                 assert_eq!(listed, codes, "{what}: the Diagnostics tab lists other findings");
             } else {

@@ -60,7 +60,9 @@ pub fn close_prefix(head: &[u8]) -> Option<(Vec<u8>, usize)> {
         .find(|(end, _)| *end >= half)
         .or_else(|| cuts.iter().flatten().max_by_key(|(end, _)| *end))?;
     let (end, open) = chosen;
-    let mut text = head[..*end].to_vec();
+    // Made at its size: the preview keeps this text while it is shown.
+    let mut text = Vec::with_capacity(end + open.len());
+    text.extend_from_slice(&head[..*end]);
     for opener in open.iter().rev() {
         text.push(if *opener == b'{' { b'}' } else { b']' });
     }
