@@ -121,7 +121,7 @@ pub fn notice_json(n: &crate::model::document::Notice) -> Value {
         NoticeLevel::Warning => "warning",
         NoticeLevel::Info => "note",
     };
-    json!({"level": level, "message": n.message})
+    json!({"level": level, "message": super::notice::words(n)})
 }
 
 /// A number, or `null` when absent (never 0).

@@ -38,7 +38,7 @@ impl Report<'_> {
                 o
             })
             .collect();
-        let notices: Vec<Value> = self.notices().map(|n| Value::from(clean(&n.message))).collect();
+        let notices: Vec<Value> = self.notices().map(|n| Value::from(clean(&crate::view::notice::words(n)))).collect();
         let statistics: Vec<Value> = self
             .statistics()
             .iter()

@@ -88,7 +88,7 @@ impl Report<'_> {
             }
         }
         for n in self.notices() {
-            let _ = writeln!(out, "note: {}", clean(&n.message));
+            let _ = writeln!(out, "note: {}", clean(&crate::view::notice::words(n)));
         }
         if !self.choice.is_all() {
             let _ = writeln!(out, "note: {}", self.choice_words());

@@ -22,7 +22,7 @@ pub fn blocks(c: &Cv, width: usize, inner: usize) -> Vec<Block> {
         return vec![Block::Section(Section::new("Compare", meta(c), body))];
     }
     for n in c.doc.notices.iter().filter(|n| n.kind == crate::model::document::NoticeKind::SlotsNotRecorded) {
-        body.push(Block::Line(Text::toned(format!("! {}", clean(&n.message)), Tone::Warn)));
+        body.push(Block::Line(Text::toned(format!("! {}", clean(&crate::view::notice::words(n))), Tone::Warn)));
     }
     body.push(Block::Table(experiments_table(c)));
     let stats = column_stats(c);
