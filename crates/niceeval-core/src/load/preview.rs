@@ -46,7 +46,7 @@ pub fn load_preview(path: impl AsRef<std::path::Path>, at_least: u64, budget: us
     let (mut doc, bytes) = preview_document(path, &head)?;
     doc.notices.insert(
         0,
-        Notice::of(
+        Notice::of_words(
             NoticeLevel::Info,
             crate::model::document::NoticeKind::PreviewLoading,
             format!("{}{STILL_LOADING}", notice_head(path, bytes as u64, meta.len())),

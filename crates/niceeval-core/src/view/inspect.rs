@@ -337,7 +337,7 @@ fn marks_at(
                 Block::Line(
                     super::verdict::severity_text(f.severity)
                         .with(format!(" {} ", f.code), Tone::Accent)
-                        .with(clean(&f.message()), Tone::Plain),
+                        .with(clean(&super::findings::message(f)), Tone::Plain),
                 )
             })
             .collect();

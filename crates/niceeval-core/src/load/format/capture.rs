@@ -3,10 +3,9 @@
 //! Turn, and an array of Turns (one session).
 
 use crate::load::error::LoadError;
-use crate::model::document::{
-    Attempt, Completeness, Notice, NoticeKind, NoticeLevel, Session, Turn, TurnPlace, TurnRecord,
-};
+use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnPlace, TurnRecord};
 use crate::model::indices::{index_misfit, js_index};
+use crate::model::notice::TurnFault;
 use serde_json::Value;
 
 pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";
@@ -19,12 +18,11 @@ fn warn(attempt: &mut Attempt, message: String) {
     attempt.notices.push(Notice::new(NoticeLevel::Warning, message));
 }
 
-/// The Turn of `value`, its problems noted at `(session, turn)` (named `where_`).
-fn turn_from(value: Value, attempt: &mut Attempt, (session, turn): (usize, usize), where_: &str) -> Turn {
+/// The Turn of `value`, its problems noted at `place`.
+fn turn_from(value: Value, attempt: &mut Attempt, place: TurnPlace) -> Turn {
     let (read, problems) = Turn::from_owned(value);
     for problem in problems {
-        let kind = NoticeKind::Turn { place: TurnPlace::At { session, turn }, problem };
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("{where_}: {problem}")));
+        attempt.notices.push(Notice::of(NoticeLevel::Warning, TurnFault { place: place.clone(), problem }));
     }
     read
 }
@@ -89,7 +87,7 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
             let turn = if turn_value.is_null() {
                 Turn::default()
             } else {
-                turn_from(turn_value, &mut attempt, (si, ti), &where_)
+                turn_from(turn_value, &mut attempt, TurnPlace::Entry { session: si, turn: ti })
             };
             session.turns.push(TurnRecord {
                 label: entry.get("label").and_then(Value::as_str).map(str::to_string),
@@ -111,7 +109,7 @@ pub fn from_turns(turns: Vec<Value>) -> Attempt {
     let mut attempt = Attempt { events_exact: true, events: Some(Completeness::Complete), ..Default::default() };
     let mut session = Session { index: 1, ..Default::default() };
     for (i, t) in turns.into_iter().enumerate() {
-        let turn = turn_from(t, &mut attempt, (0, i), &format!("turn {}", i + 1));
+        let turn = turn_from(t, &mut attempt, TurnPlace::Listed(i));
         session.turns.push(TurnRecord { turn, ..Default::default() });
     }
     attempt.sessions.push(session);

@@ -263,7 +263,7 @@ fn from_parsed_as<'a>(
         ));
     };
     let lost = |e: &super::super::parse::lines::LineError| {
-        Notice::of(NoticeLevel::Error, crate::model::document::NoticeKind::InputLost, e.describe(path))
+        Notice::of_words(NoticeLevel::Error, crate::model::document::NoticeKind::InputLost, e.describe(path))
     };
     let line_notices: Vec<Notice> = chunk.errors.iter().map(lost).collect();
     let losses: Vec<InputLoss> = chunk
@@ -338,9 +338,8 @@ pub fn from_event_lines(values: Vec<(usize, Value)>) -> Attempt {
 fn turn_with_problems(v: Value, line: usize, attempt: &mut Attempt) -> Turn {
     let (turn, problems) = Turn::from_owned(v);
     for problem in problems {
-        let kind =
-            crate::model::document::NoticeKind::Turn { place: crate::model::document::TurnPlace::Line(line), problem };
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("line {line}: {problem}")));
+        let fault = crate::model::notice::TurnFault { place: crate::model::document::TurnPlace::Line(line), problem };
+        attempt.notices.push(Notice::of(NoticeLevel::Warning, fault));
     }
     turn
 }

@@ -137,7 +137,7 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
         None => {
             attempt.events = Some(Completeness::NotRecorded);
             let kind = crate::model::document::NoticeKind::NoEventsRecorded;
-            attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, "no `events` recorded for this attempt"));
+            attempt.notices.push(Notice::of_words(NoticeLevel::Warning, kind, "no `events` recorded for this attempt"));
         }
     }
     attempt

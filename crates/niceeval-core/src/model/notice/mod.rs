@@ -3,8 +3,8 @@
 //! view words it (`view::notice`), and every decision reads the fact.
 
 /// A notice about the input: partial data, skipped parts, soft errors.
-/// What it is about is its `kind`, which every decision reads; `message` is
-/// only its words.
+/// What it is about is its `kind`, which every decision reads and the view
+/// words. (`message`: the words of the notices not yet made facts.)
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub level: NoticeLevel,
@@ -18,23 +18,27 @@ impl Notice {
         Notice { level, kind: NoticeKind::Other, message: message.into() }
     }
 
-    /// A notice of a fact something else decides on.
-    pub fn of(level: NoticeLevel, kind: NoticeKind, message: impl Into<String>) -> Notice {
+    /// A notice of a fact, worded by the view.
+    pub fn of(level: NoticeLevel, kind: impl Into<NoticeKind>) -> Notice {
+        Notice { level, kind: kind.into(), message: String::new() }
+    }
+
+    /// A notice of a fact something decides on, with its words (for the
+    /// facts not yet worded by the view).
+    pub fn of_words(level: NoticeLevel, kind: NoticeKind, message: impl Into<String>) -> Notice {
         Notice { level, kind, message: message.into() }
     }
 }
 
-/// The facts a notice states that other code acts on. A decision matches
-/// the kind, never the words.
+/// What a notice states. A decision matches the kind, never the words.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NoticeKind {
     /// Nothing acts on it; its words say it.
     Other,
-    /// A Turn's JSON breaks the contract: which problem, and where (the
-    /// session and turn index in the attempt). `check` reports these as
-    /// findings (`turn-shape`, `turn-status-missing`), so surfaces do not
-    /// print them twice.
-    Turn { place: TurnPlace, problem: TurnProblem },
+    /// A Turn's JSON breaks the contract. `check` reports these as findings
+    /// (`turn-shape`, `turn-status-missing`), so surfaces do not print them
+    /// twice.
+    Turn(TurnFault),
     /// An attempt of a legacy results run records no `events`.
     NoEventsRecorded,
     /// A preview is shown while the whole file loads.
@@ -47,14 +51,42 @@ pub enum NoticeKind {
     SlotsNotRecorded,
 }
 
-/// Where a Turn with a problem is: its session and turn index in the
-/// attempt, or only the line of a JSONL stream it is on (or the file, for
-/// a native log's one turn).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A Turn whose JSON breaks the contract: what is wrong, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnFault {
+    pub place: TurnPlace,
+    pub problem: TurnProblem,
+}
+
+impl From<TurnFault> for NoticeKind {
+    fn from(fault: TurnFault) -> NoticeKind {
+        NoticeKind::Turn(fault)
+    }
+}
+
+/// Where a Turn with a problem is in its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TurnPlace {
-    At { session: usize, turn: usize },
+    /// `sessions[session].turns[turn]` of a capture: the same indices in
+    /// the attempt.
+    Entry { session: usize, turn: usize },
+    /// The `n`th (from 0) of a list of Turns that make one session.
+    Listed(usize),
+    /// The line of a JSONL stream it is on.
     Line(usize),
-    File,
+    /// A native log's one Turn: the file, as named.
+    File(String),
+}
+
+impl TurnPlace {
+    /// Its session and turn index in the attempt, where the file tells them.
+    pub fn in_attempt(&self) -> Option<(usize, usize)> {
+        match *self {
+            TurnPlace::Entry { session, turn } => Some((session, turn)),
+            TurnPlace::Listed(turn) => Some((0, turn)),
+            TurnPlace::Line(_) | TurnPlace::File(_) => None,
+        }
+    }
 }
 
 /// What is wrong with a Turn's JSON.
@@ -73,7 +105,7 @@ pub enum TurnProblem {
 impl NoticeKind {
     /// A Turn whose `status` is missing or not a string.
     pub fn is_turn_status_problem(&self) -> bool {
-        matches!(self, NoticeKind::Turn { problem, .. } if problem.is_status())
+        matches!(self, NoticeKind::Turn(fault) if fault.problem.is_status())
     }
 }
 
@@ -81,18 +113,6 @@ impl TurnProblem {
     /// About the Turn's `status` (the lint's status rules, not its shape rule).
     pub fn is_status(self) -> bool {
         matches!(self, TurnProblem::StatusNotAString(_) | TurnProblem::NoStatus)
-    }
-}
-
-impl std::fmt::Display for TurnProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TurnProblem::NotAnObject(found) => write!(f, "a Turn must be a JSON object, found {found}"),
-            TurnProblem::EventsNotAnArray(found) => write!(f, "Turn `events` must be an array, found {found}"),
-            TurnProblem::NoEvents => f.write_str("Turn has no `events` array"),
-            TurnProblem::StatusNotAString(found) => write!(f, "Turn `status` must be a string, found {found}"),
-            TurnProblem::NoStatus => f.write_str("Turn has no `status`"),
-        }
     }
 }
 

@@ -377,7 +377,7 @@ pub(crate) fn slots_notice(slots: &[SlotNotRecorded]) -> Notice {
     if slots.len() > LISTED {
         which.push(format!("and {} more", slots.len() - LISTED));
     }
-    Notice::of(NoticeLevel::Warning, NoticeKind::SlotsNotRecorded, format!("{head}: {}", which.join(", ")))
+    Notice::of_words(NoticeLevel::Warning, NoticeKind::SlotsNotRecorded, format!("{head}: {}", which.join(", ")))
 }
 
 /// The sources of an attempt live in its origin run.

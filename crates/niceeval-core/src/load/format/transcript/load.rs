@@ -159,7 +159,7 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
         let text = reason_text(&s.reason);
         if s.reason.is_loss() {
             let kind = crate::model::document::NoticeKind::InputLost;
-            notices.push(Notice::of(NoticeLevel::Error, kind, format!("{path}:{}: {text}", s.line)));
+            notices.push(Notice::of_words(NoticeLevel::Error, kind, format!("{path}:{}: {text}", s.line)));
             losses.push(InputLoss {
                 kind: LossKind::LineSkipped,
                 path: path.to_string(),
@@ -236,8 +236,8 @@ pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source
         ));
     }
     for problem in problems {
-        let kind = crate::model::document::NoticeKind::Turn { place: crate::model::document::TurnPlace::File, problem };
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("{path}: {problem}")));
+        let place = crate::model::document::TurnPlace::File(path.to_string());
+        attempt.notices.push(Notice::of(NoticeLevel::Warning, crate::model::notice::TurnFault { place, problem }));
     }
     let (notices, losses) = skip_notices(path, &parsed.skipped);
     let lost = losses.len();
