@@ -5,7 +5,7 @@
 use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnPlace, TurnRecord};
 use crate::model::indices::{index_misfit, js_index};
-use crate::model::notice::TurnFault;
+use crate::model::notice::{CaptureNotice, TurnFault};
 use serde_json::Value;
 
 pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";
@@ -14,8 +14,8 @@ pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";
 pub const ORDINAL_UNREAD: &str =
     "NiceEval throws (turnOrdinal must be a non-negative safe integer); the viewer numbers the turn by its place";
 
-fn warn(attempt: &mut Attempt, message: String) {
-    attempt.notices.push(Notice::new(NoticeLevel::Warning, message));
+fn warn(attempt: &mut Attempt, fact: CaptureNotice) {
+    attempt.notices.push(Notice::of(NoticeLevel::Warning, fact));
 }
 
 /// The Turn of `value`, its problems noted at `place`.
@@ -50,22 +50,16 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
         let turns = match s.get_mut("turns").map(Value::take) {
             Some(Value::Array(t)) => t,
             _ if !s.is_object() => {
-                let what = crate::model::event::json_type(&s);
-                warn(
-                    &mut attempt,
-                    format!(
-                        "sessions[{si}] is {what}, not a session {{turns: [...]}}; read as a session with no turns"
-                    ),
-                );
+                let found = crate::model::event::json_type(&s);
+                warn(&mut attempt, CaptureNotice::SessionNotAnObject { session: si, found });
                 Vec::new()
             }
             _ => {
-                warn(&mut attempt, format!("sessions[{si}] has no `turns` array"));
+                warn(&mut attempt, CaptureNotice::NoTurnsArray { session: si });
                 Vec::new()
             }
         };
         for (ti, mut t) in turns.into_iter().enumerate() {
-            let where_ = format!("sessions[{si}].turns[{ti}]");
             if let Some(raw) = t.get_mut("raw").map(Value::take) {
                 calls.push((crate::model::derive::TurnAddr { session: attempt.sessions.len(), turn: ti }, raw));
             }
@@ -74,7 +68,7 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
                 // A bare Turn in place of an entry.
                 None if t.get("events").is_some() => (t, Value::Null),
                 None => {
-                    warn(&mut attempt, format!("{where_} has no `turn`"));
+                    warn(&mut attempt, CaptureNotice::EntryWithoutTurn { session: si, turn: ti });
                     (Value::Null, t)
                 }
             };

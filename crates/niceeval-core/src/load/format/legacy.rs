@@ -415,9 +415,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         attempt.review.assertions_state = Some(Completeness::Complete);
     }
     if mapped > 0 {
-        notices.push(Notice::new(NoticeLevel::Info, format!(
-                "{mapped} event(s) used the old action.called/action.result vocabulary and were read as operation.started/operation.finished"
-            )));
+        notices.push(Notice::of(NoticeLevel::Info, crate::model::notice::NoticeKind::OldVocabulary { events: mapped }));
     }
     notices.append(&mut attempt.notices);
     attempt.notices = notices;

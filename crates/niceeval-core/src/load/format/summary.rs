@@ -529,7 +529,7 @@ mod tests {
         assert_eq!(a.sessions[1].index, 2);
         assert_eq!(a.sessions[1].turns[0].label.as_deref(), Some("session2/turn1"));
         assert_eq!(a.sessions[1].turns[0].ordinal, Some(3));
-        assert!(a.notices.iter().any(|n| n.message.contains("failed: true")));
+        assert!(a.notices.iter().any(|n| crate::view::notice::words(n).contains("failed: true")));
         assert!(!a.notices.iter().any(|n| n.level == NoticeLevel::Warning), "{:?}", a.notices);
     }
 
@@ -548,11 +548,15 @@ mod tests {
         let r = json!({"id":"x","events":[],"evidenceCoverage":{
             "events":{"status":"complete"},"actions":{"status":"partial","reason":"unclassified tool actions"}}});
         let a = attempt_from_result(r, &mut |_| None);
-        let warnings: Vec<&str> =
-            a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).map(|n| n.message.as_str()).collect();
+        let warnings: Vec<String> =
+            a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).map(crate::view::notice::words).collect();
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("actions partial (unclassified tool actions)"));
-        assert!(a.notices.iter().any(|n| n.level == NoticeLevel::Info && n.message.starts_with("no turns")));
+        assert!(
+            a.notices
+                .iter()
+                .any(|n| n.level == NoticeLevel::Info && crate::view::notice::words(n).starts_with("no turns"))
+        );
     }
 
     #[test]

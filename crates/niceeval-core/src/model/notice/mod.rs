@@ -2,6 +2,12 @@
 //! skipped, what the file does not record. Each is a fact with its data; the
 //! view words it (`view::notice`), and every decision reads the fact.
 
+mod other_files;
+mod streams;
+
+pub use other_files::NotAConversation;
+pub use streams::{CaptureNotice, ExpNotice, JsonlNotice, ShowNotice};
+
 /// A notice about the input: partial data, skipped parts, soft errors.
 /// What it is about is its `kind`, which every decision reads and the view
 /// words. (`message`: the words of the notices not yet made facts.)
@@ -49,6 +55,81 @@ pub enum NoticeKind {
     /// Slots a Record's runs expected hold no attempt (the document's
     /// `slots_not_recorded`); `compare` prints it too.
     SlotsNotRecorded,
+    /// Events in the old `action.called`/`action.result` vocabulary, read
+    /// as `operation.started`/`operation.finished`: how many.
+    OldVocabulary {
+        events: usize,
+    },
+    /// A `verdict` that is not one of NiceEval's words (as written): shown
+    /// as not recorded.
+    UnknownVerdict {
+        word: String,
+    },
+    /// Text replaced so that the file opens.
+    TextRepaired(Repaired),
+    /// A JSONL line that could not be read and was skipped (also in the
+    /// document's `losses`).
+    LineSkipped {
+        path: String,
+        line: SkippedLine,
+    },
+    NotAConversation(NotAConversation),
+    Jsonl(JsonlNotice),
+    Capture(CaptureNotice),
+    Exp(ExpNotice),
+    Show(ShowNotice),
+}
+
+/// Lets a loader write `Notice::of(level, SomeFamily::Fact { … })`.
+macro_rules! kinds_from {
+    ($($family:ident => $variant:ident),*) => {$(
+        impl From<$family> for NoticeKind {
+            fn from(fact: $family) -> NoticeKind {
+                NoticeKind::$variant(fact)
+            }
+        }
+    )*};
+}
+kinds_from!(
+    NotAConversation => NotAConversation,
+    JsonlNotice => Jsonl,
+    CaptureNotice => Capture,
+    ExpNotice => Exp,
+    ShowNotice => Show
+);
+
+/// A load error a notice carries (a bad line of a stream, a file of a run
+/// that could not be read): the file as named, the 1-based line and column
+/// when the problem has one, and why (the parser's or reader's words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadFailure {
+    pub path: String,
+    pub position: Option<(usize, usize)>,
+    pub why: String,
+}
+
+/// A JSONL line that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedLine {
+    /// 1-based.
+    pub line: usize,
+    /// 1-based, for JSON syntax errors.
+    pub column: Option<usize>,
+    /// Why (the parser's words).
+    pub why: String,
+    /// The file's last line, with no newline after it.
+    pub last_line: bool,
+}
+
+/// Invalid UTF-8 and unpaired UTF-16 surrogate escapes replaced by U+FFFD
+/// so that a file opens: how many of each, and where the first was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repaired {
+    pub path: String,
+    pub invalid_utf8: usize,
+    pub lone_surrogates: usize,
+    /// 1-based line and column of the first.
+    pub first: Option<(usize, usize)>,
 }
 
 /// A Turn whose JSON breaks the contract: what is wrong, and where.
@@ -107,6 +188,12 @@ impl NoticeKind {
     pub fn is_turn_status_problem(&self) -> bool {
         matches!(self, NoticeKind::Turn(fault) if fault.problem.is_status())
     }
+
+    /// Input that could not be read and was skipped: also in the document's
+    /// `losses`, which `check` reports as `input-*` findings.
+    pub fn is_input_lost(&self) -> bool {
+        matches!(self, NoticeKind::LineSkipped { .. } | NoticeKind::InputLost)
+    }
 }
 
 impl TurnProblem {
@@ -121,4 +208,25 @@ pub enum NoticeLevel {
     Info,
     Warning,
     Error,
+}
+#[cfg(test)]
+mod size_probe {
+    #[test]
+    fn probe() {
+        use super::*;
+        eprintln!(
+            "Notice {} Kind {} Exp {} Show {} NAC {} Jsonl {} Capture {} Repaired {} Skipped {} Fault {} Value {}",
+            std::mem::size_of::<Notice>(),
+            std::mem::size_of::<NoticeKind>(),
+            std::mem::size_of::<ExpNotice>(),
+            std::mem::size_of::<ShowNotice>(),
+            std::mem::size_of::<NotAConversation>(),
+            std::mem::size_of::<JsonlNotice>(),
+            std::mem::size_of::<CaptureNotice>(),
+            std::mem::size_of::<Repaired>(),
+            std::mem::size_of::<SkippedLine>(),
+            std::mem::size_of::<TurnFault>(),
+            std::mem::size_of::<serde_json::Value>()
+        );
+    }
 }
