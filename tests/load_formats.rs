@@ -308,7 +308,7 @@ fn legacy_missing_and_broken_files_are_notices() {
     assert_eq!(a1.review.diagnostics[0].code, "timeout");
     assert!(a1.review.diagnostics[0].causes[0].contains("60000"));
     let err = a1.notices.iter().find(|n| n.level == NoticeLevel::Error).expect("events.json error");
-    assert!(err.message.contains("events.json:3:") && err.message.contains("events.json skipped"), "{}", err.message);
+    assert!(words(err).contains("events.json:3:") && words(err).contains("events.json skipped"), "{}", words(err));
     assert!(a1.sessions.is_empty());
 }
 

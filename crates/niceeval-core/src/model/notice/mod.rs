@@ -3,9 +3,11 @@
 //! view words it (`view::notice`), and every decision reads the fact.
 
 mod other_files;
+mod results;
 mod streams;
 
 pub use other_files::NotAConversation;
+pub use results::{ChannelShortfall, LegacyNotice, ResultNotice};
 pub use streams::{CaptureNotice, ExpNotice, JsonlNotice, ShowNotice};
 
 /// A notice about the input: partial data, skipped parts, soft errors.
@@ -45,8 +47,6 @@ pub enum NoticeKind {
     /// (`turn-shape`, `turn-status-missing`), so surfaces do not print them
     /// twice.
     Turn(TurnFault),
-    /// An attempt of a legacy results run records no `events`.
-    NoEventsRecorded,
     /// A preview is shown while the whole file loads.
     PreviewLoading,
     /// Input that could not be read and was skipped (also in the document's
@@ -78,6 +78,8 @@ pub enum NoticeKind {
     Capture(CaptureNotice),
     Exp(ExpNotice),
     Show(ShowNotice),
+    Result(ResultNotice),
+    Legacy(LegacyNotice),
 }
 
 /// Lets a loader write `Notice::of(level, SomeFamily::Fact { … })`.
@@ -95,7 +97,9 @@ kinds_from!(
     JsonlNotice => Jsonl,
     CaptureNotice => Capture,
     ExpNotice => Exp,
-    ShowNotice => Show
+    ShowNotice => Show,
+    ResultNotice => Result,
+    LegacyNotice => Legacy
 );
 
 /// A load error a notice carries (a bad line of a stream, a file of a run

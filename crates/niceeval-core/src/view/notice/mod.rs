@@ -4,6 +4,7 @@
 //! JSON outputs). Callers that print still [`clean`](super::text::clean) them.
 
 mod other_files;
+mod results;
 mod streams;
 
 use super::text::clean;
@@ -27,11 +28,11 @@ pub fn words(n: &Notice) -> String {
         NoticeKind::Capture(n) => streams::capture(n),
         NoticeKind::Exp(n) => streams::exp(n),
         NoticeKind::Show(n) => streams::show(n),
-        NoticeKind::Other
-        | NoticeKind::NoEventsRecorded
-        | NoticeKind::PreviewLoading
-        | NoticeKind::InputLost
-        | NoticeKind::SlotsNotRecorded => n.message.clone(),
+        NoticeKind::Result(n) => results::result(n),
+        NoticeKind::Legacy(n) => results::legacy(n),
+        NoticeKind::Other | NoticeKind::PreviewLoading | NoticeKind::InputLost | NoticeKind::SlotsNotRecorded => {
+            n.message.clone()
+        }
     }
 }
 
