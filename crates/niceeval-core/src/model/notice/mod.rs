@@ -3,10 +3,12 @@
 //! view words it (`view::notice`), and every decision reads the fact.
 
 mod other_files;
+mod record;
 mod results;
 mod streams;
 
 pub use other_files::NotAConversation;
+pub use record::{Collection, ConversationTurn, LeftOut, ObservabilityNotice, RecordNotice, Unread};
 pub use results::{ChannelShortfall, LegacyNotice, ResultNotice};
 pub use streams::{CaptureNotice, ExpNotice, JsonlNotice, ShowNotice};
 
@@ -53,8 +55,8 @@ pub enum NoticeKind {
     /// `losses`, which `check` reports as `input-*` findings).
     InputLost,
     /// Slots a Record's runs expected hold no attempt (the document's
-    /// `slots_not_recorded`); `compare` prints it too.
-    SlotsNotRecorded,
+    /// `slots_not_recorded` when it was made); `compare` prints it too.
+    SlotsNotRecorded(Vec<crate::model::recorded::SlotNotRecorded>),
     /// Events in the old `action.called`/`action.result` vocabulary, read
     /// as `operation.started`/`operation.finished`: how many.
     OldVocabulary {
@@ -80,6 +82,8 @@ pub enum NoticeKind {
     Show(ShowNotice),
     Result(ResultNotice),
     Legacy(LegacyNotice),
+    Record(RecordNotice),
+    Observability(ObservabilityNotice),
 }
 
 /// Lets a loader write `Notice::of(level, SomeFamily::Fact { … })`.
@@ -99,7 +103,9 @@ kinds_from!(
     ExpNotice => Exp,
     ShowNotice => Show,
     ResultNotice => Result,
-    LegacyNotice => Legacy
+    LegacyNotice => Legacy,
+    RecordNotice => Record,
+    ObservabilityNotice => Observability
 );
 
 /// A load error a notice carries (a bad line of a stream, a file of a run

@@ -4,6 +4,7 @@
 //! JSON outputs). Callers that print still [`clean`](super::text::clean) them.
 
 mod other_files;
+mod record;
 mod results;
 mod streams;
 
@@ -30,9 +31,10 @@ pub fn words(n: &Notice) -> String {
         NoticeKind::Show(n) => streams::show(n),
         NoticeKind::Result(n) => results::result(n),
         NoticeKind::Legacy(n) => results::legacy(n),
-        NoticeKind::Other | NoticeKind::PreviewLoading | NoticeKind::InputLost | NoticeKind::SlotsNotRecorded => {
-            n.message.clone()
-        }
+        NoticeKind::Record(n) => record::record(n),
+        NoticeKind::Observability(n) => record::observability(n),
+        NoticeKind::SlotsNotRecorded(slots) => record::slots_not_recorded(slots),
+        NoticeKind::Other | NoticeKind::PreviewLoading | NoticeKind::InputLost => n.message.clone(),
     }
 }
 
