@@ -242,7 +242,7 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
             first: repairs.first,
         };
         doc.notices
-            .insert(0, Notice::of(NoticeLevel::Warning, crate::model::notice::NoticeKind::TextRepaired(repaired)));
+            .insert(0, Notice::new(NoticeLevel::Warning, crate::model::notice::NoticeKind::TextRepaired(repaired)));
     }
     let total = repairs.invalid_utf8 + repairs.lone_surrogates;
     let listed = repairs.places.len();

@@ -374,7 +374,7 @@ pub fn read_verdict(v: Option<&Value>, notices: &mut Vec<Notice>) -> Option<Verd
     let verdict = Verdict::parse(word);
     if verdict.is_none() {
         let unknown = crate::model::notice::NoticeKind::UnknownVerdict { word: word.to_string() };
-        notices.push(Notice::of(NoticeLevel::Warning, unknown));
+        notices.push(Notice::new(NoticeLevel::Warning, unknown));
     }
     verdict
 }

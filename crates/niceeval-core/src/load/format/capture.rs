@@ -15,14 +15,14 @@ pub const ORDINAL_UNREAD: &str =
     "NiceEval throws (turnOrdinal must be a non-negative safe integer); the viewer numbers the turn by its place";
 
 fn warn(attempt: &mut Attempt, fact: CaptureNotice) {
-    attempt.notices.push(Notice::of(NoticeLevel::Warning, fact));
+    attempt.notices.push(Notice::new(NoticeLevel::Warning, fact));
 }
 
 /// The Turn of `value`, its problems noted at `place`.
 fn turn_from(value: Value, attempt: &mut Attempt, place: TurnPlace) -> Turn {
     let (read, problems) = Turn::from_owned(value);
     for problem in problems {
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, TurnFault { place: place.clone(), problem }));
+        attempt.notices.push(Notice::new(NoticeLevel::Warning, TurnFault { place: place.clone(), problem }));
     }
     read
 }

@@ -28,7 +28,7 @@ fn s(v: Option<&Value>) -> Option<String> {
 }
 
 fn notice(level: NoticeLevel, fact: ExpNotice) -> Notice {
-    Notice::of(level, fact)
+    Notice::new(level, fact)
 }
 
 fn attempt_for<'a>(attempts: &'a mut Vec<Attempt>, line: &Value) -> &'a mut Attempt {

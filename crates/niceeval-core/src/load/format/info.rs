@@ -14,7 +14,7 @@ pub(crate) fn info_doc(path: &str, format: &str, what: NotAConversation) -> Docu
         format: format.to_string(),
         sources: vec![path.to_string()],
         attempts: Vec::new(),
-        notices: vec![Notice::of(NoticeLevel::Info, what)],
+        notices: vec![Notice::new(NoticeLevel::Info, what)],
         ..Default::default()
     }
 }

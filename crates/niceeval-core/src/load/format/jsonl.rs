@@ -261,7 +261,7 @@ fn from_parsed_as<'a>(
     };
     let lost = |e: &super::super::parse::lines::LineError| {
         let line = NoticeKind::LineSkipped { path: path.to_string(), line: e.skipped() };
-        Notice::of(NoticeLevel::Error, line)
+        Notice::new(NoticeLevel::Error, line)
     };
     let line_notices: Vec<Notice> = chunk.errors.iter().map(lost).collect();
     let losses: Vec<InputLoss> = chunk
@@ -316,9 +316,9 @@ pub fn from_event_lines(values: Vec<(usize, Value)>) -> Attempt {
         turn.events.push(Event::from_value(v));
     }
     if old > 0 {
-        attempt.notices.push(Notice::of(NoticeLevel::Info, NoticeKind::OldVocabulary { events: old }));
+        attempt.notices.push(Notice::new(NoticeLevel::Info, NoticeKind::OldVocabulary { events: old }));
     }
-    attempt.notices.push(Notice::of(NoticeLevel::Info, JsonlNotice::EventStreamRecordsNoTurn));
+    attempt.notices.push(Notice::new(NoticeLevel::Info, JsonlNotice::EventStreamRecordsNoTurn));
     attempt.sessions.push(Session {
         index: 1,
         turns: vec![TurnRecord { turn, ..Default::default() }],
@@ -331,7 +331,7 @@ fn turn_with_problems(v: Value, line: usize, attempt: &mut Attempt) -> Turn {
     let (turn, problems) = Turn::from_owned(v);
     for problem in problems {
         let fault = crate::model::notice::TurnFault { place: crate::model::document::TurnPlace::Line(line), problem };
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, fault));
+        attempt.notices.push(Notice::new(NoticeLevel::Warning, fault));
     }
     turn
 }
@@ -356,7 +356,7 @@ pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
         let index = v.get("sessionIndex").and_then(js_index);
         let id = v.get("sessionId").and_then(Value::as_str).map(str::to_string);
         if v.get("sessionIndex").is_some_and(|x| js_index(x).is_none()) {
-            attempt.notices.push(Notice::of(NoticeLevel::Warning, JsonlNotice::SessionIndexIgnored { line }));
+            attempt.notices.push(Notice::new(NoticeLevel::Warning, JsonlNotice::SessionIndexIgnored { line }));
         }
         let pos = match (index, &id) {
             (Some(i), _) => attempt.sessions.iter().position(|s| s.index == i),

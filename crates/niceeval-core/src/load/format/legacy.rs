@@ -254,16 +254,16 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
     let mut doc =
         super::document::document_from_attempts(&run.display().to_string(), FORMAT_NAME.to_string(), attempts);
     if doc.attempts.is_empty() {
-        doc.notices.push(Notice::of(NoticeLevel::Warning, LegacyNotice::NoAttemptDirs));
+        doc.notices.push(Notice::new(NoticeLevel::Warning, LegacyNotice::NoAttemptDirs));
     }
     let (all, refused) = runs_and_refusals(dir);
     for e in refused {
-        doc.notices.insert(0, Notice::of(NoticeLevel::Error, LegacyNotice::RunSkipped((&e).into())));
+        doc.notices.insert(0, Notice::new(NoticeLevel::Error, LegacyNotice::RunSkipped((&e).into())));
     }
     let others = all.len().saturating_sub(1);
     if !is_run_dir(dir) && others > 0 {
         let newest = LegacyNotice::NewestOfSeveral { run: run.clone(), older: others };
-        doc.notices.insert(0, Notice::of(NoticeLevel::Info, newest));
+        doc.notices.insert(0, Notice::new(NoticeLevel::Info, newest));
     }
     Ok(doc)
 }
@@ -311,7 +311,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
             Some(Ok(v)) => Some(v),
             Some(Err(e)) => {
                 let skipped = LegacyNotice::FileSkipped { file: name, failure: (&e).into() };
-                notices.push(Notice::of(NoticeLevel::Error, skipped));
+                notices.push(Notice::new(NoticeLevel::Error, skipped));
                 None
             }
         }
@@ -319,12 +319,12 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
     let mut result = match read("result.json", &mut notices) {
         Some(Value::Object(m)) => m,
         Some(_) => {
-            notices.push(Notice::of(NoticeLevel::Error, LegacyNotice::ResultNotAnObject));
+            notices.push(Notice::new(NoticeLevel::Error, LegacyNotice::ResultNotAnObject));
             Map::new()
         }
         None => {
             if std::fs::symlink_metadata(dir.join("result.json")).is_err() {
-                notices.push(Notice::of(NoticeLevel::Warning, LegacyNotice::NoResultJson { dir: dir.to_path_buf() }));
+                notices.push(Notice::new(NoticeLevel::Warning, LegacyNotice::NoResultJson { dir: dir.to_path_buf() }));
             }
             Map::new()
         }
@@ -363,9 +363,9 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         }
         Some(other) => {
             let found = crate::model::event::json_type(&other);
-            notices.push(Notice::of(NoticeLevel::Error, LegacyNotice::EventsNotAnArray { found }))
+            notices.push(Notice::new(NoticeLevel::Error, LegacyNotice::EventsNotAnArray { found }))
         }
-        None if !had_events => notices.push(Notice::of(NoticeLevel::Warning, LegacyNotice::NoEventsJson)),
+        None if !had_events => notices.push(Notice::new(NoticeLevel::Warning, LegacyNotice::NoEventsJson)),
         None => {}
     }
     for (file, key) in [("trace.json", "trace"), ("commands.json", "commands"), ("diff.json", "diff")] {
@@ -403,7 +403,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         attempt.review.assertions_state = Some(Completeness::Complete);
     }
     if mapped > 0 {
-        notices.push(Notice::of(NoticeLevel::Info, NoticeKind::OldVocabulary { events: mapped }));
+        notices.push(Notice::new(NoticeLevel::Info, NoticeKind::OldVocabulary { events: mapped }));
     }
     notices.append(&mut attempt.notices);
     attempt.notices = notices;
@@ -429,7 +429,7 @@ fn resolve_sources(run: &Path, dir: &Path, list: &Value, notices: &mut Vec<Notic
             });
             if content.is_none() {
                 let missing = LegacyNotice::SourceContentMissing { path: path.to_string(), sha256: sha.to_string() };
-                notices.push(Notice::of(NoticeLevel::Warning, missing));
+                notices.push(Notice::new(NoticeLevel::Warning, missing));
             }
         }
         out.push(SourceFile {

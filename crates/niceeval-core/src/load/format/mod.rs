@@ -205,7 +205,7 @@ fn event_array(path: &str, value: Value) -> Result<Attempt, LoadError> {
     if old > 0 {
         attempt
             .notices
-            .push(Notice::of(NoticeLevel::Info, crate::model::notice::NoticeKind::OldVocabulary { events: old }));
+            .push(Notice::new(NoticeLevel::Info, crate::model::notice::NoticeKind::OldVocabulary { events: old }));
     }
     Ok(attempt)
 }

@@ -29,7 +29,7 @@ fn s(v: Option<&Value>) -> Option<String> {
 }
 
 fn notice(level: NoticeLevel, fact: ShowNotice) -> Notice {
-    Notice::of(level, fact)
+    Notice::new(level, fact)
 }
 
 fn entries(v: Option<&Value>) -> &[Value] {

@@ -40,7 +40,7 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
     let attempts: Vec<Attempt> = results.into_iter().map(|r| attempt_from_result(r, &mut |_| None)).collect();
     let mut doc = super::document::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
     if empty {
-        doc.notices.push(Notice::of(NoticeLevel::Info, ResultNotice::NoResults));
+        doc.notices.push(Notice::new(NoticeLevel::Info, ResultNotice::NoResults));
     }
     Ok(doc)
 }
@@ -54,7 +54,7 @@ fn f(v: &Value, key: &str) -> Option<f64> {
 }
 
 fn push(attempt: &mut Attempt, level: NoticeLevel, fact: ResultNotice) {
-    attempt.notices.push(Notice::of(level, fact));
+    attempt.notices.push(Notice::new(level, fact));
 }
 
 /// One `EvalResult` (or legacy `result.json` with its side files merged in)
@@ -298,7 +298,7 @@ pub fn read_review(r: &Value, notices: &mut Vec<Notice>) -> Review {
                 path,
                 content: s(src, "content"),
             }),
-            None => notices.push(Notice::of(NoticeLevel::Warning, ResultNotice::SourceWithoutPath)),
+            None => notices.push(Notice::new(NoticeLevel::Warning, ResultNotice::SourceWithoutPath)),
         }
     }
     if let Some(Value::Array(c)) = r.get("commands") {
@@ -391,7 +391,7 @@ pub fn file_changes(diff: &Value, notices: &mut Vec<Notice>) -> FileChanges {
     let mut partial = Vec::new();
     let Some(windows) = diff.as_array() else {
         let found = crate::model::event::json_type(diff);
-        notices.push(Notice::of(NoticeLevel::Warning, ResultNotice::DiffNotAnArray { found }));
+        notices.push(Notice::new(NoticeLevel::Warning, ResultNotice::DiffNotAnArray { found }));
         out.state = Some(Completeness::NotRecorded);
         return out;
     };

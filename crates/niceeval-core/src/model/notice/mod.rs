@@ -6,54 +6,40 @@ mod other_files;
 mod record;
 mod results;
 mod streams;
+mod transcript;
+mod viewer;
 
 pub use other_files::NotAConversation;
 pub use record::{Collection, ConversationTurn, LeftOut, ObservabilityNotice, RecordNotice, Unread};
 pub use results::{ChannelShortfall, LegacyNotice, ResultNotice};
 pub use streams::{CaptureNotice, ExpNotice, JsonlNotice, ShowNotice};
+pub use transcript::{NotListed, TranscriptNotice};
+pub use viewer::{FollowChange, PreviewPart, ViewerNotice, Waiting};
 
 /// A notice about the input: partial data, skipped parts, soft errors.
-/// What it is about is its `kind`, which every decision reads and the view
-/// words. (`message`: the words of the notices not yet made facts.)
+/// How much it matters is its `level`; what it says is its `kind`, a fact
+/// with its data, which every decision reads and only the view words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub level: NoticeLevel,
     pub kind: NoticeKind,
-    pub message: String,
 }
 
 impl Notice {
-    /// A notice whose words are all there is to it.
-    pub fn new(level: NoticeLevel, message: impl Into<String>) -> Notice {
-        Notice { level, kind: NoticeKind::Other, message: message.into() }
-    }
-
-    /// A notice of a fact, worded by the view.
-    pub fn of(level: NoticeLevel, kind: impl Into<NoticeKind>) -> Notice {
-        Notice { level, kind: kind.into(), message: String::new() }
-    }
-
-    /// A notice of a fact something decides on, with its words (for the
-    /// facts not yet worded by the view).
-    pub fn of_words(level: NoticeLevel, kind: NoticeKind, message: impl Into<String>) -> Notice {
-        Notice { level, kind, message: message.into() }
+    pub fn new(level: NoticeLevel, kind: impl Into<NoticeKind>) -> Notice {
+        Notice { level, kind: kind.into() }
     }
 }
 
-/// What a notice states. A decision matches the kind, never the words.
+/// What a notice states: one variant per fact (a family of facts for each
+/// input format), each with the data it is about. A decision matches the
+/// kind, never the words.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NoticeKind {
-    /// Nothing acts on it; its words say it.
-    Other,
     /// A Turn's JSON breaks the contract. `check` reports these as findings
     /// (`turn-shape`, `turn-status-missing`), so surfaces do not print them
     /// twice.
     Turn(TurnFault),
-    /// A preview is shown while the whole file loads.
-    PreviewLoading,
-    /// Input that could not be read and was skipped (also in the document's
-    /// `losses`, which `check` reports as `input-*` findings).
-    InputLost,
     /// Slots a Record's runs expected hold no attempt (the document's
     /// `slots_not_recorded` when it was made); `compare` prints it too.
     SlotsNotRecorded(Vec<crate::model::recorded::SlotNotRecorded>),
@@ -70,7 +56,7 @@ pub enum NoticeKind {
     /// Text replaced so that the file opens.
     TextRepaired(Repaired),
     /// A JSONL line that could not be read and was skipped (also in the
-    /// document's `losses`).
+    /// document's `losses`, which `check` reports as `input-*` findings).
     LineSkipped {
         path: String,
         line: SkippedLine,
@@ -84,9 +70,11 @@ pub enum NoticeKind {
     Legacy(LegacyNotice),
     Record(RecordNotice),
     Observability(ObservabilityNotice),
+    Transcript(TranscriptNotice),
+    Viewer(ViewerNotice),
 }
 
-/// Lets a loader write `Notice::of(level, SomeFamily::Fact { … })`.
+/// Lets a loader write `Notice::new(level, SomeFamily::Fact { … })`.
 macro_rules! kinds_from {
     ($($family:ident => $variant:ident),*) => {$(
         impl From<$family> for NoticeKind {
@@ -105,7 +93,9 @@ kinds_from!(
     ResultNotice => Result,
     LegacyNotice => Legacy,
     RecordNotice => Record,
-    ObservabilityNotice => Observability
+    ObservabilityNotice => Observability,
+    TranscriptNotice => Transcript,
+    ViewerNotice => Viewer
 );
 
 /// A load error a notice carries (a bad line of a stream, a file of a run
@@ -202,7 +192,7 @@ impl NoticeKind {
     /// Input that could not be read and was skipped: also in the document's
     /// `losses`, which `check` reports as `input-*` findings.
     pub fn is_input_lost(&self) -> bool {
-        matches!(self, NoticeKind::LineSkipped { .. } | NoticeKind::InputLost)
+        matches!(self, NoticeKind::LineSkipped { .. } | NoticeKind::Transcript(TranscriptNotice::LineLost { .. }))
     }
 }
 
@@ -220,23 +210,11 @@ pub enum NoticeLevel {
     Error,
 }
 #[cfg(test)]
-mod size_probe {
+mod tests {
+    /// A notice is a folder scan's error value (`Result<SessionRow, Notice>`)
+    /// and every attempt holds a list of them: its large facts are boxed.
     #[test]
-    fn probe() {
-        use super::*;
-        eprintln!(
-            "Notice {} Kind {} Exp {} Show {} NAC {} Jsonl {} Capture {} Repaired {} Skipped {} Fault {} Value {}",
-            std::mem::size_of::<Notice>(),
-            std::mem::size_of::<NoticeKind>(),
-            std::mem::size_of::<ExpNotice>(),
-            std::mem::size_of::<ShowNotice>(),
-            std::mem::size_of::<NotAConversation>(),
-            std::mem::size_of::<JsonlNotice>(),
-            std::mem::size_of::<CaptureNotice>(),
-            std::mem::size_of::<Repaired>(),
-            std::mem::size_of::<SkippedLine>(),
-            std::mem::size_of::<TurnFault>(),
-            std::mem::size_of::<serde_json::Value>()
-        );
+    fn a_notice_stays_small() {
+        assert!(std::mem::size_of::<super::Notice>() <= 96, "{} bytes", std::mem::size_of::<super::Notice>());
     }
 }

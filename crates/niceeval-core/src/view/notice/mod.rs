@@ -7,6 +7,8 @@ mod other_files;
 mod record;
 mod results;
 mod streams;
+mod transcript;
+mod viewer;
 
 use super::text::clean;
 use crate::model::notice::{LoadFailure, Notice, NoticeKind, Repaired, SkippedLine, TurnFault, TurnPlace, TurnProblem};
@@ -34,7 +36,8 @@ pub fn words(n: &Notice) -> String {
         NoticeKind::Record(n) => record::record(n),
         NoticeKind::Observability(n) => record::observability(n),
         NoticeKind::SlotsNotRecorded(slots) => record::slots_not_recorded(slots),
-        NoticeKind::Other | NoticeKind::PreviewLoading | NoticeKind::InputLost => n.message.clone(),
+        NoticeKind::Transcript(n) => transcript::transcript(n),
+        NoticeKind::Viewer(n) => viewer::viewer(n),
     }
 }
 
@@ -111,7 +114,7 @@ mod tests {
         assert_eq!(parsed.errors.len(), 3);
         for e in &parsed.errors {
             let kind = NoticeKind::LineSkipped { path: "a\u{1b}.jsonl".into(), line: e.skipped() };
-            assert_eq!(words(&Notice::of(NoticeLevel::Error, kind)), e.describe("a\u{1b}.jsonl"));
+            assert_eq!(words(&Notice::new(NoticeLevel::Error, kind)), e.describe("a\u{1b}.jsonl"));
         }
     }
 
@@ -119,7 +122,7 @@ mod tests {
     fn repairs_are_counted_and_placed() {
         let r = Repaired { path: "f.json".into(), invalid_utf8: 0, lone_surrogates: 4, first: Some((1, 8)) };
         assert_eq!(
-            words(&Notice::of(NoticeLevel::Warning, NoticeKind::TextRepaired(r))),
+            words(&Notice::new(NoticeLevel::Warning, NoticeKind::TextRepaired(r))),
             "f.json: 4 unpaired UTF-16 surrogate escape(s) (\\uD800–\\uDFFF) replaced by U+FFFD (\u{fffd}), first at line 1 column 8"
         );
     }

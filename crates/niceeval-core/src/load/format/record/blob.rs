@@ -95,5 +95,5 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 fn warn(fact: RecordNotice) -> Notice {
-    Notice::of(NoticeLevel::Warning, fact)
+    Notice::new(NoticeLevel::Warning, fact)
 }

@@ -71,7 +71,7 @@ fn is_record_root(dir: &Path) -> bool {
 }
 
 fn notice(level: NoticeLevel, fact: impl Into<NoticeKind>) -> Notice {
-    Notice::of(level, fact)
+    Notice::new(level, fact)
 }
 
 /// Read and parse a JSON file; problems become notices.

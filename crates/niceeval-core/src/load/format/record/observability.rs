@@ -83,7 +83,7 @@ pub fn limitation_text(l: &Value) -> String {
 }
 
 fn notice(level: NoticeLevel, fact: ObservabilityNotice) -> Notice {
-    Notice::of(level, fact)
+    Notice::new(level, fact)
 }
 
 /// Parse `turn3` / `session2/turn1` (and legacy `s2/t1`) → (session, turn).
