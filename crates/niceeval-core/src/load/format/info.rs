@@ -6,7 +6,7 @@
 //! what the file is and where a viewable file comes from.
 
 use crate::model::document::{Document, Notice, NoticeLevel};
-use crate::model::notice::NotAConversation;
+use crate::model::notice::{NotAConversation, OverviewPage};
 use serde_json::Value;
 
 pub(crate) fn info_doc(path: &str, format: &str, what: NotAConversation) -> Document {
@@ -49,7 +49,8 @@ pub fn show_overview(path: &str, kind: &str, value: &Value) -> Document {
         .filter_map(Value::as_str)
         .map(str::to_string)
         .collect();
-    let what = NotAConversation::ShowOverview { kind: kind.to_string(), experiments };
+    let page = if kind == "groups" { OverviewPage::Project } else { OverviewPage::Experiment };
+    let what = NotAConversation::ShowOverview { page, kind: kind.to_string(), experiments };
     info_doc(path, &format!("niceeval show --json ({kind})"), what)
 }
 

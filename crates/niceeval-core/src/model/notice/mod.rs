@@ -9,7 +9,7 @@ mod streams;
 mod transcript;
 mod viewer;
 
-pub use other_files::NotAConversation;
+pub use other_files::{NotAConversation, OverviewPage};
 pub use record::{Collection, ConversationTurn, LeftOut, ObservabilityNotice, RecordNotice, Unread};
 pub use results::{ChannelShortfall, LegacyNotice, ResultNotice};
 pub use streams::{CaptureNotice, ExpNotice, JsonlNotice, ShowNotice};

@@ -1,12 +1,22 @@
 //! Files a user may hand the viewer that hold no conversation: what each
 //! is, with the figures that say so.
 
+/// Which `niceeval show --json` page of comparison rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverviewPage {
+    /// The project's (`groups`).
+    Project,
+    /// One experiment's.
+    Experiment,
+}
+
 /// A JSON document that is not a conversation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NotAConversation {
-    /// A `niceeval show --json` page of comparison rows: its `kind`
-    /// (`groups`, `experiment-group`) and the experiments it selects.
-    ShowOverview { kind: String, experiments: Vec<String> },
+    /// A `niceeval show --json` page of comparison rows: which page, its
+    /// `kind` as written (`groups`, `experiment-group`) and the experiments
+    /// it selects.
+    ShowOverview { page: OverviewPage, kind: String, experiments: Vec<String> },
     /// An OTel `TraceSpan[]`.
     TraceSpans { spans: usize, traces: usize },
     /// sdk-converter raw frames.

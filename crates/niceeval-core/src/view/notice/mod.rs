@@ -56,7 +56,7 @@ fn load_failure(f: &LoadFailure) -> String {
 fn skipped_line(path: &str, s: &SkippedLine) -> String {
     let message = match (s.last_line, s.column) {
         (true, Some(_)) => format!("{}; line skipped (last line, no newline at end)", s.why),
-        _ => format!("{}; line skipped", s.why),
+        (true, None) | (false, _) => format!("{}; line skipped", s.why),
     };
     match s.column {
         Some(column) => format!("{}:{}:{column}: {}", clean(path), s.line, clean(&message)),

@@ -1,7 +1,7 @@
 //! What a file that holds no conversation is, and where a viewable file
 //! comes from.
 
-use crate::model::notice::NotAConversation;
+use crate::model::notice::{NotAConversation, OverviewPage};
 
 /// `: a, b, c` (at most eight, then `…`), or nothing for an empty list.
 fn listed(items: &[String]) -> String {
@@ -17,10 +17,10 @@ fn listed(items: &[String]) -> String {
 
 pub fn not_a_conversation(n: &NotAConversation) -> String {
     match n {
-        NotAConversation::ShowOverview { kind, experiments } => {
-            let page = match kind.as_str() {
-                "groups" => "the project overview page",
-                _ => "an experiment's page",
+        NotAConversation::ShowOverview { page, kind, experiments } => {
+            let page = match page {
+                OverviewPage::Project => "the project overview page",
+                OverviewPage::Experiment => "an experiment's page",
             };
             format!(
                 "this is {page} of `niceeval show --json` (`{kind}`{}): comparison rows, not attempts. Open one attempt's `niceeval show @<locator> --json`, one run's `niceeval show --run <id> --json`, or the Record (`.niceeval/record`)",

@@ -28,7 +28,8 @@ pub fn transcript(n: &TranscriptNotice) -> String {
             format!("{name}: {why}; not listed as a session")
         }
         TranscriptNotice::ListedFromQuickRead { name } => {
-            format!("{name}: listed from a quick read of the log; opening it (Enter) reads it in full")
+            let open = super::super::keys::key_for(super::super::intent::Intent::Enter);
+            format!("{name}: listed from a quick read of the log; opening it ({open}) reads it in full")
         }
     }
 }
@@ -62,6 +63,15 @@ fn line_list(lines: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listed_session_names_the_key_that_opens_it() {
+        let listed = TranscriptNotice::ListedFromQuickRead { name: "a.jsonl".into() };
+        assert_eq!(
+            transcript(&listed),
+            "a.jsonl: listed from a quick read of the log; opening it (Enter) reads it in full"
+        );
+    }
 
     /// A lost line's notice and its input loss say the same words.
     #[test]
