@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use Severity::{Error as E, Warning as W};
+use niceeval::view::findings::message;
 
 fn lint_paths(paths: &[&Path]) -> Vec<Finding> {
     let paths: Vec<String> = paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
@@ -143,8 +144,8 @@ fn every_rule_has_a_fixture_with_exact_findings() {
             assert_eq!(f.severity, info.severity, "{}", f.code);
             assert_eq!(f.rule(), info.rule, "{}", f.code);
             assert!(f.rule().starts_with("derivation §"), "{}", f.rule());
-            assert!(!f.message().is_empty() && !f.hint().is_empty(), "{}", f.code);
-            assert!(!f.message().contains('\n'), "one-line message: {}", f.message());
+            assert!(!message(f).is_empty() && !f.hint().is_empty(), "{}", f.code);
+            assert!(!message(f).contains('\n'), "one-line message: {}", message(f));
         }
     }
 }
@@ -153,17 +154,17 @@ fn every_rule_has_a_fixture_with_exact_findings() {
 fn messages_name_what_is_wrong() {
     let f = lint_paths(&[&check_fixture("ambiguous-operation-id")]);
     // The collision points at both starts and says the id is poisoned.
-    assert!(f[0].message().contains("\"x\"") && f[0].message().contains("1:1"), "{}", f[0].message());
-    assert!(f[0].message().contains("poisoned for the rest of session-1"), "{}", f[0].message());
-    assert!(f[2].message().contains("1:1") && f[2].message().contains("1:2"), "{}", f[2].message());
+    assert!(message(&f[0]).contains("\"x\"") && message(&f[0]).contains("1:1"), "{}", message(&f[0]));
+    assert!(message(&f[0]).contains("poisoned for the rest of session-1"), "{}", message(&f[0]));
+    assert!(message(&f[2]).contains("1:1") && message(&f[2]).contains("1:2"), "{}", message(&f[2]));
     let f = lint_paths(&[&check_fixture("command-logical-mismatch")]);
-    assert!(f[0].message().contains("\"executable\":\"vitest\""), "{}", f[0].message());
+    assert!(message(&f[0]).contains("\"executable\":\"vitest\""), "{}", message(&f[0]));
     let f = lint_paths(&[&check_fixture("skill-tool-not-suppressed")]);
-    assert!(f[0].message().contains("1:1, 1:3"), "{}", f[0].message());
+    assert!(message(&f[0]).contains("1:1, 1:3"), "{}", message(&f[0]));
     let f = lint_paths(&[&check_fixture("pending-at-turn-end")]);
-    assert!(f[0].message().contains("no later turn finishes it"), "{}", f[0].message());
+    assert!(message(&f[0]).contains("no later turn finishes it"), "{}", message(&f[0]));
     let f = lint_paths(&[&check_fixture("coverage-missing-reason")]);
-    assert!(f[0].message().contains("requires a non-empty reason when status is unavailable"), "{}", f[0].message());
+    assert!(message(&f[0]).contains("requires a non-empty reason when status is unavailable"), "{}", message(&f[0]));
 }
 
 /// Each orphan finish says why it has no start: in another session, in a
@@ -175,7 +176,7 @@ fn orphan_finishes_say_where_their_start_is() {
         .into_iter()
         .zip(&findings)
         .filter(|((code, ..), _)| *code == "orphan-finish")
-        .map(|((_, _, si, at), f)| (si, at, f.message().into_owned()))
+        .map(|((_, _, si, at), f)| (si, at, message(f).into_owned()))
         .collect();
     let expected = [
         (1, "1:1", "\"a\" has no start in session-2 (a start with this id is in another session"),

@@ -12,6 +12,7 @@ use common::fixture;
 use harness::{draw, is_unsafe, set_viewport};
 use niceeval::app::{Action, App, Focus, Intent, Panel, update};
 use niceeval::ui::{Theme, ThemeName};
+use niceeval::view::notice::words;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
@@ -130,7 +131,7 @@ fn hostile_fixtures_open_with_a_repair_notice() {
         let events: usize =
             doc.attempts.iter().flat_map(|a| &a.sessions).flat_map(|s| &s.turns).map(|t| t.turn.events.len()).sum();
         assert!(events >= 17, "{name}: only {events} events loaded");
-        let notice = doc.notices.iter().find(|n| n.message.contains("U+FFFD")).map(|n| n.message.clone());
+        let notice = doc.notices.iter().find(|n| words(n).contains("U+FFFD")).map(words);
         let notice = notice.unwrap_or_else(|| panic!("{name}: no repair notice in {:?}", doc.notices));
         if name.contains("raw") {
             assert!(notice.contains("invalid UTF-8"), "{notice}");

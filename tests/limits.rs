@@ -11,6 +11,7 @@ mod harness;
 use common::bin;
 use niceeval::app::{App, Effect, Focus, Intent, Panel, update};
 use niceeval::ui::{Theme, ThemeName};
+use niceeval::view::notice::words;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -371,7 +372,7 @@ fn bom_crlf_empty_and_invalid_utf8() {
     bad.splice(at..at, [0xff, 0xfe, 0xc3]);
     let p = dir.write("latin1.json", &bad);
     let doc = load(&p).expect("invalid UTF-8 in a string opens");
-    let notice = doc.notices.iter().map(|n| n.message.as_str()).find(|m| m.contains("invalid UTF-8"));
+    let notice = doc.notices.iter().map(words).find(|m| m.contains("invalid UTF-8"));
     assert!(notice.is_some_and(|m| m.contains("line 1")), "{:?}", doc.notices);
     let text = doc.attempts[0].sessions[0].turns[0].turn.events[0].text().unwrap();
     assert_eq!(text, "hel\u{fffd}\u{fffd}\u{fffd}lo");

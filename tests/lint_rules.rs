@@ -4,6 +4,7 @@ use niceeval::model::derive_document;
 use niceeval::model::diagnostics::Finding;
 use niceeval::model::lint::{RULES, lint_document, statuses_recorded};
 use niceeval::model::usage::PriceTable;
+use niceeval::view::findings::message;
 use serde_json::{Value, json};
 
 fn lint(v: Value) -> Vec<Finding> {
@@ -47,8 +48,8 @@ fn overlapping_reuse_points_at_both_starts() {
     let f = lint(v);
     let got: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.code, f.location.event)).collect();
     assert_eq!(got, vec![("ambiguous-operation-id", Some(1)), ("orphan-finish", Some(2)), ("orphan-finish", Some(3))]);
-    assert!(f[0].message().contains("1:1") && f[0].message().contains("poisoned"), "{}", f[0].message());
-    assert!(f[1].message().contains("ambiguous"), "{}", f[1].message());
+    assert!(message(&f[0]).contains("1:1") && message(&f[0]).contains("poisoned"), "{}", message(&f[0]));
+    assert!(message(&f[1]).contains("ambiguous"), "{}", message(&f[1]));
 }
 
 #[test]
@@ -227,7 +228,7 @@ fn finish_before_start_says_real_order() {
     let v = json!({"events":[finish("a","completed"), start("a"), {"type":"message","role":"assistant","text":"ok"}],"status":"completed"});
     let f = lint(v);
     assert_eq!(f.iter().map(|f| f.code).collect::<Vec<_>>(), vec!["orphan-finish", "pending-at-turn-end"]);
-    assert!(f[0].message().contains("before its start at 1:2"), "{}", f[0].message());
+    assert!(message(&f[0]).contains("before its start at 1:2"), "{}", message(&f[0]));
 }
 
 /// `check` derives and lints in parallel: the same findings as the plain

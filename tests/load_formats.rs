@@ -9,6 +9,7 @@ use niceeval::load::parse::lines;
 use niceeval::load::{LoadError, load_bytes, load_path};
 use niceeval::model::document::{Completeness, Document, NoticeLevel};
 use niceeval::model::event::EventKind;
+use niceeval::view::notice::words;
 
 fn fx(rel: &str) -> String {
     common::fixture("load").join(rel).display().to_string()
@@ -28,8 +29,8 @@ fn fail(rel: &str) -> LoadError {
     }
 }
 
-fn errors(doc: &Document) -> Vec<&str> {
-    doc.all_notices().filter(|n| n.level == NoticeLevel::Error).map(|n| n.message.as_str()).collect()
+fn errors(doc: &Document) -> Vec<String> {
+    doc.all_notices().filter(|n| n.level == NoticeLevel::Error).map(words).collect()
 }
 
 fn types(doc: &Document) -> Vec<String> {
@@ -208,7 +209,7 @@ fn invocation_summary_attempt_identity_and_review() {
     let b = &doc.attempts[1];
     assert_eq!(b.verdict.map(|v| v.as_str()), Some("skipped"));
     assert!(b.sessions.is_empty());
-    assert!(b.notices.iter().any(|n| n.message.contains("not on this platform")));
+    assert!(b.notices.iter().any(|n| words(n).contains("not on this platform")));
 }
 
 #[test]
@@ -249,7 +250,7 @@ fn legacy_project_dir_opens_the_newest_run() {
     let doc = open("legacy/project");
     assert_eq!(doc.format, "legacy niceeval.results");
     assert!(doc.sources[0].ends_with("2026-08-02T09-30-00-000Z-cd34"), "{:?}", doc.sources);
-    assert!(doc.notices.iter().any(|n| n.level == NoticeLevel::Info && n.message.contains("1 older run")));
+    assert!(doc.notices.iter().any(|n| n.level == NoticeLevel::Info && words(n).contains("1 older run")));
     let ids: Vec<(Option<&str>, Option<u64>)> =
         doc.attempts.iter().map(|a| (a.eval_id.as_deref(), a.attempt_number)).collect();
     assert_eq!(
@@ -279,7 +280,7 @@ fn legacy_attempt_maps_old_vocabulary_sessions_and_side_files() {
     assert_eq!(t1.turn.events[1].output().as_deref(), Some(&serde_json::json!("README.md\n")));
     assert_eq!(t1.trace_id.as_deref(), Some("cafe0001"));
     assert_eq!(t1.turn.usage.and_then(|u| u.input_tokens), Some(70.0));
-    assert!(a.notices.iter().any(|n| n.message.contains("4 event(s) used the old action")));
+    assert!(a.notices.iter().any(|n| words(n).contains("4 event(s) used the old action")));
     // Side files.
     assert!(a.review.trace.is_some());
     assert_eq!(a.review.commands.len(), 1);
@@ -288,7 +289,7 @@ fn legacy_attempt_maps_old_vocabulary_sessions_and_side_files() {
     assert_eq!(src.len(), 2);
     assert!(src[0].content.as_deref().is_some_and(|c| c.contains("defineEval")), "resolved from sources/<sha>.json");
     assert_eq!(src[1].content, None);
-    assert!(a.notices.iter().any(|n| n.level == NoticeLevel::Warning && n.message.contains("evals/missing.ts")));
+    assert!(a.notices.iter().any(|n| n.level == NoticeLevel::Warning && words(n).contains("evals/missing.ts")));
     let asserts = a.review.assertions.as_ref().expect("assertions");
     assert_eq!(asserts.len(), 2);
     assert_eq!(asserts[1].result.as_deref(), Some("mismatched"));
@@ -300,14 +301,14 @@ fn legacy_missing_and_broken_files_are_notices() {
     let doc = open("legacy/project");
     let a0 = &doc.attempts[1];
     assert_eq!(a0.verdict, None, "no result.json: verdict not recorded");
-    assert!(a0.notices.iter().any(|n| n.message.contains("no result.json")));
+    assert!(a0.notices.iter().any(|n| words(n).contains("no result.json")));
     assert_eq!(a0.sessions[0].turns[0].input_text(), Some("clean"));
     let a1 = &doc.attempts[2];
     assert_eq!(a1.verdict.map(|v| v.as_str()), Some("errored"));
     assert_eq!(a1.review.diagnostics[0].code, "timeout");
     assert!(a1.review.diagnostics[0].causes[0].contains("60000"));
     let err = a1.notices.iter().find(|n| n.level == NoticeLevel::Error).expect("events.json error");
-    assert!(err.message.contains("events.json:3:") && err.message.contains("events.json skipped"), "{}", err.message);
+    assert!(words(err).contains("events.json:3:") && words(err).contains("events.json skipped"), "{}", words(err));
     assert!(a1.sessions.is_empty());
 }
 
@@ -317,7 +318,7 @@ fn legacy_run_dir_attempt_dir_and_run_json_open_directly() {
     let doc = open(run);
     assert_eq!(doc.attempts.len(), 1);
     assert_eq!(doc.attempts[0].locator.as_deref(), Some("@OLDRUN0001"));
-    assert!(!doc.notices.iter().any(|n| n.message.contains("older run")));
+    assert!(!doc.notices.iter().any(|n| words(n).contains("older run")));
     let doc = open(&format!("{run}/run.json"));
     assert_eq!(doc.attempts.len(), 1);
     let doc = open("legacy/project/.niceeval/release/2026-08-02T09-30-00-000Z-cd34/greet/a0");
@@ -344,7 +345,7 @@ fn standalone_old_vocabulary_event_array_is_mapped() {
     let ev = &doc.attempts[0].sessions[0].turns[0].turn.events;
     assert!(matches!(ev[1].kind, EventKind::ToolStarted { ref name, .. } if &**name == "Bash"));
     assert!(matches!(ev[2].kind, EventKind::ToolFinished { ref operation_id, .. } if &**operation_id == "c9"));
-    assert!(doc.all_notices().any(|n| n.message.contains("2 event(s) used the old")));
+    assert!(doc.all_notices().any(|n| words(n).contains("2 event(s) used the old")));
 }
 
 // ---------------------------------------------------------------- non-conversation files
@@ -370,8 +371,8 @@ fn non_conversation_files_open_as_info_documents() {
         assert!(doc.attempts.is_empty(), "{rel}");
         assert_eq!(doc.notices.len(), 1, "{rel}");
         assert_eq!(doc.notices[0].level, NoticeLevel::Info, "{rel}");
-        assert!(doc.notices[0].message.contains(detail), "{rel}: {}", doc.notices[0].message);
-        assert!(doc.notices[0].message.to_lowercase().contains("open"), "{rel} says how to get a viewable file");
+        assert!(words(&doc.notices[0]).contains(detail), "{rel}: {}", words(&doc.notices[0]));
+        assert!(words(&doc.notices[0]).to_lowercase().contains("open"), "{rel} says how to get a viewable file");
     }
 }
 
@@ -550,7 +551,7 @@ fn a_session_file_with_a_null_session_says_where() {
         br#"{"format":"niceeval-viewer.session/1","sessions":[null,{"turns":[]}]}"#,
     )
     .expect("a named session file is read, its bad session reported");
-    let notices: Vec<&str> = doc.attempts[0].notices.iter().map(|n| n.message.as_str()).collect();
+    let notices: Vec<String> = doc.attempts[0].notices.iter().map(words).collect();
     assert!(notices.iter().any(|n| n.starts_with("sessions[0] is null, not a session")), "{notices:?}");
     assert_eq!(doc.attempts[0].sessions.len(), 2);
 }

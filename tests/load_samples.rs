@@ -4,6 +4,7 @@
 mod common;
 
 use niceeval::load::load_path;
+use niceeval::view::notice::words;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -144,11 +145,11 @@ fn invocation_summary_turn_split_matches_agent_turn_nodes() {
             assert_eq!(a.attempt_number, r["attempt"].as_u64().map(|n| n + 1));
             // Real summaries split cleanly: no warnings about boundaries
             // (a not-complete attempt coverage is a true warning of its own).
-            let warnings: Vec<&str> = a
+            let warnings: Vec<String> = a
                 .notices
                 .iter()
                 .filter(|n| n.level >= niceeval::model::document::NoticeLevel::Warning)
-                .map(|n| n.message.as_str())
+                .map(words)
                 .filter(|m| !m.starts_with("evidence coverage"))
                 .collect();
             let partial_coverage = r["evidenceCoverage"]
@@ -156,7 +157,7 @@ fn invocation_summary_turn_split_matches_agent_turn_nodes() {
                 .is_some_and(|c| c.values().any(|e| e["status"].as_str().is_some_and(|s| s != "complete")));
             assert_eq!(
                 partial_coverage,
-                a.notices.iter().any(|n| n.message.starts_with("evidence coverage")),
+                a.notices.iter().any(|n| words(n).starts_with("evidence coverage")),
                 "{} {}",
                 path.display(),
                 r["id"]
@@ -168,7 +169,7 @@ fn invocation_summary_turn_split_matches_agent_turn_nodes() {
                     path.file_name().unwrap_or_default().display(),
                     r["id"],
                     n.level,
-                    n.message
+                    words(n)
                 );
             }
             checked += 1;

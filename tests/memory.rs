@@ -3,6 +3,7 @@
 //! peak RSS within 2 × the file on every shape). The tests of this file run
 //! one at a time (`SERIAL`): the counter is the whole process's.
 
+use niceeval::view::findings::message;
 use serde_json::{Value, json};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
@@ -86,7 +87,7 @@ fn a_finding_repeated_for_every_event_is_kept_compact() {
     let n = findings.iter().filter(|f| f.code == "command-unclassified").count();
     assert_eq!(n, 20_000);
     // Worded when read, and worded as before.
-    let words = findings[0].message();
+    let words = message(&findings[0]);
     assert!(words.starts_with("tool start \"call_0_0\" has no `command`"), "{words}");
     let before = live();
     drop(findings);

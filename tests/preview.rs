@@ -6,6 +6,7 @@ use niceeval::load::parse::prefix::close_prefix;
 use niceeval::load::preview::load_preview;
 use niceeval::model::usage::PriceTable;
 use niceeval::runtime::term::Source;
+use niceeval::view::notice::words;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -49,7 +50,7 @@ fn a_jsonl_preview_is_the_whole_lines_of_its_first_bytes() {
     assert!(shown.len() < whole.len());
     assert_eq!(shown[..], whole[..shown.len()], "the preview is a prefix of the whole stream");
     assert!(preview.doc.attempts[0].sessions[0].turns[0].turn.events.iter().all(|e| e.json().is_raw()));
-    let notice = &preview.doc.notices[0].message;
+    let notice = &words(&preview.doc.notices[0]);
     assert!(notice.contains("preview of the first") && notice.ends_with("the rest is loading"), "{notice}");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -139,7 +140,7 @@ fn the_whole_file_replaces_the_preview_and_keeps_the_selection() {
     let flash = app.flash_text().unwrap();
     assert!(!app.flash().unwrap().is_error(), "{flash}");
     assert!(flash.starts_with("loaded all") && flash.contains("5,000 events"), "{flash}");
-    assert!(!app.doc().notices.iter().any(|n| n.message.contains("preview")), "the preview notice is gone");
+    assert!(!app.doc().notices.iter().any(|n| words(n).contains("preview")), "the preview notice is gone");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -165,8 +166,8 @@ fn a_failed_whole_load_keeps_the_preview_and_says_so() {
     assert!(app.flash().is_some_and(|f| f.is_error()));
     assert!(app.flash_text().is_some_and(|f| f.contains("preview only")));
     let notice = &app.doc().notices[0];
-    assert!(notice.message.contains("loading the whole file failed"), "{}", notice.message);
-    assert!(!notice.message.contains("the rest is loading"));
+    assert!(words(notice).contains("loading the whole file failed"), "{}", words(notice));
+    assert!(!words(notice).contains("the rest is loading"));
     // Once the flash is gone the header still says that only the preview is shown.
     // Any key clears it: Ctrl-l (redraw).
     niceeval::app::update(&mut app, niceeval::app::Intent::Redraw);
@@ -218,8 +219,8 @@ fn a_large_json_document_parsed_in_pieces_loads_the_same_as_a_whole_parse() {
     assert_eq!(pieces.format, whole.format);
     assert_eq!(all_events(&pieces), all_events(&whole));
     assert_eq!(
-        pieces.notices.iter().map(|n| &n.message).collect::<Vec<_>>(),
-        whole.notices.iter().map(|n| &n.message).collect::<Vec<_>>()
+        pieces.notices.iter().map(words).collect::<Vec<_>>(),
+        whole.notices.iter().map(words).collect::<Vec<_>>()
     );
     let sessions = |d: &niceeval::model::document::Document| -> Vec<usize> {
         d.attempts.iter().map(|a| a.sessions.len()).collect()

@@ -13,6 +13,7 @@ use niceeval::model::document::{Attempt, Document};
 use niceeval::model::hitl::{HitlState, hitl_requests};
 use niceeval::model::lint::lint_document;
 use niceeval::model::usage::builtin_prices;
+use niceeval::view::findings::message;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -137,7 +138,7 @@ fn command_unclassified_follows_the_coverage_the_file_records() {
     let derived = niceeval::model::derive_document(&doc, None, &builtin_prices());
     let findings = lint_document(&doc, &derived);
     let f = findings.iter().find(|f| f.code == "command-unclassified").expect("still a warning");
-    assert!(f.message().contains("does not carry the agent's evidence coverage"), "{}", f.message());
+    assert!(message(f).contains("does not carry the agent's evidence coverage"), "{}", message(f));
 }
 
 /// Every attempt directory of the Records NiceEval wrote, with its Record.

@@ -5,6 +5,7 @@ mod common;
 use niceeval::load::{self, format::locator::attempt_locator};
 use niceeval::model::document::{Attempt, Completeness, DiagnosticLocator, Document, Fact, NoticeLevel, Score};
 use niceeval::model::event::EventKind;
+use niceeval::view::notice::words;
 use std::path::{Path, PathBuf};
 
 fn attempt<'a>(doc: &'a Document, eval: &str) -> &'a Attempt {
@@ -14,7 +15,7 @@ fn attempt<'a>(doc: &'a Document, eval: &str) -> &'a Attempt {
 }
 
 fn notices(doc: &Document) -> String {
-    doc.all_notices().map(|n| format!("{:?}: {}\n", n.level, n.message)).collect()
+    doc.all_notices().map(|n| format!("{:?}: {}\n", n.level, words(n))).collect()
 }
 
 fn all_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -139,7 +140,7 @@ fn failing(a: &niceeval::model::document::Assertion) -> bool {
 }
 
 fn has_notice(doc: &Document, level: NoticeLevel, parts: &[&str]) -> bool {
-    doc.all_notices().any(|n| n.level == level && parts.iter().all(|p| n.message.contains(p)))
+    doc.all_notices().any(|n| n.level == level && parts.iter().all(|p| words(n).contains(p)))
 }
 
 #[test]
@@ -200,7 +201,7 @@ fn fixture_record_turns_are_rebuilt_without_fabrication() {
     assert!(
         matches!(&a.events, Some(Completeness::Partial(l)) if l.iter().any(|x| x.contains("unsupported-input") && x.contains("at least 2")))
     );
-    assert!(a.notices.iter().any(|n| n.message.contains("recorded as completed")), "waiting-as-completed notice");
+    assert!(a.notices.iter().any(|n| words(n).contains("recorded as completed")), "waiting-as-completed notice");
     // Two sessions from the timing labels via the source-navigation join.
     assert_eq!(a.sessions.iter().map(|s| (s.index, s.turns.len())).collect::<Vec<_>>(), [(1, 1), (2, 1)]);
     let t1 = &a.sessions[0].turns[0];
@@ -448,7 +449,7 @@ fn fixture_exp_stream() {
     assert_eq!(judge.review.diagnostics[0].phase.as_deref(), Some("eval.run"));
     assert!(has_notice(&doc, NoticeLevel::Warning, &["price-missing"]));
     assert!(has_notice(&doc, NoticeLevel::Info, &["from_the_future"]));
-    assert!(!doc.notices.iter().any(|n| n.message.contains("progress")), "heartbeats are skipped");
+    assert!(!doc.notices.iter().any(|n| words(n).contains("progress")), "heartbeats are skipped");
 }
 
 fn shared_files(sub: &str, ext: &str) -> Option<Vec<PathBuf>> {
@@ -765,7 +766,7 @@ fn shared_kitchen_release_candidate_resolves_to_the_shell_call() {
     assert!(matches!(&ev.kind, EventKind::ToolStarted { name, .. } if &**name == "shell"), "{ev:?}");
     println!("{} → {:?}", failing.label, ev.raw());
     // The approved call's result is recorded under turn 1 although it arrived in turn 2.
-    assert!(a.notices.iter().any(|n| n.message.contains("arrived after a later turn began")));
+    assert!(a.notices.iter().any(|n| words(n).contains("arrived after a later turn began")));
     // Sandbox-free attempt: file changes not recorded; the trace artifact resolved.
     assert!(a.review.trace.as_ref().and_then(|t| t.as_array()).is_some_and(|s| !s.is_empty()));
 

@@ -161,7 +161,11 @@ mod tests {
         let more = listed(&entries[2..], 4);
         update(&mut app, Action::SessionsListed(crate::app::sources::Handoff::new(more)));
         assert_eq!(app.doc.attempts.len(), 3);
-        assert!(app.doc.notices.iter().any(|n| n.message.contains("notes.jsonl")), "{:?}", app.doc.notices);
+        assert!(
+            app.doc.notices.iter().any(|n| crate::view::notice::words(n).contains("notes.jsonl")),
+            "{:?}",
+            app.doc.notices
+        );
         assert_eq!(app.listing_title(3).as_deref(), Some("Sessions · 3"));
 
         // Enter on the first session reads it in full; it keeps its place.

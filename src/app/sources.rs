@@ -5,6 +5,7 @@
 
 use super::{Action, App, Prepared};
 use crate::model::document::{Document, NoticeKind, NoticeLevel};
+use crate::model::notice::{PreviewPart, ViewerNotice};
 use crate::view::note::Note;
 use std::sync::{Arc, Mutex};
 
@@ -120,14 +121,18 @@ impl App {
     /// The whole load failed: the preview's notice that said it was still
     /// loading now says why it stopped.
     fn stop_at_preview(&mut self, why: &str) {
-        let head = match (self.preview_only, self.doc.sources.first()) {
-            (Some(l), Some(path)) => crate::load::preview::notice_head(path, l.preview_bytes, l.total_bytes),
-            _ => String::new(),
+        let preview = match (self.preview_only, self.doc.sources.first()) {
+            (Some(l), Some(path)) => {
+                Some(PreviewPart { path: path.clone(), shown: l.preview_bytes, total: l.total_bytes })
+            }
+            _ => None,
         };
-        for n in self.doc.notices.iter_mut().filter(|n| n.kind == NoticeKind::PreviewLoading) {
-            n.message = format!("{head}; {why}");
+        let loading = |n: &&mut crate::model::notice::Notice| {
+            matches!(n.kind, NoticeKind::Viewer(ViewerNotice::PreviewLoading(_)))
+        };
+        for n in self.doc.notices.iter_mut().filter(loading) {
             n.level = NoticeLevel::Error;
-            n.kind = NoticeKind::Other;
+            n.kind = ViewerNotice::PreviewOnly { preview: preview.clone(), why: why.to_string() }.into();
         }
         self.say(Note::PreviewOnly(why.to_string()));
     }

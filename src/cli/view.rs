@@ -147,13 +147,13 @@ fn run_paths(args: &ViewArgs) -> i32 {
         }
     } else if interactive && args.follow && args.paths.len() == 1 && crate::runtime::live::is_stream(&args.paths[0]) {
         // Read by the follower as it comes, not here to its end.
-        crate::runtime::live::waiting_document(&names[0], "following a stream; waiting for its first lines")
+        crate::runtime::live::waiting_document(&names[0], crate::model::notice::Waiting::StreamStart)
     } else if interactive
         && args.follow
         && args.paths.len() == 1
         && let Some(why) = crate::runtime::live::not_ready(&args.paths[0])
     {
-        crate::runtime::live::waiting_document(&names[0], &why)
+        crate::runtime::live::waiting_document(&names[0], why)
     } else {
         match crate::load::load_paths_as(&args.paths, args.agent.map(super::convert::AgentArg::agent)) {
             Ok(d) => d,

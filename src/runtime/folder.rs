@@ -41,10 +41,8 @@ pub fn start(app: &mut App, entries: Vec<Entry>, already: usize, program_started
             // A panic is a bug: the list ends with a notice that says so, not a listing that never ends.
             let scanned_batch = std::panic::catch_unwind(|| folder::scan_entries(batch));
             let Ok(results) = scanned_batch else {
-                let notice = crate::model::document::Notice::new(
-                    crate::model::document::NoticeLevel::Error,
-                    crate::view::sessions::listing_crashed_text(scanned, count),
-                );
+                let crashed = crate::model::notice::ViewerNotice::ListingCrashed { listed: scanned, files: count };
+                let notice = crate::model::document::Notice::new(crate::model::document::NoticeLevel::Error, crashed);
                 let _ = tx.send(Listed { rows, notices: vec![notice], scanned: count, bytes: 0 });
                 return;
             };

@@ -10,8 +10,9 @@ use crate::app::Action;
 use crate::app::sources::{ReloadNote, reloaded};
 use crate::load::{LoadError, display_name};
 use crate::model::document::{Document, Notice, NoticeLevel};
+use crate::model::notice::{FollowChange, ViewerNotice, Waiting};
 use crate::runtime::term::Source;
-use crate::view::note::{FileChange, Note};
+use crate::view::note::Note;
 use notify::Watcher;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -41,11 +42,11 @@ pub fn is_stream(path: &Path) -> bool {
 
 /// What a followed stream shows before its first line (or after its file
 /// was truncated to nothing).
-pub fn waiting_document(name: &str, why: &str) -> Document {
+pub fn waiting_document(name: &str, why: Waiting) -> Document {
     Document {
         format: "JSONL stream".into(),
         sources: vec![name.to_string()],
-        notices: vec![Notice::new(NoticeLevel::Info, format!("{name}: {why}"))],
+        notices: vec![Notice::new(NoticeLevel::Info, ViewerNotice::Waiting { name: name.to_string(), why })],
         ..Default::default()
     }
 }
@@ -53,14 +54,12 @@ pub fn waiting_document(name: &str, why: &str) -> Document {
 /// Why `--follow` has nothing to show yet at `path` (it does not exist, is
 /// empty, or has no complete line): the viewer waits for it, as `tail -F`
 /// does, instead of failing. `None` when there is something to load.
-pub fn not_ready(path: &Path) -> Option<String> {
+pub fn not_ready(path: &Path) -> Option<Waiting> {
     match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Some("does not exist yet; waiting for it to be written".into())
-        }
-        Ok(m) if m.is_file() && m.len() == 0 => Some("is empty; waiting for lines".into()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Waiting::ToBeWritten),
+        Ok(m) if m.is_file() && m.len() == 0 => Some(Waiting::ForLines { change: None, empty: true }),
         Ok(m) if m.is_file() && complete_prefix_len(path) == 0 => {
-            Some("has no complete line yet; waiting for lines".into())
+            Some(Waiting::ForLines { change: None, empty: false })
         }
         _ => None,
     }
@@ -141,7 +140,7 @@ impl LiveSource {
         }
     }
 
-    fn reload_follow(&mut self, why: Option<FileChange>) -> Vec<Action> {
+    fn reload_follow(&mut self, why: Option<FollowChange>) -> Vec<Action> {
         let name = display_name(&self.paths[0]);
         let bytes = match std::fs::read(&self.paths[0]) {
             Ok(b) => b,
@@ -156,7 +155,7 @@ impl LiveSource {
             // Nothing to show: the events shown came from bytes that are gone.
             self.loaded_bytes = 0;
             let empty = bytes.is_empty();
-            let doc = waiting_document(&name, &crate::view::note::waiting_for_lines(why, empty));
+            let doc = waiting_document(&name, Waiting::ForLines { change: why, empty });
             return vec![reloaded(doc, ReloadNote::Says(Note::WaitingForLines { name, change: why, empty }))];
         }
         match crate::load::load_bytes(&name, &bytes[..complete]) {
@@ -199,10 +198,10 @@ impl Source for LiveSource {
             return vec![self.reload_watch()];
         }
         let why = match (previous[0], now[0]) {
-            (Some(a), Some(b)) if a.inode != b.inode => Some(FileChange::Replaced),
-            (Some(_), Some(b)) if b.len < self.loaded_bytes => Some(FileChange::Truncated),
-            (None, Some(_)) if self.seen => Some(FileChange::Back),
-            (None, Some(_)) => Some(FileChange::Appeared),
+            (Some(a), Some(b)) if a.inode != b.inode => Some(FollowChange::Replaced),
+            (Some(_), Some(b)) if b.len < self.loaded_bytes => Some(FollowChange::Truncated),
+            (None, Some(_)) if self.seen => Some(FollowChange::Back),
+            (None, Some(_)) => Some(FollowChange::Appeared),
             (_, None) if !self.seen => return Vec::new(),
             (_, None) => return vec![says(Note::Disappeared(display_name(&self.paths[0])))],
             _ => None,

@@ -80,6 +80,12 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+impl From<&LoadError> for crate::model::notice::LoadFailure {
+    fn from(e: &LoadError) -> Self {
+        crate::model::notice::LoadFailure { path: e.path.clone(), position: e.position, why: e.message.clone() }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -234,8 +234,15 @@ pub fn load_bytes(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
         }
         e
     })?;
-    if let Some(message) = repairs.message() {
-        doc.notices.insert(0, Notice::new(NoticeLevel::Warning, format!("{path}: {message}")));
+    if repairs.any() {
+        let repaired = crate::model::notice::Repaired {
+            path: path.to_string(),
+            invalid_utf8: repairs.invalid_utf8,
+            lone_surrogates: repairs.lone_surrogates,
+            first: repairs.first,
+        };
+        doc.notices
+            .insert(0, Notice::new(NoticeLevel::Warning, crate::model::notice::NoticeKind::TextRepaired(repaired)));
     }
     let total = repairs.invalid_utf8 + repairs.lone_surrogates;
     let listed = repairs.places.len();

@@ -8,6 +8,7 @@
 use super::LoadError;
 use super::parse::prefix::close_prefix;
 use crate::model::document::{Document, Notice, NoticeLevel};
+use crate::model::notice::{PreviewPart, ViewerNotice};
 use std::io::Read;
 
 /// Files smaller than this load whole before the first frame.
@@ -17,9 +18,6 @@ pub const PREVIEW_AT_LEAST: u64 = 32 << 20;
 /// beside the whole document until the latter is shown, so every megabyte
 /// of it counts in the viewer's peak (at 4 MB it was 8 MB of the peak).
 pub const PREVIEW_BYTES: usize = 1 << 20;
-
-/// The end of the preview's notice while the full load runs.
-pub const STILL_LOADING: &str = "; the rest is loading";
 
 /// A document made from the start of a file.
 #[derive(Debug)]
@@ -47,25 +45,9 @@ pub fn load_preview(path: impl AsRef<std::path::Path>, at_least: u64, budget: us
     let mut head = Vec::with_capacity(budget);
     (&mut file).take(budget as u64).read_to_end(&mut head).ok()?;
     let (mut doc, bytes) = preview_document(path, &head)?;
-    doc.notices.insert(
-        0,
-        Notice::of(
-            NoticeLevel::Info,
-            crate::model::document::NoticeKind::PreviewLoading,
-            format!("{}{STILL_LOADING}", notice_head(path, bytes as u64, meta.len())),
-        ),
-    );
+    let part = PreviewPart { path: path.to_string(), shown: bytes as u64, total: meta.len() };
+    doc.notices.insert(0, Notice::new(NoticeLevel::Info, ViewerNotice::PreviewLoading(part)));
     Some(Preview { doc, bytes: bytes as u64, total: meta.len() })
-}
-
-/// The preview's notice before what follows it (still loading, or why the
-/// rest could not be read): "big.jsonl: preview of the first 4.2 MB of 1.0 GB".
-pub fn notice_head(path: &str, shown: u64, total: u64) -> String {
-    format!(
-        "{path}: preview of the first {} of {}",
-        crate::model::text::megabytes(shown),
-        crate::model::text::megabytes(total)
-    )
 }
 
 /// A document from the start of a file and how many of its bytes it used.

@@ -15,8 +15,8 @@ pub fn experiments(doc: &mut Document, ids: &[String]) -> Vec<String> {
     let keep = |e: &Option<String>| e.as_deref().is_some_and(|e| ids.iter().any(|id| id == e));
     doc.attempts.retain(|a| keep(&a.experiment_id));
     doc.slots_not_recorded.retain(|s| keep(&s.experiment_id));
-    let had_slots_notice = doc.notices.iter().any(|n| n.kind == NoticeKind::SlotsNotRecorded);
-    doc.notices.retain(|n| n.kind != NoticeKind::SlotsNotRecorded);
+    let had_slots_notice = doc.notices.iter().any(|n| matches!(n.kind, NoticeKind::SlotsNotRecorded(_)));
+    doc.notices.retain(|n| !matches!(n.kind, NoticeKind::SlotsNotRecorded(_)));
     if had_slots_notice && !doc.slots_not_recorded.is_empty() {
         doc.notices.push(super::format::record::slots_notice(&doc.slots_not_recorded));
     }
@@ -59,6 +59,9 @@ mod tests {
         assert_eq!(unknown, vec!["nope".to_string()]);
         assert_eq!(doc.attempts.len(), 2);
         assert!(doc.slots_not_recorded.is_empty());
-        assert!(doc.notices.iter().all(|n| n.kind != NoticeKind::SlotsNotRecorded), "the notice named alt's slot");
+        assert!(
+            doc.notices.iter().all(|n| !matches!(n.kind, NoticeKind::SlotsNotRecorded(_))),
+            "the notice named alt's slot"
+        );
     }
 }

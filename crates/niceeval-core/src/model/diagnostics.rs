@@ -21,7 +21,8 @@ pub struct Location {
 /// One finding. A long stream can have one for every event (an Adapter that
 /// has not migrated to command projections gets one per tool start), so a
 /// finding is kept small (88 bytes): its code, where it points, and what it
-/// says in a form worded only when read ([`Finding::message`]); a hint of its
+/// says in a form the view words only when it writes it
+/// (`view::findings::message`); a hint of its
 /// own or a place in the input file, both rare, are boxed apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
@@ -34,8 +35,9 @@ pub struct Finding {
 
 /// What a finding says is wrong, as kept (one pointer and a tag). Most
 /// findings are worded when they are made; the ones a long stream repeats
-/// for every event keep only the ids they name (shared with the events) and
-/// are worded when read.
+/// for every event keep only the ids they name (shared with the events),
+/// and a Turn's shape keeps the loader's fact: the view words them when it
+/// writes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
     Text(Name),
@@ -45,6 +47,8 @@ pub enum Said {
         operation_id: Name,
         claim: CompleteClaim,
     },
+    /// `turn-shape`: the loader's fact about the Turn (rare: boxed).
+    TurnShape(Box<super::notice::TurnFault>),
     /// With a hint of its own or a place in the input file (rare).
     More(Box<More>),
 }
@@ -66,39 +70,6 @@ pub enum CompleteClaim {
 }
 
 impl Said {
-    /// The one line a surface prints.
-    pub fn words(&self) -> Cow<'_, str> {
-        match self {
-            Said::Text(t) => Cow::Borrowed(t),
-            Said::More(more) => more.said.words(),
-            Said::NoCommand { operation_id, claim } => {
-                let claim = match claim {
-                    CompleteClaim::Recorded => {
-                        "and this attempt's recorded evidence coverage claims actions complete, so commandMatch() is unavailable for this call while coverage says nothing is missing"
-                    }
-                    CompleteClaim::NotRecorded => {
-                        "and this file does not carry the agent's evidence coverage: unless the agent declares evidenceCoverage.actions partial, coverage claims complete while commandMatch() is unavailable for this call"
-                    }
-                };
-                Cow::Owned(format!(
-                    "tool start {} has no `command`, the Turn declares no actions downgrade, {claim}",
-                    quote(operation_id)
-                ))
-            }
-        }
-    }
-
-    /// Whether two say the same words, without wording them when their ids tell.
-    pub fn same_words(&self, other: &Said) -> bool {
-        match (self, other) {
-            (Said::Text(a), Said::Text(b)) => a == b,
-            (Said::NoCommand { operation_id: a, claim: x }, Said::NoCommand { operation_id: b, claim: y }) => {
-                x == y && (a == b || quote(a) == quote(b))
-            }
-            _ => self.words() == other.words(),
-        }
-    }
-
     fn more(&mut self) -> &mut More {
         if !matches!(self, Said::More(_)) {
             let said = std::mem::replace(self, Said::Text(Name::new()));
@@ -115,6 +86,13 @@ impl Said {
             Said::More(more) => Some(more),
             _ => None,
         }
+    }
+}
+
+impl More {
+    /// What the finding says, beside its hint and place in the input.
+    pub fn said(&self) -> &Said {
+        &self.said
     }
 }
 
@@ -165,14 +143,9 @@ impl Finding {
         self
     }
 
-    /// One line: what is wrong.
-    pub fn message(&self) -> Cow<'_, str> {
-        self.said.words()
-    }
-
-    /// Whether the two say the same words (see [`Said::same_words`]).
-    pub fn says_the_same_as(&self, other: &Finding) -> bool {
-        self.said.same_words(&other.said)
+    /// What is wrong, as kept (`view::findings::message` words it).
+    pub fn said(&self) -> &Said {
+        &self.said
     }
 
     /// One line: how to fix it; almost always the rule's own hint.

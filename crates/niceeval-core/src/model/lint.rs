@@ -188,9 +188,9 @@ fn turn_findings_with(doc: &Document, mut turn: impl FnMut(usize, usize, usize, 
         if attempt_is_checkable(attempt) {
             let statuses = statuses_recorded(attempt);
             for notice in &attempt.notices {
-                if let Some((si, ti)) = turn_shape_notice(notice) {
+                if let Some((fault, (si, ti))) = turn_shape_notice(notice) {
                     let location = Location { attempt: ai, session: si, turn: Some(ti), event: None };
-                    notices.push("turn-shape", location, notice.message.clone());
+                    notices.push_said("turn-shape", location, Said::TurnShape(Box::new(fault.clone())));
                 }
             }
             for (si, session) in attempt.sessions.iter().enumerate() {
@@ -353,13 +353,12 @@ pub fn notice_is_finding(notice: &super::document::Notice) -> bool {
     turn_shape_notice(notice).is_some() || notice.kind.is_turn_status_problem()
 }
 
-/// `(session, turn)` of a loader notice about a Turn's shape, where the
-/// Turn's place in the attempt is known.
-fn turn_shape_notice(notice: &super::document::Notice) -> Option<(usize, usize)> {
-    use super::document::{NoticeKind, TurnPlace};
-    match notice.kind {
-        NoticeKind::Turn { place: TurnPlace::At { session, turn }, problem } if !problem.is_status() => {
-            Some((session, turn))
+/// A loader notice about a Turn's shape, and the Turn's `(session, turn)`
+/// in the attempt, where the file tells them.
+fn turn_shape_notice(notice: &super::document::Notice) -> Option<(&super::notice::TurnFault, (usize, usize))> {
+    match &notice.kind {
+        super::notice::NoticeKind::Turn(fault) if !fault.problem.is_status() => {
+            Some((fault, fault.place.in_attempt()?))
         }
         _ => None,
     }

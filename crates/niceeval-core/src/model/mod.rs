@@ -17,6 +17,7 @@ pub mod indices;
 pub mod lint;
 pub mod listed;
 pub mod measure;
+pub mod notice;
 pub mod occurrence;
 pub mod payload;
 pub mod provenance;

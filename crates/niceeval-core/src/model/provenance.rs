@@ -6,6 +6,47 @@
 
 use super::event::Source;
 
+/// The agent CLI that wrote a log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    ClaudeCode,
+    Codex,
+}
+
+impl Agent {
+    /// The name `--agent` takes and `convert --json` writes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Agent> {
+        match name {
+            "claude-code" => Some(Agent::ClaudeCode),
+            "codex" => Some(Agent::Codex),
+            _ => None,
+        }
+    }
+
+    /// What the log is, for a document's format line.
+    pub fn log_name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code transcript",
+            Agent::Codex => "codex exec --json transcript",
+        }
+    }
+
+    /// NiceEval's parser this module ports.
+    pub fn parser(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "parseClaudeCodeTranscript",
+            Agent::Codex => "parseCodexTranscript",
+        }
+    }
+}
+
 /// Why a line gave no event, no usage and no compaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {

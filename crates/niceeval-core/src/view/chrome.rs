@@ -144,7 +144,7 @@ pub fn timeline_empty(attempt: &crate::model::document::Attempt) -> String {
 /// that is awaited says so), or that there is nothing.
 pub fn no_attempts(doc: &crate::model::document::Document) -> Vec<super::Text> {
     let mut out: Vec<super::Text> =
-        doc.notices.iter().map(|n| super::Text::toned(clean(&n.message), super::Tone::Soft)).collect();
+        doc.notices.iter().map(|n| super::Text::toned(clean(&super::notice::words(n)), super::Tone::Soft)).collect();
     if out.is_empty() {
         out.push(super::Text::toned("no attempts, sessions or turns in this input", super::Tone::Soft));
     }

@@ -8,10 +8,50 @@ use super::format::count;
 use super::text::{Text, Tone, clean};
 use super::verdict::severity_text;
 use crate::model::derive::{DerivedAttempt, TurnAddr};
-use crate::model::diagnostics::{Finding, Location, Severity};
+use crate::model::diagnostics::{CompleteClaim, Finding, Location, Said, Severity, quote};
 use crate::model::document::{Attempt, Diagnostic};
+use std::borrow::Cow;
 
 const W: usize = 9;
+
+/// One line: what a finding says is wrong (not yet sanitised for a terminal).
+pub fn message(f: &Finding) -> Cow<'_, str> {
+    said_words(f.said())
+}
+
+fn said_words(said: &Said) -> Cow<'_, str> {
+    match said {
+        Said::Text(t) => Cow::Borrowed(t),
+        Said::More(more) => said_words(more.said()),
+        Said::TurnShape(fault) => Cow::Owned(super::notice::turn_fault_words(fault)),
+        Said::NoCommand { operation_id, claim } => {
+            let claim = match claim {
+                CompleteClaim::Recorded => {
+                    "and this attempt's recorded evidence coverage claims actions complete, so commandMatch() is unavailable for this call while coverage says nothing is missing"
+                }
+                CompleteClaim::NotRecorded => {
+                    "and this file does not carry the agent's evidence coverage: unless the agent declares evidenceCoverage.actions partial, coverage claims complete while commandMatch() is unavailable for this call"
+                }
+            };
+            Cow::Owned(format!(
+                "tool start {} has no `command`, the Turn declares no actions downgrade, {claim}",
+                quote(operation_id)
+            ))
+        }
+    }
+}
+
+/// Whether two findings say the same words, without wording them when their
+/// ids tell.
+pub fn say_the_same(a: &Finding, b: &Finding) -> bool {
+    match (a.said(), b.said()) {
+        (Said::Text(x), Said::Text(y)) => x == y,
+        (Said::NoCommand { operation_id: x, claim: c }, Said::NoCommand { operation_id: y, claim: d }) => {
+            c == d && (x == y || quote(x) == quote(y))
+        }
+        _ => message(a) == message(b),
+    }
+}
 
 /// Where a finding points: `6:3` (attempt-wide turn : event), `turn 6`, a
 /// session, or the attempt — with the turn's label beside it.
@@ -55,7 +95,7 @@ pub fn finding_row(ctx: &Ctx, f: &Finding) -> Vec<Text> {
         severity_text(f.severity),
         Text::toned(finding_place(ctx.attempt, ctx.derived, f), Tone::Soft),
         Text::toned(f.code, Tone::Accent),
-        Text::plain(clean(&f.message())),
+        Text::plain(clean(&message(f))),
     ]
 }
 
@@ -84,7 +124,7 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         Block::Section(Section::new(
             "What is wrong",
             Text::new(),
-            vec![Block::Body(f.message().into_owned(), Tone::Plain)],
+            vec![Block::Body(message(f).into_owned(), Tone::Plain)],
         )),
         Block::Section(Section::new(
             "How to fix it",
@@ -98,14 +138,14 @@ pub fn finding_detail(ctx: &Ctx, f: &Finding) -> Vec<Block> {
         // Findings of one code share a list row; when they say different
         // things (two at one place, each with its own reason), each place
         // says its own, so none is hidden behind the row's first.
-        let differ = same.iter().any(|g| !g.says_the_same_as(f));
+        let differ = same.iter().any(|g| !say_the_same(g, f));
         let mut places: Vec<Block> = same
             .iter()
             .take(SHOWN)
             .map(|g| {
                 let at = finding_place(ctx.attempt, ctx.derived, g);
                 if differ {
-                    Block::Line(Text::toned(format!("{at}  "), Tone::Soft).with(clean(&g.message()), Tone::Plain))
+                    Block::Line(Text::toned(format!("{at}  "), Tone::Soft).with(clean(&message(g)), Tone::Plain))
                 } else {
                     Block::Line(Text::plain(at))
                 }
@@ -195,7 +235,7 @@ pub fn section(ctx: &Ctx) -> Section {
                 Some(t) => ctx.turn_selected(TurnAddr { session: f.location.session, turn: t }),
                 None => ctx.session_selected(f.location.session),
             };
-            sel && ctx.grep(|| format!("{} {} {} {}", f.severity.as_str(), f.code, f.message(), f.hint()))
+            sel && ctx.grep(|| format!("{} {} {} {}", f.severity.as_str(), f.code, message(f), f.hint()))
         })
         .collect();
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
@@ -208,7 +248,7 @@ pub fn section(ctx: &Ctx) -> Section {
         let rows = findings
             .iter()
             .map(|f| {
-                let mut msg = Text::plain(clean(&f.message()));
+                let mut msg = Text::plain(clean(&message(f)));
                 if !f.hint().is_empty() {
                     msg.push(format!(" — fix: {}", clean(f.hint())), Tone::Soft);
                 }

@@ -226,10 +226,10 @@ pub fn attempt_notices(doc: &Document, ctx: &Ctx) -> Vec<(NoticeLevel, String)> 
     if !ctx.derived.coverage.is_complete() {
         out.push(warn("evidence coverage is not complete (see --diagnostics)".into()));
     }
-    out.extend(a.notices.iter().map(|n| (n.level, clean(&n.message))));
+    out.extend(a.notices.iter().map(|n| (n.level, clean(&super::notice::words(n)))));
     // The file's own notices are said once for the file, not under each of its attempts.
     if doc.attempts.len() <= 1 {
-        out.extend(doc.notices.iter().map(|n| (n.level, clean(&n.message))));
+        out.extend(doc.notices.iter().map(|n| (n.level, clean(&super::notice::words(n)))));
     }
     out
 }

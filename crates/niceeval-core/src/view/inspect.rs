@@ -337,7 +337,7 @@ fn marks_at(
                 Block::Line(
                     super::verdict::severity_text(f.severity)
                         .with(format!(" {} ", f.code), Tone::Accent)
-                        .with(clean(&f.message()), Tone::Plain),
+                        .with(clean(&super::findings::message(f)), Tone::Plain),
                 )
             })
             .collect();
@@ -540,7 +540,7 @@ fn attempt_detail(ctx: &Ctx) -> Vec<Block> {
     let mut notices = super::header::attempt_notices(ctx.doc, ctx);
     // The viewer shows one attempt at a time: the file's own notices stand with each.
     if ctx.doc.attempts.len() > 1 {
-        notices.extend(ctx.doc.notices.iter().map(|n| (n.level, clean(&n.message))));
+        notices.extend(ctx.doc.notices.iter().map(|n| (n.level, clean(&super::notice::words(n)))));
     }
     if !notices.is_empty() {
         let lines = notices.into_iter().map(|(_, m)| Block::Line(Text::toned(format!("! {m}"), Tone::Warn))).collect();

@@ -121,7 +121,7 @@ pub fn notice_json(n: &crate::model::document::Notice) -> Value {
         NoticeLevel::Warning => "warning",
         NoticeLevel::Info => "note",
     };
-    json!({"level": level, "message": n.message})
+    json!({"level": level, "message": super::notice::words(n)})
 }
 
 /// A number, or `null` when absent (never 0).
@@ -454,7 +454,7 @@ fn findings_json<'a>(ctx: &'a Ctx) -> impl Iterator<Item = Value> + 'a {
             "code": f.code,
             "severity": f.severity.as_str(),
             "at": finding_place(ctx.attempt, ctx.derived, f),
-            "message": f.message(),
+            "message": super::findings::message(f),
             "hint": f.hint(),
             "rule": super::rules::citation_of(f.code),
         });

@@ -30,6 +30,7 @@ pub mod keys;
 pub mod nav;
 pub mod niceeval_cli;
 pub mod note;
+pub mod notice;
 pub mod panel;
 pub mod payload;
 pub mod preview;

@@ -10,23 +10,15 @@ use super::keys::key_for;
 use super::panel::Panel;
 use crate::model::diagnostics::InputLoss;
 
-/// Why a followed file is read again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FileChange {
-    Replaced,
-    Truncated,
-    Back,
-    Appeared,
-}
+pub use crate::model::notice::FollowChange;
 
-impl FileChange {
-    fn words(self) -> &'static str {
-        match self {
-            FileChange::Replaced => "the file was replaced",
-            FileChange::Truncated => "the file was truncated",
-            FileChange::Back => "the file is back",
-            FileChange::Appeared => "the file appeared",
-        }
+/// Why a followed file is read again, in words.
+fn change_words(change: FollowChange) -> &'static str {
+    match change {
+        FollowChange::Replaced => "the file was replaced",
+        FollowChange::Truncated => "the file was truncated",
+        FollowChange::Back => "the file is back",
+        FollowChange::Appeared => "the file appeared",
     }
 }
 
@@ -171,11 +163,11 @@ pub enum Note {
         skipped: Vec<InputLoss>,
     },
     /// A followed file changed and was read again.
-    ReadAgain(FileChange),
+    ReadAgain(FollowChange),
     /// A followed file has no complete line (`empty`: no bytes at all).
     WaitingForLines {
         name: String,
-        change: Option<FileChange>,
+        change: Option<FollowChange>,
         empty: bool,
     },
     ReloadFailed(String),
@@ -325,7 +317,7 @@ impl Note {
             Note::FollowSkipped { added, skipped } => {
                 super::chrome::follow_skipped(*added, &skipped.iter().collect::<Vec<_>>())
             }
-            Note::ReadAgain(change) => format!("{}; reloaded", change.words()),
+            Note::ReadAgain(change) => format!("{}; reloaded", change_words(*change)),
             Note::WaitingForLines { name, change, empty } => format!("{name} {}", waiting_for_lines(*change, *empty)),
             Note::ReloadFailed(e) => format!("reload failed, keeping the last good view: {e}"),
             Note::KeepingLastGood(e) => format!("keeping the last good view: {e}"),
@@ -420,11 +412,11 @@ fn one_attempt_here(view: &str, mark: &str) -> String {
 
 /// A followed file with no complete line: what happened to it, and that
 /// the viewer waits ("was truncated to 0 bytes; waiting for lines").
-pub fn waiting_for_lines(change: Option<FileChange>, empty: bool) -> String {
+pub fn waiting_for_lines(change: Option<FollowChange>, empty: bool) -> String {
     let now = if empty { "is empty" } else { "has no complete line yet" };
     let what = match change {
-        Some(FileChange::Truncated) if empty => "was truncated to 0 bytes".to_string(),
-        Some(c) => format!("{}; it {now}", c.words()),
+        Some(FollowChange::Truncated) if empty => "was truncated to 0 bytes".to_string(),
+        Some(c) => format!("{}; it {now}", change_words(c)),
         None => now.to_string(),
     };
     format!("{what}; waiting for lines")

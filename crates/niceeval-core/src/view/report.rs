@@ -150,7 +150,7 @@ pub fn build(
                 clean(&doc.format)
             ))));
             for n in &doc.notices {
-                blocks.push(Block::Line(Text::toned(format!("! {}", clean(&n.message)), Tone::Warn)));
+                blocks.push(Block::Line(Text::toned(format!("! {}", clean(&super::notice::words(n))), Tone::Warn)));
             }
             blocks.push(Block::Line(Text::plain("(no attempts, sessions or turns in this input)".to_string())));
         } else {

@@ -67,13 +67,6 @@ pub fn opened_text(name: &str, events: usize) -> String {
     format!("read {} in full: {}", clean(name), count(events, "event", "events"))
 }
 
-/// The notice when the folder's listing stopped on a bug.
-pub fn listing_crashed_text(listed: usize, files: usize) -> String {
-    format!(
-        "the folder's listing stopped after {listed} of {files} files: the scanner crashed (a bug; please report it)"
-    )
-}
-
 /// The footer's note when a listed session could not be read.
 pub fn open_failed_text(why: &str) -> String {
     format!("could not read the session: {}", clean(why))

@@ -417,7 +417,7 @@ impl Summary {
 /// The notices that belong with an attempt: its own, then the document's
 /// (about the input as a whole). Never another attempt's.
 pub fn notices(doc: &Document, attempt: &Attempt) -> Vec<(NoticeLevel, String)> {
-    attempt.notices.iter().chain(&doc.notices).map(|n| (n.level, clean(&n.message))).collect()
+    attempt.notices.iter().chain(&doc.notices).map(|n| (n.level, clean(&super::notice::words(n)))).collect()
 }
 
 /// Every notice of a document for stderr: the document's own, then each
@@ -429,12 +429,12 @@ pub fn notice_lines(doc: &Document) -> Vec<String> {
         NoticeLevel::Info => "note",
     };
     let mut out: Vec<String> =
-        doc.notices.iter().map(|n| format!("{}: {}", word(n.level), clean(&n.message))).collect();
+        doc.notices.iter().map(|n| format!("{}: {}", word(n.level), clean(&super::notice::words(n)))).collect();
     let several = doc.attempts.len() > 1;
     for a in &doc.attempts {
         for n in a.notices.iter().filter(|n| n.level >= NoticeLevel::Warning) {
             let who = if several { format!("{}: ", attempt_name(a)) } else { String::new() };
-            out.push(format!("{}: {who}{}", word(n.level), clean(&n.message)));
+            out.push(format!("{}: {who}{}", word(n.level), clean(&super::notice::words(n))));
         }
     }
     out

@@ -373,10 +373,8 @@ pub fn read_verdict(v: Option<&Value>, notices: &mut Vec<Notice>) -> Option<Verd
     let word = v?.as_str()?;
     let verdict = Verdict::parse(word);
     if verdict.is_none() {
-        notices.push(Notice::new(NoticeLevel::Warning, format!(
-                "verdict {} is not one NiceEval writes (passed, failed, errored, skipped, unavailable); shown as not recorded",
-                serde_json::to_string(word).unwrap_or_default()
-            )));
+        let unknown = crate::model::notice::NoticeKind::UnknownVerdict { word: word.to_string() };
+        notices.push(Notice::new(NoticeLevel::Warning, unknown));
     }
     verdict
 }

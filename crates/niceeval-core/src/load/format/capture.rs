@@ -3,10 +3,9 @@
 //! Turn, and an array of Turns (one session).
 
 use crate::load::error::LoadError;
-use crate::model::document::{
-    Attempt, Completeness, Notice, NoticeKind, NoticeLevel, Session, Turn, TurnPlace, TurnRecord,
-};
+use crate::model::document::{Attempt, Completeness, Notice, NoticeLevel, Session, Turn, TurnPlace, TurnRecord};
 use crate::model::indices::{index_misfit, js_index};
+use crate::model::notice::{CaptureNotice, TurnFault};
 use serde_json::Value;
 
 pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";
@@ -15,16 +14,15 @@ pub const FORMAT_NAME: &str = "niceeval-viewer.session/1";
 pub const ORDINAL_UNREAD: &str =
     "NiceEval throws (turnOrdinal must be a non-negative safe integer); the viewer numbers the turn by its place";
 
-fn warn(attempt: &mut Attempt, message: String) {
-    attempt.notices.push(Notice::new(NoticeLevel::Warning, message));
+fn warn(attempt: &mut Attempt, fact: CaptureNotice) {
+    attempt.notices.push(Notice::new(NoticeLevel::Warning, fact));
 }
 
-/// The Turn of `value`, its problems noted at `(session, turn)` (named `where_`).
-fn turn_from(value: Value, attempt: &mut Attempt, (session, turn): (usize, usize), where_: &str) -> Turn {
+/// The Turn of `value`, its problems noted at `place`.
+fn turn_from(value: Value, attempt: &mut Attempt, place: TurnPlace) -> Turn {
     let (read, problems) = Turn::from_owned(value);
     for problem in problems {
-        let kind = NoticeKind::Turn { place: TurnPlace::At { session, turn }, problem };
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("{where_}: {problem}")));
+        attempt.notices.push(Notice::new(NoticeLevel::Warning, TurnFault { place: place.clone(), problem }));
     }
     read
 }
@@ -52,22 +50,16 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
         let turns = match s.get_mut("turns").map(Value::take) {
             Some(Value::Array(t)) => t,
             _ if !s.is_object() => {
-                let what = crate::model::event::json_type(&s);
-                warn(
-                    &mut attempt,
-                    format!(
-                        "sessions[{si}] is {what}, not a session {{turns: [...]}}; read as a session with no turns"
-                    ),
-                );
+                let found = crate::model::event::json_type(&s);
+                warn(&mut attempt, CaptureNotice::SessionNotAnObject { session: si, found });
                 Vec::new()
             }
             _ => {
-                warn(&mut attempt, format!("sessions[{si}] has no `turns` array"));
+                warn(&mut attempt, CaptureNotice::NoTurnsArray { session: si });
                 Vec::new()
             }
         };
         for (ti, mut t) in turns.into_iter().enumerate() {
-            let where_ = format!("sessions[{si}].turns[{ti}]");
             if let Some(raw) = t.get_mut("raw").map(Value::take) {
                 calls.push((crate::model::derive::TurnAddr { session: attempt.sessions.len(), turn: ti }, raw));
             }
@@ -76,7 +68,7 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
                 // A bare Turn in place of an entry.
                 None if t.get("events").is_some() => (t, Value::Null),
                 None => {
-                    warn(&mut attempt, format!("{where_} has no `turn`"));
+                    warn(&mut attempt, CaptureNotice::EntryWithoutTurn { session: si, turn: ti });
                     (Value::Null, t)
                 }
             };
@@ -89,7 +81,7 @@ pub fn from_capture(path: &str, mut root: Value) -> Result<Attempt, LoadError> {
             let turn = if turn_value.is_null() {
                 Turn::default()
             } else {
-                turn_from(turn_value, &mut attempt, (si, ti), &where_)
+                turn_from(turn_value, &mut attempt, TurnPlace::Entry { session: si, turn: ti })
             };
             session.turns.push(TurnRecord {
                 label: entry.get("label").and_then(Value::as_str).map(str::to_string),
@@ -111,7 +103,7 @@ pub fn from_turns(turns: Vec<Value>) -> Attempt {
     let mut attempt = Attempt { events_exact: true, events: Some(Completeness::Complete), ..Default::default() };
     let mut session = Session { index: 1, ..Default::default() };
     for (i, t) in turns.into_iter().enumerate() {
-        let turn = turn_from(t, &mut attempt, (0, i), &format!("turn {}", i + 1));
+        let turn = turn_from(t, &mut attempt, TurnPlace::Listed(i));
         session.turns.push(TurnRecord { turn, ..Default::default() });
     }
     attempt.sessions.push(session);

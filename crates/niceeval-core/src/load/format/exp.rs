@@ -14,6 +14,7 @@
 
 use crate::load::error::LoadError;
 use crate::model::document::{Assertion, Attempt, Completeness, Diagnostic, Document, Fact, Notice, NoticeLevel};
+use crate::model::notice::ExpNotice;
 use crate::model::verdict::Verdict;
 use serde_json::Value;
 
@@ -26,8 +27,8 @@ fn s(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_string)
 }
 
-fn notice(level: NoticeLevel, message: impl Into<String>) -> Notice {
-    Notice::new(level, message)
+fn notice(level: NoticeLevel, fact: ExpNotice) -> Notice {
+    Notice::new(level, fact)
 }
 
 fn attempt_for<'a>(attempts: &'a mut Vec<Attempt>, line: &Value) -> &'a mut Attempt {
@@ -63,7 +64,8 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
         let v: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
-                doc.notices.push(notice(NoticeLevel::Warning, LoadError::json(path, &e, n).to_string()));
+                let bad = ExpNotice::BadLine((&LoadError::json(path, &e, n)).into());
+                doc.notices.push(notice(NoticeLevel::Warning, bad));
                 continue;
             }
         };
@@ -73,8 +75,7 @@ pub fn load(path: &str, bytes: &[u8]) -> Result<Document, LoadError> {
     if !saw_any {
         return Err(LoadError::new(path, "the exp stream has no JSON lines"));
     }
-    doc.notices
-        .push(notice(NoticeLevel::Info, "exp --json carries no conversation: open the Record for turns and events"));
+    doc.notices.push(notice(NoticeLevel::Info, ExpNotice::NoConversation));
     doc.attempts = attempts;
     Ok(doc)
 }
@@ -86,12 +87,7 @@ fn read_line(doc: &mut Document, attempts: &mut Vec<Attempt>, n: usize, v: &Valu
     match (event, v.get("type").and_then(Value::as_str)) {
         (Some("start"), _) => {
             if let Some(ver) = v.get("schemaVersion").and_then(Value::as_u64).filter(|x| *x > 1) {
-                doc.notices.push(notice(
-                    NoticeLevel::Warning,
-                    format!(
-                        "exp stream schemaVersion {ver} is newer than this viewer knows (1); reading what it recognises"
-                    ),
-                ));
+                doc.notices.push(notice(NoticeLevel::Warning, ExpNotice::NewerSchema { version: ver }));
             }
         }
         (Some("progress"), _) => {}
@@ -105,9 +101,9 @@ fn read_line(doc: &mut Document, attempts: &mut Vec<Attempt>, n: usize, v: &Valu
                 _ if kind == "notice" => NoticeLevel::Info,
                 _ => NoticeLevel::Warning,
             };
-            let code = v.get("code").and_then(Value::as_str).unwrap_or(kind);
-            let msg = v.get("message").and_then(Value::as_str).unwrap_or("");
-            doc.notices.push(notice(level, format!("{code}: {msg}")));
+            let code = v.get("code").and_then(Value::as_str).unwrap_or(kind).to_string();
+            let message = v.get("message").and_then(Value::as_str).unwrap_or("").to_string();
+            doc.notices.push(notice(level, ExpNotice::StreamSays { code, message }));
         }
         (
             Some(
@@ -127,15 +123,13 @@ fn read_line(doc: &mut Document, attempts: &mut Vec<Attempt>, n: usize, v: &Valu
             } else {
                 NoticeLevel::Info
             };
-            let detail = v.get("message").or_else(|| v.get("reason")).and_then(Value::as_str).unwrap_or("");
-            doc.notices.push(notice(level, format!("{kind} {detail}").trim_end().to_string()));
+            let detail = v.get("message").or_else(|| v.get("reason")).and_then(Value::as_str).unwrap_or("").to_string();
+            doc.notices.push(notice(level, ExpNotice::Lifecycle { event: kind.to_string(), detail }));
         }
         (None, Some("receipt")) => doc.notices.push(receipt_notice(v)),
         (other, ty) => {
-            doc.notices.push(notice(
-                NoticeLevel::Info,
-                format!("line {}: unknown exp event {:?} kept as a notice", n + 1, other.or(ty).unwrap_or("(none)")),
-            ));
+            let event = other.or(ty).map(str::to_string);
+            doc.notices.push(notice(NoticeLevel::Info, ExpNotice::UnknownEvent { line: n + 1, event }));
         }
     }
 }
@@ -193,32 +187,24 @@ fn read_eval(a: &mut Attempt, v: &Value) {
     if let (Some(n), Some(p)) = (attempts_n, passed)
         && n > 1
     {
-        a.notices.push(notice(
-            NoticeLevel::Info,
-            format!("eval summary: {p} of {n} attempts passed (this locator is one of them)"),
-        ));
+        a.notices.push(notice(NoticeLevel::Info, ExpNotice::EvalTally { passed: p, attempts: n }));
     }
     if v.get("reason").and_then(Value::as_str) == Some("early_exit") {
-        a.notices.push(notice(
-            NoticeLevel::Info,
-            format!(
-                "early exit: {} planned, {} unstarted",
-                v.get("planned").map(Value::to_string).unwrap_or_else(|| "?".into()),
-                v.get("unstarted").map(Value::to_string).unwrap_or_else(|| "?".into())
-            ),
-        ));
+        let written = |key: &str| v.get(key).cloned().map(Box::new);
+        let (planned, unstarted) = (written("planned"), written("unstarted"));
+        a.notices.push(notice(NoticeLevel::Info, ExpNotice::EarlyExit { planned, unstarted }));
     }
 }
 
 /// The invocation's receipt line.
 fn receipt_notice(v: &Value) -> Notice {
     let r = v.get("receipt");
-    let completion = r.and_then(|r| r.get("completion")).and_then(Value::as_str).unwrap_or("?");
+    let completion = r.and_then(|r| r.get("completion")).and_then(Value::as_str).map(str::to_string);
     let runs = r
         .and_then(|r| r.get("runIds"))
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
         .unwrap_or_default();
-    let level = if completion == "completed" { NoticeLevel::Info } else { NoticeLevel::Warning };
-    notice(level, format!("invocation {completion}; runs {runs}"))
+    let level = if completion.as_deref() == Some("completed") { NoticeLevel::Info } else { NoticeLevel::Warning };
+    notice(level, ExpNotice::Receipt { completion, runs })
 }

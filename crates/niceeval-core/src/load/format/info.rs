@@ -6,14 +6,15 @@
 //! what the file is and where a viewable file comes from.
 
 use crate::model::document::{Document, Notice, NoticeLevel};
+use crate::model::notice::{NotAConversation, OverviewPage};
 use serde_json::Value;
 
-pub(crate) fn info_doc(path: &str, format: &str, message: String) -> Document {
+pub(crate) fn info_doc(path: &str, format: &str, what: NotAConversation) -> Document {
     Document {
         format: format.to_string(),
         sources: vec![path.to_string()],
         attempts: Vec::new(),
-        notices: vec![Notice::new(NoticeLevel::Info, message)],
+        notices: vec![Notice::new(NoticeLevel::Info, what)],
         ..Default::default()
     }
 }
@@ -36,41 +37,21 @@ fn is_invocation_session(v: &Value) -> bool {
         && (v.get("pid").is_some() || v.get("status").is_some())
 }
 
-/// `: a, b, c` (at most eight, then `…`), or nothing for an empty list.
-fn listed(items: &[&str]) -> String {
-    if items.is_empty() {
-        return String::new();
-    }
-    let mut shown: Vec<&str> = items.iter().take(8).copied().collect();
-    if items.len() > 8 {
-        shown.push("…");
-    }
-    format!(": {}", shown.join(", "))
-}
-
 /// A `niceeval show --json` page that holds comparison rows, not attempts:
 /// the project overview (`groups`) or one experiment's page (`experiment-group`).
 pub fn show_overview(path: &str, kind: &str, value: &Value) -> Document {
-    let experiments: Vec<&str> = value
+    let experiments: Vec<String> = value
         .get("selection")
         .and_then(|s| s.get("experimentIds"))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
+        .map(str::to_string)
         .collect();
-    let page = match kind {
-        "groups" => "the project overview page",
-        _ => "an experiment's page",
-    };
-    info_doc(
-        path,
-        &format!("niceeval show --json ({kind})"),
-        format!(
-            "this is {page} of `niceeval show --json` (`{kind}`{}): comparison rows, not attempts. Open one attempt's `niceeval show @<locator> --json`, one run's `niceeval show --run <id> --json`, or the Record (`.niceeval/record`)",
-            listed(&experiments)
-        ),
-    )
+    let page = if kind == "groups" { OverviewPage::Project } else { OverviewPage::Experiment };
+    let what = NotAConversation::ShowOverview { page, kind: kind.to_string(), experiments };
+    info_doc(path, &format!("niceeval show --json ({kind})"), what)
 }
 
 fn count_distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
@@ -137,36 +118,19 @@ pub fn document(path: &str, kind: Kind, value: &Value) -> Document {
     match kind {
         Kind::TraceSpans => {
             let traces = count_distinct(items.iter().filter_map(|s| s.get("traceId").and_then(Value::as_str)));
-            info_doc(
-                path,
-                "OTel TraceSpan[]",
-                format!(
-                    "this is an OTel trace ({} TraceSpans in {traces} trace(s)), not a conversation. Spans are shown next to the turns when you open the InvocationSummary (results[].trace, joined to turns by agent.turn traceId), the Record that holds this otel-trace.json artifact, or a legacy run directory (trace.json next to events.json)",
-                    items.len()
-                ),
-            )
+            info_doc(path, "OTel TraceSpan[]", NotAConversation::TraceSpans { spans: items.len(), traces })
         }
-        Kind::RawFrames => info_doc(
-            path,
-            "sdk-converter raw frames",
-            format!(
-                "this is an sdk-converter raw-frames file ({} upstream protocol frames and converter calls), not a conversation. Open the Turns the converter produced instead: the matching `*.capture.json` or `turns/*.json` files",
-                items.len()
-            ),
-        ),
+        Kind::RawFrames => {
+            info_doc(path, "sdk-converter raw frames", NotAConversation::RawFrames { frames: items.len() })
+        }
         Kind::Otlp => otlp(path, value),
         Kind::StatusIndex => {
             let n = match format {
                 "niceeval.sessions" => value.get("sessions").and_then(Value::as_array).map_or(0, Vec::len),
                 _ => 1,
             };
-            info_doc(
-                path,
-                "NiceEval invocation status index",
-                format!(
-                    "this is a NiceEval invocation status index (`{format}`, {n} invocation session(s)), not a conversation. Open the Record (`.niceeval/record`) or `niceeval show @<locator> --json` output to see turns"
-                ),
-            )
+            let what = NotAConversation::StatusIndex { format: format.to_string(), sessions: n };
+            info_doc(path, "NiceEval invocation status index", what)
         }
         Kind::ExperimentList => experiment_list(path, value),
         Kind::Plan => plan(path, format, value),
@@ -181,65 +145,37 @@ fn otlp(path: &str, value: &Value) -> Document {
         .flat_map(|r| r.get("scopeSpans").and_then(Value::as_array).into_iter().flatten())
         .map(|s| s.get("spans").and_then(Value::as_array).map_or(0, Vec::len))
         .sum();
-    info_doc(
-        path,
-        "OTLP ExportTraceServiceRequest",
-        format!(
-            "this is a raw OTLP/JSON ExportTraceServiceRequest ({spans} spans), not a conversation. NiceEval normalises it into TraceSpans during a run; open that run's InvocationSummary, Record or legacy run directory to see the spans next to the turns"
-        ),
-    )
+    info_doc(path, "OTLP ExportTraceServiceRequest", NotAConversation::Otlp { spans })
 }
 
 fn experiment_list(path: &str, value: &Value) -> Document {
-    let ids: Vec<&str> = value
+    let ids: Vec<String> = value
         .get("experiments")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(|e| e.get("experimentId").and_then(Value::as_str))
+        .map(str::to_string)
         .collect();
-    info_doc(
-        path,
-        "NiceEval experiment list",
-        format!(
-            "this is `niceeval exp list --json` (`niceeval.experiments`: {} experiment(s){}), the experiments the project can run, with no conversation data. Run one (`niceeval exp <id>`) and open its Record (`.niceeval/record`, or one run directory `runs/<runId>`) or an attempt's `niceeval show @<locator> --json` output",
-            ids.len(),
-            listed(&ids)
-        ),
-    )
+    info_doc(path, "NiceEval experiment list", NotAConversation::ExperimentList { ids })
 }
 
 fn plan(path: &str, format: &str, value: &Value) -> Document {
     let total = value.get("total").and_then(Value::as_u64);
     let reused = value.get("reused").and_then(Value::as_u64);
-    let counts = match (total, reused) {
-        (Some(t), Some(r)) => format!("{t} planned, {r} reused; "),
-        _ => String::new(),
-    };
-    info_doc(
-        path,
-        "exp --dry --json plan",
-        format!(
-            "this is a `niceeval exp --dry --json` plan (`{format}`: {counts}no conversation data). Run the experiment without --dry and open its Record (`.niceeval/record`) or an attempt's `niceeval show @<locator> --json` output"
-        ),
-    )
+    let what = NotAConversation::Plan { format: format.to_string(), counts: total.zip(reused) };
+    info_doc(path, "exp --dry --json plan", what)
 }
 
 fn invocation_session(path: &str, value: &Value) -> Document {
-    let status = value.get("status").and_then(Value::as_str).unwrap_or("unknown");
-    let runs: Vec<&str> = value
+    let status = value.get("status").and_then(Value::as_str).map(str::to_string);
+    let runs: Vec<String> = value
         .get("experiments")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(|e| e.get("runId").and_then(Value::as_str))
+        .map(str::to_string)
         .collect();
-    info_doc(
-        path,
-        "NiceEval invocation session record",
-        format!(
-            "this is a NiceEval invocation session record (`.niceeval/sessions/s_<uuid>.json`, status {status}, runs [{}]), not a conversation. Open the Record (`.niceeval/record`) that holds those runs",
-            runs.join(", ")
-        ),
-    )
+    info_doc(path, "NiceEval invocation session record", NotAConversation::InvocationSession { status, runs })
 }

@@ -27,6 +27,7 @@ use crate::model::diagnostics::{InputLoss, LossKind};
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
 use crate::model::indices::{index_misfit, js_index};
+use crate::model::notice::{JsonlNotice, NoticeKind};
 use serde_json::Value;
 
 /// The kind of a JSONL input, decided by its first valid lines.
@@ -115,10 +116,6 @@ pub fn looks_like_jsonl(bytes: &[u8]) -> bool {
         [a] => serde_json::from_slice::<Value>(a).is_ok_and(|v| is_one_line_stream(&v)),
         _ => false,
     }
-}
-
-fn notice(level: NoticeLevel, message: String) -> Notice {
-    Notice::new(level, message)
 }
 
 /// Load a whole JSONL buffer.
@@ -263,7 +260,8 @@ fn from_parsed_as<'a>(
         ));
     };
     let lost = |e: &super::super::parse::lines::LineError| {
-        Notice::of(NoticeLevel::Error, crate::model::document::NoticeKind::InputLost, e.describe(path))
+        let line = NoticeKind::LineSkipped { path: path.to_string(), line: e.skipped() };
+        Notice::new(NoticeLevel::Error, line)
     };
     let line_notices: Vec<Notice> = chunk.errors.iter().map(lost).collect();
     let losses: Vec<InputLoss> = chunk
@@ -318,15 +316,9 @@ pub fn from_event_lines(values: Vec<(usize, Value)>) -> Attempt {
         turn.events.push(Event::from_value(v));
     }
     if old > 0 {
-        attempt.notices.push(notice(
-            NoticeLevel::Info,
-            format!("{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"),
-        ));
+        attempt.notices.push(Notice::new(NoticeLevel::Info, NoticeKind::OldVocabulary { events: old }));
     }
-    attempt.notices.push(notice(
-        NoticeLevel::Info,
-        "a raw StreamEvent stream records no Turn status, usage or input; they are shown as not recorded".into(),
-    ));
+    attempt.notices.push(Notice::new(NoticeLevel::Info, JsonlNotice::EventStreamRecordsNoTurn));
     attempt.sessions.push(Session {
         index: 1,
         turns: vec![TurnRecord { turn, ..Default::default() }],
@@ -338,9 +330,8 @@ pub fn from_event_lines(values: Vec<(usize, Value)>) -> Attempt {
 fn turn_with_problems(v: Value, line: usize, attempt: &mut Attempt) -> Turn {
     let (turn, problems) = Turn::from_owned(v);
     for problem in problems {
-        let kind =
-            crate::model::document::NoticeKind::Turn { place: crate::model::document::TurnPlace::Line(line), problem };
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("line {line}: {problem}")));
+        let fault = crate::model::notice::TurnFault { place: crate::model::document::TurnPlace::Line(line), problem };
+        attempt.notices.push(Notice::new(NoticeLevel::Warning, fault));
     }
     turn
 }
@@ -365,10 +356,7 @@ pub fn from_capture_lines(values: Vec<(usize, Value)>) -> Attempt {
         let index = v.get("sessionIndex").and_then(js_index);
         let id = v.get("sessionId").and_then(Value::as_str).map(str::to_string);
         if v.get("sessionIndex").is_some_and(|x| js_index(x).is_none()) {
-            attempt.notices.push(notice(
-                NoticeLevel::Warning,
-                format!("line {line}: `sessionIndex` is not a non-negative integer; ignored"),
-            ));
+            attempt.notices.push(Notice::new(NoticeLevel::Warning, JsonlNotice::SessionIndexIgnored { line }));
         }
         let pos = match (index, &id) {
             (Some(i), _) => attempt.sessions.iter().position(|s| s.index == i),
@@ -436,8 +424,8 @@ mod tests {
                         .flat_map(move |(ti, t)| t.turn.events.iter().map(move |e| (si, ti, e.raw().to_string())))
                 })
                 .collect();
-            let notices: Vec<String> = d.notices.iter().map(|n| n.message.clone()).collect();
-            let attempt_notices: Vec<String> = d.attempts[0].notices.iter().map(|n| n.message.clone()).collect();
+            let notices: Vec<String> = d.notices.iter().map(crate::view::notice::words).collect();
+            let attempt_notices: Vec<String> = d.attempts[0].notices.iter().map(crate::view::notice::words).collect();
             (d.format.clone(), events, notices, attempt_notices)
         };
         for (i, input) in inputs.iter().enumerate() {

@@ -16,6 +16,7 @@
 
 use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, SourceFile};
+use crate::model::notice::{LegacyNotice, NoticeKind, ResultNotice};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -63,7 +64,7 @@ pub fn find_all(dir: &Path) -> Vec<PathBuf> {
 
 /// [`find_all`]'s runs, and why each folder with a `run.json` that could not
 /// be read (a FIFO, too large, not JSON) is not among them.
-fn runs_and_refusals(dir: &Path) -> (Vec<PathBuf>, Vec<String>) {
+fn runs_and_refusals(dir: &Path) -> (Vec<PathBuf>, Vec<LoadError>) {
     if is_run_dir(dir) {
         return (vec![dir.to_path_buf()], Vec::new());
     }
@@ -74,7 +75,7 @@ fn runs_and_refusals(dir: &Path) -> (Vec<PathBuf>, Vec<String>) {
             true
         }
         Some(Err(e)) => {
-            refused.push(format!("{e}; that run is skipped"));
+            refused.push(e);
             true
         }
         _ => false,
@@ -253,24 +254,16 @@ pub fn load_dir(dir: &Path) -> Result<Document, LoadError> {
     let mut doc =
         super::document::document_from_attempts(&run.display().to_string(), FORMAT_NAME.to_string(), attempts);
     if doc.attempts.is_empty() {
-        doc.notices.push(Notice::new(
-            NoticeLevel::Warning,
-            "this legacy run has no attempt directories (<eval>/aN/ with result.json or events.json)",
-        ));
+        doc.notices.push(Notice::new(NoticeLevel::Warning, LegacyNotice::NoAttemptDirs));
     }
     let (all, refused) = runs_and_refusals(dir);
-    for why in refused {
-        doc.notices.insert(0, Notice::new(NoticeLevel::Error, why));
+    for e in refused {
+        doc.notices.insert(0, Notice::new(NoticeLevel::Error, LegacyNotice::RunSkipped((&e).into())));
     }
     let others = all.len().saturating_sub(1);
     if !is_run_dir(dir) && others > 0 {
-        doc.notices.insert(
-            0,
-            Notice::new(NoticeLevel::Info, format!(
-                    "showing the newest legacy run ({}); {others} older run(s) are in the same folder, open one by its directory",
-                    run.display()
-                )),
-        );
+        let newest = LegacyNotice::NewestOfSeveral { run: run.clone(), older: others };
+        doc.notices.insert(0, Notice::new(NoticeLevel::Info, newest));
     }
     Ok(doc)
 }
@@ -312,12 +305,13 @@ fn collect_attempt_dirs(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
 
 fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
     let mut notices: Vec<Notice> = Vec::new();
-    let read = |name: &str, notices: &mut Vec<Notice>| -> Option<Value> {
+    let read = |name: &'static str, notices: &mut Vec<Notice>| -> Option<Value> {
         match read_json(&dir.join(name)) {
             None => None,
             Some(Ok(v)) => Some(v),
             Some(Err(e)) => {
-                notices.push(Notice::new(NoticeLevel::Error, format!("{e}; {name} skipped")));
+                let skipped = LegacyNotice::FileSkipped { file: name, failure: (&e).into() };
+                notices.push(Notice::new(NoticeLevel::Error, skipped));
                 None
             }
         }
@@ -325,15 +319,12 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
     let mut result = match read("result.json", &mut notices) {
         Some(Value::Object(m)) => m,
         Some(_) => {
-            notices.push(Notice::new(NoticeLevel::Error, "result.json is not a JSON object"));
+            notices.push(Notice::new(NoticeLevel::Error, LegacyNotice::ResultNotAnObject));
             Map::new()
         }
         None => {
             if std::fs::symlink_metadata(dir.join("result.json")).is_err() {
-                notices.push(Notice::new(
-                    NoticeLevel::Warning,
-                    format!("{}: no result.json (verdict, usage and timing not recorded)", dir.display()),
-                ));
+                notices.push(Notice::new(NoticeLevel::Warning, LegacyNotice::NoResultJson { dir: dir.to_path_buf() }));
             }
             Map::new()
         }
@@ -370,14 +361,11 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         Some(Value::Array(events)) => {
             result.insert("events".into(), Value::Array(events));
         }
-        Some(other) => notices.push(Notice::new(
-            NoticeLevel::Error,
-            format!("events.json must be a JSON array, found {}", crate::model::event::json_type(&other)),
-        )),
-        None if !had_events => notices.push(Notice::new(
-            NoticeLevel::Warning,
-            "no events.json: the conversation of this attempt was not recorded",
-        )),
+        Some(other) => {
+            let found = crate::model::event::json_type(&other);
+            notices.push(Notice::new(NoticeLevel::Error, LegacyNotice::EventsNotAnArray { found }))
+        }
+        None if !had_events => notices.push(Notice::new(NoticeLevel::Warning, LegacyNotice::NoEventsJson)),
         None => {}
     }
     for (file, key) in [("trace.json", "trace"), ("commands.json", "commands"), ("diff.json", "diff")] {
@@ -397,7 +385,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
     });
     // Missing events were already reported above; drop the summary's duplicate.
     if !had_events {
-        attempt.notices.retain(|n| n.kind != crate::model::document::NoticeKind::NoEventsRecorded);
+        attempt.notices.retain(|n| n.kind != NoticeKind::Result(ResultNotice::NoEvents));
         attempt.events = Some(Completeness::NotRecorded);
     }
     for s in &mut attempt.sessions {
@@ -415,9 +403,7 @@ fn load_attempt(run: &Path, dir: &Path, run_doc: &Value) -> Attempt {
         attempt.review.assertions_state = Some(Completeness::Complete);
     }
     if mapped > 0 {
-        notices.push(Notice::new(NoticeLevel::Info, format!(
-                "{mapped} event(s) used the old action.called/action.result vocabulary and were read as operation.started/operation.finished"
-            )));
+        notices.push(Notice::new(NoticeLevel::Info, NoticeKind::OldVocabulary { events: mapped }));
     }
     notices.append(&mut attempt.notices);
     attempt.notices = notices;
@@ -442,10 +428,8 @@ fn resolve_sources(run: &Path, dir: &Path, list: &Value, notices: &mut Vec<Notic
                 _ => None,
             });
             if content.is_none() {
-                notices.push(Notice::new(
-                    NoticeLevel::Warning,
-                    format!("source {path}: content sources/{sha}.json not found"),
-                ));
+                let missing = LegacyNotice::SourceContentMissing { path: path.to_string(), sha256: sha.to_string() };
+                notices.push(Notice::new(NoticeLevel::Warning, missing));
             }
         }
         out.push(SourceFile {

@@ -203,10 +203,9 @@ fn event_array(path: &str, value: Value) -> Result<Attempt, LoadError> {
     // An array of events has no Turn around it to carry a status.
     attempt.notices.retain(|n| !n.kind.is_turn_status_problem());
     if old > 0 {
-        attempt.notices.push(Notice::new(
-            NoticeLevel::Info,
-            format!("{old} event(s) used the old action.called/action.result vocabulary and were read as operation.*"),
-        ));
+        attempt
+            .notices
+            .push(Notice::new(NoticeLevel::Info, crate::model::notice::NoticeKind::OldVocabulary { events: old }));
     }
     Ok(attempt)
 }

@@ -16,6 +16,7 @@ use super::assertions;
 use super::record::{files, observability};
 use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Completeness, Document, Membership, Notice, NoticeLevel, SourceFile};
+use crate::model::notice::ShowNotice;
 use crate::model::timing::Timing;
 use serde_json::Value;
 
@@ -27,8 +28,8 @@ fn s(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_string)
 }
 
-fn notice(level: NoticeLevel, message: impl Into<String>) -> Notice {
-    Notice::new(level, message)
+fn notice(level: NoticeLevel, fact: ShowNotice) -> Notice {
+    Notice::new(level, fact)
 }
 
 fn entries(v: Option<&Value>) -> &[Value] {
@@ -126,7 +127,7 @@ fn apply_evidence(attempts: &mut Vec<Attempt>, ev: Option<&Value>) {
         let state = state_of(e);
         if state != "available" {
             a.review.assertions_state = Some(Completeness::NotRecorded);
-            a.notices.push(notice(NoticeLevel::Warning, format!("assessment evidence is {state}")));
+            a.notices.push(notice(NoticeLevel::Warning, ShowNotice::AssessmentEvidence { state: state.to_string() }));
             continue;
         }
         let Some(d) = e.get("detail") else { continue };
@@ -165,7 +166,8 @@ fn apply_observability(attempts: &mut Vec<Attempt>, obs: Option<&Value>) {
             }
             _ => {
                 a.events = Some(Completeness::NotRecorded);
-                a.notices.push(notice(NoticeLevel::Warning, format!("execution evidence is {state}")));
+                let state = state.to_string();
+                a.notices.push(notice(NoticeLevel::Warning, ShowNotice::ExecutionEvidence { state }));
             }
         }
     }
@@ -183,7 +185,7 @@ fn apply_file_changes(attempts: &mut Vec<Attempt>, fc: Option<&Value>) {
             }
             _ if state == "not-recorded" => files::not_recorded(),
             _ => {
-                n.push(notice(NoticeLevel::Warning, format!("file changes are {state}")));
+                n.push(notice(NoticeLevel::Warning, ShowNotice::FileChanges { state: state.to_string() }));
                 files::not_recorded()
             }
         });
@@ -195,7 +197,7 @@ fn apply_timing(attempts: &mut Vec<Attempt>, timing: Option<&Value>) {
     for e in timing.and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {
         let a = attempt_for(attempts, e);
         let Some(t) = e.get("timing").filter(|_| state_of(e) == "available") else {
-            a.notices.push(notice(NoticeLevel::Info, format!("timing is {}", state_of(e))));
+            a.notices.push(notice(NoticeLevel::Info, ShowNotice::Timing { state: state_of(e).to_string() }));
             continue;
         };
         let timing = Timing::from_collection(t, observability::completeness(t.get("collection")));
@@ -292,20 +294,18 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
         ..Default::default()
     };
     for p in value.get("problems").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {
-        let code = p.get("code").and_then(Value::as_str).unwrap_or("problem");
-        let summary = p.get("summary").and_then(Value::as_str).unwrap_or("");
-        doc.notices.push(notice(
-            NoticeLevel::Warning,
-            format!("show reported {code}: {summary}").trim_end_matches(": ").to_string(),
-        ));
+        let code = p.get("code").and_then(Value::as_str).map(str::to_string);
+        let summary = p.get("summary").and_then(Value::as_str).map(str::to_string);
+        doc.notices.push(notice(NoticeLevel::Warning, ShowNotice::Problem { code, summary }));
     }
     for a in &attempts {
         for n in a.notices.iter().filter(|n| n.level >= NoticeLevel::Warning) {
-            doc.notices.push(notice(n.level, format!("{}: {}", a.locator.as_deref().unwrap_or("-"), n.message)));
+            let about = ShowNotice::AboutAttempt { locator: a.locator.clone(), notice: Box::new(n.clone()) };
+            doc.notices.push(notice(n.level, about));
         }
     }
     if attempts.is_empty() {
-        doc.notices.push(notice(NoticeLevel::Info, "this show document names no attempts"));
+        doc.notices.push(notice(NoticeLevel::Info, ShowNotice::NoAttempts));
     }
     doc.attempts = attempts;
     Ok(doc)

@@ -17,6 +17,7 @@ use crate::model::document::{
     SourceFile, Turn, TurnRecord,
 };
 use crate::model::event::Event;
+use crate::model::notice::{ChannelShortfall, ResultNotice};
 use crate::model::usage::Usage;
 use serde_json::{Value, json};
 
@@ -39,10 +40,7 @@ pub fn load(path: &str, value: Value) -> Result<Document, LoadError> {
     let attempts: Vec<Attempt> = results.into_iter().map(|r| attempt_from_result(r, &mut |_| None)).collect();
     let mut doc = super::document::document_from_attempts(path, FORMAT_NAME.to_string(), attempts);
     if empty {
-        doc.notices.push(Notice::new(
-            NoticeLevel::Info,
-            "the InvocationSummary has no results (no eval ran in this invocation)",
-        ));
+        doc.notices.push(Notice::new(NoticeLevel::Info, ResultNotice::NoResults));
     }
     Ok(doc)
 }
@@ -55,8 +53,8 @@ fn f(v: &Value, key: &str) -> Option<f64> {
     v.get(key).and_then(Value::as_f64)
 }
 
-fn push(attempt: &mut Attempt, level: NoticeLevel, message: String) {
-    attempt.notices.push(Notice::new(level, message));
+fn push(attempt: &mut Attempt, level: NoticeLevel, fact: ResultNotice) {
+    attempt.notices.push(Notice::new(level, fact));
 }
 
 /// One `EvalResult` (or legacy `result.json` with its side files merged in)
@@ -66,11 +64,8 @@ fn push(attempt: &mut Attempt, level: NoticeLevel, message: String) {
 pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Option<Value>) -> Attempt {
     let mut attempt = Attempt { events_exact: true, ..Default::default() };
     if !r.is_object() {
-        push(
-            &mut attempt,
-            NoticeLevel::Error,
-            format!("a result must be a JSON object, found {}", crate::model::event::json_type(&r)),
-        );
+        let found = crate::model::event::json_type(&r);
+        push(&mut attempt, NoticeLevel::Error, ResultNotice::NotAnObject { found });
         attempt.events = Some(Completeness::NotRecorded);
         return attempt;
     }
@@ -95,14 +90,10 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
     }
     attempt.reported_estimate = f(&r, "estimatedCostUSD");
     if let Some(reason) = r.get("skipReason").and_then(Value::as_str) {
-        push(&mut attempt, NoticeLevel::Info, format!("skipped: {reason}"));
+        push(&mut attempt, NoticeLevel::Info, ResultNotice::Skipped { reason: reason.to_string() });
     }
     if let Some(n) = r.get("retryAttempts").and_then(Value::as_array).map(Vec::len).filter(|n| *n > 0) {
-        push(
-            &mut attempt,
-            NoticeLevel::Info,
-            format!("{n} retried send attempt(s) are recorded separately (retryAttempts) and are not shown as turns"),
-        );
+        push(&mut attempt, NoticeLevel::Info, ResultNotice::RetriedSends { count: n });
     }
     coverage_notice(&r, &mut attempt);
     attempt.recorded_coverage = r
@@ -118,26 +109,17 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
             let none = events.is_empty() && nodes.is_empty();
             split_turns(events, &nodes, &mut attempt);
             if none {
-                push(
-                    &mut attempt,
-                    NoticeLevel::Info,
-                    "no turns: this attempt recorded no events and no agent.turn nodes (nothing was sent to the agent)"
-                        .into(),
-                );
+                push(&mut attempt, NoticeLevel::Info, ResultNotice::NoTurns);
             }
         }
         Some(other) => {
             attempt.events = Some(Completeness::NotRecorded);
-            push(
-                &mut attempt,
-                NoticeLevel::Error,
-                format!("`events` must be an array, found {}", crate::model::event::json_type(&other)),
-            );
+            let found = crate::model::event::json_type(&other);
+            push(&mut attempt, NoticeLevel::Error, ResultNotice::EventsNotAnArray { found });
         }
         None => {
             attempt.events = Some(Completeness::NotRecorded);
-            let kind = crate::model::document::NoticeKind::NoEventsRecorded;
-            attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, "no `events` recorded for this attempt"));
+            push(&mut attempt, NoticeLevel::Warning, ResultNotice::NoEvents);
         }
     }
     attempt
@@ -147,28 +129,22 @@ pub fn attempt_from_result(mut r: Value, map_event: &mut dyn FnMut(&Value) -> Op
 /// cannot be put on any one turn; say when it is not complete.
 fn coverage_notice(r: &Value, attempt: &mut Attempt) {
     let Some(cov) = r.get("evidenceCoverage").and_then(Value::as_object) else { return };
-    let limited: Vec<String> = cov
+    let limited: Vec<ChannelShortfall> = cov
         .iter()
         .filter_map(|(channel, entry)| {
             let status = entry.get("status").and_then(Value::as_str)?;
             if status == "complete" {
                 return None;
             }
-            Some(match entry.get("reason").and_then(Value::as_str) {
-                Some(reason) => format!("{channel} {status} ({reason})"),
-                None => format!("{channel} {status}"),
+            Some(ChannelShortfall {
+                channel: channel.clone(),
+                status: status.to_string(),
+                reason: entry.get("reason").and_then(Value::as_str).map(str::to_string),
             })
         })
         .collect();
     if !limited.is_empty() {
-        push(
-            attempt,
-            NoticeLevel::Warning,
-            format!(
-                "evidence coverage of this attempt (worst across its turns) is not complete: {}; the file does not say which turn",
-                limited.join("; ")
-            ),
-        );
+        push(attempt, NoticeLevel::Warning, ResultNotice::CoverageNotComplete { channels: limited });
     }
 }
 
@@ -176,10 +152,10 @@ fn read_score(r: &Value, attempt: &mut Attempt) {
     let Some(sr) = r.get("scoreResult").filter(|v| v.is_object()) else { return };
     match sr.get("status").and_then(Value::as_str) {
         Some("skipped") => {
-            let reason = s(sr, "reason").unwrap_or_else(|| "no reason given".into());
+            let reason = s(sr, "reason");
             // The same reason is usually the result's `skipReason` as well.
-            if s(r, "skipReason").as_deref() != Some(reason.as_str()) {
-                push(attempt, NoticeLevel::Info, format!("score skipped: {reason}"));
+            if reason.is_none() || s(r, "skipReason") != reason {
+                push(attempt, NoticeLevel::Info, ResultNotice::ScoreSkipped { reason });
             }
         }
         _ => {
@@ -239,37 +215,15 @@ pub fn split_turns(events: Vec<Value>, nodes: &[Value], attempt: &mut Attempt) {
         }
     }
     if nodes.is_empty() && !segments.is_empty() {
-        push(
-            attempt,
-            NoticeLevel::Warning,
-            format!(
-                "no agent.turn nodes in `phases`: session boundaries are not recorded, so all {} turn(s) are placed in session 1",
-                segments.len()
-            ),
-        );
+        push(attempt, NoticeLevel::Warning, ResultNotice::NoTurnNodes { turns: segments.len() });
     } else if nodes.len() != segments.len() {
-        push(
-            attempt,
-            NoticeLevel::Warning,
-            format!(
-                "{} runner user message(s) but {} agent.turn node(s): turns are matched in order, so sessions, labels and per-turn usage past the first {} may be wrong or missing",
-                segments.len(),
-                nodes.len(),
-                nodes.len().min(segments.len())
-            ),
-        );
+        let miscounted = ResultNotice::TurnNodesMiscounted { messages: segments.len(), nodes: nodes.len() };
+        push(attempt, NoticeLevel::Warning, miscounted);
     }
     let mut sessions: Vec<Session> = Vec::new();
     let mut current_session = nodes.first().and_then(|n| n.get("sessionIndex")).and_then(Value::as_u64).unwrap_or(1);
     if !leading.is_empty() {
-        push(
-            attempt,
-            NoticeLevel::Warning,
-            format!(
-                "{} event(s) come before the first runner user message; they are shown as a turn with no input",
-                leading.len()
-            ),
-        );
+        push(attempt, NoticeLevel::Warning, ResultNotice::EventsBeforeFirstMessage { events: leading.len() });
         let turn = Turn { events: leading.into_iter().map(Event::from_value).collect(), ..Default::default() };
         session_mut(&mut sessions, current_session).turns.push(TurnRecord { turn, ..Default::default() });
     }
@@ -282,7 +236,7 @@ pub fn split_turns(events: Vec<Value>, nodes: &[Value], attempt: &mut Attempt) {
         let mut record = TurnRecord { ordinal: Some(k as u64 + 1), ..Default::default() };
         match message.get("text") {
             Some(Value::String(t)) => record.input = Some(json!({ "text": t })),
-            _ => push(attempt, NoticeLevel::Warning, format!("turn {}: the runner user message has no text", k + 1)),
+            _ => push(attempt, NoticeLevel::Warning, ResultNotice::MessageWithoutText { turn: k + 1 }),
         }
         if let Some(n) = node {
             record.label = s(n, "label");
@@ -293,14 +247,8 @@ pub fn split_turns(events: Vec<Value>, nodes: &[Value], attempt: &mut Attempt) {
                 turn.usage_raw = Some(u.clone());
             }
             if n.get("failed").and_then(Value::as_bool) == Some(true) {
-                let label = record.label.clone().unwrap_or_else(|| format!("turn {}", k + 1));
-                push(
-                    attempt,
-                    NoticeLevel::Info,
-                    format!(
-                        "{label}: the runner marked this send as failed (agent.turn failed: true); the Turn status itself is not recorded in this format"
-                    ),
-                );
+                let failed = ResultNotice::SendFailed { label: record.label.clone(), turn: k + 1 };
+                push(attempt, NoticeLevel::Info, failed);
             }
         }
         record.turn = turn;
@@ -310,14 +258,9 @@ pub fn split_turns(events: Vec<Value>, nodes: &[Value], attempt: &mut Attempt) {
         if let Some(ti) = node.and_then(|n| n.get("turnIndex")).and_then(Value::as_u64)
             && ti != position
         {
-            push(
-                attempt,
-                NoticeLevel::Warning,
-                format!(
-                    "turn {}: agent.turn says turnIndex {ti} but it is turn {position} of session {current_session} in the events",
-                    k + 1
-                ),
-            );
+            let differs =
+                ResultNotice::TurnIndexDiffers { turn: k + 1, written: ti, position, session: current_session };
+            push(attempt, NoticeLevel::Warning, differs);
         }
     }
     attempt.sessions = sessions;
@@ -355,7 +298,7 @@ pub fn read_review(r: &Value, notices: &mut Vec<Notice>) -> Review {
                 path,
                 content: s(src, "content"),
             }),
-            None => notices.push(Notice::new(NoticeLevel::Warning, "a source entry has no `path`")),
+            None => notices.push(Notice::new(NoticeLevel::Warning, ResultNotice::SourceWithoutPath)),
         }
     }
     if let Some(Value::Array(c)) = r.get("commands") {
@@ -447,10 +390,8 @@ pub fn file_changes(diff: &Value, notices: &mut Vec<Notice>) -> FileChanges {
     let mut out = FileChanges::default();
     let mut partial = Vec::new();
     let Some(windows) = diff.as_array() else {
-        notices.push(Notice::new(
-            NoticeLevel::Warning,
-            format!("`diff` must be an array of windows, found {}", crate::model::event::json_type(diff)),
-        ));
+        let found = crate::model::event::json_type(diff);
+        notices.push(Notice::new(NoticeLevel::Warning, ResultNotice::DiffNotAnArray { found }));
         out.state = Some(Completeness::NotRecorded);
         return out;
     };
@@ -529,7 +470,7 @@ mod tests {
         assert_eq!(a.sessions[1].index, 2);
         assert_eq!(a.sessions[1].turns[0].label.as_deref(), Some("session2/turn1"));
         assert_eq!(a.sessions[1].turns[0].ordinal, Some(3));
-        assert!(a.notices.iter().any(|n| n.message.contains("failed: true")));
+        assert!(a.notices.iter().any(|n| crate::view::notice::words(n).contains("failed: true")));
         assert!(!a.notices.iter().any(|n| n.level == NoticeLevel::Warning), "{:?}", a.notices);
     }
 
@@ -548,11 +489,15 @@ mod tests {
         let r = json!({"id":"x","events":[],"evidenceCoverage":{
             "events":{"status":"complete"},"actions":{"status":"partial","reason":"unclassified tool actions"}}});
         let a = attempt_from_result(r, &mut |_| None);
-        let warnings: Vec<&str> =
-            a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).map(|n| n.message.as_str()).collect();
+        let warnings: Vec<String> =
+            a.notices.iter().filter(|n| n.level == NoticeLevel::Warning).map(crate::view::notice::words).collect();
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("actions partial (unclassified tool actions)"));
-        assert!(a.notices.iter().any(|n| n.level == NoticeLevel::Info && n.message.starts_with("no turns")));
+        assert!(
+            a.notices
+                .iter()
+                .any(|n| n.level == NoticeLevel::Info && crate::view::notice::words(n).starts_with("no turns"))
+        );
     }
 
     #[test]

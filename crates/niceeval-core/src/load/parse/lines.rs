@@ -37,6 +37,16 @@ impl LineError {
         }
     }
 
+    /// The line as a notice keeps it (the view words it as [`LineError::describe`] does).
+    pub fn skipped(&self) -> crate::model::notice::SkippedLine {
+        crate::model::notice::SkippedLine {
+            line: self.line,
+            column: self.column,
+            why: self.why.clone(),
+            last_line: self.last_line,
+        }
+    }
+
     /// `path:line[:column]: message`, the same form as [`LoadError`].
     pub fn describe(&self, path: &str) -> String {
         match self.column {

@@ -45,22 +45,6 @@ impl Repairs {
     pub fn any(&self) -> bool {
         self.invalid_utf8 + self.lone_surrogates > 0
     }
-
-    /// One sentence for a notice, or `None` when nothing was repaired.
-    pub fn message(&self) -> Option<String> {
-        if !self.any() {
-            return None;
-        }
-        let mut parts = Vec::new();
-        if self.invalid_utf8 > 0 {
-            parts.push(format!("{} invalid UTF-8 sequence(s)", self.invalid_utf8));
-        }
-        if self.lone_surrogates > 0 {
-            parts.push(format!("{} unpaired UTF-16 surrogate escape(s) (\\uD800–\\uDFFF)", self.lone_surrogates));
-        }
-        let at = self.first.map(|(l, c)| format!(", first at line {l} column {c}")).unwrap_or_default();
-        Some(format!("{} replaced by U+FFFD (\u{fffd}){at}", parts.join(" and ")))
-    }
 }
 
 /// Line and column of increasing byte offsets, counted once through the text.
@@ -207,7 +191,6 @@ mod tests {
         assert_eq!(r.first, Some((1, 8)));
         let v: serde_json::Value = serde_json::from_str(&s).unwrap();
         assert_eq!(v["a"], "x\u{fffd}y\u{fffd}z\u{fffd}A");
-        assert!(r.message().unwrap().contains("4 unpaired UTF-16 surrogate escape(s)"));
     }
 
     #[test]
@@ -220,7 +203,6 @@ mod tests {
         let (b, r) = repair(clean);
         assert!(matches!(b, Cow::Borrowed(_)));
         assert!(!r.any());
-        assert_eq!(r.message(), None);
     }
 
     #[test]

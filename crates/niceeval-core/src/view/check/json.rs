@@ -38,7 +38,7 @@ impl Report<'_> {
                 o
             })
             .collect();
-        let notices: Vec<Value> = self.notices().map(|n| Value::from(clean(&n.message))).collect();
+        let notices: Vec<Value> = self.notices().map(|n| Value::from(clean(&crate::view::notice::words(n)))).collect();
         let statistics: Vec<Value> = self
             .statistics()
             .iter()
@@ -142,7 +142,7 @@ impl Report<'_> {
         w.field("eventOrdinal", &l.event.map(|e| e + 1))?;
         w.field("eventIndex", &l.event)?;
         w.field("position", &self.position(f))?;
-        w.field("message", &clean(&f.message()))?;
+        w.field("message", &clean(&crate::view::findings::message(f)))?;
         w.field("hint", &clean(f.hint()))?;
         w.end_object()
     }
@@ -171,7 +171,7 @@ impl Report<'_> {
         o.insert("eventOrdinal".into(), l.event.map(|e| e + 1).into());
         o.insert("eventIndex".into(), l.event.into());
         o.insert("position".into(), self.position(f).into());
-        o.insert("message".into(), clean(&f.message()).into());
+        o.insert("message".into(), clean(&crate::view::findings::message(f)).into());
         o.insert("hint".into(), clean(f.hint()).into());
         if let Some(at) = f.input() {
             // A finding about the file itself: where in it, not which turn.

@@ -263,9 +263,7 @@ impl<'a> Report<'a> {
 
     /// A load notice worth a note: not one a finding already reports.
     fn is_note(n: &Notice) -> bool {
-        n.level >= NoticeLevel::Warning
-            && !notice_is_finding(n)
-            && n.kind != crate::model::document::NoticeKind::InputLost
+        n.level >= NoticeLevel::Warning && !notice_is_finding(n) && !n.kind.is_input_lost()
     }
 
     /// The notes of the checked attempts' notices.

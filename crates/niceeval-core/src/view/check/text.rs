@@ -88,7 +88,7 @@ impl Report<'_> {
             }
         }
         for n in self.notices() {
-            let _ = writeln!(out, "note: {}", clean(&n.message));
+            let _ = writeln!(out, "note: {}", clean(&crate::view::notice::words(n)));
         }
         if !self.choice.is_all() {
             let _ = writeln!(out, "note: {}", self.choice_words());
@@ -112,7 +112,8 @@ impl Report<'_> {
     fn finding_text(&self, out: &mut String, f: &Finding, with_where: bool) {
         let position = self.position(f);
         let severity = severity_text(f.severity).as_plain();
-        let _ = writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&f.message()));
+        let _ =
+            writeln!(out, "  {position:<6} {severity:<9} {}  {}", f.code, clean(&crate::view::findings::message(f)));
         if with_where && f.input().is_none() {
             let mut place = self.group_title(f.location);
             if self.doc.attempts.len() > 1 {

@@ -21,8 +21,8 @@ pub fn blocks(c: &Cv, width: usize, inner: usize) -> Vec<Block> {
         body.push(Block::Line(Text::toned(super::NO_ROWS, Tone::Soft)));
         return vec![Block::Section(Section::new("Compare", meta(c), body))];
     }
-    for n in c.doc.notices.iter().filter(|n| n.kind == crate::model::document::NoticeKind::SlotsNotRecorded) {
-        body.push(Block::Line(Text::toned(format!("! {}", clean(&n.message)), Tone::Warn)));
+    for n in c.doc.notices.iter().filter(|n| matches!(n.kind, crate::model::notice::NoticeKind::SlotsNotRecorded(_))) {
+        body.push(Block::Line(Text::toned(format!("! {}", clean(&crate::view::notice::words(n))), Tone::Warn)));
     }
     body.push(Block::Table(experiments_table(c)));
     let stats = column_stats(c);

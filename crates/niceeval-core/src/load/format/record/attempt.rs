@@ -6,6 +6,7 @@ use super::{Attachment, confine, files, notice, observability, read_attachments,
 use crate::load::format::assertions;
 use crate::load::format::locator::attempt_locator;
 use crate::model::document::{Attempt, Completeness, FileChanges, Notice, NoticeLevel, SourceFile, SourceSite};
+use crate::model::notice::{RecordNotice, Unread};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -16,12 +17,12 @@ pub fn load_attempt(a: &mut Attempt, attempt_dir: &Path, attempt_id: &str) {
     a.locator = Some(attempt_locator(attempt_id));
     let mut notices = Vec::new();
     if let Err(why) = confine::inside(attempt_dir) {
-        notices.push(notice(NoticeLevel::Error, why));
+        notices.push(notice(NoticeLevel::Error, RecordNotice::Unread(Unread::Outside { why })));
         a.notices.extend(notices);
         return;
     }
     if !attempt_dir.is_dir() {
-        notices.push(notice(NoticeLevel::Error, format!("attempt dir {} is missing", attempt_dir.display())));
+        notices.push(notice(NoticeLevel::Error, RecordNotice::AttemptDirMissing { dir: attempt_dir.to_path_buf() }));
     }
     read_attempt_json(a, attempt_dir, attempt_id, &mut notices);
     let atts = read_attachments(attempt_dir, &mut notices);
@@ -54,8 +55,8 @@ fn read_attempt_json(a: &mut Attempt, attempt_dir: &Path, attempt_id: &str, noti
     if let Some(id) = aj.get("attemptId").and_then(Value::as_str)
         && id != attempt_id
     {
-        notices
-            .push(notice(NoticeLevel::Warning, format!("attempt.json says attemptId {id}, its dir is {attempt_id}")));
+        let differs = RecordNotice::AttemptIdDiffers { written: id.to_string(), dir_id: attempt_id.to_string() };
+        notices.push(notice(NoticeLevel::Warning, differs));
     }
 }
 
@@ -68,7 +69,7 @@ fn read_observability(
 ) {
     let Some(obs) = obs else {
         a.events = Some(Completeness::NotRecorded);
-        notices.push(notice(NoticeLevel::Info, "observability not recorded: no conversation, usage or timing"));
+        notices.push(notice(NoticeLevel::Info, RecordNotice::ObservabilityNotRecorded));
         return;
     };
     let blobs = obs.blobs();
@@ -123,7 +124,7 @@ fn read_send_sites(a: &mut Attempt, rows: &[Value]) {
 fn read_assertions(a: &mut Attempt, att: Option<&Attachment>, notices: &mut Vec<Notice>) {
     let Some(att) = att else {
         a.review.assertions_state = Some(Completeness::NotRecorded);
-        notices.push(notice(NoticeLevel::Info, "assertions not recorded"));
+        notices.push(notice(NoticeLevel::Info, RecordNotice::AssertionsNotRecorded));
         return;
     };
     let blobs = att.blobs();
@@ -178,7 +179,7 @@ fn read_trace(a: &mut Attempt, att: &Attachment, notices: &mut Vec<Notice>) {
         let Some(text) = art.get("content").and_then(|c| blobs.text(c, Some(art), notices)) else { continue };
         match serde_json::from_str::<Value>(&text) {
             Ok(v) => a.review.trace = Some(v),
-            Err(e) => notices.push(notice(NoticeLevel::Warning, format!("otel-trace.json artifact is not JSON: {e}"))),
+            Err(e) => notices.push(notice(NoticeLevel::Warning, RecordNotice::TraceNotJson { why: e.to_string() })),
         }
     }
 }

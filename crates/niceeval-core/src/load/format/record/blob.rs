@@ -7,6 +7,7 @@
 //! treated as unavailable and the rest of the attempt still opens.
 
 use crate::model::document::{Notice, NoticeLevel};
+use crate::model::notice::{RecordNotice, Unread};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -38,26 +39,22 @@ impl Blobs {
             || key.starts_with('.')
             || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         {
-            notices.push(warn(format!("blob ref {key:?} in {} is not a valid blob key; skipped", self.dir.display())));
+            notices.push(warn(RecordNotice::BlobKeyInvalid { key: key.to_string(), dir: self.dir.clone() }));
             return None;
         }
         let path = self.dir.join(key);
         if let Err(why) = super::confine::inside(&path) {
-            notices.push(warn(why));
+            notices.push(warn(RecordNotice::Unread(Unread::Outside { why })));
             return None;
         }
         let bytes = match super::regular_file::read(&path, super::regular_file::RecordFile::Blob) {
             Ok(b) => b,
             Err(super::regular_file::NotRead::Missing(e)) => {
-                notices.push(warn(format!(
-                    "blob {} is missing or unreadable ({})",
-                    path.display(),
-                    crate::load::input::io_message(&e)
-                )));
+                notices.push(warn(RecordNotice::BlobUnreadable { path, io: crate::load::input::io_message(&e) }));
                 return None;
             }
             Err(super::regular_file::NotRead::Refused(why)) => {
-                notices.push(warn(why));
+                notices.push(warn(RecordNotice::Unread(Unread::Refused { why })));
                 return None;
             }
         };
@@ -65,20 +62,13 @@ impl Blobs {
             if let Some(len) = meta.get("byteLength").and_then(Value::as_u64)
                 && len != bytes.len() as u64
             {
-                notices.push(warn(format!(
-                    "blob {} has {} bytes but the Record says byteLength {len}; content not shown",
-                    path.display(),
-                    bytes.len()
-                )));
+                notices.push(warn(RecordNotice::BlobLengthDiffers { path, bytes: bytes.len(), declared: len }));
                 return None;
             }
             if let Some(want) = meta.get("sha256").and_then(Value::as_str) {
                 let got = hex(&Sha256::digest(&bytes));
                 if !got.eq_ignore_ascii_case(want) {
-                    notices.push(warn(format!(
-                        "blob {} fails its sha256 check (Record says {want}, file is {got}); content not shown",
-                        path.display()
-                    )));
+                    notices.push(warn(RecordNotice::BlobHashDiffers { path, declared: want.to_string(), actual: got }));
                     return None;
                 }
             }
@@ -92,10 +82,8 @@ impl Blobs {
         match String::from_utf8(bytes) {
             Ok(s) => Some(s),
             Err(e) => {
-                notices.push(warn(format!(
-                    "blob {} is not valid UTF-8; invalid bytes shown as U+FFFD",
-                    self.dir.join(blob_key(reference).unwrap_or_default()).display()
-                )));
+                let path = self.dir.join(blob_key(reference).unwrap_or_default());
+                notices.push(warn(RecordNotice::BlobNotUtf8 { path }));
                 Some(String::from_utf8_lossy(e.as_bytes()).into_owned())
             }
         }
@@ -106,6 +94,6 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn warn(message: String) -> Notice {
-    Notice::new(NoticeLevel::Warning, message)
+fn warn(fact: RecordNotice) -> Notice {
+    Notice::new(NoticeLevel::Warning, fact)
 }

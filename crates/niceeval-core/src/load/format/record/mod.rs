@@ -30,6 +30,7 @@ pub mod scope;
 use crate::load::error::LoadError;
 use crate::model::document::{Attempt, Document, Membership, Notice, NoticeKind, NoticeLevel, SourceFile};
 use crate::model::measure::SlotNotRecorded;
+use crate::model::notice::{RecordNotice, Unread};
 use blob::Blobs;
 use regular_file::{NotRead, RecordFile};
 use runs::{Run, is_complete_marker, read_runs};
@@ -69,14 +70,14 @@ fn is_record_root(dir: &Path) -> bool {
         .is_some_and(|v| v.get("format").and_then(Value::as_str) == Some("niceeval.record"))
 }
 
-fn notice(level: NoticeLevel, message: impl Into<String>) -> Notice {
-    Notice::new(level, message)
+fn notice(level: NoticeLevel, fact: impl Into<NoticeKind>) -> Notice {
+    Notice::new(level, fact)
 }
 
 /// Read and parse a JSON file; problems become notices.
 fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
     if let Err(why) = confine::inside(path) {
-        notices.push(notice(NoticeLevel::Warning, why));
+        notices.push(notice(NoticeLevel::Warning, RecordNotice::Unread(Unread::Outside { why })));
         return None;
     }
     let kind =
@@ -84,14 +85,15 @@ fn read_json(path: &Path, notices: &mut Vec<Notice>) -> Option<Value> {
     let bytes = match regular_file::read(path, kind) {
         Ok(b) => b,
         Err(e) => {
-            notices.push(notice(NoticeLevel::Warning, e.message(path)));
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::Unread(e.unread(path))));
             return None;
         }
     };
     match crate::load::parse::compact::from_slice(crate::load::input::strip_bom(&bytes)) {
         Ok(v) => Some(v),
         Err(e) => {
-            notices.push(notice(NoticeLevel::Warning, LoadError::json(&path.display().to_string(), &e, 0).to_string()));
+            let failure = (&LoadError::json(&path.display().to_string(), &e, 0)).into();
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::Unread(Unread::NotJson(failure))));
             None
         }
     }
@@ -105,7 +107,7 @@ fn sub_dirs(dir: &Path, notices: &mut Vec<Notice>) -> Vec<PathBuf> {
     out.retain(|p| match confine::inside(p) {
         Ok(()) => true,
         Err(why) => {
-            notices.push(notice(NoticeLevel::Warning, why));
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::Unread(Unread::Outside { why })));
             false
         }
     });
@@ -137,45 +139,25 @@ pub fn read_attachments(owner: &Path, notices: &mut Vec<Notice>) -> BTreeMap<Str
     for dir in sub_dirs(&owner.join("attachments"), notices) {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let Some(envelope) = read_json(&dir.join("attachment.json"), notices) else {
-            notices.push(notice(
-                NoticeLevel::Warning,
-                format!("attachment {} has no readable attachment.json; skipped", dir.display()),
-            ));
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::AttachmentUnreadable { dir }));
             continue;
         };
         let family = envelope.get("family").and_then(Value::as_str).unwrap_or(&name).to_string();
         let Some(&(_, newest)) = KNOWN_FAMILIES.iter().find(|(f, _)| *f == family) else {
-            notices.push(notice(
-                NoticeLevel::Warning,
-                format!(
-                    "unknown attachment family {family:?} in {}; skipped (this viewer reads {})",
-                    dir.display(),
-                    KNOWN_FAMILIES.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", ")
-                ),
-            ));
+            let known = KNOWN_FAMILIES.iter().map(|(f, _)| *f).collect();
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::UnknownFamily { family, dir, known }));
             continue;
         };
         if family != name {
-            notices.push(notice(
-                NoticeLevel::Warning,
-                format!("attachment dir {} declares family {family:?}; read as {family}", dir.display()),
-            ));
+            let differs = RecordNotice::FamilyDiffersFromDir { dir: dir.clone(), family: family.clone() };
+            notices.push(notice(NoticeLevel::Warning, differs));
         }
         let Some(version) = envelope.get("schemaVersion").and_then(Value::as_u64) else {
-            notices.push(notice(
-                NoticeLevel::Warning,
-                format!("{family} in {} has no schemaVersion; skipped", dir.display()),
-            ));
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::NoSchemaVersion { family, dir }));
             continue;
         };
         if version == 0 || version > newest {
-            notices.push(notice(
-                NoticeLevel::Warning,
-                format!(
-                    "{family} schemaVersion {version} in {} is newer than this viewer supports (up to {newest}); skipped — update niceeval",
-                    dir.display()
-                ),
-            ));
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::NewerSchema { family, version, dir, newest }));
             continue;
         }
         let Some(payload) = read_json(&dir.join("payload.json"), notices) else { continue };
@@ -202,7 +184,8 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
         if let Some(att) = run.attachments.get("niceeval.observability") {
             for d in att.payload.get("diagnostics-data").map(observability::diagnostics).unwrap_or_default() {
                 let level = if d.kind == "execution-error" { NoticeLevel::Error } else { NoticeLevel::Warning };
-                doc.notices.push(notice(level, format!("run {}: {} {} {}", run.id, d.kind, d.code, d.message)));
+                let diagnostic = RecordNotice::RunDiagnostic { run: run.id.clone(), diagnostic: Box::new(d) };
+                doc.notices.push(notice(level, diagnostic));
             }
         }
     }
@@ -211,7 +194,7 @@ pub fn load_scoped(dir: &Path, scope: &Scope) -> Result<Document, LoadError> {
         doc.notices.push(slots_notice(&doc.slots_not_recorded));
     }
     if doc.attempts.is_empty() {
-        doc.notices.push(notice(NoticeLevel::Info, "the Record has no published attempts"));
+        doc.notices.push(notice(NoticeLevel::Info, RecordNotice::NoPublishedAttempts));
     }
     Ok(doc)
 }
@@ -242,14 +225,7 @@ fn scoped_runs(dir: &Path, scope: &Scope, notices: &mut Vec<Notice>) -> Result<V
     scope.check_runs(&published, &drafts).map_err(|why| LoadError::new(dir.display().to_string(), why))?;
     runs.retain(|r| scope.keeps_run(&r.id));
     if !drafts.is_empty() {
-        notices.push(notice(
-            NoticeLevel::Info,
-            format!(
-                "{} unfinished draft run(s) without a `complete` marker ignored: {}",
-                drafts.len(),
-                drafts.join(", ")
-            ),
-        ));
+        notices.push(notice(NoticeLevel::Info, RecordNotice::DraftsIgnored { runs: drafts }));
     }
     runs.sort_by(|a, b| {
         a.started_at.unwrap_or(f64::MAX).total_cmp(&b.started_at.unwrap_or(f64::MAX)).then(a.id.cmp(&b.id))
@@ -272,10 +248,8 @@ fn read_members(dir: &Path, scope: &Scope, runs: &[Run], doc: &mut Document) {
             let slot = slot_id.as_deref().and_then(|id| run.slot(id));
             let Some(aref) = m.get("attempt").filter(|a| a.is_object()) else { continue };
             let (Some(attempt_id), Some(origin)) = (s(aref.get("attemptId")), s(aref.get("originRunId"))) else {
-                doc.notices.push(notice(
-                    NoticeLevel::Warning,
-                    format!("run {}: a member has an incomplete attempt ref; skipped", run.id),
-                ));
+                doc.notices
+                    .push(notice(NoticeLevel::Warning, RecordNotice::IncompleteAttemptRef { run: run.id.clone() }));
                 continue;
             };
             if !scope.keeps_attempt(&attempt_id) {
@@ -289,22 +263,15 @@ fn read_members(dir: &Path, scope: &Scope, runs: &[Run], doc: &mut Document) {
             }
             let origin_dir = dir.join("runs").join(&origin);
             if !is_safe_component(&origin) || !is_safe_component(&attempt_id) {
-                doc.notices.push(notice(
-                    NoticeLevel::Warning,
-                    format!("run {}: attempt ref {origin}/{attempt_id} is not a valid id; skipped", run.id),
-                ));
+                let invalid = RecordNotice::InvalidAttemptRef { run: run.id.clone(), origin, attempt: attempt_id };
+                doc.notices.push(notice(NoticeLevel::Warning, invalid));
                 continue;
             }
             let attempt_dir = origin_dir.join("attempts").join(&attempt_id);
             let mut a = base_attempt(run, slot);
             if origin != run.id && !is_complete_marker(&origin_dir.join("complete")) {
-                a.notices.push(notice(
-                    NoticeLevel::Warning,
-                    format!(
-                        "origin run {origin} of this {} attempt is not published (no `complete`)",
-                        action.as_deref().unwrap_or("member")
-                    ),
-                ));
+                let unpublished = RecordNotice::OriginUnpublished { origin: origin.clone(), action: action.clone() };
+                a.notices.push(notice(NoticeLevel::Warning, unpublished));
             }
             attempt::load_attempt(&mut a, &attempt_dir, &attempt_id);
             a.review.membership = Some(Membership {
@@ -351,33 +318,10 @@ fn slots_not_recorded(run: &Run) -> Vec<SlotNotRecorded> {
         .collect()
 }
 
-/// "1 selected slot was not recorded: flaky attempt 3 of main (not-dispatched)",
-/// NiceEval's notice for them (`site-components/compute.ts`), with which ones.
+/// The notice of the slots a run expected that hold no attempt (NiceEval's
+/// own, `site-components/compute.ts`, says which).
 pub(crate) fn slots_notice(slots: &[SlotNotRecorded]) -> Notice {
-    const LISTED: usize = 5;
-    let head = match slots.len() {
-        1 => "1 selected slot was not recorded".to_string(),
-        n => format!("{n} selected slots were not recorded"),
-    };
-    let mut which: Vec<String> = slots
-        .iter()
-        .take(LISTED)
-        .map(|x| {
-            let mut t = x.eval_id.clone().unwrap_or_else(|| "an eval".into());
-            if let Some(n) = x.attempt_number {
-                t.push_str(&format!(" attempt {n}"));
-            }
-            if let Some(e) = &x.experiment_id {
-                t.push_str(&format!(" of {e}"));
-            }
-            t.push_str(&format!(" ({})", x.action.as_deref().unwrap_or("no member")));
-            t
-        })
-        .collect();
-    if slots.len() > LISTED {
-        which.push(format!("and {} more", slots.len() - LISTED));
-    }
-    Notice::of(NoticeLevel::Warning, NoticeKind::SlotsNotRecorded, format!("{head}: {}", which.join(", ")))
+    notice(NoticeLevel::Warning, NoticeKind::SlotsNotRecorded(slots.to_vec()))
 }
 
 /// The sources of an attempt live in its origin run.

@@ -12,6 +12,7 @@
 use crate::model::document::{Attempt, Completeness, Diagnostic, Notice, NoticeLevel, Session, Turn, TurnRecord};
 use crate::model::event::Event;
 use crate::model::measure::RecordedUsage;
+use crate::model::notice::{Collection, ConversationTurn, LeftOut, ObservabilityNotice};
 use crate::model::timing::Timing;
 use crate::model::usage::Usage;
 use serde_json::{Map, Value, json};
@@ -81,8 +82,8 @@ pub fn limitation_text(l: &Value) -> String {
     if parts.is_empty() { code.to_string() } else { format!("{code} ({})", parts.join("; ")) }
 }
 
-fn notice(level: NoticeLevel, message: String) -> Notice {
-    Notice::new(level, message)
+fn notice(level: NoticeLevel, fact: ObservabilityNotice) -> Notice {
+    Notice::new(level, fact)
 }
 
 /// Parse `turn3` / `session2/turn1` (and legacy `s2/t1`) → (session, turn).
@@ -125,7 +126,7 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
     let intervals: Vec<Value> =
         obs.timing.and_then(|t| t.get("intervals")).and_then(Value::as_array).cloned().unwrap_or_default();
     if let Some(t) = obs.timing {
-        note_collection(attempt, "timing", t.get("collection"));
+        note_collection(attempt, Collection::Timing, t.get("collection"));
         attempt.review.timing = Timing::from_collection(t, completeness(t.get("collection")));
         attempt.duration_ms = attempt.duration_ms.or_else(|| attempt.review.timing.span_ms());
     }
@@ -136,15 +137,15 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
         }
     }
     if let Some(u) = obs.usage {
-        note_collection(attempt, "usage", u.get("collection"));
+        note_collection(attempt, Collection::Usage, u.get("collection"));
         usage(attempt, u);
     }
     if let Some(d) = obs.diagnostics {
-        note_collection(attempt, "diagnostics", d.get("collection"));
+        note_collection(attempt, Collection::Diagnostics, d.get("collection"));
         attempt.review.diagnostics.extend(diagnostics(d));
     }
     if let Some(c) = obs.commands {
-        note_collection(attempt, "commands", c.get("collection"));
+        note_collection(attempt, Collection::Commands, c.get("collection"));
         attempt.review.commands_state = Some(completeness(c.get("collection")));
         let list =
             c.get("commands").or_else(|| c.get("entries")).and_then(Value::as_array).cloned().unwrap_or_default();
@@ -172,19 +173,12 @@ pub fn apply(attempt: &mut Attempt, obs: Obs<'_>, nav_rows: Option<&[Value]>, st
 }
 
 /// A value as JSON, at most 60 characters of it (then `…`).
-fn json_cut(v: &Value) -> String {
-    let text = v.to_string();
-    match text.char_indices().nth(60) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text,
-    }
-}
-
-fn note_collection(attempt: &mut Attempt, what: &str, collection: Option<&Value>) {
-    if let Completeness::Partial(lims) = completeness(collection)
-        && !lims.is_empty()
+fn note_collection(attempt: &mut Attempt, what: Collection, collection: Option<&Value>) {
+    if let Completeness::Partial(limitations) = completeness(collection)
+        && !limitations.is_empty()
     {
-        attempt.notices.push(notice(NoticeLevel::Info, format!("{what} is partial: {}", lims.join("; "))));
+        let partial = ObservabilityNotice::CollectionPartial { collection: what, limitations };
+        attempt.notices.push(notice(NoticeLevel::Info, partial));
     }
 }
 
@@ -223,15 +217,15 @@ fn usage(attempt: &mut Attempt, u: &Value) {
                 };
                 match (amount, str_of(o, "currency")) {
                     (Some(a), Some("USD") | None) => add(&mut total.cost_usd, a),
-                    (Some(_), Some(cur)) => attempt
-                        .notices
-                        .push(notice(NoticeLevel::Info, format!("a provider cost in {cur} is not added to costUSD"))),
-                    // The amount as the Record wrote it (JSON), cut.
+                    (Some(_), Some(cur)) => attempt.notices.push(notice(
+                        NoticeLevel::Info,
+                        ObservabilityNotice::CostInOtherCurrency { currency: cur.to_string() },
+                    )),
                     (None, _) => attempt.notices.push(notice(
                         NoticeLevel::Warning,
                         match o.get("amount") {
-                            Some(v) => format!("unreadable provider-cost amount {}; not added to costUSD", json_cut(v)),
-                            None => "a provider-cost without an amount; not added to costUSD".to_string(),
+                            Some(v) => ObservabilityNotice::CostAmountUnreadable { amount: Box::new(v.clone()) },
+                            None => ObservabilityNotice::CostWithoutAmount,
                         },
                     )),
                 }
@@ -240,20 +234,13 @@ fn usage(attempt: &mut Attempt, u: &Value) {
         }
     }
     if other_tokens > 0.0 {
-        attempt.notices.push(notice(
-            NoticeLevel::Info,
-            format!("{other_tokens} tokens in bucket `other` are not in any usage field"),
-        ));
+        attempt.notices.push(notice(NoticeLevel::Info, ObservabilityNotice::OtherTokens { tokens: other_tokens }));
     }
     if tool_requests > 0 {
-        attempt
-            .notices
-            .push(notice(NoticeLevel::Info, format!("{tool_requests} tool request(s) are not counted in `requests`")));
+        let requests = ObservabilityNotice::ToolRequestsNotCounted { requests: tool_requests };
+        attempt.notices.push(notice(NoticeLevel::Info, requests));
     }
-    attempt.notices.push(notice(
-        NoticeLevel::Info,
-        "usage is the attempt total: a Record does not attribute usage to turns".into(),
-    ));
+    attempt.notices.push(notice(NoticeLevel::Info, ObservabilityNotice::UsageIsAttemptTotal));
     attempt.reported_usage = Some(total);
 }
 
@@ -334,10 +321,7 @@ fn conversation_state(attempt: &mut Attempt, conv: &Value) -> Completeness {
     if let Completeness::Partial(lims) = &state
         && lims.iter().any(|l| l.starts_with("unsupported-input"))
     {
-        attempt.notices.push(notice(
-            NoticeLevel::Info,
-            "a Record drops thinking, compaction, redacted/truncated events and items it cannot represent".into(),
-        ));
+        attempt.notices.push(notice(NoticeLevel::Info, ObservabilityNotice::ConversationDropsEvents));
     }
     state
 }
@@ -368,7 +352,7 @@ fn turns_with_items(attempt: &mut Attempt, conv: &Value) -> Vec<TurnInfo> {
     items.sort_by_key(|i| i.get("sequence").and_then(Value::as_u64).unwrap_or(u64::MAX));
     for item in items {
         let Some(tid) = str_of(&item, "turnId").map(str::to_string) else {
-            attempt.notices.push(notice(NoticeLevel::Warning, "a conversation item has no turnId; skipped".into()));
+            attempt.notices.push(notice(NoticeLevel::Warning, ObservabilityNotice::ItemWithoutTurnId));
             continue;
         };
         match turns.iter_mut().find(|t| t.turn_id == tid) {
@@ -398,15 +382,15 @@ fn note_late_items(attempt: &mut Attempt, turns: &[TurnInfo]) {
         let later_start = firsts.iter().skip(i + 1).flatten().min().copied();
         let Some(later) = later_start else { continue };
         for item in t.items.iter().filter(|it| it.get("sequence").and_then(Value::as_u64).is_some_and(|q| q > later)) {
-            attempt.notices.push(notice(
-                NoticeLevel::Info,
-                format!(
-                    "{} {} is recorded under turn {} but arrived after a later turn began; it is shown in its recorded turn",
-                    str_of(item, "kind").unwrap_or("item"),
-                    str_of(item, "callId").or_else(|| str_of(item, "itemId")).unwrap_or(""),
-                    t.sequence.map(|q| q.to_string()).unwrap_or_else(|| t.turn_id.clone())
-                ),
-            ));
+            let late = ObservabilityNotice::LateItem {
+                kind: str_of(item, "kind").map(str::to_string),
+                id: str_of(item, "callId").or_else(|| str_of(item, "itemId")).map(str::to_string),
+                turn: match t.sequence {
+                    Some(q) => ConversationTurn::Sequence(q),
+                    None => ConversationTurn::Id(t.turn_id.clone()),
+                },
+            };
+            attempt.notices.push(notice(NoticeLevel::Info, late));
         }
     }
 }
@@ -447,20 +431,11 @@ fn label_turns(attempt: &mut Attempt, turns: &mut [TurnInfo], nav_rows: Option<&
             t.duration_ms = iv.get("durationMs").and_then(Value::as_f64);
         }
         if nav_rows.is_some() || turns.iter().any(|t| t.label.as_deref().is_some_and(|l| l.contains('/'))) {
-            attempt.notices.push(notice(
-                NoticeLevel::Info,
-                "turns were matched to session/turn labels by order (no source-navigation join)".into(),
-            ));
+            attempt.notices.push(notice(NoticeLevel::Info, ObservabilityNotice::LabelsMatchedByOrder));
         }
     } else if !turns.is_empty() {
-        attempt.notices.push(notice(
-            NoticeLevel::Info,
-            format!(
-                "{} of {} turn(s) have no session/turn label; they are shown in session 1 in conversation order",
-                turns.len() - linked,
-                turns.len()
-            ),
-        ));
+        let unlabeled = ObservabilityNotice::TurnsWithoutLabel { unlabeled: turns.len() - linked, turns: turns.len() };
+        attempt.notices.push(notice(NoticeLevel::Info, unlabeled));
     }
 }
 
@@ -487,17 +462,12 @@ fn turn_record(attempt: &mut Attempt, t: TurnInfo, subagents: &mut Subagents) ->
         }
         match item_event(item, &mut subagents.op_counter, &mut subagents.open) {
             Ok(raw) => events.push(Event::from_value(raw)),
-            Err(why) => attempt.notices.push(notice(NoticeLevel::Warning, why)),
+            Err(why) => attempt.notices.push(notice(NoticeLevel::Warning, ObservabilityNotice::ItemLeftOut(why))),
         }
     }
     if waiting_like && t.outcome.as_deref() == Some("completed") {
-        attempt.notices.push(notice(
-            NoticeLevel::Info,
-            format!(
-                "{} has an input request and is recorded as completed: a Record stores a waiting Turn as completed",
-                t.label.as_deref().unwrap_or(&t.turn_id)
-            ),
-        ));
+        let turn = t.label.clone().unwrap_or_else(|| t.turn_id.clone());
+        attempt.notices.push(notice(NoticeLevel::Info, ObservabilityNotice::WaitingRecordedAsCompleted { turn }));
     }
     TurnRecord {
         label: t.label.clone(),
@@ -516,7 +486,7 @@ fn item_event(
     item: &Value,
     op_counter: &mut usize,
     open_subagents: &mut Vec<(String, String)>,
-) -> Result<Value, String> {
+) -> Result<Value, LeftOut> {
     let kind = str_of(item, "kind").unwrap_or("");
     let mut o = Map::new();
     match kind {
@@ -567,8 +537,8 @@ fn item_event(
                     o.insert("kind".into(), "subagent".into());
                     o.insert("status".into(), state.into());
                 }
-                Some(other) => return Err(format!("subagent item with state \"{other}\" left out")),
-                None => return Err("subagent item without a state left out".to_string()),
+                Some(other) => return Err(LeftOut::SubagentState(other.to_string())),
+                None => return Err(LeftOut::SubagentWithoutState),
             }
         }
         "skill-load" => {
@@ -591,7 +561,7 @@ fn item_event(
             o.insert("type".into(), "error".into());
             o.insert("message".into(), item.get("summary").cloned().unwrap_or(Value::String(String::new())));
         }
-        other => return Err(format!("conversation item of unknown kind {other:?} left out")),
+        other => return Err(LeftOut::UnknownKind(other.to_string())),
     }
     Ok(Value::Object(o))
 }

@@ -55,7 +55,16 @@ pub enum NotRead {
 }
 
 impl NotRead {
-    /// The message for a notice or an error, naming `path`.
+    /// What a notice keeps of it: the path and the I/O error's words, or the refusal.
+    pub fn unread(&self, path: &Path) -> crate::model::notice::Unread {
+        use crate::model::notice::Unread;
+        match self {
+            NotRead::Missing(e) => Unread::Missing { path: path.to_path_buf(), io: crate::load::input::io_message(e) },
+            NotRead::Refused(why) => Unread::Refused { why: why.clone() },
+        }
+    }
+
+    /// The message for an error, naming `path`.
     pub fn message(&self, path: &Path) -> String {
         match self {
             NotRead::Missing(e) => format!("{}: {}", path.display(), crate::load::input::io_message(e)),

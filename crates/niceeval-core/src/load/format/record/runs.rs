@@ -3,6 +3,7 @@
 
 use super::{Attachment, notice, read_attachments, read_json, s, sub_dirs};
 use crate::model::document::{Notice, NoticeLevel};
+use crate::model::notice::RecordNotice;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,17 +38,14 @@ pub(super) fn read_runs(dir: &Path, notices: &mut Vec<Notice>) -> (Vec<Run>, Vec
         let marker = rd.join("complete");
         if !is_complete_marker(&marker) {
             if marker.exists() {
-                notices.push(notice(
-                    NoticeLevel::Warning,
-                    format!("run {id}: `complete` is not a zero-byte regular file; run skipped as unpublished"),
-                ));
+                notices.push(notice(NoticeLevel::Warning, RecordNotice::CompleteNotAMarker { run: id }));
             } else {
                 drafts.push(id);
             }
             continue;
         }
         let Some(value) = read_json(&rd.join("run.json"), notices) else {
-            notices.push(notice(NoticeLevel::Warning, format!("run {id} has no readable run.json; skipped")));
+            notices.push(notice(NoticeLevel::Warning, RecordNotice::RunJsonUnreadable { run: id }));
             continue;
         };
         let mut members = Vec::new();

@@ -9,6 +9,7 @@ use super::Agent;
 use super::scan::SessionFacts;
 use crate::load::LoadError;
 use crate::model::document::{Attempt, Document, Notice, NoticeLevel};
+use crate::model::notice::{NotListed, TranscriptNotice};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -70,12 +71,10 @@ fn agent_of_file(path: &Path) -> Option<Agent> {
 }
 
 /// Why a `*.jsonl` file of the folder is not in the list.
-fn not_listed(path: &Path, why: &str) -> Notice {
+fn not_listed(path: &Path, why: NotListed) -> Notice {
     let name = crate::load::display_name(path);
-    Notice::new(NoticeLevel::Warning, format!("{name}: {why}; not listed as a session"))
+    Notice::new(NoticeLevel::Warning, TranscriptNotice::NotListed { name, why })
 }
-
-const NOT_A_LOG: &str = "no line says which agent wrote it (not a Claude Code session log nor Codex output; open it alone to see what it is)";
 
 /// The list row of one file, or the notice that says why it has none.
 pub fn scan_entry(entry: &Entry) -> Result<SessionRow, Notice> {
@@ -88,8 +87,8 @@ pub fn scan_entry(entry: &Entry) -> Result<SessionRow, Notice> {
         use std::io::Read;
         bytes.clear();
         let read = std::fs::File::open(&entry.path).and_then(|mut f| f.read_to_end(bytes));
-        read.map_err(|e| not_listed(&entry.path, &crate::load::io_message(&e)))?;
-        let agent = agent_of_head(bytes).ok_or_else(|| not_listed(&entry.path, NOT_A_LOG))?;
+        read.map_err(|e| not_listed(&entry.path, NotListed::Unreadable { io: crate::load::io_message(&e) }))?;
+        let agent = agent_of_head(bytes).ok_or_else(|| not_listed(&entry.path, NotListed::NotALog))?;
         let facts = super::scan::scan(agent, bytes);
         if bytes.capacity() > BUFFER_KEPT {
             *bytes = Vec::new();
@@ -125,10 +124,7 @@ pub fn listed_attempt(row: &SessionRow) -> Attempt {
         source: Some(row.name()),
         reported_usage: (!f.usage.is_empty()).then_some(f.usage),
         listed_only: true,
-        notices: vec![Notice::new(
-            NoticeLevel::Info,
-            format!("{}: listed from a quick read of the log; opening it (Enter) reads it in full", row.name()),
-        )],
+        notices: vec![Notice::new(NoticeLevel::Info, TranscriptNotice::ListedFromQuickRead { name: row.name() })],
         ..Default::default()
     }
 }

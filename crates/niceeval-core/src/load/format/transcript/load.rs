@@ -6,6 +6,7 @@ use super::truth::Truth;
 use super::{Agent, Parsed, SkipReason, Skipped};
 use crate::model::diagnostics::{InputLoss, LogFact, LossKind};
 use crate::model::document::{Attempt, Completeness, Document, Notice, NoticeLevel, Session, Turn, TurnRecord};
+use crate::model::notice::TranscriptNotice;
 use serde_json::{Map, Value};
 
 /// A log read once: NiceEval's parse, and beside it what the parse does
@@ -124,8 +125,9 @@ pub fn text_of(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>)
 /// How many replaced places are listed as input losses (the count covers them all).
 const REPLACED_LISTED: usize = 100;
 
-/// Words for a reason a line gave nothing.
-fn reason_text(reason: &SkipReason) -> String {
+/// Words for a reason a line gave nothing, for its input loss (a notice
+/// keeps the reason; `view::notice` words it the same).
+pub(crate) fn reason_text(reason: &SkipReason) -> String {
     match reason {
         SkipReason::NotJson(e) => format!("not JSON ({e}); NiceEval's parser skips it and reports parseSuccess false"),
         SkipReason::Throws => {
@@ -142,24 +144,17 @@ fn reason_text(reason: &SkipReason) -> String {
     }
 }
 
-/// `1, 4, 9` (at most twelve, then `… (N in all)`).
-fn line_list(lines: &[usize]) -> String {
-    let shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
-    let more = if lines.len() > 12 { format!(", … ({} in all)", lines.len()) } else { String::new() };
-    format!("{}{more}", shown.join(", "))
-}
-
 /// Notices and losses for the skipped lines: one each for a lost line,
 /// one per reason for lines that are ignored by design.
 fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>) {
     let mut notices = Vec::new();
     let mut losses = Vec::new();
-    let mut ignored: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut ignored: Vec<(&SkipReason, Vec<usize>)> = Vec::new();
     for s in skipped {
-        let text = reason_text(&s.reason);
         if s.reason.is_loss() {
-            let kind = crate::model::document::NoticeKind::InputLost;
-            notices.push(Notice::of(NoticeLevel::Error, kind, format!("{path}:{}: {text}", s.line)));
+            let text = reason_text(&s.reason);
+            let lost = TranscriptNotice::LineLost { path: path.to_string(), line: s.line, reason: s.reason.clone() };
+            notices.push(Notice::new(NoticeLevel::Error, lost));
             losses.push(InputLoss {
                 kind: LossKind::LineSkipped,
                 path: path.to_string(),
@@ -169,15 +164,15 @@ fn skip_notices(path: &str, skipped: &[Skipped]) -> (Vec<Notice>, Vec<InputLoss>
                 message: text,
             });
         } else {
-            match ignored.iter_mut().find(|(t, _)| *t == text) {
+            match ignored.iter_mut().find(|(reason, _)| **reason == s.reason) {
                 Some((_, lines)) => lines.push(s.line),
-                None => ignored.push((text, vec![s.line])),
+                None => ignored.push((&s.reason, vec![s.line])),
             }
         }
     }
-    for (text, lines) in ignored {
-        let noun = if lines.len() == 1 { "line" } else { "lines" };
-        notices.push(Notice::new(NoticeLevel::Info, format!("{path}: {noun} {}: {text}", line_list(&lines))));
+    for (reason, lines) in ignored {
+        let ignored = TranscriptNotice::LinesIgnored { path: path.to_string(), lines, reason: reason.clone() };
+        notices.push(Notice::new(NoticeLevel::Info, ignored));
     }
     (notices, losses)
 }
@@ -218,26 +213,21 @@ pub fn document_of(path: &str, agent: Agent, source: crate::model::event::Source
         model,
         ..Default::default()
     };
-    attempt.notices.push(Notice::new(
-        NoticeLevel::Info,
-        format!(
-            "{path}: a {} read as NiceEval's {} reads it: {} event(s) from {} line(s), {} line(s) gave nothing",
-            agent.log_name(),
-            agent.parser(),
-            turn.events.len(),
-            line_count,
-            parsed.skipped.len()
-        ),
-    ));
+    let read = TranscriptNotice::Read {
+        path: path.to_string(),
+        agent,
+        events: turn.events.len(),
+        lines: line_count,
+        gave_nothing: parsed.skipped.len(),
+    };
+    attempt.notices.push(Notice::new(NoticeLevel::Info, read));
     if !replaced.is_empty() {
-        attempt.notices.push(Notice::new(
-            NoticeLevel::Warning,
-            format!("{path}: {} invalid UTF-8 sequence(s) read as U+FFFD, as Node reads the file", replaced.len()),
-        ));
+        let invalid = TranscriptNotice::InvalidUtf8 { path: path.to_string(), sequences: replaced.len() };
+        attempt.notices.push(Notice::new(NoticeLevel::Warning, invalid));
     }
     for problem in problems {
-        let kind = crate::model::document::NoticeKind::Turn { place: crate::model::document::TurnPlace::File, problem };
-        attempt.notices.push(Notice::of(NoticeLevel::Warning, kind, format!("{path}: {problem}")));
+        let place = crate::model::document::TurnPlace::File(path.to_string());
+        attempt.notices.push(Notice::new(NoticeLevel::Warning, crate::model::notice::TurnFault { place, problem }));
     }
     let (notices, losses) = skip_notices(path, &parsed.skipped);
     let lost = losses.len();
