@@ -34,9 +34,9 @@ fn got(findings: &[Finding]) -> Vec<(&'static str, Severity, usize, String)> {
     findings
         .iter()
         .map(|f| {
-            let turn = f.location.turn.map(|t| (t + 1).to_string()).unwrap_or("-".into());
-            let event = f.location.event.map(|e| (e + 1).to_string()).unwrap_or("-".into());
-            (f.code, f.severity, f.location.session, format!("{turn}:{event}"))
+            let turn = f.location.turn().map(|t| (t + 1).to_string()).unwrap_or("-".into());
+            let event = f.location.event().map(|e| (e + 1).to_string()).unwrap_or("-".into());
+            (f.code, f.severity, f.location.session(), format!("{turn}:{event}"))
         })
         .collect()
 }
@@ -518,7 +518,10 @@ fn reconstructed_attempts_are_skipped_and_said_so() {
     doc.attempts[0].events_exact = false; // as a Record's conversation projection loads
     let derived = niceeval::model::derive_document(&doc, None, &niceeval::model::usage::builtin_prices());
     let findings = lint_document(&doc, &derived);
-    assert_eq!(findings.iter().map(|f| (f.code, f.location.attempt)).collect::<Vec<_>>(), vec![("usage-negative", 1)]);
+    assert_eq!(
+        findings.iter().map(|f| (f.code, f.location.attempt())).collect::<Vec<_>>(),
+        vec![("usage-negative", 1)]
+    );
     let report = niceeval::view::check::Report::new(&doc, &derived, findings, false);
     assert_eq!(report.skipped, vec![0]);
     assert_eq!(report.checked.attempts, 1);

@@ -46,7 +46,7 @@ fn clean_pair_is_silent() {
 fn overlapping_reuse_points_at_both_starts() {
     let v = json!({"events":[start("x"), start("x"), finish("x","completed"), finish("x","completed")],"status":"completed"});
     let f = lint(v);
-    let got: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.code, f.location.event)).collect();
+    let got: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.code, f.location.event())).collect();
     assert_eq!(got, vec![("ambiguous-operation-id", Some(1)), ("orphan-finish", Some(2)), ("orphan-finish", Some(3))]);
     assert!(message(&f[0]).contains("1:1") && message(&f[0]).contains("poisoned"), "{}", message(&f[0]));
     assert!(message(&f[1]).contains("ambiguous"), "{}", message(&f[1]));

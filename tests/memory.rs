@@ -73,8 +73,8 @@ fn unmigrated_session(dir: &Path, turns: usize, starts: usize) -> PathBuf {
     path
 }
 
-/// The findings of 20,000 tool starts without `command` hold at most 96
-/// bytes each (88 in the list): the code, where, and the operation id shared with its event
+/// The findings of 20,000 tool starts without `command` hold at most 72
+/// bytes each (64 in the list): the code, where, and the operation id shared with its event
 /// (the words are made when written). Worded when made, each held its
 /// 300-byte message besides: about 500 bytes.
 #[test]
@@ -93,8 +93,8 @@ fn a_finding_repeated_for_every_event_is_kept_compact() {
     drop(findings);
     let held = before - live();
     let per_finding = held / n as isize;
-    assert!(per_finding <= 96, "{per_finding} bytes a finding ({held} bytes for {n})");
-    assert!(std::mem::size_of::<niceeval::model::diagnostics::Finding>() <= 88);
+    assert!(per_finding <= 72, "{per_finding} bytes a finding ({held} bytes for {n})");
+    assert!(std::mem::size_of::<niceeval::model::diagnostics::Finding>() <= 64);
     drop(derived);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -132,8 +132,8 @@ fn the_rows_findings_flag_are_kept_compact() {
     let flagged = &views[0].flagged;
     assert_eq!(flagged.len(), 10_000);
     for f in &findings {
-        let addr = niceeval::model::TurnAddr { session: f.location.session, turn: f.location.turn.unwrap() };
-        assert!(flagged.contains(&(addr, f.location.event)), "{:?}", f.location);
+        let addr = niceeval::model::TurnAddr { session: f.location.session(), turn: f.location.turn().unwrap() };
+        assert!(flagged.contains(&(addr, f.location.event())), "{:?}", f.location);
     }
     let addr = niceeval::model::TurnAddr { session: 0, turn: 0 };
     assert!(!flagged.contains(&(addr, Some(1))), "a finish is not flagged");
@@ -203,7 +203,7 @@ fn merging_the_lints_lists_does_not_hold_the_findings_twice() {
         .map(|turn| {
             (0..10_000)
                 .map(|event| {
-                    let at = Location { attempt: 0, session: 0, turn: Some(turn), event: Some(event) };
+                    let at = Location::new(0, 0, Some(turn), Some(event));
                     let said = Said::NoCommand { operation_id: id.clone(), claim: CompleteClaim::NotRecorded };
                     Finding::new("command-unclassified", at, said)
                 })

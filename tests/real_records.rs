@@ -128,7 +128,7 @@ fn command_unclassified_follows_the_coverage_the_file_records() {
     let findings = lint_document(&doc, &derived);
     let ai = doc.attempts.iter().position(|a| a.eval_id.as_deref() == Some("coverage")).unwrap();
     assert!(
-        !findings.iter().any(|f| f.code == "command-unclassified" && f.location.attempt == ai),
+        !findings.iter().any(|f| f.code == "command-unclassified" && f.location.attempt() == ai),
         "an attempt whose actions coverage is partial was honest about its unclassified call"
     );
 

@@ -560,17 +560,13 @@ fn diagnostics_show_findings_with_where_and_fix() {
     let findings = vec![
         Finding::new(
             "orphan-finish",
-            Location { attempt: 0, session: 1, turn: Some(0), event: Some(5) },
+            Location::new(0, 1, Some(0), Some(5)),
             "operation.finished for call_ghost has no open start",
         )
         .with_hint("emit operation.started before its finish"),
-        Finding::new(
-            "waiting-without-request",
-            Location { attempt: 1, session: 0, turn: Some(1), event: None },
-            "only in the second attempt",
-        )
-        .with_severity(Severity::Warning)
-        .with_hint(""),
+        Finding::new("waiting-without-request", Location::new(1, 0, Some(1), None), "only in the second attempt")
+            .with_severity(Severity::Warning)
+            .with_hint(""),
     ];
     let sel = Selection { locator: Some("@1K1P0VJAPVJ12".into()), ..Default::default() };
     let out = plain::render(&doc, &derived, &findings, &[SectionKind::Diagnostics], &sel, &opts(200, false)).text;

@@ -303,7 +303,7 @@ fn several_files_name_their_attempts_and_count_their_own_findings() {
     let summary = &app.view().unwrap().summary;
     assert_eq!(
         summary.errors + summary.warnings,
-        app.findings().iter().filter(|f| f.location.attempt == app.scope().attempt).count()
+        app.findings().iter().filter(|f| f.location.attempt() == app.scope().attempt).count()
     );
 }
 

@@ -77,7 +77,7 @@ pub(super) fn enter(app: &mut App) {
                 let target =
                     app.finding_rows().get(app.lists.diagnostics.selected).map(|&(i, _)| app.findings[i].location);
                 match target {
-                    Some(loc) => jump_to_location(app, loc.session, loc.turn, loc.event),
+                    Some(loc) => jump_to_location(app, loc.session(), loc.turn(), loc.event()),
                     // Below the findings: the diagnostics NiceEval recorded, which name no event.
                     None => app.say(Note::RecordedDiagnosticHasNoRow),
                 }

@@ -134,10 +134,10 @@ fn build_attempt_index(
     let tool_flags = occurrences.iter().map(tool_flags).collect();
     let mut finding_rows: Vec<u32> = findings
         .iter()
-        .filter(|f| f.location.attempt == a)
+        .filter(|f| f.location.attempt() == a)
         .filter_map(|f| {
-            let addr = TurnAddr { session: f.location.session, turn: f.location.turn? };
-            match f.location.event {
+            let addr = TurnAddr { session: f.location.session(), turn: f.location.turn()? };
+            match f.location.event() {
                 Some(e) => view.timeline.row_of_event(addr, e),
                 None => view.timeline.by_turn.get(&addr).copied(),
             }

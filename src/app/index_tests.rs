@@ -59,9 +59,9 @@ fn fresh_findings(app: &App) -> Vec<usize> {
     (0..app.findings.len())
         .filter(|&i| {
             let l = app.findings[i].location;
-            l.attempt == s.attempt
-                && s.session.is_none_or(|x| x == l.session)
-                && s.turn.is_none_or(|t| Some(t) == l.turn)
+            l.attempt() == s.attempt
+                && s.session.is_none_or(|x| x == l.session())
+                && s.turn.is_none_or(|t| Some(t) == l.turn())
         })
         .collect()
 }
@@ -147,10 +147,10 @@ fn check_jumps(app: &mut App, when: &str) {
         let finding_rows: Vec<usize> = app
             .findings
             .iter()
-            .filter(|f| f.location.attempt == attempt)
+            .filter(|f| f.location.attempt() == attempt)
             .filter_map(|f| {
-                let addr = TurnAddr { session: f.location.session, turn: f.location.turn? };
-                match f.location.event {
+                let addr = TurnAddr { session: f.location.session(), turn: f.location.turn()? };
+                match f.location.event() {
                     Some(e) => view.timeline.row_of_event(addr, e),
                     None => view.timeline.by_turn.get(&addr).copied(),
                 }

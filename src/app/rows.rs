@@ -83,11 +83,11 @@ impl Default for ScopedFindings {
 impl ScopedFindings {
     pub(super) fn of(findings: &[crate::model::diagnostics::Finding], scope: super::Scope) -> ScopedFindings {
         use crate::model::diagnostics::Location;
-        let key = |l: &Location| (l.attempt, l.session, l.turn);
+        let key = |l: &Location| (l.attempt(), l.session(), l.turn());
         let in_scope = |l: &Location| {
-            l.attempt == scope.attempt
-                && scope.session.is_none_or(|s| s == l.session)
-                && scope.turn.is_none_or(|t| Some(t) == l.turn)
+            l.attempt() == scope.attempt
+                && scope.session.is_none_or(|s| s == l.session())
+                && scope.turn.is_none_or(|t| Some(t) == l.turn())
         };
         let sorted = findings.is_sorted_by_key(|f| key(&f.location));
         match (scope.session, scope.turn) {

@@ -8,19 +8,60 @@ use std::borrow::Cow;
 pub use super::rules::Severity;
 
 /// Where a finding points: attempt, session and turn indices into the
-/// document, and the adapter event index inside the turn.
+/// document, and the adapter event index inside the turn. Kept as `u32`s
+/// (24 bytes, not 48): a stream can have a finding for every tool call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Location {
-    pub attempt: usize,
-    pub session: usize,
-    pub turn: Option<usize>,
+    attempt: u32,
+    session: u32,
+    turn: Option<u32>,
+    event: Option<u32>,
+}
+
+impl Location {
+    /// A place; an index past `u32::MAX` (not reachable in memory) saturates.
+    pub fn new(attempt: usize, session: usize, turn: Option<usize>, event: Option<usize>) -> Location {
+        use super::occurrence::compact_index;
+        Location {
+            attempt: compact_index(attempt),
+            session: compact_index(session),
+            turn: turn.map(compact_index),
+            event: event.map(compact_index),
+        }
+    }
+
+    /// The same place in a document whose attempts come `offset` later
+    /// (documents merged for a comparison).
+    pub fn shifted(self, offset: usize) -> Location {
+        Location { attempt: super::occurrence::compact_index(self.attempt() + offset), ..self }
+    }
+
+    /// The same turn's event `event`.
+    pub fn with_event(self, event: usize) -> Location {
+        Location { event: Some(super::occurrence::compact_index(event)), ..self }
+    }
+
+    pub fn attempt(&self) -> usize {
+        self.attempt as usize
+    }
+
+    pub fn session(&self) -> usize {
+        self.session as usize
+    }
+
+    pub fn turn(&self) -> Option<usize> {
+        self.turn.map(|t| t as usize)
+    }
+
     /// Index into `turn.events` (the timeline shows it as event ordinal `event + 1`).
-    pub event: Option<usize>,
+    pub fn event(&self) -> Option<usize> {
+        self.event.map(|e| e as usize)
+    }
 }
 
 /// One finding. A long stream can have one for every event (an Adapter that
 /// has not migrated to command projections gets one per tool start), so a
-/// finding is kept small (88 bytes): its code, where it points, and what it
+/// finding is kept small (64 bytes): its code, where it points, and what it
 /// says in a form the view words only when it writes it
 /// (`view::findings::message`); a hint of its
 /// own or a place in the input file, both rare, are boxed apart.

@@ -189,17 +189,13 @@ fn turn_findings_with(doc: &Document, mut turn: impl FnMut(usize, usize, usize, 
             let statuses = statuses_recorded(attempt);
             for notice in &attempt.notices {
                 if let Some((fault, (si, ti))) = turn_shape_notice(notice) {
-                    let location = Location { attempt: ai, session: si, turn: Some(ti), event: None };
+                    let location = Location::new(ai, si, Some(ti), None);
                     notices.push_said("turn-shape", location, Said::TurnShape(Box::new(fault.clone())));
                 }
             }
             for (si, session) in attempt.sessions.iter().enumerate() {
                 let mut sink = Sink { findings: Vec::new() };
-                check_index(
-                    &mut sink,
-                    Location { attempt: ai, session: si, turn: None, event: None },
-                    &session.index_misfit,
-                );
+                check_index(&mut sink, Location::new(ai, si, None, None), &session.index_misfit);
                 let mut parts = vec![sink.findings];
                 for (ti, record) in session.turns.iter().enumerate() {
                     if !record.reconstructed {
@@ -225,7 +221,7 @@ fn lint_turn(
     let attempt = &doc.attempts[ai];
     let record = &attempt.sessions[si].turns[ti];
     let mut sink = Sink { findings: Vec::new() };
-    let here = Location { attempt: ai, session: si, turn: Some(ti), event: None };
+    let here = Location::new(ai, si, Some(ti), None);
     check_index(&mut sink, here, &record.ordinal_misfit);
     let coverage = coverage_of(ai, super::derive::TurnAddr { session: si, turn: ti });
     events::check_turn_events(&mut sink, here, record);
@@ -263,7 +259,7 @@ pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindi
                 if let Some(first) = attempt.sessions[..si].iter().position(|s| s.index == session.index) {
                     sink.push(
                         "duplicate-session-index",
-                        Location { attempt: ai, session: si, turn: None, event: None },
+                        Location::new(ai, si, None, None),
                         format!(
                             "session line {} has the sessionIndex of session line {} ({}): NiceEval's attempt scope pairs their tool calls as one session, their session scopes do not",
                             si + 1,
@@ -280,7 +276,7 @@ pub fn lint_sessions(doc: &Document, derived: &[DerivedAttempt]) -> SessionFindi
             log::check_attempt(&mut sink, ai, attempt);
             // Sum and log findings belong to sessions (the attempt's own to the first).
             for f in sink.findings {
-                if let Some(part) = sessions.get_mut(f.location.session) {
+                if let Some(part) = sessions.get_mut(f.location.session()) {
                     part.push(f);
                 }
             }

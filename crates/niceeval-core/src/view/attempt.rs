@@ -138,15 +138,15 @@ pub fn assemble_views(
 ) -> Vec<AttemptView> {
     let mut positions: Vec<Vec<(TurnAddr, Option<usize>)>> = vec![Vec::new(); doc.attempts.len()];
     for f in findings {
-        if let (Some(list), Some(turn)) = (positions.get_mut(f.location.attempt), f.location.turn) {
-            list.push((TurnAddr { session: f.location.session, turn }, f.location.event));
+        if let (Some(list), Some(turn)) = (positions.get_mut(f.location.attempt()), f.location.turn()) {
+            list.push((TurnAddr { session: f.location.session(), turn }, f.location.event()));
         }
     }
     let flagged: Vec<Flagged> = positions.into_iter().map(|p| Flagged::of(p.into_iter())).collect();
     let numbers = attempt_numbers(doc);
     let mut counts = vec![(0usize, 0usize); doc.attempts.len()];
     for f in findings {
-        if let Some(c) = counts.get_mut(f.location.attempt) {
+        if let Some(c) = counts.get_mut(f.location.attempt()) {
             match f.severity {
                 crate::model::diagnostics::Severity::Error => c.0 += 1,
                 crate::model::diagnostics::Severity::Warning => c.1 += 1,

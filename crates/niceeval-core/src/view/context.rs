@@ -104,7 +104,7 @@ impl<'a> Ctx<'a> {
 
     /// The findings about this attempt.
     pub fn findings(&self) -> &[&'a Finding] {
-        self.findings.get_or_init(|| self.all_findings.iter().filter(|f| f.location.attempt == self.index).collect())
+        self.findings.get_or_init(|| self.all_findings.iter().filter(|f| f.location.attempt() == self.index).collect())
     }
 
     /// The contexts of the attempts `sel` chooses, in document order.

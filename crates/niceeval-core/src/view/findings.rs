@@ -56,17 +56,17 @@ pub fn say_the_same(a: &Finding, b: &Finding) -> bool {
 /// Where a finding points: `6:3` (attempt-wide turn : event), `turn 6`, a
 /// session, or the attempt — with the turn's label beside it.
 pub fn place(attempt: &Attempt, derived: &DerivedAttempt, loc: &Location) -> String {
-    let Some(turn) = loc.turn else {
-        return match attempt.sessions.get(loc.session) {
+    let Some(turn) = loc.turn() else {
+        return match attempt.sessions.get(loc.session()) {
             Some(s) => format!("session-{}", s.index),
             None => "attempt".into(),
         };
     };
-    let addr = TurnAddr { session: loc.session, turn };
+    let addr = TurnAddr { session: loc.session(), turn };
     let label = super::address::turn_label(attempt, addr);
     let n = super::address::turn_number(derived, addr);
     let label = if label == format!("turn{n}") { String::new() } else { format!(" {label}") };
-    match loc.event {
+    match loc.event() {
         Some(e) => format!("{}{label}", super::address::event_address(n, Some(e))),
         None => format!("turn {n}{label}"),
     }
@@ -231,9 +231,9 @@ pub fn section(ctx: &Ctx) -> Section {
         .findings()
         .iter()
         .filter(|f| {
-            let sel = match f.location.turn {
-                Some(t) => ctx.turn_selected(TurnAddr { session: f.location.session, turn: t }),
-                None => ctx.session_selected(f.location.session),
+            let sel = match f.location.turn() {
+                Some(t) => ctx.turn_selected(TurnAddr { session: f.location.session(), turn: t }),
+                None => ctx.session_selected(f.location.session()),
             };
             sel && ctx.grep(|| format!("{} {} {} {}", f.severity.as_str(), f.code, message(f), f.hint()))
         })

@@ -327,8 +327,8 @@ fn marks_at(
     let mut out = Vec::new();
     let here: Vec<&crate::model::diagnostics::Finding> = all_findings
         .iter()
-        .filter(|f| f.location.attempt == ctx.index && f.location.session == addr.session)
-        .filter(|f| f.location.turn == Some(addr.turn) && f.location.event == event)
+        .filter(|f| f.location.attempt() == ctx.index && f.location.session() == addr.session)
+        .filter(|f| f.location.turn() == Some(addr.turn) && f.location.event() == event)
         .collect();
     if !here.is_empty() {
         let lines = here

@@ -33,7 +33,7 @@ pub const OPAQUE_REASONS: [&str; 5] =
 pub fn check_turn_events(sink: &mut Sink, here: Location, record: &TurnRecord) {
     let input_text = record.input_text().map(str::trim).filter(|t| !t.is_empty());
     for (ei, event) in crate::model::event::releasing(&record.turn.events).enumerate() {
-        let at = Location { event: Some(ei), ..here };
+        let at = here.with_event(ei);
         check_event(sink, at, event);
         if let (EventKind::Message { role: Role::User }, Some(sent)) = (&event.kind, input_text)
             && event.text().as_deref().map(str::trim) == Some(sent)

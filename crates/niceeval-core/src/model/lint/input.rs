@@ -16,8 +16,7 @@ pub fn findings(doc: &Document) -> Vec<Finding> {
         };
         let attempt = doc.attempts.iter().position(|a| a.source.as_deref() == Some(loss.path.as_str())).unwrap_or(0);
         let at = InputAt { path: loss.path.clone(), line: loss.line, column: loss.column };
-        sink.findings
-            .push(Finding::new(code, Location { attempt, ..Location::default() }, loss.describe()).with_input(at));
+        sink.findings.push(Finding::new(code, Location::new(attempt, 0, None, None), loss.describe()).with_input(at));
     }
     sink.findings
 }

@@ -86,6 +86,6 @@ pub fn check_attempt(sink: &mut Sink, ai: usize, attempt: &Attempt) {
     }
     for f in &attempt.log_facts {
         let (code, text) = message(f);
-        sink.push(code, Location { attempt: ai, session: 0, turn: Some(0), event: f.event }, text);
+        sink.push(code, Location::new(ai, 0, Some(0), f.event), text);
     }
 }

@@ -67,7 +67,7 @@ impl<'a> Line<'a> {
     }
 
     fn loc(&self, (ti, ei): At) -> Location {
-        Location { attempt: self.ai, session: self.si, turn: Some(ti), event: Some(ei) }
+        Location::new(self.ai, self.si, Some(ti), Some(ei))
     }
 
     /// A fold EventRef (attempt-scope turn + event) as this session's (turn, event).

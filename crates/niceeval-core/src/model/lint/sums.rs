@@ -49,13 +49,13 @@ pub fn check_attempt(sink: &mut Sink, ai: usize, attempt: &Attempt, d: &DerivedA
     };
     let mut found = Vec::new();
     for (si, s) in d.sessions.iter().enumerate() {
-        let here = Location { attempt: ai, session: si, turn: None, event: None };
+        let here = Location::new(ai, si, None, None);
         let session = attempt.sessions.get(si);
         let too_large = |f: &str| session.is_some_and(|s| turn_too_large(s, f));
         found.extend(check_usage(sink, here, &format!("{}'s", s.name), &s.usage, &[], too_large));
     }
     // The attempt's sum only for fields no session sum already reported.
-    let here = Location { attempt: ai, session: 0, turn: None, event: None };
+    let here = Location::new(ai, 0, None, None);
     let too_large = |f: &str| attempt.sessions.iter().any(|s| turn_too_large(s, f));
     check_usage(sink, here, "the attempt's", &d.usage, &found, too_large);
     if let Estimate::Priced { total, .. } = &d.estimate

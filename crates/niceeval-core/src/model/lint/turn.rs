@@ -77,7 +77,7 @@ fn check_status(sink: &mut Sink, here: Location, record: &TurnRecord) {
     {
         sink.push(
             "input-request-not-waiting",
-            Location { event: Some(first), ..here },
+            here.with_event(first),
             format!(
                 "input.requested in a {} turn: the run does not stop for the answer, and succeeded() treats the turn as finished",
                 q(status)
@@ -228,7 +228,7 @@ fn check_unclassified(
         for (i, id, has_command) in &starts {
             if !has_command {
                 let said = Said::NoCommand { operation_id: (*id).clone(), claim };
-                sink.push_said("command-unclassified", Location { event: Some(*i), ..here }, said);
+                sink.push_said("command-unclassified", here.with_event(*i), said);
             }
         }
     }
@@ -293,7 +293,7 @@ fn check_content(sink: &mut Sink, here: Location, record: &TurnRecord, spread: S
         if candidates.iter().any(|&o| events[o].output_text().is_some_and(|out| out.trim() == text)) {
             sink.push(
                 "tool-output-as-message",
-                Location { event: Some(i), ..here },
+                here.with_event(i),
                 format!("assistant message {} is the output of a tool call in this turn", q(text)),
             );
         }

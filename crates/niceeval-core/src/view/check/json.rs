@@ -46,7 +46,7 @@ impl Report<'_> {
                 let first = &self.findings[s.first];
                 let mut o = json!({
                     "code": s.code, "severity": s.severity.as_str(), "count": s.count,
-                    "first": self.position(first), "firstAttempt": first.input().is_none().then_some(first.location.attempt + 1),
+                    "first": self.position(first), "firstAttempt": first.input().is_none().then_some(first.location.attempt() + 1),
                 });
                 if let Some(source) = self.source_of(first) {
                     o["firstSource"] = source.into();
@@ -109,19 +109,19 @@ impl Report<'_> {
     /// the turn's label) is worked out once for the row ([`Memo`]).
     fn write_finding<W: Write>(&self, f: &Finding, w: &mut PrettyWriter<W>, memo: &mut Memo) -> io::Result<()> {
         let l = f.location;
-        let attempt = self.doc.attempts.get(l.attempt);
-        let session = attempt.and_then(|a| a.sessions.get(l.session));
+        let attempt = self.doc.attempts.get(l.attempt());
+        let session = attempt.and_then(|a| a.sessions.get(l.session()));
         if memo.code != f.code {
             *memo = Memo { code: f.code, citation: citation_of(f.code), doc: rule_link(f.code), ..Memo::default() };
         }
-        if memo.session != Some((l.attempt, l.session)) {
-            memo.session = Some((l.attempt, l.session));
+        if memo.session != Some((l.attempt(), l.session())) {
+            memo.session = Some((l.attempt(), l.session()));
             memo.session_name = session.map(|s| s.scope_name()).unwrap_or_default();
             memo.turn = None;
         }
-        if memo.turn != Some(l.turn) {
-            memo.turn = Some(l.turn);
-            let addr = l.turn.map(|turn| crate::model::TurnAddr { session: l.session, turn });
+        if memo.turn != Some(l.turn()) {
+            memo.turn = Some(l.turn());
+            let addr = l.turn().map(|turn| crate::model::TurnAddr { session: l.session(), turn });
             memo.turn_label = addr.zip(attempt).map(|(a, at)| crate::view::address::turn_label(at, a));
             memo.turn_number = self.turn_of(f);
         }
@@ -133,14 +133,14 @@ impl Report<'_> {
         if let Some(source) = self.source_of(f) {
             w.field("source", &source)?;
         }
-        w.field("attempt", &(l.attempt + 1))?;
+        w.field("attempt", &(l.attempt() + 1))?;
         w.field("session", &memo.session_name)?;
         w.field("sessionIndex", &session.map(|s| s.index))?;
         w.field("turn", &memo.turn_number)?;
         w.field("turnLabel", &memo.turn_label)?;
-        w.field("turnInSession", &l.turn.map(|t| t + 1))?;
-        w.field("eventOrdinal", &l.event.map(|e| e + 1))?;
-        w.field("eventIndex", &l.event)?;
+        w.field("turnInSession", &l.turn().map(|t| t + 1))?;
+        w.field("eventOrdinal", &l.event().map(|e| e + 1))?;
+        w.field("eventIndex", &l.event())?;
         w.field("position", &self.position(f))?;
         w.field("message", &clean(&crate::view::findings::message(f)))?;
         w.field("hint", &clean(f.hint()))?;
@@ -149,8 +149,8 @@ impl Report<'_> {
 
     fn finding_json(&self, f: &Finding) -> Value {
         let l = f.location;
-        let attempt = self.doc.attempts.get(l.attempt);
-        let session = attempt.and_then(|a| a.sessions.get(l.session));
+        let attempt = self.doc.attempts.get(l.attempt());
+        let session = attempt.and_then(|a| a.sessions.get(l.session()));
         let mut o = Map::new();
         o.insert("code".into(), f.code.into());
         o.insert("severity".into(), f.severity.as_str().into());
@@ -160,16 +160,16 @@ impl Report<'_> {
             // Several files were checked: which one this finding is in.
             o.insert("source".into(), source.into());
         }
-        o.insert("attempt".into(), (l.attempt + 1).into());
+        o.insert("attempt".into(), (l.attempt() + 1).into());
         o.insert("session".into(), session.map(|s| s.scope_name()).unwrap_or_default().into());
         o.insert("sessionIndex".into(), session.map(|s| s.index).into());
-        let addr = l.turn.map(|turn| crate::model::TurnAddr { session: l.session, turn });
+        let addr = l.turn().map(|turn| crate::model::TurnAddr { session: l.session(), turn });
         // The attempt-wide turn number every surface prints; the label beside it.
         o.insert("turn".into(), self.turn_of(f).into());
         o.insert("turnLabel".into(), addr.zip(attempt).map(|(a, at)| crate::view::address::turn_label(at, a)).into());
-        o.insert("turnInSession".into(), l.turn.map(|t| t + 1).into());
-        o.insert("eventOrdinal".into(), l.event.map(|e| e + 1).into());
-        o.insert("eventIndex".into(), l.event.into());
+        o.insert("turnInSession".into(), l.turn().map(|t| t + 1).into());
+        o.insert("eventOrdinal".into(), l.event().map(|e| e + 1).into());
+        o.insert("eventIndex".into(), l.event().into());
         o.insert("position".into(), self.position(f).into());
         o.insert("message".into(), clean(&crate::view::findings::message(f)).into());
         o.insert("hint".into(), clean(f.hint()).into());

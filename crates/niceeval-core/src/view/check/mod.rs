@@ -178,7 +178,7 @@ impl<'a> Report<'a> {
             return "-".into();
         }
         let l = f.location;
-        match (l.turn, l.event) {
+        match (l.turn(), l.event()) {
             (Some(t), e @ Some(_)) => super::address::event_address(self.turn_number(l, t), e),
             (Some(t), None) => format!("turn {}", self.turn_number(l, t)),
             _ => "-".into(),
@@ -187,14 +187,14 @@ impl<'a> Report<'a> {
 
     fn turn_number(&self, l: Location, turn: usize) -> u64 {
         self.derived
-            .get(l.attempt)
-            .map(|d| super::address::turn_number(d, TurnAddr { session: l.session, turn }))
+            .get(l.attempt())
+            .map(|d| super::address::turn_number(d, TurnAddr { session: l.session(), turn }))
             .unwrap_or(0)
     }
 
     /// The attempt-wide turn number of a finding, when it points at a turn.
     fn turn_of(&self, f: &Finding) -> Option<u64> {
-        f.location.turn.filter(|_| f.input().is_none()).map(|t| self.turn_number(f.location, t))
+        f.location.turn().filter(|_| f.input().is_none()).map(|t| self.turn_number(f.location, t))
     }
 
     /// The file a finding comes from, when several files were checked.
@@ -204,7 +204,7 @@ impl<'a> Report<'a> {
         }
         match f.input() {
             Some(at) => Some(clean(&at.path)),
-            None => self.doc.attempts.get(f.location.attempt).and_then(|a| a.source.as_deref()).map(clean),
+            None => self.doc.attempts.get(f.location.attempt()).and_then(|a| a.source.as_deref()).map(clean),
         }
     }
 
@@ -219,7 +219,7 @@ impl<'a> Report<'a> {
         if let Some(source) = self.source_of(f) {
             format!("{source} › {position}")
         } else if self.doc.attempts.len() > 1 {
-            format!("attempt {} › {position}", f.location.attempt + 1)
+            format!("attempt {} › {position}", f.location.attempt() + 1)
         } else {
             position
         }
@@ -227,8 +227,8 @@ impl<'a> Report<'a> {
 
     /// "session-2 (thread_x) › turn 6 · session2/turn1".
     fn group_title(&self, l: Location) -> String {
-        let Some(attempt) = self.doc.attempts.get(l.attempt) else { return String::new() };
-        let mut head = match attempt.sessions.get(l.session) {
+        let Some(attempt) = self.doc.attempts.get(l.attempt()) else { return String::new() };
+        let mut head = match attempt.sessions.get(l.session()) {
             Some(s) => {
                 let mut h = s.scope_name();
                 if let Some(id) = &s.id {
@@ -236,10 +236,10 @@ impl<'a> Report<'a> {
                 }
                 h
             }
-            None => format!("session {}", l.session + 1),
+            None => format!("session {}", l.session() + 1),
         };
-        if let (Some(turn), Some(d)) = (l.turn, self.derived.get(l.attempt)) {
-            let addr = TurnAddr { session: l.session, turn };
+        if let (Some(turn), Some(d)) = (l.turn(), self.derived.get(l.attempt())) {
+            let addr = TurnAddr { session: l.session(), turn };
             head.push_str(&format!(" › {}", super::address::turn_title(attempt, d, addr)));
         }
         head

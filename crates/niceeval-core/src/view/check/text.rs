@@ -117,7 +117,7 @@ impl Report<'_> {
         if with_where && f.input().is_none() {
             let mut place = self.group_title(f.location);
             if self.doc.attempts.len() > 1 {
-                place = format!("{} › {place}", self.attempt_title(f.location.attempt));
+                place = format!("{} › {place}", self.attempt_title(f.location.attempt()));
             }
             let _ = writeln!(out, "  {:<6}   where: {place}", "");
         }
@@ -150,7 +150,7 @@ impl Report<'_> {
 
     /// Where a rule's hidden findings are: " (turns 1–20)", " (in 12 attempts)", or "".
     fn spread(&self, rest: &[&Finding]) -> String {
-        let mut attempts: Vec<usize> = rest.iter().map(|f| f.location.attempt).collect();
+        let mut attempts: Vec<usize> = rest.iter().map(|f| f.location.attempt()).collect();
         attempts.sort_unstable();
         attempts.dedup();
         if self.several_files {
@@ -184,17 +184,17 @@ impl Report<'_> {
         let mut last_group = None;
         for f in turns {
             let l = f.location;
-            if l.attempt >= self.doc.attempts.len() {
+            if l.attempt() >= self.doc.attempts.len() {
                 continue;
             }
-            if many_attempts && last_attempt != Some(l.attempt) {
-                let _ = writeln!(out, "\n{}", self.attempt_title(l.attempt));
-                last_attempt = Some(l.attempt);
+            if many_attempts && last_attempt != Some(l.attempt()) {
+                let _ = writeln!(out, "\n{}", self.attempt_title(l.attempt()));
+                last_attempt = Some(l.attempt());
                 last_group = None;
             }
-            if last_group != Some((l.attempt, l.session, l.turn)) {
+            if last_group != Some((l.attempt(), l.session(), l.turn())) {
                 let _ = writeln!(out, "\n{}", self.group_title(l));
-                last_group = Some((l.attempt, l.session, l.turn));
+                last_group = Some((l.attempt(), l.session(), l.turn()));
             }
             self.finding_text(out, f, false);
         }

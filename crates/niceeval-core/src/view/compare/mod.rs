@@ -105,7 +105,7 @@ impl Compared {
         for (side, built) in sources {
             let offset = doc.attempts.len();
             for mut f in built.findings {
-                f.location.attempt += offset;
+                f.location = f.location.shifted(offset);
                 findings.push(f);
             }
             for (a, v) in built.doc.attempts.iter().zip(&built.views) {
