@@ -6,6 +6,7 @@ use niceeval::model::usage::builtin_prices;
 use niceeval::plain::layout::{self, Table};
 use niceeval::plain::{PlainOptions, SectionKind, Selection};
 use niceeval::view::blocks::TurnRows;
+use niceeval::view::panel::Panel;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -76,7 +77,7 @@ fn measuring_summaries_part_way_draws_what_measuring_all_draws() {
         for full in [false, true] {
             // Every summary measured: the selection does not say how wide text is drawn.
             let sel = Selection { full, widest: None, ..Selection::default() };
-            let sections = [SectionKind::Timeline];
+            let sections = [SectionKind::Of(Panel::Timeline)];
             for (width, boxed) in [(20, false), (47, false), (80, false), (80, true), (200, false), (1000, false)] {
                 let opts = PlainOptions { width, boxed, color: false };
                 let part_way = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;

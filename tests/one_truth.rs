@@ -376,7 +376,7 @@ fn timing_and_the_fix_prompt_read_the_same_everywhere() {
         }
         let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
         let json = niceeval::view::json::document(&doc, &views, &findings, &Default::default());
-        let sections = [niceeval::plain::SectionKind::Timing];
+        let sections = [niceeval::plain::SectionKind::Of(Panel::Timing)];
         let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
         let mut app = App::new(doc.clone(), None, prices.clone());
         for (i, a) in json["attempts"].as_array().unwrap().iter().enumerate().take(40) {
@@ -488,7 +488,8 @@ fn the_viewer_and_show_draw_the_same_diffs() {
     let (views, findings) = niceeval::analysis::build_views(&doc, None, &prices);
     let opts = niceeval::plain::PlainOptions { width: 120, ..Default::default() };
     let sel = niceeval::plain::Selection::default();
-    let sections = [niceeval::plain::SectionKind::Changes, niceeval::plain::SectionKind::Assertions];
+    let sections =
+        [niceeval::plain::SectionKind::Of(Panel::Changes), niceeval::plain::SectionKind::Of(Panel::Assertions)];
     let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
     let mut app = App::new(doc.clone(), None, prices.clone());
     niceeval::app::update(&mut app, niceeval::app::Action::Scope(Scope { attempt: 0, session: None, turn: None }));

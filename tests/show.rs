@@ -6,6 +6,7 @@ mod common;
 use niceeval::model::document::{Assertion, Diagnostic, Document, Fact};
 use niceeval::plain::{self, PlainOptions, Report, SectionKind, Selection, TurnSelector};
 use niceeval::view::AttemptView;
+use niceeval::view::panel::Panel;
 use serde_json::json;
 use std::process::Command;
 
@@ -158,11 +159,11 @@ fn golden_sections_on_the_multiturn_fixture() {
     let (doc, derived) = load(MULTI);
     let sel = Selection::default();
     for (name, kind) in [
-        ("timeline", SectionKind::Timeline),
-        ("tools", SectionKind::Tools),
-        ("hitl", SectionKind::Hitl),
-        ("usage", SectionKind::Usage),
-        ("diagnostics", SectionKind::Diagnostics),
+        ("timeline", SectionKind::Of(Panel::Timeline)),
+        ("tools", SectionKind::Of(Panel::Tools)),
+        ("hitl", SectionKind::Of(Panel::Hitl)),
+        ("usage", SectionKind::Of(Panel::Usage)),
+        ("diagnostics", SectionKind::Of(Panel::Diagnostics)),
     ] {
         for width in [80, 120] {
             for boxed in [false, true] {
@@ -178,9 +179,9 @@ fn golden_assertions_and_failures_on_a_constructed_review() {
     let (doc, derived) = reviewed();
     let sel = Selection::default();
     for (name, kind) in [
-        ("assertions", SectionKind::Assertions),
+        ("assertions", SectionKind::Of(Panel::Assertions)),
         ("failures", SectionKind::Failures),
-        ("diagnostics", SectionKind::Diagnostics),
+        ("diagnostics", SectionKind::Of(Panel::Diagnostics)),
     ] {
         for width in [80, 120] {
             for boxed in [false, true] {
@@ -216,7 +217,7 @@ fn render_all_is_show_all() {
 #[test]
 fn timeline_facts() {
     let (doc, derived) = load(MULTI);
-    let out = text(&doc, &derived, &[SectionKind::Timeline], &Selection::default(), &opts(120, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &Selection::default(), &opts(120, false));
     let line = |pos: &str| {
         out.lines()
             .find(|l| l.trim_start().starts_with(&format!("{pos} ")))
@@ -243,7 +244,7 @@ fn timeline_facts() {
 #[test]
 fn usage_absent_is_not_zero() {
     let (doc, derived) = load(MULTI);
-    let out = text(&doc, &derived, &[SectionKind::Usage], &Selection::default(), &opts(120, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Usage)], &Selection::default(), &opts(120, false));
     let row = |label: &str| -> Vec<String> {
         out.lines()
             .find(|l| l.trim_start().starts_with(&format!("{label} ")))
@@ -332,12 +333,12 @@ fn narrow_widths_never_panic_and_degrade_to_plain() {
 #[test]
 fn full_prints_complete_payloads() {
     let (doc, derived) = load(MULTI);
-    let cut = text(&doc, &derived, &[SectionKind::Tools], &Selection::default(), &opts(100, false));
+    let cut = text(&doc, &derived, &[SectionKind::Of(Panel::Tools)], &Selection::default(), &opts(100, false));
     assert!(cut.contains("(666 more characters)"), "{cut}");
     let full = text(
         &doc,
         &derived,
-        &[SectionKind::Tools],
+        &[SectionKind::Of(Panel::Tools)],
         &Selection { full: true, ..Default::default() },
         &PlainOptions { width: 100, boxed: false, color: false },
     );
@@ -351,7 +352,7 @@ fn full_prints_complete_payloads() {
 fn selection_by_turn_session_and_label() {
     let (doc, derived) = load(MULTI);
     let o = opts(120, false);
-    let t = |sel: Selection| text(&doc, &derived, &[SectionKind::Timeline], &sel, &o);
+    let t = |sel: Selection| text(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &sel, &o);
     let turn2 = t(Selection { turn: TurnSelector::parse("2"), ..Default::default() });
     assert!(turn2.contains("2:3") && !turn2.contains(" 1:0 ") && !turn2.contains("5:0"));
     let by_label = t(Selection { turn: TurnSelector::parse("turn2"), ..Default::default() });
@@ -367,7 +368,7 @@ fn selection_by_turn_session_and_label() {
     let nothing = show(
         &doc,
         &derived,
-        &[SectionKind::Timeline],
+        &[SectionKind::Of(Panel::Timeline)],
         &Selection { turn: TurnSelector::parse("9"), ..Default::default() },
         &o,
     );
@@ -379,7 +380,7 @@ fn selection_by_turn_session_and_label() {
     let tools = text(
         &doc,
         &derived,
-        &[SectionKind::Tools],
+        &[SectionKind::Of(Panel::Tools)],
         &Selection { turn: TurnSelector::parse("3"), ..Default::default() },
         &o,
     );
@@ -390,14 +391,14 @@ fn selection_by_turn_session_and_label() {
 fn grep_filters_rows() {
     let (doc, derived) = load(MULTI);
     let sel = Selection { grep: Some(regex::Regex::new("rm -rf").unwrap()), ..Default::default() };
-    let out = text(&doc, &derived, &[SectionKind::Timeline], &sel, &opts(120, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &sel, &opts(120, false));
     let rows: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();
     assert_eq!(rows.len(), 2, "{out}");
     assert!(rows.iter().all(|r| r.contains("rm -rf")));
     let timeline = &out[out.find("Timeline").unwrap()..];
     assert!(timeline.contains("turn 2") && !timeline.contains("session2/turn1") && !timeline.contains("turn 1 "));
     let none = Selection { grep: Some(regex::Regex::new("no such thing").unwrap()), ..Default::default() };
-    let out = text(&doc, &derived, &[SectionKind::Timeline], &none, &opts(120, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &none, &opts(120, false));
     assert!(out.contains("No row matches --grep."));
 }
 
@@ -405,11 +406,11 @@ fn grep_filters_rows() {
 fn locator_selects_an_attempt() {
     let (doc, derived) = reviewed();
     let sel = Selection { locator: Some("@2ABCDEFGHJKMN".into()), ..Default::default() };
-    let r = show(&doc, &derived, &[SectionKind::Assertions], &sel, &opts(100, false));
+    let r = show(&doc, &derived, &[SectionKind::Of(Panel::Assertions)], &sel, &opts(100, false));
     assert_eq!(r.shown, 1);
     assert!(r.text.contains("@2ABCDEFGHJKMN") && !r.text.contains("@1K1P0VJAPVJ12"));
     let missing = Selection { locator: Some("@ZZZZ".into()), ..Default::default() };
-    let r = show(&doc, &derived, &[SectionKind::Timeline], &missing, &opts(100, false));
+    let r = show(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &missing, &opts(100, false));
     assert_eq!(r.shown, 0);
     assert!(r.notes[0].contains("no attempt with locator @ZZZZ"));
 }
@@ -430,7 +431,8 @@ fn failures_resolve_evidence_and_set_the_exit_code() {
     let unavailable_at = r.text.find("judge: summary is accurate").unwrap();
     assert!(failed_at < unavailable_at);
     assert!(r.text.contains("? unavailable") && r.text.contains("source-unavailable"));
-    let all = show(&doc, &derived, &[SectionKind::Assertions], &Selection::default(), &opts(120, false)).text;
+    let all =
+        show(&doc, &derived, &[SectionKind::Of(Panel::Assertions)], &Selection::default(), &opts(120, false)).text;
     assert!(all.contains("– not applicable") && all.contains("✗ failed (not a gate)") && all.contains("✓ passed"));
     assert!(all.find("no failed actions").unwrap() < all.find("build succeeds").unwrap(), "failing gates first");
     // Only the passing attempt: exit 0.
@@ -440,8 +442,8 @@ fn failures_resolve_evidence_and_set_the_exit_code() {
     assert_eq!(niceeval::cli::show::exit_code(&[SectionKind::Failures], &r), 0);
     assert!(r.text.contains("No failures"));
     // A failing attempt without --failures is exit 0.
-    let r = show(&doc, &derived, &[SectionKind::Timeline], &Selection::default(), &opts(120, false));
-    assert_eq!(niceeval::cli::show::exit_code(&[SectionKind::Timeline], &r), 0);
+    let r = show(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &Selection::default(), &opts(120, false));
+    assert_eq!(niceeval::cli::show::exit_code(&[SectionKind::Of(Panel::Timeline)], &r), 0);
 }
 
 #[test]
@@ -508,7 +510,7 @@ fn shared_hitl_sample_reads_as_approved_and_denied() {
         return;
     }
     let (doc, derived) = load(path.to_str().unwrap());
-    let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Hitl)], &Selection::default(), &opts(120, false));
     assert!(out.contains("approval-call_rm_1"), "{out}");
     assert!(out.contains("approved → completed") || out.contains("denied → rejected"), "{out}");
     let all = plain::render_all(&doc, &derived, &findings_of(&doc, &derived), &opts(80, false));
@@ -521,15 +523,20 @@ fn hitl_waiting_and_never_answered() {
     // Stop the main session after the waiting turn2: its request is still waiting.
     doc.attempts[0].sessions[0].turns.truncate(2);
     let derived = derive(&doc);
-    let out =
-        text(&doc, &derived, &[SectionKind::Hitl, SectionKind::Timeline], &Selection::default(), &opts(120, false));
+    let out = text(
+        &doc,
+        &derived,
+        &[SectionKind::Of(Panel::Hitl), SectionKind::Of(Panel::Timeline)],
+        &Selection::default(),
+        &opts(120, false),
+    );
     assert!(out.contains("⏸ waiting — the turn is waiting and no later turn answers it"), "{out}");
     assert!(out.contains("… pending"), "the gated call is still pending:\n{out}");
     // A later turn that carries no response: never answered.
     let (mut doc, _) = load(MULTI);
     doc.attempts[0].sessions[0].turns[2].input = Some(json!({"text": "hello?"}));
     let derived = derive(&doc);
-    let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Hitl)], &Selection::default(), &opts(120, false));
     assert!(out.contains("! never answered — turn 3 carries no response for this id"), "{out}");
 }
 
@@ -548,7 +555,7 @@ fn hitl_gated_call_is_the_cores_primary_gated() {
     let primary = r.primary_gated(&doc.attempts[0], &derived[0].derived).expect("a primary gated call");
     assert!(r.gated.contains(&primary), "the primary call is one the viewer lists");
     assert_eq!(derived[0].derived.occurrences.occurrences[primary].operation_id.as_str(), "call_rm_1");
-    let out = text(&doc, &derived, &[SectionKind::Hitl], &Selection::default(), &opts(120, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Hitl)], &Selection::default(), &opts(120, false));
     assert!(out.contains("gated     shell call_rm_1 started at 2:2"), "{out}");
     assert!(out.contains("! never answered — turn 3 carries no response for this id"), "{out}");
 }
@@ -569,14 +576,15 @@ fn diagnostics_show_findings_with_where_and_fix() {
             .with_hint(""),
     ];
     let sel = Selection { locator: Some("@1K1P0VJAPVJ12".into()), ..Default::default() };
-    let out = plain::render(&doc, &derived, &findings, &[SectionKind::Diagnostics], &sel, &opts(200, false)).text;
+    let out =
+        plain::render(&doc, &derived, &findings, &[SectionKind::Of(Panel::Diagnostics)], &sel, &opts(200, false)).text;
     let row = out.lines().find(|l| l.contains("orphan-finish") || l.contains("✗ error")).expect("finding row");
     assert!(row.contains("✗ error") && row.contains("5:6 session2/turn1"), "{out}");
     assert!(out.contains("fix: emit operation.started before its finish"));
     assert!(!out.contains("only in the second attempt"), "findings stay with their attempt");
     assert!(out.contains("sandbox-timeout") && out.contains("caused by: connection reset"));
     insta::assert_snapshot!("reviewed_diagnostics_with_findings_100_boxed", {
-        plain::render(&doc, &derived, &findings, &[SectionKind::Diagnostics], &sel, &opts(100, true)).text
+        plain::render(&doc, &derived, &findings, &[SectionKind::Of(Panel::Diagnostics)], &sel, &opts(100, true)).text
     });
 }
 
@@ -685,7 +693,7 @@ mod random_streams {
 #[test]
 fn the_expected_policy_reads_as_words_not_as_a_value() {
     let (doc, derived) = load("assets/demo/record");
-    let out = text(&doc, &derived, &[SectionKind::Assertions], &Selection::default(), &opts(100, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Assertions)], &Selection::default(), &opts(100, false));
     assert!(out.contains("the check holds (is true)"), "{out}");
     assert!(!out.contains("expected: true"), "the policy is not an expected value:\n{out}");
 }
@@ -733,7 +741,7 @@ fn a_long_turn_reads_as_one_table() {
     let path = dir.join("turn.json");
     std::fs::write(&path, json!({"events": events, "status": "completed"}).to_string()).unwrap();
     let (doc, derived) = load(path.to_str().unwrap());
-    let out = text(&doc, &derived, &[SectionKind::Timeline], &Selection::default(), &opts(200, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &Selection::default(), &opts(200, false));
     std::fs::remove_dir_all(&dir).ok();
     let headers = out.lines().filter(|l| l.trim_start().starts_with("pos ")).count();
     assert_eq!(headers, 1, "one header");
@@ -756,7 +764,7 @@ fn a_long_turn_reads_as_one_table() {
 fn counts_of_an_attempt_without_recorded_events_are_missing() {
     let path = "tests/fixtures/exp/run.ndjson";
     let (doc, derived) = load(path);
-    let out = text(&doc, &derived, &[SectionKind::Timeline], &Selection::default(), &opts(100, false));
+    let out = text(&doc, &derived, &[SectionKind::Of(Panel::Timeline)], &Selection::default(), &opts(100, false));
     let counts: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("counts ")).collect();
     assert!(!counts.is_empty());
     assert!(counts.iter().all(|l| l.ends_with("— (events not recorded)")), "{counts:?}");

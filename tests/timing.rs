@@ -52,7 +52,7 @@ fn open(path: &Path) -> (Document, Vec<AttemptView>, Value) {
 fn timing_text(doc: &Document, views: &[AttemptView], locator: &str, width: usize, full: bool) -> String {
     let sel = Selection { locator: Some(locator.into()), full, ..Selection::default() };
     let opts = PlainOptions { width, boxed: false, color: false };
-    niceeval::plain::render(doc, views, &[], &[SectionKind::Timing], &sel, &opts).text
+    niceeval::plain::render(doc, views, &[], &[SectionKind::Of(Panel::Timing)], &sel, &opts).text
 }
 
 /// The Execution timeline section alone (the header names the checkout's path).
@@ -246,7 +246,7 @@ fn turn_headers_say_their_duration_or_that_timing_is_unavailable() {
         &capture,
         &views,
         &[],
-        &[SectionKind::Timeline],
+        &[SectionKind::Of(Panel::Timeline)],
         &Selection::default(),
         &Default::default(),
     )
@@ -256,7 +256,7 @@ fn turn_headers_say_their_duration_or_that_timing_is_unavailable() {
     let (doc, views, _) = open(&record);
     let sel = Selection { locator: Some(KITCHEN_CODING.into()), ..Selection::default() };
     let opts = PlainOptions { width: 200, ..Default::default() };
-    let text = niceeval::plain::render(&doc, &views, &[], &[SectionKind::Timeline], &sel, &opts).text;
+    let text = niceeval::plain::render(&doc, &views, &[], &[SectionKind::Of(Panel::Timeline)], &sel, &opts).text;
     let headers: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with("turn ")).collect();
     assert_eq!(headers.len(), 6);
     assert!(headers[0].ends_with("· 1.3s"), "{}", headers[0]);

@@ -1,6 +1,7 @@
 //! `niceeval show`: the plain-text twin of the viewer.
 
 use crate::plain::{PlainOptions, SectionKind, Selection, TurnSelector};
+use crate::view::panel::Panel;
 use std::io::{IsTerminal, Write};
 
 /// `--timing[=summary|full]`, as NiceEval names the two.
@@ -145,25 +146,25 @@ impl ShowArgs {
             out.extend(SectionKind::EXECUTION);
         }
         for (on, kind) in [
-            (self.timeline, SectionKind::Timeline),
-            (self.tools, SectionKind::Tools),
-            (self.hitl, SectionKind::Hitl),
-            (self.usage, SectionKind::Usage),
-            (self.assertions, SectionKind::Assertions),
+            (self.timeline, SectionKind::Of(Panel::Timeline)),
+            (self.tools, SectionKind::Of(Panel::Tools)),
+            (self.hitl, SectionKind::Of(Panel::Hitl)),
+            (self.usage, SectionKind::Of(Panel::Usage)),
+            (self.assertions, SectionKind::Of(Panel::Assertions)),
             (self.failures, SectionKind::Failures),
-            (self.diagnostics, SectionKind::Diagnostics),
-            (self.changes || self.diff.is_some(), SectionKind::Changes),
-            (self.commands, SectionKind::Commands),
-            (self.timing.is_some(), SectionKind::Timing),
-            (self.source.is_some(), SectionKind::Source),
-            (self.translation, SectionKind::Translation),
+            (self.diagnostics, SectionKind::Of(Panel::Diagnostics)),
+            (self.changes || self.diff.is_some(), SectionKind::Of(Panel::Changes)),
+            (self.commands, SectionKind::Of(Panel::Commands)),
+            (self.timing.is_some(), SectionKind::Of(Panel::Timing)),
+            (self.source.is_some(), SectionKind::Of(Panel::Source)),
+            (self.translation, SectionKind::Of(Panel::Translation)),
         ] {
             if on && !out.contains(&kind) {
                 out.push(kind);
             }
         }
         if out.is_empty() {
-            out.push(SectionKind::Timeline);
+            out.push(SectionKind::Of(Panel::Timeline));
         }
         out
     }

@@ -62,7 +62,7 @@ fn commands_where_it_began_points_and_time_read_the_same_everywhere() {
 
             // When it started and how long it took: the header's third line, show's header, the JSON.
             let s = screen(&mut app, W, 60);
-            let show = show_text(&doc, &views, &findings, locator, &[SectionKind::Timeline]);
+            let show = show_text(&doc, &views, &findings, locator, &[SectionKind::Of(Panel::Timeline)]);
             if let Some(at) = a["startedAt"].as_str() {
                 let words = instant(at);
                 assert!(s[2].contains(&format!("started {words}")), "{what}: the viewer's start:\n{}", s[2]);
@@ -77,7 +77,7 @@ fn commands_where_it_began_points_and_time_read_the_same_everywhere() {
 
             // Commands: as many, each ending as the JSON says, in order.
             let listed = a["commands"].as_array().unwrap();
-            let show = show_text(&doc, &views, &findings, locator, &[SectionKind::Commands]);
+            let show = show_text(&doc, &views, &findings, locator, &[SectionKind::Of(Panel::Commands)]);
             let cards: Vec<&str> =
                 show.lines().filter(|l| l.trim_start().starts_with("command ") && l.contains(" · ")).collect();
             assert_eq!(cards.len(), listed.len(), "{what}: show's cards");
@@ -142,7 +142,7 @@ fn commands_where_it_began_points_and_time_read_the_same_everywhere() {
             if !said.is_empty() {
                 update(&mut app, Intent::ShowTab(Panel::Assertions));
                 let rows = list_rows(&screen(&mut app, W, (said.len() * 2 + 20).min(2000) as u16)).join("\n");
-                let show = show_text(&doc, &views, &findings, locator, &[SectionKind::Assertions]);
+                let show = show_text(&doc, &views, &findings, locator, &[SectionKind::Of(Panel::Assertions)]);
                 for p in &said {
                     assert!(rows.contains(&format!(" {p} ")), "{what}: the viewer lacks points {p}:\n{rows}");
                     assert!(show.contains(&format!("· {p}")), "{what}: show lacks points {p}");

@@ -72,7 +72,7 @@ fn findings_and_their_counts_are_the_same_on_every_surface() {
             let sel =
                 niceeval::plain::Selection { locator: a["locator"].as_str().map(str::to_string), ..Default::default() };
             let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
-            let sections = [niceeval::plain::SectionKind::Diagnostics];
+            let sections = [niceeval::plain::SectionKind::Of(Panel::Diagnostics)];
             let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
             niceeval::app::update(
                 &mut app,

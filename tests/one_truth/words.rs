@@ -70,7 +70,7 @@ fn a_turn_counts_its_tool_calls_alike_in_the_inspector_the_tools_tab_and_show() 
                     ..Default::default()
                 };
                 let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
-                let sections = [niceeval::plain::SectionKind::Tools];
+                let sections = [niceeval::plain::SectionKind::Of(Panel::Tools)];
                 let text = niceeval::plain::render(&doc, &views, &findings, &sections, &sel, &opts).text;
                 assert!(
                     text.lines().any(|l| l.trim_start().starts_with("Tools ") && l.trim_end().ends_with(&want)),
@@ -112,7 +112,7 @@ fn the_timeline_has_as_many_rows_in_the_viewer_as_in_show() {
         let rows: usize = turns.iter().map(|t| t["rows"].as_array().unwrap().len()).sum();
         let want = timeline_counts(rows, turns.len());
         let opts = niceeval::plain::PlainOptions { width: 400, ..Default::default() };
-        let sections = [niceeval::plain::SectionKind::Timeline];
+        let sections = [niceeval::plain::SectionKind::Of(Panel::Timeline)];
         let text = niceeval::plain::render(&doc, &views, &findings, &sections, &Default::default(), &opts).text;
         let what = path.display();
         assert!(

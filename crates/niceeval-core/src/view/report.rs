@@ -4,53 +4,42 @@
 use super::attempt::AttemptView;
 use super::blocks::{Block, Section, Table, TurnRows};
 use super::context::Ctx;
+use super::panel::Panel;
 use super::text::{Text, Tone, clean};
 use super::{assertions, findings, header, hitl, timeline, tools, usage};
 use crate::model::diagnostics::Finding;
 use crate::model::document::Document;
 
-/// The sections `show` can print.
+/// The sections `show` can print: a panel's (the viewer's tabs, one list
+/// for both), or the failures of a failing attempt (`--failures`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SectionKind {
-    Timeline,
-    Tools,
-    Hitl,
-    Usage,
-    Assertions,
+    Of(Panel),
     Failures,
-    Diagnostics,
-    Changes,
-    Timing,
-    /// Each native line beside the events it became (not in `--all`).
-    Translation,
-    /// Sandbox lifecycle commands, a card each.
-    Commands,
-    /// The recorded eval source files, whole, with a gutter (not in `--all`).
-    Source,
 }
 
 impl SectionKind {
     /// What `--all` prints (failures are a subset of assertions and have their own mode).
     pub const ALL: [SectionKind; 9] = [
-        SectionKind::Timeline,
-        SectionKind::Tools,
-        SectionKind::Hitl,
-        SectionKind::Usage,
-        SectionKind::Assertions,
-        SectionKind::Diagnostics,
-        SectionKind::Changes,
-        SectionKind::Commands,
-        SectionKind::Timing,
+        SectionKind::Of(Panel::Timeline),
+        SectionKind::Of(Panel::Tools),
+        SectionKind::Of(Panel::Hitl),
+        SectionKind::Of(Panel::Usage),
+        SectionKind::Of(Panel::Assertions),
+        SectionKind::Of(Panel::Diagnostics),
+        SectionKind::Of(Panel::Changes),
+        SectionKind::Of(Panel::Commands),
+        SectionKind::Of(Panel::Timing),
     ];
 
     /// NiceEval's `--execution`: what the attempt did (this viewer's
     /// timeline, tools, usage, commands and diagnostics).
     pub const EXECUTION: [SectionKind; 5] = [
-        SectionKind::Timeline,
-        SectionKind::Tools,
-        SectionKind::Usage,
-        SectionKind::Commands,
-        SectionKind::Diagnostics,
+        SectionKind::Of(Panel::Timeline),
+        SectionKind::Of(Panel::Tools),
+        SectionKind::Of(Panel::Usage),
+        SectionKind::Of(Panel::Commands),
+        SectionKind::Of(Panel::Diagnostics),
     ];
 }
 
@@ -100,11 +89,11 @@ pub fn build(
         let mut body = header::header(&ctx);
         for kind in sections {
             let section = match kind {
-                SectionKind::Timeline => timeline::section(&ctx),
-                SectionKind::Tools => tools::section(&ctx),
-                SectionKind::Hitl => hitl::section(&ctx),
-                SectionKind::Usage => usage::section(&ctx),
-                SectionKind::Assertions => assertions::section(&ctx),
+                SectionKind::Of(Panel::Timeline) => timeline::section(&ctx),
+                SectionKind::Of(Panel::Tools) => tools::section(&ctx),
+                SectionKind::Of(Panel::Hitl) => hitl::section(&ctx),
+                SectionKind::Of(Panel::Usage) => usage::section(&ctx),
+                SectionKind::Of(Panel::Assertions) => assertions::section(&ctx),
                 SectionKind::Failures => {
                     if !failing {
                         Section::new(
@@ -118,12 +107,12 @@ pub fn build(
                         s
                     }
                 }
-                SectionKind::Diagnostics => findings::section(&ctx),
-                SectionKind::Changes => super::changes::section(&ctx),
-                SectionKind::Timing => super::timing::section(&ctx),
-                SectionKind::Translation => super::translation::section(&ctx),
-                SectionKind::Commands => super::commands::section(&ctx),
-                SectionKind::Source => super::source::section(&ctx),
+                SectionKind::Of(Panel::Diagnostics) => findings::section(&ctx),
+                SectionKind::Of(Panel::Changes) => super::changes::section(&ctx),
+                SectionKind::Of(Panel::Timing) => super::timing::section(&ctx),
+                SectionKind::Of(Panel::Translation) => super::translation::section(&ctx),
+                SectionKind::Of(Panel::Commands) => super::commands::section(&ctx),
+                SectionKind::Of(Panel::Source) => super::source::section(&ctx),
             };
             body.push(Block::Blank);
             body.push(Block::Section(section));
