@@ -76,6 +76,10 @@ pub struct ListIndex {
     hitl: Vec<usize>,
     hitl_waiting: usize,
     findings: ScopedFindings,
+    /// How many of the findings in scope are errors (the Diagnostics title).
+    scoped_errors: usize,
+    /// The Usage tab's rows for the scope, its column header included.
+    usage_rows: usize,
     /// The Diagnostics rows: one per finding code in scope, `(first finding, how many)`.
     finding_rows: Vec<(usize, usize)>,
     /// Derived turns in scope (one Usage row each).
@@ -270,7 +274,9 @@ impl App {
         // Identical codes share a row with a count (a long stream can repeat one finding thousands of times).
         let mut rows: Vec<(usize, usize)> = Vec::new();
         let mut row_of: HashMap<&str, usize> = HashMap::new();
+        index.scoped_errors = 0;
         for i in index.findings.iter() {
+            index.scoped_errors += usize::from(self.findings[i].severity == crate::model::diagnostics::Severity::Error);
             match row_of.get(self.findings[i].code) {
                 Some(&r) => rows[r].1 += 1,
                 None => {
@@ -289,6 +295,11 @@ impl App {
             let turns = view.derived.turns.iter().enumerate();
             index.turns = turns.filter(|(_, t)| scope.contains(t.addr)).map(|(i, _)| i).collect();
         }
+        // Counted once per scope: the list's length is asked on every key.
+        let sel = crate::view::report::Selection::default();
+        let usage = self.context(&sel).map(|c| crate::view::usage::rows(&c, &self.index.turns, true).len());
+        // The column header is the first line.
+        self.index.usage_rows = usage.map(|n| n + 1).unwrap_or(0);
         self.rebuild_tool_rows();
     }
 
@@ -391,6 +402,16 @@ impl App {
     /// Findings of the current attempt and scope (indices into `findings`).
     pub fn scoped_findings(&self) -> impl Iterator<Item = usize> + '_ {
         self.index.findings.iter()
+    }
+
+    /// Turns in scope (one usage row each) plus session and total rows.
+    pub fn usage_row_count(&self) -> usize {
+        self.index.usage_rows
+    }
+
+    /// How many of the findings in scope are errors.
+    pub fn scoped_errors(&self) -> usize {
+        self.index.scoped_errors
     }
 
     /// How many findings the current attempt and scope have.

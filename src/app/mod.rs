@@ -531,14 +531,6 @@ impl App {
         }
     }
 
-    /// Turns in scope (one usage row each) plus session and total rows.
-    pub fn usage_row_count(&self) -> usize {
-        let sel = crate::view::report::Selection::default();
-        let rows = self.context(&sel).map(|c| crate::view::usage::rows(&c, self.usage_turns(), true).len());
-        // The column header is the first line.
-        rows.map(|n| n + 1).unwrap_or(0)
-    }
-
     /// The timeline row currently selected.
     pub fn selected_row(&self) -> Option<usize> {
         self.visible().row(self.lists.timeline.selected)

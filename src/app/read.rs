@@ -13,9 +13,6 @@ impl App {
     pub fn findings(&self) -> &[Finding] {
         &self.findings
     }
-    pub fn model(&self) -> Option<&str> {
-        self.model.as_deref()
-    }
     pub fn mode(&self) -> Mode {
         self.mode
     }

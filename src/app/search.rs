@@ -278,12 +278,6 @@ impl App {
         }
     }
 
-    /// Search for `query` and select its first hit at or after the selected row.
-    pub fn commit_search(&mut self, query: Query) {
-        let from = self.selected_row().unwrap_or(0);
-        self.start_scan(query, Some(Jump { from, jumped: false }), true);
-    }
-
     fn start_scan(&mut self, query: Query, jump: Option<Jump>, announce: bool) {
         self.search.matches = Vec::new();
         self.search.scan = Some(Scan { matcher: query.matcher.clone(), next: 0, jump, announce });

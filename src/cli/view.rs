@@ -93,8 +93,8 @@ fn run_attempt(args: &ViewArgs, locator: &str) -> i32 {
         return super::print_stdout(&text.text);
     }
     doc.attempts.retain(|a| sel.locator_matches(a.locator.as_deref()));
-    let app = analysed_app(doc, args.opts.model.clone(), prices);
-    run_terminal(app, theme(args), std::time::Instant::now(), None)
+    let app = analysed_app(doc, args.opts.model.clone(), prices).with_options(options(args, false));
+    run_terminal(app, std::time::Instant::now(), None)
 }
 
 fn run_paths(args: &ViewArgs) -> i32 {
@@ -175,7 +175,6 @@ fn run_paths(args: &ViewArgs) -> i32 {
         let text = crate::plain::render_all(&doc, &views, &findings, &crate::plain::PlainOptions::default());
         return super::print_stdout(&text);
     }
-    let theme = theme(args);
     let progress = crate::runtime::loading::Reporter::start(&names.join(", "), None);
     crate::load::progress::deriving();
     let app = analysed_app(doc, args.opts.model.clone(), prices);
@@ -192,7 +191,7 @@ fn run_paths(args: &ViewArgs) -> i32 {
     if args.follow {
         crate::app::update(&mut app, crate::app::Intent::FollowBottom);
     }
-    run_terminal(app, theme, started, source)
+    run_terminal(app, started, source)
 }
 
 /// `view --compare`: the matrix first; off a terminal, what `compare` prints.
@@ -210,7 +209,7 @@ fn run_compare(args: &ViewArgs, started: std::time::Instant, interactive: bool) 
         Err(e) => return report_error(&e),
     };
     let app = App::for_compare(compared, args.opts.model.clone(), prices).with_options(options(args, false));
-    run_terminal(app, theme(args), started, None)
+    run_terminal(app, started, None)
 }
 
 /// What the viewer starts with: the theme, the debug key, a live input.
@@ -239,7 +238,7 @@ fn run_preview(args: &ViewArgs, preview: crate::load::preview::Preview, started:
     let path = args.paths[0].clone();
     let source =
         crate::runtime::background::start(&mut app, (bytes, total), path, args.opts.model.clone(), prices, started);
-    run_terminal(app, theme(args), started, Some(Box::new(source)))
+    run_terminal(app, started, Some(Box::new(source)))
 }
 
 /// A folder of native logs: its newest sessions listed now, the rest on another thread.
@@ -266,22 +265,17 @@ fn run_folder(args: &ViewArgs, dir: &std::path::Path, started: std::time::Instan
     let mut app = App::for_folder(&name, listed, entries.len(), args.opts.model.clone(), prices)
         .with_options(options(args, false));
     let source = crate::runtime::folder::start(&mut app, entries, first, started);
-    run_terminal(app, theme(args), started, Some(Box::new(source)))
+    run_terminal(app, started, Some(Box::new(source)))
 }
 
-fn run_terminal(
-    app: App,
-    theme: ThemeName,
-    started: std::time::Instant,
-    source: Option<Box<dyn crate::runtime::term::Source>>,
-) -> i32 {
+fn run_terminal(app: App, started: std::time::Instant, source: Option<Box<dyn crate::runtime::term::Source>>) -> i32 {
     use crate::runtime::settings::{Settings, Timing};
     let timing_asked = Settings::get().timing;
     let timing = timing_asked.is_some().then_some(started);
     let exit_after_first_frame = timing_asked == Some(Timing::ExitAfterFirstFrame);
     let exit_when_loaded = timing_asked == Some(Timing::ExitWhenLoaded);
     crate::runtime::term::install_panic_hook();
-    let options = crate::runtime::term::RunOptions { theme, started: timing, exit_after_first_frame, exit_when_loaded };
+    let options = crate::runtime::term::RunOptions { started: timing, exit_after_first_frame, exit_when_loaded };
     let result = crate::runtime::term::run(app, options, source);
     if timing.is_some()
         && let Some(t) = crate::runtime::timings::LOADED_AFTER.get()

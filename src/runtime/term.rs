@@ -341,7 +341,6 @@ pub trait Source {
 
 /// Options the terminal layer needs.
 pub struct RunOptions {
-    pub theme: ui::ThemeName,
     /// `NICEEVAL_TIMING`: report the time to the first drawn frame on stderr after exit.
     pub started: Option<Instant>,
     /// `NICEEVAL_TIMING=exit`: quit right after the first frame (for benchmarks).
@@ -357,7 +356,8 @@ pub fn run(mut app: App, opts: RunOptions, mut source: Option<Box<dyn Source>>) 
     let backend = CrosstermBackend::new(io::stdout());
     let mut terminal = Terminal::new(backend)?;
     terminal.clear()?;
-    let theme = Theme::new(opts.theme);
+    // The app's theme: the lines it makes and the colours drawn agree.
+    let theme = Theme::new(app.theme());
     let size = terminal.size()?;
     // What `update` asks of the terminal (copy, page, redraw), done before the next frame.
     let mut effects = crate::app::update(&mut app, Action::Resize { width: size.width, height: size.height });

@@ -256,10 +256,7 @@ fn timing(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> 
 fn diagnostics(app: &App, ctx: &crate::view::context::Ctx, w: usize, win: Window) -> Rows {
     let findings = app.finding_rows();
     let recorded = &ctx.attempt.review.diagnostics;
-    let errors = app
-        .scoped_findings()
-        .filter(|&i| app.findings()[i].severity == crate::model::diagnostics::Severity::Error)
-        .count();
+    let errors = app.scoped_errors();
     let checked = crate::view::findings::unchecked_reason(ctx.attempt).is_none();
     let title =
         crate::view::chrome::diagnostics_title(errors, app.scoped_finding_count() - errors, recorded.len(), checked);

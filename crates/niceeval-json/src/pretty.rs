@@ -57,6 +57,19 @@ impl<W: Write> PrettyWriter<W> {
         done
     }
 
+    /// Pretty text written at `depth`: each of its lines after the first
+    /// starts on a new, indented line. (Strings are escaped, so every
+    /// newline of the text is between tokens.)
+    fn put_indented(&mut self, text: &str, depth: usize) -> io::Result<()> {
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                self.newline_indent(depth)?;
+            }
+            self.put(line)?;
+        }
+        Ok(())
+    }
+
     fn newline_indent(&mut self, depth: usize) -> io::Result<()> {
         self.out.write_all(b"\n")?;
         for _ in 0..depth {
@@ -135,16 +148,7 @@ impl<W: Write> PrettyWriter<W> {
                 if depth == 0 || !text.contains('\n') {
                     return w.put(text);
                 }
-                // Strings are escaped, so every newline of the text is between tokens.
-                let mut first = true;
-                for line in text.split('\n') {
-                    if !first {
-                        w.newline_indent(depth)?;
-                    }
-                    first = false;
-                    w.put(line)?;
-                }
-                Ok(())
+                w.put_indented(text, depth)
             },
         )
     }
@@ -160,18 +164,7 @@ impl<W: Write> PrettyWriter<W> {
                 b.extend_from_slice(b": ");
                 serde_json::to_writer_pretty(b, value)
             },
-            |w, text| {
-                // Strings are escaped, so every newline of the text is between tokens.
-                let mut first = true;
-                for line in text.split('\n') {
-                    if !first {
-                        w.newline_indent(depth)?;
-                    }
-                    first = false;
-                    w.put(line)?;
-                }
-                Ok(())
-            },
+            |w, text| w.put_indented(text, depth),
         )
     }
 }

@@ -110,13 +110,14 @@ pub fn follow_skipped(added: usize, skipped: &[&crate::model::diagnostics::Input
     let Some(first) = skipped.first() else { return String::new() };
     let added = if added > 0 { format!("+{} · ", count(added, "event", "events")) } else { String::new() };
     let why = clean(&first.why);
+    let tab = super::keys::panel_key(super::panel::Panel::Diagnostics);
     if skipped.len() == 1 {
-        return format!("{added}line {} skipped: an input-line-skipped error (Diagnostics, 6) — {why}", first.line);
+        return format!("{added}line {} skipped: an input-line-skipped error (Diagnostics, {tab}) — {why}", first.line);
     }
     let lines: Vec<String> = skipped.iter().take(5).map(|l| l.line.to_string()).collect();
     let more = if skipped.len() > 5 { ", …" } else { "" };
     format!(
-        "{added}{} skipped ({}{more}): input-line-skipped errors (Diagnostics, 6) — line {}: {why}",
+        "{added}{} skipped ({}{more}): input-line-skipped errors (Diagnostics, {tab}) — line {}: {why}",
         count(skipped.len(), "line", "lines"),
         lines.join(", "),
         first.line

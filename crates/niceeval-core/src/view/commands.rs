@@ -1,13 +1,13 @@
 //! Sandbox lifecycle commands (setup, test, teardown, …) for every surface:
 //! `show --commands` (one card each), the rows and the card a viewer's
-//! Commands tab lists and opens ([`list_columns`], [`row`], [`card`]),
+//! Commands tab lists and opens ([`row`], [`card`]),
 //! `show --json`'s `commands` ([`json`]) and the first failed step
 //! ([`super::first_failure`]). A card says the phase, where it ran among the
 //! turns, the command line, the working directory, the exit code (or how it
 //! ended otherwise), the duration, and stdout and stderr: sanitised, folded
 //! when long (`--full` unfolds), with what the file did not keep said.
 
-use super::blocks::{Block, Column, Section, kv};
+use super::blocks::{Block, Section, kv};
 use super::context::Ctx;
 use super::format::{MISSING, count, duration_ms};
 use super::text::{Text, Tone, clean};
@@ -135,7 +135,8 @@ fn when_at(sends: &[(f64, f64, TurnRef)], start: f64) -> When {
     }
 }
 
-fn by_phase(phase: Option<&str>) -> When {
+/// Where a command of this phase ran, when no interval places it.
+pub(super) fn by_phase(phase: Option<&str>) -> When {
     match phase {
         Some("attempt.setup" | "sandbox.prepare" | "agent.ensure") => When::BeforeTurns,
         Some("attempt.teardown") => When::AfterTurns,
@@ -190,18 +191,6 @@ fn duration_text(p: &Placed) -> Text {
         Some(d) => Text::plain(duration_ms(d)),
         None => Text::toned(MISSING, Tone::Soft),
     }
-}
-
-/// The columns of a list of commands: number, phase, when, outcome, duration, command.
-pub fn list_columns() -> Vec<Column> {
-    vec![
-        Column::right("#"),
-        Column::fixed("phase"),
-        Column::fixed("when"),
-        Column::fixed("outcome"),
-        Column::right("took"),
-        Column::cut("command"),
-    ]
 }
 
 /// The widest each column of a viewer's list [`row`] gets (the command line takes the rest).

@@ -213,11 +213,13 @@ pub fn command_link(p: &Placed) -> Link {
 fn error_steps(ctx: &Ctx) -> Vec<(Key, Link)> {
     super::errored::execution_errors(ctx.attempt)
         .map(|(i, d)| {
-            let key = match d.phase.as_deref() {
-                Some("attempt.setup" | "sandbox.prepare" | "agent.ensure") => (0, END, i as u64),
-                Some("eval.run" | "agent.send") => (1, END, i as u64),
-                _ => (2, END, i as u64),
+            // Before the turns as a command of the same phase is; then the run's own.
+            let band = match (super::commands::by_phase(d.phase.as_deref()), d.phase.as_deref()) {
+                (When::BeforeTurns, _) => 0,
+                (_, Some("eval.run" | "agent.send")) => 1,
+                _ => 2,
             };
+            let key = (band, END, i as u64);
             let link = Link {
                 kind: Kind::ExecutionError,
                 at: d.phase.as_deref().map(clean),

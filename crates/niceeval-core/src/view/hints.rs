@@ -1,6 +1,6 @@
 //! The footer's key hints: for each place the keyboard can be, which
 //! intents to name and in what words. The keys are not written here: the
-//! key table names them (`view::keys::hint_keys`), so a hint cannot name a
+//! key table names them ([`hint_keys`]), so a hint cannot name a
 //! key that does something else.
 
 use super::intent::Intent;

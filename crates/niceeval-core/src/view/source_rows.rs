@@ -20,8 +20,10 @@ use crate::model::verdict::assertion_outcome;
 pub enum SourceRow {
     /// A file's header: its index in the attempt's recorded sources and its facts.
     File { file: usize, meta: Text },
-    /// Line `line` (1-based) of file `file`, with the marks on it.
-    Line { file: usize, line: u64, marks: Vec<Mark> },
+    /// Line `line` (1-based) of file `file`, with the marks on it; `text`
+    /// is where its words are in the file's content (found once here, not
+    /// by counting lines on every frame).
+    Line { file: usize, line: u64, text: std::ops::Range<usize>, marks: Vec<Mark> },
     /// A mark whose line is not in its file's text (none recorded, or past its end).
     OffFile { file: usize, line: u64, mark: Mark },
     /// An assertion the attempt records on no source line (its index in the list).
@@ -50,15 +52,14 @@ pub fn rows(ctx: &Ctx) -> Vec<SourceRow> {
     for doc in documents(ctx) {
         let Some(file) = review.sources.iter().position(|f| std::ptr::eq(f, doc.file)) else { continue };
         out.push(SourceRow::File { file, meta: file_meta(&doc) });
-        let lines = doc.file.content.as_deref().map(|c| c.lines().count() as u64).unwrap_or(0);
         let mut at = 0;
-        for line in 1..=lines {
+        for (text, line) in line_spans(doc.file.content.as_deref().unwrap_or("")).zip(1..) {
             let mut marks = Vec::new();
             while at < doc.marks.len() && doc.marks[at].0 == line {
                 marks.push(doc.marks[at].1.clone());
                 at += 1;
             }
-            out.push(SourceRow::Line { file, line, marks });
+            out.push(SourceRow::Line { file, line, text, marks });
         }
         out.extend(doc.off_file.iter().map(|(line, mark)| SourceRow::OffFile {
             file,
@@ -112,8 +113,8 @@ pub fn row_text(ctx: &Ctx, row: &SourceRow, colours: Option<&[Spans]>) -> Text {
             let path = ctx.attempt.review.sources.get(*file).map(|f| clean(&f.path)).unwrap_or_default();
             Text::toned(path, Tone::Bold).with("  ", Tone::Plain).with_text(meta.clone())
         }
-        SourceRow::Line { file, line, marks } => {
-            let Some(code) = line_of(ctx, *file, *line) else { return Text::new() };
+        SourceRow::Line { file, line, text, marks } => {
+            let Some(code) = line_of(ctx, *file, text) else { return Text::new() };
             let here: Vec<&Mark> = marks.iter().collect();
             let spans = colours.and_then(|c| c.get(*line as usize - 1));
             let (lead, code) = super::source::code_line(ctx, &here, *line, code, spans);
@@ -142,10 +143,21 @@ pub fn row_text(ctx: &Ctx, row: &SourceRow, colours: Option<&[Spans]>) -> Text {
     }
 }
 
-/// The text of line `line` (1-based) of recorded file `file`.
-fn line_of<'a>(ctx: &Ctx<'a>, file: usize, line: u64) -> Option<&'a str> {
-    let content = ctx.attempt.review.sources.get(file)?.content.as_deref()?;
-    content.lines().nth(line.checked_sub(1)? as usize)
+/// The text at `text` of recorded file `file`.
+fn line_of<'a>(ctx: &Ctx<'a>, file: usize, text: &std::ops::Range<usize>) -> Option<&'a str> {
+    ctx.attempt.review.sources.get(file)?.content.as_deref()?.get(text.clone())
+}
+
+/// Where each line of `content` is, as `str::lines` splits it (at `\n` or
+/// `\r\n`; a last line without its newline counts).
+fn line_spans(content: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut start = 0;
+    content.split_inclusive('\n').map(move |piece| {
+        let from = start;
+        start += piece.len();
+        let words = piece.strip_suffix('\n').map_or(piece, |p| p.strip_suffix('\r').unwrap_or(p));
+        from..from + words.len()
+    })
 }
 
 /// Where Enter on a row leads: its first assertion, else the turn its send made.
@@ -204,9 +216,9 @@ pub fn detail(ctx: &Ctx, row: &SourceRow) -> (String, Vec<Block>) {
             b.push(Block::Line(legend()));
             path(*file)
         }
-        SourceRow::Line { file, line, marks } => {
+        SourceRow::Line { file, line, text, marks } => {
             b.push(Block::Line(Text::toned(format!("{}:{line}", path(*file)), Tone::Accent)));
-            if let Some(code) = line_of(ctx, *file, *line) {
+            if let Some(code) = line_of(ctx, *file, text) {
                 b.push(Block::Body(code.to_string(), Tone::Plain));
             }
             b.extend(marks.iter().map(|m| mark_section(ctx, m)));
@@ -277,11 +289,22 @@ pub fn value(attempt: &crate::model::document::Attempt, row: &SourceRow) -> Opti
     let file = |i: usize| attempt.review.sources.get(i);
     match row {
         SourceRow::File { file: i, .. } => file(*i).and_then(|f| Some((f.path.clone(), f.content.clone()?))),
-        SourceRow::Line { file: i, line, .. } => {
+        SourceRow::Line { file: i, line, text, .. } => {
             let f = file(*i)?;
-            let code = f.content.as_deref()?.lines().nth(line.checked_sub(1)? as usize)?;
+            let code = f.content.as_deref()?.get(text.clone())?;
             Some((format!("{}:{line}", f.path), code.to_string()))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn line_spans_split_as_str_lines_does() {
+        for content in ["", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb\n\n", "\n\nx", "é\r\n\rz\r", "one\n\r\n"] {
+            let spans: Vec<&str> = super::line_spans(content).map(|r| &content[r]).collect();
+            assert_eq!(spans, content.lines().collect::<Vec<_>>(), "{content:?}");
+        }
     }
 }

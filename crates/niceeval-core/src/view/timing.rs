@@ -311,7 +311,7 @@ fn command_here(ctx: &Ctx, node: &crate::model::timing::Node) -> Option<Block> {
     let p = placed.get(node.command?.checked_sub(1)?)?;
     let body = vec![
         Block::Line(super::commands::card_meta(p)),
-        Block::Line(super::commands::line_text(p.command, 240)),
+        Block::Line(super::commands::line_text(p.command, super::commands::LINE_CHARS)),
         Block::Line(Text::toned(
             format!("the Commands tab ({}) has its streams", super::keys::panel_key(super::panel::Panel::Commands)),
             Tone::Soft,
